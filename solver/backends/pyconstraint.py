@@ -1,0 +1,79 @@
+"""The python-constraint backend: an independent engine for small models and cross-checks.
+
+Every constraint becomes a function constraint over its variables (the guard literals included), so the
+semantics is exactly :meth:`solver.model.Guarded.holds`; nothing is shared with the CP-SAT translation.
+Cores are not minimised here: the whole assumption set is returned and the engine shrinks it.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator, Sequence
+
+import constraint as pc
+
+from ..model import Guarded, LinearExpr, Lit, Model, Var
+from . import Backend, Outcome, SolverTimeout, SolveStatus
+
+
+def _checker(g: Guarded, variables: Sequence[Var]):  # type: ignore[no-untyped-def]
+    def check(*values: int) -> bool:
+        return g.holds(dict(zip(variables, values, strict=True)))
+    return check
+
+
+class PythonConstraintBackend(Backend):
+    name = "python-constraint"
+
+    def __init__(self, model: Model, **options: object) -> None:
+        super().__init__(model, **options)  # type: ignore[arg-type]
+
+    def _problem(self, assumptions: Sequence[Lit]) -> pc.Problem:
+        problem = pc.Problem()
+        fixed = {a.var.index: int(a.positive) for a in assumptions}
+        for v in self.model.variables:
+            domain = [fixed[v.index]] if v.index in fixed else list(range(v.lo, v.hi + 1))
+            problem.addVariable(v.index, domain)
+        for g in self.model.constraints:
+            variables = tuple(dict.fromkeys(g.constraint.vars() + tuple(x.var for x in g.enforce)))
+            if variables:
+                problem.addConstraint(pc.FunctionConstraint(_checker(g, variables)), [v.index for v in variables])
+            elif not g.holds({}):
+                problem.addConstraint(lambda *_: False, [self.model.variables[0].index])
+        return problem
+
+    def _conflicting(self, assumptions: Sequence[Lit]) -> bool:
+        seen: dict[int, bool] = {}
+        for a in assumptions:
+            if seen.setdefault(a.var.index, a.positive) != a.positive:
+                return True
+        return False
+
+    def solutions(self, assumptions: Sequence[Lit] = (), *, limit: int | None = None) -> Iterator[dict[Var, int]]:
+        if self._conflicting(assumptions) or not self.model.variables:
+            return
+        deadline = None if self.time_limit is None else time.monotonic() + self.time_limit
+        count = 0
+        for sol in self._problem(assumptions).getSolutionIter():
+            yield {v: sol[v.index] for v in self.model.variables}
+            count += 1
+            if limit is not None and count >= limit:
+                return
+            if deadline is not None and time.monotonic() > deadline:
+                raise SolverTimeout("python-constraint enumeration reached the time limit")
+
+    def solve(self, assumptions: Sequence[Lit] = (), *, minimize: LinearExpr | None = None) -> Outcome:
+        best: dict[Var, int] | None = None
+        best_value: int | None = None
+        try:
+            for sol in self.solutions(assumptions, limit=None if minimize is not None else 1):
+                if minimize is None:
+                    return Outcome(SolveStatus.FEASIBLE, sol)
+                value = minimize.value(sol)
+                if best_value is None or value < best_value:
+                    best, best_value = sol, value
+        except SolverTimeout:
+            return Outcome(SolveStatus.UNKNOWN, best)
+        if best is not None:
+            return Outcome(SolveStatus.FEASIBLE, best, objective=best_value)
+        return Outcome(SolveStatus.INFEASIBLE, core=tuple(assumptions))

@@ -1,0 +1,74 @@
+"""The games sleuth knows, found by name or alias, and the experiments they ship.
+
+Game modules live in ``models/`` and are imported only when a puzzle of theirs is loaded.  A game module
+provides ``load(doc: PuzzleDoc) -> Puzzle`` (see :mod:`solver.puzzle`) and may set ``CLAIM_KEYS``, the extra
+keys its ``[[claim]]`` tables accept.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from types import ModuleType
+
+from .errors import UnknownNameError
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    name: str
+    module: str
+    summary: str
+    aliases: tuple[str, ...] = ()
+
+
+GAMES: tuple[GameInfo, ...] = (
+    GameInfo("clue", "models.clue", "Clue / Cluedo: who holds which card, and the envelope", ("cluedo",)),
+    GameInfo("egghead", "models.egghead", "Egghead: valids per player, behavioural analysis"),
+    GameInfo("motus", "models.motus", "Motus / Lingo: possible words and proposals", ("lingo",)),
+    GameInfo("wordle", "models.motus", "Wordle: possible answers and guesses"),
+    GameInfo("mastermind", "models.motus", "Mastermind: possible codes, Knuth's strategy"),
+    GameInfo("mascarade", "models.mascarade", "Mascarade: beliefs over card permutations per player"),
+    GameInfo("cardguess", "models.cardguess", "Card guessing with partial or complete feedback",
+             ("card-guessing", "guessing")),
+    GameInfo("epistemic", "models.epistemic", "Epistemic puzzles: Cheryl, Sum and Product, muddy children",
+             ("del", "knowledge")),
+)
+
+# `sleuth experiment NAME [args]` runs "module:function" with the remaining arguments; returns an exit code.
+EXPERIMENTS: dict[str, tuple[str, str]] = {
+    "epistemic": ("models.epistemic.bench:main", "benchmark: Sum and Product, What Sum, muddy children"),
+    "clue": ("models.clue.experiment:main", "benchmark: exact sheet, rules engine, probabilities"),
+    "egghead": ("models.egghead.experiment:main", "simulation study of behavioural analysis"),
+    "motus": ("models.motus.experiment:main_study", "every word with every scoring method (Table 4)"),
+    "emi": ("models.motus.experiment:main_emi", "Evil Motus Index per (first letter, length) cell"),
+    "wordle": ("models.motus.experiment:main_wordle", "Wordle and Mastermind strategy studies"),
+    "mascarade": ("models.mascarade.experiment:main", "benchmark: belief updates per method"),
+    "cardguess": ("models.cardguess.experiment:main", "exact expected scores of the strategies"),
+}
+
+
+def _index() -> dict[str, GameInfo]:
+    table: dict[str, GameInfo] = {}
+    for g in GAMES:
+        for key in (g.name, *g.aliases):
+            table[key.casefold()] = g
+    return table
+
+
+def find_game(name: str, **where: str | None) -> GameInfo:
+    info = _index().get(str(name).strip().casefold()) if isinstance(name, str) else None
+    if info is None:
+        raise UnknownNameError("game", name, [g.name for g in GAMES], **where)
+    return info
+
+
+def game_module(info: GameInfo) -> ModuleType:
+    return importlib.import_module(info.module)
+
+
+def experiment(name: str) -> tuple[str, str]:
+    key = name.casefold()
+    if key not in EXPERIMENTS:
+        raise UnknownNameError("experiment", name, EXPERIMENTS, place="experiment")
+    return EXPERIMENTS[key]

@@ -1,0 +1,40 @@
+"""Shared fixtures: the project root, the puzzle folder and a CLI runner that captures exit status."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PUZZLES = ROOT / "puzzles"
+BACKENDS = ("cpsat", "python-constraint")
+
+
+@dataclass
+class CliResult:
+    code: int
+    out: str
+    err: str
+
+
+def run_cli(args: Sequence[str]) -> CliResult:
+    """Run ``sleuth ARGS`` in-process; SystemExit (argparse) becomes the exit code."""
+    from solver.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            code = main([str(a) for a in args])
+        except SystemExit as exc:
+            code = int(exc.code or 0)
+    return CliResult(code, out.getvalue(), err.getvalue())
+
+
+@pytest.fixture
+def cli():
+    return run_cli

@@ -105,7 +105,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
     if not claims:
         raise PuzzleError("has no [[claim]] and no --claim was given", file=args.file)
     opts = _options(args)
-    results = puzzle.verify(claims, backend=args.backend, **({"options": opts} if opts else {}))
+    results = puzzle.verify(claims, backend=args.backend, options=opts)
     if args.json:
         print(json.dumps({"game": puzzle.game, "claims": [r.to_json() for r in results]}, ensure_ascii=False,
                          indent=2))

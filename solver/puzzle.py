@@ -48,8 +48,9 @@ class Puzzle(ABC):
         """The game state solved: the JSON fields DESIGN.md names, and a human rendering."""
 
     @abstractmethod
-    def verify(self, claims: Sequence[ClaimSpec], *, backend: str = "cpsat") -> list[ClaimResult]:
-        """A verdict for each claim."""
+    def verify(self, claims: Sequence[ClaimSpec], *, backend: str = "cpsat",
+               options: Mapping[str, Any] | None = None) -> list[ClaimResult]:
+        """A verdict for each claim (a claim whose text does not parse raises PuzzleError at its place)."""
 
     def suggest(self, *, method: str | None = None, options: Mapping[str, Any] | None = None) -> Report:
         raise SleuthError(f"{self.doc.file or 'puzzle'}: game {self.game!r} has no 'suggest'")

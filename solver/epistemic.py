@@ -1,0 +1,516 @@
+"""The epistemic layer: worlds, agents who observe parts of a world, knowledge and public announcements.
+
+Knowledge of others is modelled as nested models per agent: what agent *a* knows in world *w* is what holds
+in every world *a* cannot tell from *w* (same observed values) among the worlds still possible.  Worlds are
+rows of a vectorised table (numpy), so the knowledge operators are a grouping and a reduction, and
+announcements are row filters; the set of worlds a puzzle starts from can be built by brute force over the
+product of the domains (vectorised, chunked) or enumerated by a constraint solver, and the two must agree.
+
+>>> table = WorldTable.from_product({"x": range(1, 4), "y": range(1, 4)}, ["x <= y"])
+>>> state = KnowledgeState(table, {"S": ["x + y"], "P": ["x * y"]})
+>>> state.count, state.announce("knows(S)").count
+(6, 4)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
+
+import numpy as np
+
+from .errors import PuzzleError
+from .formula import (And, Arith, BoolConst, Call, Compare, FormulaError, Implies, Int, Knows, Name, Neg, Node,
+                      Not, Or, Str, is_epistemic, parse, to_text)
+from .schema import fold
+
+DEFAULT_TABLE_LIMIT = 50_000_000   # largest domain product built by brute force
+CHUNK = 2_000_000
+
+
+@dataclass(frozen=True)
+class Domain:
+    """A variable's values: integers, or names (stored as their index in ``labels``)."""
+
+    name: str
+    values: tuple[int, ...]
+    labels: tuple[str, ...] | None = None
+
+    @staticmethod
+    def of(name: str, values: Iterable[int | str]) -> Domain:
+        vals = list(values)
+        if not vals:
+            raise PuzzleError(f"variable {name!r} has an empty domain")
+        if all(isinstance(v, str) for v in vals):
+            labels = tuple(dict.fromkeys(vals))
+            return Domain(name, tuple(range(len(labels))), labels)
+        if all(isinstance(v, int) and not isinstance(v, bool) for v in vals):
+            return Domain(name, tuple(sorted(set(vals))))  # type: ignore[arg-type]
+        raise PuzzleError(f"variable {name!r} mixes names and numbers in its domain")
+
+    def code(self, value: int | str) -> int:
+        if self.labels is None:
+            if isinstance(value, int) and not isinstance(value, bool) and value in self.values:
+                return value
+        elif isinstance(value, str):
+            for i, label in enumerate(self.labels):
+                if fold(label) == fold(value):
+                    return i
+        raise PuzzleError(f"{value!r} is not a value of {self.name!r}",
+                          allowed=self.labels if self.labels is not None else _range_text(self.values))
+
+    def show(self, code: int) -> int | str:
+        return self.labels[code] if self.labels is not None else int(code)
+
+
+def _range_text(values: Sequence[int]) -> str:
+    if values and list(values) == list(range(values[0], values[-1] + 1)):
+        return f"{values[0]}..{values[-1]}"
+    return ", ".join(map(str, values))
+
+
+# -- world tables -------------------------------------------------------------------------------------
+
+class WorldTable:
+    """Worlds as rows of an ``int64`` array with one column per variable."""
+
+    def __init__(self, domains: Sequence[Domain], data: np.ndarray) -> None:
+        self.domains = tuple(domains)
+        self.data = np.ascontiguousarray(data, dtype=np.int64).reshape(-1, len(self.domains))
+        self.index = {d.name: i for i, d in enumerate(self.domains)}
+
+    def __len__(self) -> int:
+        return int(self.data.shape[0])
+
+    def column(self, name: str) -> np.ndarray:
+        return self.data[:, self.index[name]]
+
+    def subset(self, mask: np.ndarray) -> WorldTable:
+        return WorldTable(self.domains, self.data[mask])
+
+    def rows(self, limit: int | None = None) -> list[dict[str, int | str]]:
+        data = self.data if limit is None else self.data[:limit]
+        return [{d.name: d.show(int(v)) for d, v in zip(self.domains, row, strict=True)} for row in data]
+
+    def as_set(self) -> set[tuple[int, ...]]:
+        return set(map(tuple, self.data.tolist()))
+
+    def sorted(self) -> WorldTable:
+        order = np.lexsort(self.data.T[::-1]) if len(self) else np.arange(0)
+        return WorldTable(self.domains, self.data[order])
+
+    # -- building -----------------------------------------------------------------------------------
+    @classmethod
+    def from_rows(cls, domains: Sequence[Domain], rows: Iterable[Mapping[str, int | str]]) -> WorldTable:
+        data = [[d.code(row[d.name]) for d in domains] for row in rows]
+        return cls(domains, np.array(data, dtype=np.int64).reshape(-1, len(domains)))
+
+    @classmethod
+    def from_product(cls, domains: Mapping[str, Iterable[int | str]] | Sequence[Domain],
+                     constraints: Sequence[str | Node] = (), *, limit: int = DEFAULT_TABLE_LIMIT) -> WorldTable:
+        """Every combination of domain values that satisfies the constraints, built in vectorised chunks."""
+        doms = _domains(domains)
+        sizes = [len(d.values) for d in doms]
+        total = int(np.prod(sizes, dtype=object))
+        if total > limit:
+            raise PuzzleError(f"the domains have {total} combinations, more than the table limit {limit}",
+                              allowed="a solver-built world set (worlds = 'solver') or smaller domains")
+        nodes = [parse(c) if isinstance(c, str) else c for c in constraints]
+        values = [np.array(d.values, dtype=np.int64) for d in doms]
+        kept = []
+        for start in range(0, max(total, 1) if doms else 0, CHUNK):
+            idx = np.arange(start, min(start + CHUNK, total), dtype=np.int64)
+            cols = []
+            for size, vals in zip(reversed(sizes), reversed(values), strict=True):
+                cols.append(vals[idx % size])
+                idx = idx // size
+            chunk = WorldTable(doms, np.stack(cols[::-1], axis=1))
+            mask = np.ones(len(chunk), dtype=bool)
+            if nodes:
+                ev = Evaluator(KnowledgeState(chunk, {}))
+                for node in nodes:
+                    mask &= ev.truth(node)
+            kept.append(chunk.data[mask])
+        data = np.concatenate(kept) if kept else np.zeros((0, len(doms)), dtype=np.int64)
+        return cls(doms, data)
+
+    @classmethod
+    def from_solver(cls, domains: Mapping[str, Iterable[int | str]] | Sequence[Domain],
+                    constraints: Sequence[str | Node] = (), *, backend: str = "cpsat") -> WorldTable:
+        """The same set, enumerated by a constraint solver from the compiled constraints."""
+        from .backends import make_backend
+        from .model import Model
+
+        doms = _domains(domains)
+        model = Model()
+        variables = {}
+        for d in doms:
+            variables[d.name] = model.int_var(min(d.values), max(d.values), d.name)
+            if len(d.values) != max(d.values) - min(d.values) + 1:
+                model.add_table([variables[d.name]], [(v,) for v in d.values])
+        compiler = ModelCompiler(model, variables, {d.name: d for d in doms})
+        for c in constraints:
+            node = parse(c) if isinstance(c, str) else c
+            compiler.require(node)
+        order = [variables[d.name] for d in doms]
+        rows = [[sol[v] for v in order] for sol in make_backend(model, backend).solutions()]
+        data = np.array(rows, dtype=np.int64).reshape(-1, len(doms))
+        return cls(doms, data).sorted()
+
+
+def _domains(domains: Mapping[str, Iterable[int | str]] | Sequence[Domain]) -> list[Domain]:
+    if isinstance(domains, Mapping):
+        return [Domain.of(name, vals) for name, vals in domains.items()]
+    return list(domains)
+
+
+# -- knowledge ----------------------------------------------------------------------------------------
+
+class KnowledgeState:
+    """The worlds still possible and the agents, each observing some expressions of the world.
+
+    ``agents`` maps an agent's name to the expressions (text or parsed) it observes; two worlds are
+    indistinguishable to an agent when all of them take the same values.
+    """
+
+    def __init__(self, table: WorldTable, agents: Mapping[str, Sequence[str | Node]]) -> None:
+        self.table = table
+        self.agents = {name: tuple(parse(e) if isinstance(e, str) else e for e in exprs)
+                       for name, exprs in agents.items()}
+        self._agent_names = {fold(a): a for a in self.agents}
+        self._classes: dict[str, np.ndarray] = {}
+
+    @property
+    def count(self) -> int:
+        return len(self.table)
+
+    def agent(self, name: str) -> str:
+        found = self._agent_names.get(fold(name))
+        if found is None:
+            raise FormulaError(f"unknown agent {name!r}", allowed=list(self.agents))
+        return found
+
+    def classes(self, agent: str) -> np.ndarray:
+        """For each world, the id of the agent's indistinguishability class (0..k-1)."""
+        agent = self.agent(agent)
+        if agent not in self._classes:
+            ev = Evaluator(self)
+            cols = [ev.value(e)[1] for e in self.agents[agent]]
+            self._classes[agent] = group_ids(cols, len(self.table))
+        return self._classes[agent]
+
+    def restrict(self, mask: np.ndarray) -> KnowledgeState:
+        return KnowledgeState(self.table.subset(mask), self.agents)
+
+    def truth(self, formula: str | Node) -> np.ndarray:
+        return Evaluator(self).truth(parse(formula) if isinstance(formula, str) else formula)
+
+    def announce(self, formula: str | Node) -> KnowledgeState:
+        """A truthful public announcement: keep the worlds where the formula holds (evaluated now)."""
+        return self.restrict(self.truth(formula))
+
+    def announce_until_stable(self, formula: str | Node, max_rounds: int = 10_000) -> tuple[KnowledgeState, int]:
+        """Repeat an announcement until the world set stops changing; returns the state and the rounds."""
+        state = self
+        for rounds in range(1, max_rounds + 1):
+            nxt = state.announce(formula)
+            if nxt.count == state.count:
+                return nxt, rounds
+            state = nxt
+        return state, max_rounds
+
+    def accessibility_graph(self, agents: Sequence[str] | None = None) -> Any:
+        """The Kripke structure as a networkx multigraph: worlds as nodes, an edge per agent between worlds
+        that agent cannot tell apart (each class as a star, which keeps the components and the size linear)."""
+        import networkx as nx
+
+        graph = nx.MultiGraph()
+        graph.add_nodes_from(range(self.count))
+        for agent in agents or list(self.agents):
+            cls = self.classes(agent)
+            order = np.argsort(cls, kind="stable")
+            first: dict[int, int] = {}
+            for w in order.tolist():
+                c = int(cls[w])
+                if c in first:
+                    graph.add_edge(first[c], w, agent=self.agent(agent))
+                else:
+                    first[c] = w
+        return graph
+
+    def common_knowledge(self, formula: str | Node, agents: Sequence[str] | None = None) -> np.ndarray:
+        """Worlds where the formula is common knowledge among ``agents``: it holds in every world of the
+        connected component of the group's accessibility graph."""
+        import networkx as nx
+
+        holds = self.truth(formula)
+        result = np.zeros(self.count, dtype=bool)
+        for comp in nx.connected_components(self.accessibility_graph(agents)):
+            members = np.fromiter(comp, dtype=np.int64)
+            result[members] = bool(holds[members].all())
+        return result
+
+
+def group_ids(columns: Sequence[np.ndarray], n: int) -> np.ndarray:
+    """Dense ids of the distinct rows of the given columns (packed into one int64 key when it fits)."""
+    if not columns:
+        return np.zeros(n, dtype=np.int64)
+    key = np.zeros(n, dtype=np.int64)
+    span = 1
+    packable = True
+    for col in columns:
+        col = np.asarray(col, dtype=np.int64)
+        lo = int(col.min()) if n else 0
+        width = (int(col.max()) - lo + 1) if n else 1
+        if span * width >= 2 ** 62:
+            packable = False
+            break
+        key = key * width + (col - lo)
+        span *= width
+    if packable:
+        _, inv = np.unique(key, return_inverse=True)
+    else:
+        _, inv = np.unique(np.stack([np.asarray(c, dtype=np.int64) for c in columns], axis=1), axis=0,
+                           return_inverse=True)
+    return inv.reshape(-1).astype(np.int64)
+
+
+def class_all(classes: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """Per world: does the mask hold in every world of its class?"""
+    if len(classes) == 0:
+        return np.zeros(0, dtype=bool)
+    bad = np.bincount(classes, weights=(~mask).astype(np.float64))
+    return bad[classes] == 0
+
+
+def class_constant(classes: np.ndarray, values: np.ndarray) -> np.ndarray:
+    """Per world: is the value the same in every world of its class?"""
+    if len(classes) == 0:
+        return np.zeros(0, dtype=bool)
+    k = int(classes.max()) + 1
+    lo = np.full(k, np.iinfo(np.int64).max, dtype=np.int64)
+    hi = np.full(k, np.iinfo(np.int64).min, dtype=np.int64)
+    np.minimum.at(lo, classes, values)
+    np.maximum.at(hi, classes, values)
+    return (lo == hi)[classes]
+
+
+# -- evaluation ---------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Kind:
+    """The type of an expression: ``bool``, ``int``, or a named domain (its variable's labels)."""
+
+    name: str
+    domain: Domain | None = None
+
+
+BOOL, INT = Kind("bool"), Kind("int")
+
+
+@dataclass
+class Evaluator:
+    """Evaluates formulas over every world of a state at once; type errors name the formula."""
+
+    state: KnowledgeState
+    _cache: dict[Node, tuple[Kind, np.ndarray]] = field(default_factory=dict)
+
+    def truth(self, node: Node) -> np.ndarray:
+        kind, val = self.value(node)
+        if kind is not BOOL:
+            raise FormulaError(f"{to_text(node)!r} is {kind.name}-valued, not a condition")
+        return val
+
+    def number(self, node: Node) -> np.ndarray:
+        kind, val = self.value(node)
+        if kind is not INT:
+            raise FormulaError(f"{to_text(node)!r} is not a number (it is {kind.name}-valued)")
+        return val
+
+    def value(self, node: Node) -> tuple[Kind, np.ndarray]:
+        if node not in self._cache:
+            self._cache[node] = self._value(node)
+        return self._cache[node]
+
+    def _value(self, node: Node) -> tuple[Kind, np.ndarray]:
+        n = self.state.count
+        table = self.state.table
+        if isinstance(node, Int):
+            return INT, np.full(n, node.value, dtype=np.int64)
+        if isinstance(node, BoolConst):
+            return BOOL, np.full(n, node.value, dtype=bool)
+        if isinstance(node, Str):
+            raise FormulaError(f"the name '{node.value}' can only be compared with a variable")
+        if isinstance(node, Name):
+            if node.name not in table.index:
+                match = [d.name for d in table.domains if fold(d.name) == fold(node.name)]
+                if not match:
+                    raise FormulaError(f"unknown variable {node.name!r}", allowed=[d.name for d in table.domains])
+                return self.value(Name(match[0]))
+            dom = table.domains[table.index[node.name]]
+            kind = INT if dom.labels is None else Kind(dom.name, dom)
+            return kind, table.column(node.name)
+        if isinstance(node, Neg):
+            return INT, -self.number(node.operand)
+        if isinstance(node, Arith):
+            a, b = self.number(node.left), self.number(node.right)
+            if node.op in ("//", "%"):
+                if np.any(b == 0):
+                    raise FormulaError(f"division by zero in {to_text(node)!r}")
+                return INT, (a // b if node.op == "//" else a % b)
+            return INT, {"+": a + b, "-": a - b, "*": a * b}[node.op]
+        if isinstance(node, Compare):
+            return BOOL, self._compare(node)
+        if isinstance(node, And):
+            return BOOL, self.truth(node.left) & self.truth(node.right)
+        if isinstance(node, Or):
+            return BOOL, self.truth(node.left) | self.truth(node.right)
+        if isinstance(node, Implies):
+            return BOOL, ~self.truth(node.left) | self.truth(node.right)
+        if isinstance(node, Not):
+            return BOOL, ~self.truth(node.operand)
+        if isinstance(node, Knows):
+            classes = self.state.classes(node.agent)
+            if node.what is None:
+                return BOOL, np.bincount(classes, minlength=1)[classes] == 1 if n else np.zeros(0, bool)
+            kind, val = self.value(node.what)
+            if kind is BOOL:
+                return BOOL, class_all(classes, val)
+            return BOOL, class_constant(classes, val)
+        if isinstance(node, Call):
+            if node.func == "count":
+                return INT, sum((self.truth(a).astype(np.int64) for a in node.args), np.zeros(n, np.int64))
+            nums = [self.number(a) for a in node.args]
+            if node.func == "abs":
+                return INT, np.abs(nums[0])
+            reduce = np.minimum if node.func == "min" else np.maximum
+            out = nums[0]
+            for x in nums[1:]:
+                out = reduce(out, x)
+            return INT, out
+        raise FormulaError(f"cannot evaluate {node!r}")  # pragma: no cover
+
+    def _compare(self, node: Compare) -> np.ndarray:
+        left, right = node.left, node.right
+        if isinstance(left, Str) and not isinstance(right, Str):
+            left, right = right, left
+            op = {"<": ">", ">": "<", "<=": ">=", ">=": "<="}.get(node.op, node.op)
+        else:
+            op = node.op
+        lk, lv = self.value(left)
+        if isinstance(right, Str):
+            if lk.domain is None or lk.domain.labels is None:
+                raise FormulaError(f"{to_text(left)!r} is not a named value; it cannot equal '{right.value}'")
+            try:
+                code = lk.domain.code(right.value)
+            except PuzzleError as exc:
+                raise FormulaError(f"'{right.value}' is not a value of {lk.domain.name!r}",
+                                   allowed=exc.allowed) from None
+            rk, rv = lk, np.full_like(lv, code)
+        else:
+            rk, rv = self.value(right)
+        if lk != rk:
+            raise FormulaError(f"cannot compare {lk.name} with {rk.name} in {to_text(node)!r}")
+        if lk is not INT and op not in ("==", "!="):
+            raise FormulaError(f"only == and != compare {lk.name} values, in {to_text(node)!r}")
+        return {"==": lv == rv, "!=": lv != rv, "<": lv < rv, "<=": lv <= rv, ">": lv > rv, ">=": lv >= rv}[op]
+
+
+# -- compiling non-epistemic formulas to a constraint model ------------------------------------------------
+
+class NotCompilable(FormulaError):
+    """The formula uses something the linear constraint model cannot express."""
+
+
+class ModelCompiler:
+    """Turns non-epistemic formulas into constraints of a :class:`solver.model.Model`."""
+
+    def __init__(self, model: Any, variables: Mapping[str, Any], domains: Mapping[str, Domain]) -> None:
+        self.model = model
+        self.variables = dict(variables)
+        self.domains = dict(domains)
+        self._folded = {fold(k): k for k in self.variables}
+
+    def require(self, node: Node) -> None:
+        if is_epistemic(node):
+            raise NotCompilable(f"{to_text(node)!r} mentions knowledge; constraints cannot")
+        if isinstance(node, And):
+            self.require(node.left)
+            self.require(node.right)
+        elif isinstance(node, Compare):
+            self.model.add(self.linear_compare(node))
+        else:
+            self.model.add_any([self.lit(node)])
+
+    def lit(self, node: Node) -> Any:
+        from .model import Clause
+
+        if isinstance(node, Compare):
+            return self.model.reify(self.linear_compare(node))
+        if isinstance(node, Not):
+            return ~self.lit(node.operand)
+        if isinstance(node, (And, Or, Implies)):
+            left = self.lit(node.left)
+            right = self.lit(node.right)
+            if isinstance(node, Implies):
+                left = ~left
+            return self.model.reify(Clause((left, right), all_of=isinstance(node, And)))
+        if isinstance(node, BoolConst):
+            b = self.model.bool_var(aux=True)
+            self.model.add(b == int(node.value))
+            return b.lit()
+        raise NotCompilable(f"{to_text(node)!r} is not a condition the model can express")
+
+    def linear_compare(self, node: Compare) -> Any:
+        left, right = node.left, node.right
+        if isinstance(left, Str) or isinstance(right, Str):
+            name_node, text = (left, right) if isinstance(right, Str) else (right, left)
+            if not isinstance(name_node, Name) or node.op not in ("==", "!="):
+                raise NotCompilable(f"{to_text(node)!r}: names compare with == or != to a variable only")
+            var = self._var(name_node.name)
+            code = self.domains[var.name].code(text.value)  # type: ignore[union-attr]
+            return (var == code) if node.op == "==" else (var != code)
+        a, b = self.linear(left), self.linear(right)
+        return {"==": lambda: a == b, "!=": lambda: a != b, "<": lambda: a < b, "<=": lambda: a <= b,
+                ">": lambda: a > b, ">=": lambda: a >= b}[node.op]()
+
+    def _var(self, name: str) -> Any:
+        key = self._folded.get(fold(name))
+        if key is None:
+            raise FormulaError(f"unknown variable {name!r}", allowed=list(self.variables))
+        return self.variables[key]
+
+    def linear(self, node: Node) -> Any:
+        from .model import LinearExpr
+
+        if isinstance(node, Int):
+            return LinearExpr({}, node.value)
+        if isinstance(node, Name):
+            var = self._var(node.name)
+            if self.domains[var.name].labels is not None:
+                raise NotCompilable(f"{node.name!r} is a named value, not a number")
+            return var.expr()
+        if isinstance(node, Neg):
+            return -self.linear(node.operand)
+        if isinstance(node, Arith):
+            if node.op in ("+", "-"):
+                a, b = self.linear(node.left), self.linear(node.right)
+                return a + b if node.op == "+" else a - b
+            if node.op == "*":
+                if isinstance(node.left, Int):
+                    return self.linear(node.right) * node.left.value
+                if isinstance(node.right, Int):
+                    return self.linear(node.left) * node.right.value
+            raise NotCompilable(f"{to_text(node)!r} is not linear")
+        if isinstance(node, Call) and node.func == "count":
+            return LinearExpr.sum(self.lit(a) for a in node.args)
+        raise NotCompilable(f"{to_text(node)!r} is not a linear expression")
+
+
+def iter_announcements(state: KnowledgeState, formulas: Sequence[str | Node]) -> Iterator[KnowledgeState]:
+    """The states after each announcement in turn."""
+    for f in formulas:
+        state = state.announce(f)
+        yield state

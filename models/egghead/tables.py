@@ -1,0 +1,326 @@
+"""Behavioural analysis on the master table (the seed's Algorithm 1 and appendix A), bit-packed with numpy.
+
+A *table* is a set of worlds (one hand per player) stored as a bit array: ``hands ** (players - 1)`` rows (the
+hands of all players but the last), each a row of 64-bit words whose bit ``h`` says whether the last player
+may hold hand ``h``.  56**4 worlds take 1.2 MB, 56**5 take 79 MB.  A player's conditional information table
+(the seed's V_p) is the projection of a table on that player's axis: the row through a world along axis
+``p`` holds the hands ``p`` cannot tell apart there.
+
+All players who do behavioural analysis (BA) share one table, the *master table*: after eq. 4 every BA table
+equals the intersection of all tables, so one array represents them all.  A player without BA keeps a table of
+their own that only eq. 2 (answers), eq. 3 (their own reactions) and eq. 5 (solves) change.  When nobody does
+BA, eq. 3 is skipped (no one reads the other rows).  ``reference.py`` implements eq. 2-5 literally on
+dictionaries; tests check that both give the same reactions, valids and tables.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .hands import WORD_BITS, Setup
+from .questions import CompiledQuestion
+
+_CACHE_LIMIT = 1 << 21  # cache per-question world-class indices when the grid is at most this big
+
+
+@dataclass
+class PackedSpace:
+    """The geometry of packed world sets for one setup, and the operations the algorithm needs."""
+
+    setup: Setup
+    _dp_cache: dict[tuple[str, tuple[bool, ...]], tuple[np.ndarray, np.ndarray]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        s = self.setup
+        if s.players < 2:
+            raise ValueError("at least two players are needed")
+        self.n, self.h, self.w = s.players, s.n_hands, s.words
+        self.shape = (self.h,) * (self.n - 1) + (self.w,)
+        bits = np.zeros(self.w * WORD_BITS, dtype=bool)
+        bits[: self.h] = True
+        self.row_full = np.packbits(bits, bitorder="little").view(np.uint64).copy()
+
+    # -- conversion --------------------------------------------------------------------------------
+    def full(self) -> np.ndarray:
+        return np.broadcast_to(self.row_full, self.shape).copy()
+
+    def pack(self, worlds: np.ndarray) -> np.ndarray:
+        """A boolean array of shape ``(hands,) * players`` as a packed table."""
+        pad = self.w * WORD_BITS - self.h
+        arr = np.pad(np.asarray(worlds, dtype=bool), [(0, 0)] * (worlds.ndim - 1) + [(0, pad)])
+        return np.ascontiguousarray(np.packbits(arr, axis=-1, bitorder="little")).view(np.uint64)
+
+    def unpack(self, table: np.ndarray) -> np.ndarray:
+        bits = np.unpackbits(np.ascontiguousarray(table).view(np.uint8), axis=-1, bitorder="little")
+        return bits[..., : self.h].astype(bool)
+
+    def count(self, table: np.ndarray) -> int:
+        return int(np.bitwise_count(table).sum(dtype=np.int64))
+
+    # -- eq. 2 / eq. 6 -------------------------------------------------------------------------------
+    def answer_mask(self, q: CompiledQuestion, answer: int, visible: Sequence[bool]) -> np.ndarray:
+        """The packed set of worlds in which the question, asked about the visible hands, gets ``answer``.
+
+        The answer depends on a few aggregates (leaf sums and the mask of values shown); the players but the
+        last are folded into classes of equal aggregates, and each class gets one packed row of last hands.
+        """
+        ids, answers = self._classes(q, tuple(bool(v) for v in visible))
+        lut = self.pack(answers == answer)
+        return lut[ids]
+
+    def _classes(self, q: CompiledQuestion, visible: tuple[bool, ...]) -> tuple[np.ndarray, np.ndarray]:
+        key = (q.qid + "\0" + q.meaning, visible)
+        if key in self._dp_cache:
+            return self._dp_cache[key]
+        n_leaves = len(q.leaves)
+        zeros_v = np.zeros((self.h, n_leaves), dtype=np.int64)
+        zeros_m = np.zeros(self.h, dtype=np.int64)
+
+        def features(p: int) -> tuple[np.ndarray, np.ndarray]:
+            if not visible[p]:
+                return zeros_v, zeros_m
+            return q.hand_values.T, (self.setup.value_masks if q.uses_presence else zeros_m)
+
+        sums = np.zeros((1, n_leaves), dtype=np.int64)
+        masks = np.zeros(1, dtype=np.int64)
+        ids = np.zeros((), dtype=np.int32)
+        arange = np.arange(self.h)
+        for p in range(self.n - 1):
+            hv, hm = features(p)
+            cs = sums[:, None, :] + hv[None, :, :]
+            cm = masks[:, None] | hm[None, :]
+            rows = len(sums) * self.h
+            keys = np.concatenate([cs.reshape(rows, n_leaves), cm.reshape(rows, 1)], axis=1)
+            uniq, inv = np.unique(keys, axis=0, return_inverse=True)
+            trans = inv.reshape(len(sums), self.h).astype(np.int32)
+            ids = trans[ids[..., None], arange]
+            sums, masks = uniq[:, :n_leaves], uniq[:, n_leaves]
+        hv, hm = features(self.n - 1)
+        cs = sums[:, None, :] + hv[None, :, :]
+        cm = masks[:, None] | hm[None, :]
+        answers = q.evaluate([cs[..., i] for i in range(n_leaves)], cm)
+        answers = np.broadcast_to(answers, (len(sums), self.h))
+        if ids.size <= _CACHE_LIMIT:
+            self._dp_cache[key] = (ids, answers)
+        return ids, answers
+
+    # -- rows ----------------------------------------------------------------------------------------
+    def row(self, table: np.ndarray, world: Sequence[int], axis: int) -> np.ndarray:
+        """The hands ``axis`` may hold when the others hold ``world`` (the seed's V_p row)."""
+        last = self.n - 1
+        if axis == last:
+            return np.flatnonzero(self.unpack(table[tuple(world[:last])]))
+        idx: list[object] = list(world[:last])
+        idx[axis] = slice(None)
+        hand = world[last]
+        words = table[tuple(idx)][:, hand // WORD_BITS]
+        return np.flatnonzero((words >> np.uint64(hand % WORD_BITS)) & np.uint64(1))
+
+    def singleton_keep(self, table: np.ndarray, axis: int, solved: bool) -> np.ndarray:
+        """eq. 3 as a mask: keep the rows along ``axis`` whose size-is-one agrees with the reaction."""
+        last = self.n - 1
+        if axis == last:
+            single = np.bitwise_count(table).sum(axis=-1, dtype=np.int64) == 1
+            keep = single if solved else ~single
+            return np.where(keep, np.uint64(~np.uint64(0)), np.uint64(0))[..., None]
+        moved = np.moveaxis(table, axis, 0)
+        once = np.zeros(moved.shape[1:], dtype=np.uint64)
+        twice = np.zeros_like(once)
+        for s in range(self.h):
+            sl = moved[s]
+            twice |= once & sl
+            once |= sl
+        exactly = once & ~twice
+        return np.expand_dims(exactly if solved else ~exactly, axis)
+
+    def fix(self, table: np.ndarray, axis: int, hand: int) -> np.ndarray:
+        """eq. 5: every world takes the row it had when ``axis`` held ``hand`` (that player is re-dealt)."""
+        if axis == self.n - 1:
+            bit = (table[..., hand // WORD_BITS] >> np.uint64(hand % WORD_BITS)) & np.uint64(1)
+            return np.where(bit[..., None].astype(bool), self.row_full, np.uint64(0))
+        return np.ascontiguousarray(np.broadcast_to(np.take(table, [hand], axis=axis), table.shape))
+
+
+class PackedTables:
+    """The knowledge state of a game: the master table of the BA players and the tables of the others."""
+
+    def __init__(self, setup: Setup, behavioural: Sequence[bool], space: PackedSpace | None = None) -> None:
+        self.setup = setup
+        self.space = space or PackedSpace(setup)
+        self.behavioural = [bool(b) for b in behavioural]
+        if len(self.behavioural) != setup.players:
+            raise ValueError("one BA flag per player")
+        self.any_ba = any(self.behavioural)
+        self.master = self.space.full() if self.any_ba else None
+        self.own: dict[int, np.ndarray] = {p: self.space.full() for p in range(setup.players)
+                                           if not self.behavioural[p]}
+
+    def table(self, player: int) -> np.ndarray:
+        return self.master if self.behavioural[player] else self.own[player]  # type: ignore[return-value]
+
+    def tables(self) -> list[np.ndarray]:
+        return ([self.master] if self.master is not None else []) + list(self.own.values())
+
+    def nbytes(self) -> int:
+        return sum(t.nbytes for t in self.tables())
+
+    # eq. 2 (eq. 6 with a rotating moderator: the moderator's hand is not visible)
+    def apply_answer(self, q: CompiledQuestion, answer: int, visible: Sequence[bool]) -> None:
+        mask = self.space.answer_mask(q, answer, visible)
+        if self.master is not None:
+            self.master &= mask
+        for t in self.own.values():
+            t &= mask
+
+    def reaction(self, player: int, world: Sequence[int]) -> bool:
+        return len(self.valids(player, world)) == 1
+
+    def valids(self, player: int, world: Sequence[int]) -> np.ndarray:
+        return self.space.row(self.table(player), world, player)
+
+    # eq. 3 for every table, then eq. 4 for the BA tables
+    def apply_reactions(self, reactions: Sequence[bool | None]) -> bool:
+        """Apply the shown reactions (None: not shown, e.g. the moderator); True when a table changed."""
+        sp = self.space
+        changed = False
+        new_own: dict[int, np.ndarray] = {}
+        for p, t in self.own.items():
+            r = reactions[p]
+            if r is None or not self.any_ba:
+                new_own[p] = t
+                continue
+            nt = t & sp.singleton_keep(t, p, r)
+            changed |= not np.array_equal(nt, t)
+            new_own[p] = nt
+        if self.master is not None:
+            m = self.master.copy()
+            for p, ba in enumerate(self.behavioural):
+                if ba and reactions[p] is not None:
+                    m &= sp.singleton_keep(self.master, p, bool(reactions[p]))
+            for t in new_own.values():
+                m &= t
+            changed |= not np.array_equal(m, self.master)
+            self.master = m
+        self.own = new_own
+        return changed
+
+    # eq. 5
+    def apply_solve(self, player: int, hand: int) -> None:
+        sp = self.space
+        if self.master is not None:
+            self.master = sp.fix(self.master, player, hand)
+        for p in self.own:
+            self.own[p] = sp.full() if p == player else sp.fix(self.own[p], player, hand)
+
+
+@dataclass
+class Stage:
+    solvers: list[int]
+
+
+@dataclass
+class RoundRecord:
+    """One round: the question, its answer, who solved at each stage, and the hands dealt to solvers."""
+
+    question: str
+    answer: int
+    moderator: int | None
+    stages: list[list[int]]
+    new_hands: dict[int, int | None]
+
+
+class Inconsistent(Exception):
+    """The stated answers or reactions admit no world (``observation`` names the first that broke)."""
+
+    def __init__(self, observation: str) -> None:
+        super().__init__(observation)
+        self.observation = observation
+
+
+MAX_STAGES = 10_000
+
+
+def play_round(tables: PackedTables | object, world: list[int | None], q: CompiledQuestion,
+               moderator: int | None, deal, *, answer: int | None = None,  # type: ignore[no-untyped-def]
+               stages: Sequence[Sequence[int]] | None = None, label: str = "round") -> RoundRecord:
+    """Algorithm 1 for one round on any tables object (packed or reference).
+
+    ``world`` holds the hand of each player (None where unknown; it is updated when players are re-dealt),
+    ``deal(player)`` gives a solver's new hand (or None).  ``answer`` and ``stages`` may be given (a puzzle
+    file); then they are checked against the world where it is known, else they are computed.
+    """
+    n = len(world)
+    visible = [p != moderator for p in range(n)]
+    computed = None
+    if all(world[p] is not None for p in range(n) if visible[p]):
+        computed = q.answer([w if w is not None else 0 for w in world], visible)
+    if answer is None:
+        if computed is None:
+            raise ValueError(f"{label}: the answer is needed (a hand the moderator sees is not on the table)")
+        answer = computed
+    elif computed is not None and computed != answer:
+        raise Inconsistent(f"{label}: {q.qid} = {answer}")
+    tables.apply_answer(q, answer, visible)  # type: ignore[attr-defined]
+    _check(tables, world, f"{label}: {q.qid} = {answer}")
+    record = RoundRecord(q.qid, int(answer), moderator, [], {})
+    # A hand dealt during this round and not known plays no role before the next answer: every table is
+    # constant along that player's axis (eq. 5), so any stand-in hand gives the same rows.
+    stand_in: set[int] = set()
+    for stage in range(MAX_STAGES):
+        view = [0 if p in stand_in else w for p, w in enumerate(world)]
+        shown: list[bool | None] = []
+        for p in range(n):
+            if p == moderator:
+                shown.append(None)
+                continue
+            known = all(view[o] is not None for o in range(n) if o != p)
+            real = tables.reaction(p, view) if known else None  # type: ignore[attr-defined]
+            if stages is not None:
+                said = p in (stages[stage] if stage < len(stages) else ())
+                if real is not None and real != said:
+                    raise Inconsistent(f"{label}: stage {stage + 1}: {_who(p)} {'solves' if said else 'does not solve'}")
+                real = said
+            if real is None:
+                raise ValueError(f"{label}: the solves are needed (a reaction depends on a hand not on the table)")
+            shown.append(real)
+        changed = tables.apply_reactions(shown)  # type: ignore[attr-defined]
+        solvers = [p for p in range(n) if shown[p]]
+        _check(tables, view, f"{label}: stage {stage + 1} reactions")
+        record.stages.append(solvers)
+        for p in solvers:
+            hand = view[p]
+            if hand is None:  # an unknown hand that was just solved: the solver's row names it
+                hand = int(tables.valids(p, view)[0])  # type: ignore[attr-defined]
+            tables.apply_solve(p, hand)  # type: ignore[attr-defined]
+        for p in solvers:
+            world[p] = deal(p)
+            record.new_hands[p] = world[p]
+            if world[p] is None:
+                stand_in.add(p)
+            else:
+                stand_in.discard(p)
+        if not changed and not solvers and (stages is None or stage + 1 >= len(stages)):
+            break
+    else:
+        raise RuntimeError("the reactions did not settle")
+    while record.stages and not record.stages[-1]:
+        record.stages.pop()
+    return record
+
+
+def _who(p: int) -> str:
+    return f"player {p + 1}"
+
+
+def _check(tables, world: Sequence[int | None], observation: str) -> None:  # type: ignore[no-untyped-def]
+    """Every row through the real world must stay non-empty and hold the real hand where it is known."""
+    n = len(world)
+    for p in range(n):
+        if any(world[o] is None for o in range(n) if o != p):
+            continue
+        row = tables.valids(p, world)
+        if len(row) == 0 or (world[p] is not None and int(world[p]) not in set(int(x) for x in row)):
+            raise Inconsistent(observation)

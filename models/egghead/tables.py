@@ -253,6 +253,7 @@ def play_round(tables: PackedTables | object, world: list[int | None], q: Compil
     file); then they are checked against the world where it is known, else they are computed.
     """
     n = len(world)
+    names = tables.setup.names  # type: ignore[attr-defined]
     visible = [p != moderator for p in range(n)]
     computed = None
     if all(world[p] is not None for p in range(n) if visible[p]):
@@ -281,7 +282,7 @@ def play_round(tables: PackedTables | object, world: list[int | None], q: Compil
             if stages is not None:
                 said = p in (stages[stage] if stage < len(stages) else ())
                 if real is not None and real != said:
-                    raise Inconsistent(f"{label}: stage {stage + 1}: {_who(p)} {'solves' if said else 'does not solve'}")
+                    raise Inconsistent(f"{label}: stage {stage + 1}: {names[p]} {'solves' if said else 'does not solve'}")
                 real = said
             if real is None:
                 raise ValueError(f"{label}: the solves are needed (a reaction depends on a hand not on the table)")
@@ -293,7 +294,11 @@ def play_round(tables: PackedTables | object, world: list[int | None], q: Compil
         for p in solvers:
             hand = view[p]
             if hand is None:  # an unknown hand that was just solved: the solver's row names it
-                hand = int(tables.valids(p, view)[0])  # type: ignore[attr-defined]
+                row = tables.valids(p, view) if all(  # type: ignore[attr-defined]
+                    view[o] is not None for o in range(n) if o != p) else None
+                if row is None or len(row) != 1:
+                    raise ValueError(f"{label}: the hand {names[p]} solved is not known")
+                hand = int(row[0])
             tables.apply_solve(p, hand)  # type: ignore[attr-defined]
         for p in solvers:
             world[p] = deal(p)
@@ -311,10 +316,6 @@ def play_round(tables: PackedTables | object, world: list[int | None], q: Compil
     return record
 
 
-def _who(p: int) -> str:
-    return f"player {p + 1}"
-
-
 def _check(tables, world: Sequence[int | None], observation: str) -> None:  # type: ignore[no-untyped-def]
     """Every row through the real world must stay non-empty and hold the real hand where it is known."""
     n = len(world)
@@ -322,5 +323,7 @@ def _check(tables, world: Sequence[int | None], observation: str) -> None:  # ty
         if any(world[o] is None for o in range(n) if o != p):
             continue
         row = tables.valids(p, world)
+        if row is None:  # depends on a hand nobody stated
+            continue
         if len(row) == 0 or (world[p] is not None and int(world[p]) not in set(int(x) for x in row)):
             raise Inconsistent(observation)

@@ -1,0 +1,295 @@
+"""Egghead puzzle files: the table, the rounds, and what each player can know at the end.
+
+``analysis = "basic"`` gives every player the valids of eq. 1 (CP-SAT models, see ``deduction.py``);
+``analysis = "behavioural"`` runs Algorithm 1 on the packed master table (``tables.py``) for the players in
+``analysts`` (default: everyone), the others keep to eq. 1 but their reactions stay public.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from solver.engine import Engine
+from solver.errors import PuzzleError
+from solver.model import Clause, Constraint
+from solver.puzzle import Puzzle, PuzzleDoc
+from solver.results import ClaimResult, ClaimSpec, Report, Status, Verdict, contradiction_text
+from solver.schema import Names, Section, choose
+
+from .deduction import CpSatBasic
+from .hands import Setup, format_hand
+from .questions import CompiledQuestion, load_catalogue
+from .tables import Inconsistent, PackedTables, RoundRecord, play_round
+
+ANALYSES = ("basic", "behavioural")
+MODERATORS = ("external", "rotating")
+MAX_BA_WORLDS = 600_000_000     # 56**5 = 551 million fits (79 MB per packed table)
+MAX_HANDS = 4096
+CLAIM_FORMS = "<player> holds 1 2 2 | <player> has a <v> | <player> has no <v>"
+
+
+@dataclass
+class RoundSpec:
+    question: CompiledQuestion
+    answer: int | None
+    solves: list[list[int]] | None
+    new_hands: dict[int, int]
+    place: str
+
+
+@dataclass
+class Outcome:
+    """What running the rounds gives: the records, each player's final valids (None: not determined)."""
+
+    records: list[RoundRecord] = field(default_factory=list)
+    valids: dict[int, np.ndarray | None] = field(default_factory=dict)
+    hands: list[int | None] = field(default_factory=list)
+    knowledge: Any = None
+    conflict: tuple[str, ...] = ()
+
+
+class EggheadPuzzle(Puzzle):
+    def __init__(self, doc: PuzzleDoc) -> None:
+        super().__init__(doc)
+        sec, file = doc.section, doc.file
+        values = sec.int("values", 6, lo=2, hi=12)
+        hand_size = sec.int("hand_size", 3, lo=1, hi=8)
+        players = sec.list("players", str, min_len=2, max_len=8)
+        self.names = Names("player", players)
+        try:
+            self.setup = Setup(len(players), values, hand_size, tuple(players))
+        except Exception as exc:  # pragma: no cover - Names already rejects duplicates
+            raise sec.error(str(exc), "players") from None
+        if self.setup.n_hands > MAX_HANDS:
+            raise sec.error(f"{self.setup.n_hands} different hands are too many", "hand_size",
+                            allowed=f"values and hand_size with at most {MAX_HANDS} hands")
+        self.moderator = sec.str("moderator", "external", choices=MODERATORS)
+        analysis = sec.str("analysis", "behavioural")
+        self.analysis = choose(analysis, ANALYSES, "analysis", sec, "analysis",
+                               aliases={"behavioral": "behavioural", "ba": "behavioural"})
+        n = self.setup.players
+        analysts = sec.list("analysts", str, None)
+        if analysts is not None and self.analysis != "behavioural":
+            raise sec.error("only applies with analysis = \"behavioural\"", "analysts")
+        chosen = {self.names.index(a, sec, f"analysts[{i}]") for i, a in enumerate(analysts or [])}
+        self.behavioural = [self.analysis == "behavioural" and (analysts is None or p in chosen) for p in range(n)]
+        if self.analysis == "behavioural" and self.setup.n_worlds > MAX_BA_WORLDS:
+            raise sec.error(f"{self.setup.n_worlds} worlds are too many for behavioural analysis", "players",
+                            allowed=f"at most {MAX_BA_WORLDS} worlds (hands ** players)")
+        self.viewer = self.names.index(doc.viewer, sec, "viewer") if doc.viewer is not None else None
+        catalogue = {q.qid: q for q in load_catalogue(values)}
+        self.hands: list[int | None] = [None] * n
+        table = sec.section("table", None)
+        if table is not None:
+            for key in list(table.data):
+                p = self.names.index(key, table, key)
+                self.hands[p] = self._hand(table, key)
+            table.finish(list(table.data))
+        for p in range(n):
+            if self.hands[p] is None and p != self.viewer:
+                raise PuzzleError(f"the hand of {players[p]} is missing", file=file, place="table",
+                                  allowed="every hand; only the viewer's own hand may be left out")
+        self.rounds: list[RoundSpec] = []
+        compiled: dict[str, CompiledQuestion] = {}
+        for k, rs in enumerate(sec.sections("round")):
+            qid = choose(rs.str("question"), list(catalogue), "question", rs, "question")
+            if qid not in compiled:
+                compiled[qid] = catalogue[qid].compile(self.setup)
+            answer = rs.int("answer", None, lo=-10**6, hi=10**6)
+            moderator = k % n if self.moderator == "rotating" else None
+            solves = self._solves(rs, moderator)
+            new_hands: dict[int, int] = {}
+            nh = rs.section("new_hands", None)
+            if nh is not None:
+                for key in list(nh.data):
+                    p = self.names.index(key, nh, key)
+                    if solves is not None and not any(p in stage for stage in solves):
+                        raise nh.error(f"{players[p]} did not solve in this round", key,
+                                       allowed="the players listed in solves")
+                    new_hands[p] = self._hand(nh, key)
+                nh.finish(list(nh.data))
+            rs.finish()
+            self.rounds.append(RoundSpec(compiled[qid], answer, solves, new_hands, rs.place))
+
+    def _hand(self, sec: Section, key: str) -> int:
+        cards = sec.list(key, int, min_len=self.setup.hand_size, max_len=self.setup.hand_size)
+        for i, c in enumerate(cards):
+            if not 1 <= c <= self.setup.values:
+                raise sec.error(f"card {c} is out of range", f"{key}[{i}]", allowed=f"1 to {self.setup.values}")
+        return self.setup.hand_of(cards)
+
+    def _solves(self, rs: Section, moderator: int | None) -> list[list[int]] | None:
+        raw = rs.list("solves", None, None)
+        if raw is None:
+            return None
+        stages = [raw] if raw and all(isinstance(x, str) for x in raw) else raw
+        out: list[list[int]] = []
+        for j, stage in enumerate(stages):
+            place = f"solves[{j}]"
+            rs.check_type(stage, list, place)
+            players = []
+            for i, name in enumerate(stage):
+                rs.check_type(name, str, f"{place}[{i}]")
+                p = self.names.index(name, rs, f"{place}[{i}]")
+                if p == moderator:
+                    raise rs.error(f"{name} moderates this round and does not react", f"{place}[{i}]",
+                                   allowed="the other players")
+                players.append(p)
+            out.append(sorted(set(players)))
+        return out
+
+    # -- running the rounds --------------------------------------------------------------------------
+    def run(self, backend: str = "cpsat") -> Outcome:
+        n = self.setup.players
+        world: list[int | None] = list(self.hands)
+        knowledge: Any
+        if self.analysis == "behavioural":
+            knowledge = PackedTables(self.setup, self.behavioural)
+        else:
+            knowledge = CpSatBasic(self.setup, world, backend)
+        out = Outcome(knowledge=knowledge)
+        stand_in: set[int] = set()
+        for k, r in enumerate(self.rounds):
+            label = f"round {k + 1}"
+            try:
+                rec = play_round(knowledge, world, r.question, k % n if self.moderator == "rotating" else None,
+                                 r.new_hands.get, answer=r.answer, stages=r.solves, label=label)
+            except Inconsistent as exc:
+                out.conflict = (exc.observation,)
+                return out
+            except ValueError as exc:
+                raise PuzzleError(str(exc).removeprefix(label + ": "), file=self.doc.file, place=r.place) from None
+            out.records.append(rec)
+            stand_in = {p for p, h in rec.new_hands.items() if h is None}
+        # Hands dealt in the last round and not stated change no row (eq. 5): any stand-in will do.
+        view = [0 if (w is None and p in stand_in) else w for p, w in enumerate(world)]
+        out.hands = [None if p in stand_in else w for p, w in enumerate(world)]
+        for p in range(n):
+            if any(view[o] is None for o in range(n) if o != p):
+                out.valids[p] = None
+            else:
+                out.valids[p] = knowledge.valids(p, view)
+        return out
+
+    # -- solve ----------------------------------------------------------------------------------------
+    def solve(self, *, backend: str = "cpsat", options: Mapping[str, Any] | None = None) -> Report:
+        self.reject_options(options)
+        out = self.run(backend)
+        names = self.setup.names
+        rounds = [self._round_json(rec) for rec in out.records]
+        if out.conflict:
+            return Report(self.game, Status.CONTRADICTION, {"rounds": rounds}, "", out.conflict)
+        valids = {names[p]: [list(self.setup.hands[h]) for h in v] for p, v in out.valids.items() if v is not None}
+        fields = {"valids": valids, "rounds": rounds, "analysis": self.analysis, "moderator": self.moderator,
+                  "analysts": [names[p] for p in range(self.setup.players) if self.behavioural[p]],
+                  "undetermined": [names[p] for p, v in out.valids.items() if v is None]}
+        return Report(self.game, Status.OK, fields, self._text(out, rounds))
+
+    def _round_json(self, rec: RoundRecord) -> dict[str, Any]:
+        names = self.setup.names
+        q = next(r.question for r in self.rounds if r.question.qid == rec.question)
+        return {"question": rec.question, "text": q.text, "answer": rec.answer,
+                "moderator": names[rec.moderator] if rec.moderator is not None else "external",
+                "solves": [[names[p] for p in stage] for stage in rec.stages],
+                "new_hands": {names[p]: (list(self.setup.hands[h]) if h is not None else None)
+                              for p, h in rec.new_hands.items()}}
+
+    def _text(self, out: Outcome, rounds: list[dict[str, Any]]) -> str:
+        s, names = self.setup, self.setup.names
+        who = ", ".join(names[p] for p in range(s.players) if self.behavioural[p]) or "nobody"
+        lines = [f"Egghead: {s.players} players, values 1-{s.values}, {s.hand_size} cards, {self.moderator} "
+                 f"moderator, {self.analysis} analysis" + (f" (BA: {who})" if self.analysis == "behavioural" else "")]
+        for k, r in enumerate(rounds):
+            solved = " then ".join(", ".join(stage) or "nobody" for stage in r["solves"]) or "nobody"
+            lines.append(f"round {k + 1}: {r['question']} ({r['text']}) = {r['answer']}; solves: {solved}")
+        lines.append("valids at the end:")
+        for p, v in out.valids.items():
+            if v is None:
+                lines.append(f"  {names[p]}: depends on a hand that is not on the table")
+            elif len(v) == s.n_hands:
+                lines.append(f"  {names[p]} ({len(v)}): any hand")
+            else:
+                shown = " | ".join(format_hand(s.hands[h]) for h in v[:40]) + (" | ..." if len(v) > 40 else "")
+                lines.append(f"  {names[p]} ({len(v)}): {shown}")
+        return "\n".join(lines)
+
+    # -- claims ----------------------------------------------------------------------------------------
+    def verify(self, claims: Sequence[ClaimSpec], *, backend: str = "cpsat",
+               options: Mapping[str, Any] | None = None) -> list[ClaimResult]:
+        self.reject_options(options)
+        parsed = [self._parse_claim(c) for c in claims]
+        out = self.run(backend)
+        if out.conflict:
+            return [ClaimResult(c.text, Verdict.CONTRADICTION, out.conflict, expect=c.expect,
+                                detail=contradiction_text(out.conflict).splitlines()[0]) for c in claims]
+        return [self._judge(c, subject, test, constraint, out, backend)
+                for c, (subject, test, constraint) in zip(claims, parsed)]
+
+    def _parse_claim(self, spec: ClaimSpec) -> tuple[int, Callable[[tuple[int, ...]], bool], Callable]:
+        text = " ".join(spec.text.split())
+        m = (re.fullmatch(r"(?P<who>.+?) holds (?P<cards>\d+(?:[ ,]+\d+)*)", text, re.I)
+             or re.fullmatch(r"(?P<who>.+?) has (?:a|an) (?P<v>\d+)", text, re.I)
+             or re.fullmatch(r"(?P<who>.+?) has no (?P<no>\d+)", text, re.I))
+        if m is None:
+            raise PuzzleError(f"cannot read the claim {spec.text!r}", place=spec.place, file=self.doc.file,
+                              allowed=CLAIM_FORMS)
+        try:
+            p = self.names.index(m["who"])
+        except PuzzleError as exc:
+            raise exc.located(self.doc.file, spec.place) from None
+        vmax, h = self.setup.values, self.setup.hand_size
+        if m.groupdict().get("cards"):
+            cards = tuple(sorted(int(x) for x in re.split(r"[ ,]+", m["cards"])))
+            if len(cards) != h or not all(1 <= c <= vmax for c in cards):
+                raise PuzzleError(f"{m['cards']!r} is not a hand", file=self.doc.file, place=spec.place,
+                                  allowed=f"{h} cards from 1 to {vmax}")
+            return p, (lambda hand: hand == cards), (
+                lambda m_, xs: Clause(tuple(m_.indicator(x, c) for x, c in zip(xs, cards)), all_of=True))
+        v = int(m.groupdict().get("v") or m["no"])
+        if not 1 <= v <= vmax:
+            raise PuzzleError(f"{v} is not a card value", file=self.doc.file, place=spec.place,
+                              allowed=f"1 to {vmax}")
+        has = m.groupdict().get("v") is not None
+
+        def has_v(m_: Any, xs: Sequence[Any]) -> Constraint:
+            c = Clause(tuple(m_.indicator(x, v) for x in xs))
+            return c if has else c.negation()
+        return p, (lambda hand: (v in hand) == has), has_v
+
+    def _judge(self, spec: ClaimSpec, subject: int, test: Callable[[tuple[int, ...]], bool],
+               constraint: Callable, out: Outcome, backend: str) -> ClaimResult:
+        s, names = self.setup, self.setup.names
+        judge = self.viewer if self.viewer is not None else subject
+        if judge != subject:
+            hand = out.hands[subject]
+            if hand is None:
+                raise PuzzleError(f"the hand of {names[subject]} is not on the table", file=self.doc.file,
+                                  place=spec.place, allowed="claims about hands the judge sees or their own")
+            ok = test(s.hands[hand])
+            return ClaimResult(spec.text, Verdict.ENTAILED if ok else Verdict.REFUTED,
+                               (f"{names[judge]} sees {names[subject]} hold {format_hand(s.hands[hand])}",),
+                               None if ok else list(s.hands[hand]), expect=spec.expect)
+        valids = out.valids.get(judge)
+        if valids is None:
+            raise PuzzleError(f"what {names[judge]} knows depends on a hand that is not on the table",
+                              file=self.doc.file, place=spec.place)
+        if isinstance(out.knowledge, CpSatBasic):
+            model, mine = out.knowledge.model(judge)
+            engine = Engine(model, backend)
+            return engine.verify(constraint(model, mine), spec.text, spec.expect,
+                                 world=lambda vals: [vals[x] for x in mine])
+        hands = [s.hands[h] for h in valids]
+        true = [h for h in hands if test(h)]
+        false = [h for h in hands if not test(h)]
+        detail = f"behavioural analysis: {names[judge]} keeps {len(hands)} hand(s)"
+        if not false:
+            return ClaimResult(spec.text, Verdict.ENTAILED, (), expect=spec.expect, detail=detail)
+        if not true:
+            return ClaimResult(spec.text, Verdict.REFUTED, (), list(false[0]), expect=spec.expect, detail=detail)
+        return ClaimResult(spec.text, Verdict.OPEN, (), {"true": list(true[0]), "false": list(false[0])},
+                           expect=spec.expect, detail=detail)

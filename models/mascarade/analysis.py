@@ -1,0 +1,130 @@
+"""One viewer's belief by any method, and what every player knows of their own card.
+
+:func:`belief` is the API: the game, whose eyes, which method; it returns a :class:`BeliefResult` with exact
+marginals (or the matrix estimate, labelled), the support size and what the method can say besides (the
+components, the posterior of each unknown swap for the tree, the number of histories for CP-SAT).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from .belief import DEFAULT_TREE_CAP, ComponentBelief, Method
+from .cpmodel import build_model, enumerate_belief
+from .game import Game, MissingFact, SeeStep, Step, SwapStep
+from .matrix import MatrixBelief
+from .reference import marginals_of
+
+DEFAULT_CPSAT_LIMIT = 1 << 16
+
+
+@dataclass(frozen=True)
+class BeliefResult:
+    """A viewer's belief: ``marginals[position][identity]`` (identities with P > 0) and the support size."""
+
+    viewer: int | None
+    method: Method
+    consistent: bool
+    marginals: list[dict[int, Fraction]]
+    support: int | None                      # None: the matrix method does not know it
+    exact: bool = True
+    note: str = ""
+    components: list[list[int]] = field(default_factory=list)      # positions mixed together (2 or more)
+    swap_posteriors: dict[int, Fraction] | None = None              # event index -> P(it swapped), tree only
+    histories: int | None = None                                    # cpsat: consistent histories enumerated
+    distribution: dict[tuple[int, ...], Fraction] | None = None     # cpsat: the whole posterior
+
+    def p(self, position: int, identity: int) -> Fraction:
+        return self.marginals[position].get(identity, Fraction(0))
+
+    def certain(self, position: int) -> int | None:
+        row = self.marginals[position]
+        return next((c for c, p in row.items() if p == 1), None)
+
+
+def make_tracker(initial: Sequence[int], prior: Fraction, method: Method, *, tree_cap: int = DEFAULT_TREE_CAP,
+                 max_rows: int | None = None, factor: bool = True) -> ComponentBelief | MatrixBelief:
+    """An incremental belief (``swap`` / ``see``) for the methods that update event by event."""
+    if method is Method.MATRIX:
+        return MatrixBelief(initial, prior)
+    if method is Method.CPSAT:
+        raise ValueError("the CP-SAT method solves the whole history at once; use run_steps")
+    return ComponentBelief(initial, prior, method, tree_cap=tree_cap, max_rows=max_rows, factor=factor)
+
+
+def run_steps(initial: Sequence[int], steps: Sequence[Step], prior: Fraction, method: Method = Method.AUTO, *,
+              viewer: int | None = None, backend: str = "cpsat", tree_cap: int = DEFAULT_TREE_CAP,
+              max_rows: int | None = None, cpsat_limit: int = DEFAULT_CPSAT_LIMIT,
+              names: Sequence[str] | None = None) -> BeliefResult:
+    """The belief after ``steps`` (what one viewer saw), by ``method``."""
+    if method is Method.CPSAT:
+        gm = build_model(initial, steps, prior, names)
+        dist, count = enumerate_belief(gm, prior, backend, limit=cpsat_limit)
+        return BeliefResult(viewer, method, bool(dist), marginals_of(dist, len(initial)) if dist else
+                            [{} for _ in initial], len(dist), histories=count, distribution=dist)
+    tracker = make_tracker(initial, prior, method, tree_cap=tree_cap, max_rows=max_rows)
+    for s in steps:
+        if isinstance(s, SwapStep):
+            tracker.swap(s.a, s.b, s.outcome)
+        elif not tracker.see(s.position, s.identity):
+            break
+    if isinstance(tracker, MatrixBelief):
+        return BeliefResult(viewer, method, tracker.consistent, tracker.marginals(), None, tracker.exact,
+                            tracker.note)
+    posteriors = tracker.swap_posteriors()
+    if posteriors is not None:
+        events = [s.event for s in steps if isinstance(s, SwapStep) and s.outcome is None]
+        posteriors = {events[k]: p for k, p in posteriors.items()}
+    components = sorted(sorted(c.positions) for c in tracker.components if len(c.positions) > 1)
+    return BeliefResult(viewer, method, tracker.consistent, tracker.marginals(), tracker.support(),
+                        components=components, swap_posteriors=posteriors)
+
+
+def belief(game: Game, viewer: int | None = None, method: Method = Method.AUTO, **options: object) -> BeliefResult:
+    """``viewer``'s exact belief (a player index; None for an observer of public events only)."""
+    return run_steps(game.initial, game.steps_for(viewer), game.swap_probability, method, viewer=viewer,
+                     names=game.positions, **options)  # type: ignore[arg-type]
+
+
+@dataclass(frozen=True)
+class OwnCard:
+    """How sure a player is of their own card, from their own information."""
+
+    player: int
+    available: bool
+    row: dict[int, Fraction] = field(default_factory=dict)
+    reason: str = ""
+
+    @property
+    def best(self) -> tuple[int, Fraction] | None:
+        if not self.row:
+            return None
+        card = max(self.row, key=lambda c: (self.row[c], -c))
+        return card, self.row[card]
+
+    @property
+    def certain(self) -> bool:
+        best = self.best
+        return best is not None and best[1] == 1
+
+
+def own_card(game: Game, player: int, **options: object) -> OwnCard:
+    """``player``'s belief about their own card, computed from what that player saw (method auto)."""
+    name = game.players[player]
+    try:
+        result = belief(game, player, Method.AUTO, **options)
+    except MissingFact as exc:
+        return OwnCard(player, False, reason=f"the file lacks what {name} saw: {exc.place or ''} ({exc.message})")
+    if not result.consistent:
+        return OwnCard(player, False, reason=f"{name}'s own observations contradict each other")
+    return OwnCard(player, True, dict(result.marginals[player]))
+
+
+def knowledge(game: Game, **options: object) -> list[OwnCard]:
+    """For every player: how sure they are of their own card, each from their own information."""
+    return [own_card(game, p, **options) for p in range(len(game.players))]
+
+
+__all__ = ["BeliefResult", "OwnCard", "belief", "knowledge", "make_tracker", "own_card", "run_steps", "SeeStep", "SwapStep"]

@@ -1,0 +1,268 @@
+"""The Mascarade puzzle: ``sleuth solve`` (a viewer's belief, knowledge of others) and ``sleuth verify``."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from solver.engine import Engine
+from solver.errors import PuzzleError
+from solver.puzzle import Puzzle, PuzzleDoc
+from solver.results import ClaimResult, ClaimSpec, Report, Status, Verdict
+from solver.schema import Names, Section, check_range, choose, parse_fraction
+
+from .analysis import DEFAULT_CPSAT_LIMIT, BeliefResult, OwnCard, belief, knowledge, own_card
+from .belief import DEFAULT_TREE_CAP, Method, TooLarge
+from .cpmodel import GameModel, LimitReached, build_model, holds_lit
+from .game import Game, parse_game
+
+OPTIONS = ("method", "probabilities", "swap_probability", "max_states", "tree_cap", "cpsat_limit", "knowledge")
+DEFAULT_MAX_STATES = 20_000_000
+_P_CLAIM = re.compile(r"^\s*P\s*\(\s*(?P<who>.+?)\s+holds\s+(?P<card>.+?)\s*\)\s*(?P<op>==|=|!=|<=|>=|<|>)"
+                      r"\s*(?P<value>\S+)\s*$", re.IGNORECASE)
+_HOLDS = re.compile(r"^\s*(?P<neg>not\s+)?(?P<who>.+?)\s+holds\s+(?P<card>.+?)\s*$", re.IGNORECASE)
+_KNOWS = re.compile(r"^\s*(?P<neg>not\s+)?(?P<who>.+?)\s+knows\s+(?:their|own|his|her)\s+(?:own\s+)?card\s*$",
+                    re.IGNORECASE)
+_OPS = {"=": Fraction.__eq__, "==": Fraction.__eq__, "!=": Fraction.__ne__, "<": Fraction.__lt__,
+        "<=": Fraction.__le__, ">": Fraction.__gt__, ">=": Fraction.__ge__}
+
+
+@dataclass(frozen=True)
+class Settings:
+    method: Method
+    prior: Fraction
+    max_states: int
+    tree_cap: int
+    cpsat_limit: int
+    knowledge: bool
+
+
+class MascaradePuzzle(Puzzle):
+    def __init__(self, doc: PuzzleDoc, game: Game) -> None:
+        super().__init__(doc)
+        self.game = game
+        self.viewer: int | None = None
+        if doc.viewer is not None:
+            self.viewer = Names("player", game.players).index(doc.viewer, doc.section, "viewer")
+
+    # -- options -------------------------------------------------------------------------------------
+    def settings(self, options: Mapping[str, Any] | None) -> Settings:
+        opts = self.reject_options(options, OPTIONS)
+        sec = Section({}, file=self.doc.file, place="--set")
+        method = Method(choose(str(opts.get("method", "auto")), [m.value for m in Method], "method", sec,
+                               None)) if "method" in opts else Method.AUTO
+        prior = self.game.swap_probability
+        if "swap_probability" in opts:
+            prior = parse_fraction(opts["swap_probability"], sec, "swap_probability")
+            if not 0 <= prior <= 1:
+                raise sec.error(f"{prior} is out of range", "swap_probability", allowed="from 0 to 1")
+
+        def integer(key: str, default: int, lo: int) -> int:
+            if key not in opts:
+                return default
+            try:
+                value = int(str(opts[key]))
+            except ValueError:
+                raise sec.error(f"{opts[key]!r} is not an integer", key) from None
+            return check_range(value, lo, 10 ** 9, sec, key)
+
+        want = str(opts.get("knowledge", "true")).casefold()
+        if want not in ("true", "false", "yes", "no", "1", "0"):
+            raise sec.error(f"{opts['knowledge']!r} is not true or false", "knowledge", allowed="true, false")
+        return Settings(method, prior, integer("max_states", DEFAULT_MAX_STATES, 1),
+                        integer("tree_cap", DEFAULT_TREE_CAP, 1), integer("cpsat_limit", DEFAULT_CPSAT_LIMIT, 1),
+                        want in ("true", "yes", "1"))
+
+    def _game(self, s: Settings) -> Game:
+        if s.prior == self.game.swap_probability:
+            return self.game
+        g = Game(self.game.players, self.game.middle, self.game.identities, self.game.initial, self.game.events,
+                 s.prior, self.game.file)
+        return g
+
+    def _belief(self, s: Settings, viewer: int | None, backend: str = "cpsat") -> BeliefResult:
+        return belief(self._game(s), viewer, s.method, backend=backend, tree_cap=s.tree_cap,
+                      max_rows=s.max_states, cpsat_limit=s.cpsat_limit)
+
+    def _model(self, s: Settings) -> GameModel:
+        g = self._game(s)
+        return build_model(g.initial, g.steps_for(self.viewer), s.prior, g.positions)
+
+    def _conflict(self, s: Settings, backend: str) -> tuple[str, ...]:
+        return Engine(self._model(s).model, backend).conflict() or ()
+
+    # -- solve ---------------------------------------------------------------------------------------
+    def solve(self, *, backend: str = "cpsat", options: Mapping[str, Any] | None = None) -> Report:
+        s = self.settings(options)
+        g = self._game(s)
+        viewer_name = g.players[self.viewer] if self.viewer is not None else "observer"
+        try:
+            result = self._belief(s, self.viewer, backend)
+        except (TooLarge, LimitReached) as exc:
+            text = f"{viewer_name}'s belief was not computed: {exc}. Raise --set max_states / cpsat_limit, " \
+                   "or use --method auto."
+            return Report(self.game_name, Status.TIMEOUT, {"viewer": viewer_name, "method": s.method.value,
+                                                           "reason": str(exc)}, text)
+        if not result.consistent:
+            return Report(self.game_name, Status.CONTRADICTION, {"viewer": viewer_name}, "",
+                          self._conflict(s, backend))
+        C = g.identities
+        marginals = {pos: {card: result.p(i, c) for c, card in enumerate(C)} for i, pos in enumerate(g.positions)}
+        fields: dict[str, Any] = {
+            "viewer": viewer_name, "method": s.method.value, "exact": result.exact,
+            "marginals": marginals, "support": result.support,
+            "certain": {pos: C[c] for i, pos in enumerate(g.positions) if (c := result.certain(i)) is not None},
+            "components": [[g.positions[p] for p in comp] for comp in result.components],
+        }
+        if result.note:
+            fields["note"] = result.note
+        if result.swap_posteriors is not None:
+            fields["swaps"] = {f"event {e}": p for e, p in result.swap_posteriors.items()}
+        if result.histories is not None:
+            fields["histories"] = result.histories
+        own: list[OwnCard] = []
+        if s.knowledge:
+            own = knowledge(g, tree_cap=s.tree_cap, max_rows=s.max_states)
+            fields["knowledge"] = {g.players[o.player]: self._own_json(o) for o in own}
+            fields["knows_own_card"] = [g.players[o.player] for o in own if o.available and o.certain]
+        return Report(self.game_name, Status.OK, fields, self._text(result, viewer_name, s, own))
+
+    @property
+    def game_name(self) -> str:
+        return self.doc.game.name
+
+    def _own_json(self, o: OwnCard) -> dict[str, Any]:
+        if not o.available:
+            return {"available": False, "reason": o.reason}
+        C = self.game.identities
+        best = o.best
+        assert best is not None
+        return {"available": True, "card": C[best[0]], "p": best[1], "certain": o.certain,
+                "own": {C[c]: p for c, p in sorted(o.row.items(), key=lambda kv: (-kv[1], kv[0]))}}
+
+    def _text(self, r: BeliefResult, viewer_name: str, s: Settings, own: Sequence[OwnCard]) -> str:
+        g = self.game
+        lines = [f"Mascarade: {len(g.players)} players" + (f", {len(g.middle)} middle cards" if g.middle else "")
+                 + f", {len(g.events)} events; belief of {viewer_name} (method {s.method.value}, "
+                 + ("exact" if r.exact else "APPROXIMATE") + ")"]
+        if r.note:
+            lines.append(r.note)
+        support = "unknown (the matrix method keeps marginals only)" if r.support is None else str(r.support)
+        lines.append(f"support: {support} placements")
+        if r.components:
+            lines.append("mixed together: " + "; ".join("{" + ", ".join(g.positions[p] for p in c) + "}"
+                                                        for c in r.components))
+        width = max(len(p) for p in g.positions) + 2
+        cells = [[str(r.p(i, c)) if r.p(i, c) else "." for c in range(len(g.identities))]
+                 for i in range(g.n_positions)]
+        colw = [max(len(g.identities[c]), *(len(row[c]) for row in cells)) + 2 for c in range(len(g.identities))]
+        lines.append(" " * width + "".join(name.rjust(w) for name, w in zip(g.identities, colw, strict=True)))
+        for pos, row in zip(g.positions, cells, strict=True):
+            lines.append(pos.ljust(width) + "".join(x.rjust(w) for x, w in zip(row, colw, strict=True)))
+        if r.swap_posteriors:
+            lines.append("P(swap happened): " + ", ".join(f"event {e}: {p}" for e, p in r.swap_posteriors.items()))
+        if own:
+            lines.append("Each player's own card, from their own information:")
+            for o in own:
+                name = g.players[o.player].ljust(width)
+                if not o.available:
+                    lines.append(f"  {name}unknown: {o.reason}")
+                else:
+                    card, p = o.best  # type: ignore[misc]
+                    lines.append(f"  {name}" + (f"knows: {g.identities[card]}" if o.certain
+                                                else f"most likely {g.identities[card]} ({p})"))
+            sure = [g.players[o.player] for o in own if o.available and o.certain]
+            lines.append("know their own card for certain: " + (", ".join(sure) if sure else "nobody"))
+        return "\n".join(lines)
+
+    # -- verify --------------------------------------------------------------------------------------
+    def verify(self, claims: Sequence[ClaimSpec], *, backend: str = "cpsat",
+               options: Mapping[str, Any] | None = None) -> list[ClaimResult]:
+        s = self.settings(options)
+        if s.method is Method.MATRIX:
+            raise PuzzleError("verify needs an exact method; the matrix is an estimate after a reveal",
+                              file=self.doc.file, place="--set method", allowed="auto, tree, states, cpsat")
+        parsed = [self._parse_claim(c) for c in claims]
+        g = self._game(s)
+        try:
+            result = self._belief(s, self.viewer, backend)
+        except (TooLarge, LimitReached) as exc:
+            return [ClaimResult(c.text, Verdict.TIMEOUT, expect=c.expect, detail=str(exc)) for c in claims]
+        if not result.consistent:
+            conflict = self._conflict(s, backend)
+            return [ClaimResult(c.text, Verdict.CONTRADICTION, conflict, expect=c.expect,
+                                detail="the observations admit no world") for c in claims]
+        gm: GameModel | None = None
+        engine: Engine | None = None
+        own: dict[int, OwnCard] = {}
+        out = []
+        for spec, (kind, pos, card, op, value, negate) in zip(claims, parsed, strict=True):
+            if kind == "p":
+                p = result.p(pos, card)
+                ok = _OPS[op](p, value)
+                out.append(ClaimResult(spec.text, Verdict.ENTAILED if ok else Verdict.REFUTED, (), None, spec.expect,
+                                       f"P = {p} (exact, method {s.method.value})"))
+            elif kind == "knows":
+                if pos not in own:
+                    own[pos] = own_card(g, pos, tree_cap=s.tree_cap, max_rows=s.max_states)
+                o = own[pos]
+                if not o.available:
+                    raise PuzzleError(f"cannot judge: {o.reason}", file=self.doc.file, place=spec.place)
+                best = o.best
+                assert best is not None
+                truth = o.certain != negate
+                detail = f"{g.players[pos]} is sure of {g.identities[best[0]]}" if o.certain else \
+                    f"{g.players[pos]}'s best guess is {g.identities[best[0]]} with P = {best[1]}"
+                out.append(ClaimResult(spec.text, Verdict.ENTAILED if truth else Verdict.REFUTED, (), None,
+                                       spec.expect, detail))
+            else:
+                if engine is None:
+                    gm = self._model(s)
+                    engine = Engine(gm.model, backend)
+                assert gm is not None
+                lit = holds_lit(gm, pos, card)
+                res = engine.verify(~lit if negate else lit, spec.text, spec.expect,
+                                    world=lambda values, gm=gm: _placement(g, gm, values))
+                p = result.p(pos, card)
+                expected = {Fraction(1): Verdict.ENTAILED, Fraction(0): Verdict.REFUTED}.get(p, Verdict.OPEN)
+                if negate and expected is not Verdict.OPEN:
+                    expected = Verdict.REFUTED if expected is Verdict.ENTAILED else Verdict.ENTAILED
+                if res.verdict is not expected and res.verdict is not Verdict.TIMEOUT:
+                    raise AssertionError(f"CP-SAT and the exact belief disagree on {spec.text!r}")
+                out.append(ClaimResult(res.text, res.verdict, res.because, res.witness, spec.expect,
+                                       f"P({g.positions[pos]} holds {g.identities[card]}) = {p}"))
+        return out
+
+    def _parse_claim(self, spec: ClaimSpec) -> tuple[str, int, int, str, Fraction, bool]:
+        g = self.game
+        sec = Section({}, file=self.doc.file, place=spec.place)
+        positions, cards = g.position_names(), g.card_names()
+        if spec.options:
+            raise sec.error(f"unknown key {next(iter(spec.options))!r}", allowed="text, expect")
+        m = _P_CLAIM.match(spec.text)
+        if m:
+            value = parse_fraction(m["value"], sec, None)
+            return ("p", positions.index(m["who"], sec), cards.index(m["card"], sec), m["op"], value, False)
+        m = _KNOWS.match(spec.text)
+        if m:
+            return ("knows", Names("player", g.players).index(m["who"], sec), 0, "", Fraction(0), bool(m["neg"]))
+        m = _HOLDS.match(spec.text)
+        if m:
+            return ("holds", positions.index(m["who"], sec), cards.index(m["card"], sec), "", Fraction(0),
+                    bool(m["neg"]))
+        raise PuzzleError(f"cannot read claim {spec.text!r}", file=self.doc.file, place=spec.place,
+                          allowed="'<player> holds <card>', 'not <player> holds <card>', "
+                                  "'P(<player> holds <card>) = p/q' (also != < <= > >=), "
+                                  "'<player> knows their card'")
+
+
+def _placement(game: Game, gm: GameModel, values: Mapping[Any, int]) -> dict[str, str]:
+    return {pos: game.identities[values[v]] for pos, v in zip(game.positions, gm.final, strict=True)}
+
+
+def load(doc: PuzzleDoc) -> MascaradePuzzle:
+    game = parse_game(doc.section, doc.file)
+    return MascaradePuzzle(doc, game)

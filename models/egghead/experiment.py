@@ -1,0 +1,349 @@
+"""``sleuth experiment egghead``: the seed's simulation study, and the benchmark (``--bench``).
+
+The study plays long games (the score cap removed, as in the seed) in which the first ``k`` players use
+behavioural analysis (BA), for each requested ``k``.  Every solve is one observation of "rounds needed to
+solve" (the count restarts with each new hand); observations are pooled per player type.  It reports mean,
+variance and the empirical CDF per type, the CDF of the rounds needed to score ``--points`` points (the
+``points``-fold convolution of the empirical distribution, as the seed does) and, from those CDFs under the
+seed's independence assumption, each player's probability of winning (ties count for every tied player).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import statistics
+import sys
+import time
+import tracemalloc
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from solver.errors import PuzzleError, SleuthError
+
+from .hands import Setup
+from .questions import CompiledQuestion, load_catalogue
+from .reference import ReferenceTables
+from .tables import PackedTables, RoundRecord, play_round
+
+SEED_TABLE = {"no BA": (9.78, 29.3), "BA": (6.16, 14.0)}
+
+
+@dataclass
+class Game:
+    """A simulated game: which players analyse, the rounds played and the rounds each solve took."""
+
+    setup: Setup
+    behavioural: list[bool]
+    records: list[RoundRecord] = field(default_factory=list)
+    solve_rounds: list[list[int]] = field(default_factory=list)   # per player
+    round_times: list[float] = field(default_factory=list)
+
+
+def simulate(setup: Setup, questions: Sequence[CompiledQuestion], behavioural: Sequence[bool], rounds: int,
+             seed: int, *, moderator: str = "external", tables: Any = None, progress: bool = False) -> Game:
+    """Play ``rounds`` rounds with uniformly drawn questions and hands of independent uniform cards."""
+    rng = np.random.default_rng(seed)
+    n = setup.players
+    tables = tables if tables is not None else PackedTables(setup, behavioural)
+    world: list[int | None] = [setup.deal(rng) for _ in range(n)]
+    game = Game(setup, list(behavioural), solve_rounds=[[] for _ in range(n)])
+    dealt_at = [0] * n          # a hand dealt during round t is first asked about in round t + 1
+    for t in range(1, rounds + 1):
+        q = questions[int(rng.integers(len(questions)))]
+        start = time.perf_counter()
+        rec = play_round(tables, world, q, (t - 1) % n if moderator == "rotating" else None,
+                         lambda p: setup.deal(rng), label=f"round {t}")
+        game.round_times.append(time.perf_counter() - start)
+        game.records.append(rec)
+        for stage in rec.stages:
+            for p in stage:
+                game.solve_rounds[p].append(t - dealt_at[p])
+                dealt_at[p] = t
+        if progress and t % 50 == 0:
+            print(f"\r  round {t}/{rounds}", end="", file=sys.stderr, flush=True)
+    if progress:
+        print(file=sys.stderr)
+    return game
+
+
+# -- statistics ---------------------------------------------------------------------------------------
+
+def pmf(observations: Sequence[int]) -> np.ndarray:
+    """Empirical probability of needing exactly ``t`` rounds, for ``t = 0, 1, ..., max``."""
+    if not observations:
+        return np.zeros(1)
+    counts = np.bincount(np.asarray(observations, dtype=np.int64))
+    return counts / counts.sum()
+
+
+def convolve_power(p: np.ndarray, k: int) -> np.ndarray:
+    """Distribution of the sum of ``k`` independent copies."""
+    out = np.array([1.0])
+    for _ in range(k):
+        out = np.convolve(out, p)
+    return out
+
+
+def win_probabilities(pmfs: Sequence[np.ndarray]) -> list[float]:
+    """P(player i reaches the goal no later than every other player), players independent."""
+    size = max(len(p) for p in pmfs)
+    padded = [np.pad(p, (0, size - len(p))) for p in pmfs]
+    survive = [1.0 - np.concatenate([[0.0], np.cumsum(p)[:-1]]) for p in padded]  # P(T >= t)
+    out = []
+    for i, p in enumerate(padded):
+        others = np.ones(size)
+        for j, s in enumerate(survive):
+            if j != i:
+                others = others * s
+        out.append(float((p * others).sum()))
+    return out
+
+
+@dataclass
+class TypeStats:
+    label: str
+    observations: list[int]
+    points: int
+
+    @property
+    def mean(self) -> float:
+        return statistics.fmean(self.observations) if self.observations else float("nan")
+
+    @property
+    def variance(self) -> float:
+        return statistics.variance(self.observations) if len(self.observations) > 1 else float("nan")
+
+    @property
+    def cdf(self) -> np.ndarray:
+        return np.cumsum(pmf(self.observations))
+
+    @property
+    def cdf_points(self) -> np.ndarray:
+        return np.cumsum(convolve_power(pmf(self.observations), self.points))
+
+    def to_json(self) -> dict[str, Any]:
+        cdf10 = self.cdf_points
+        return {"type": self.label, "solves": len(self.observations), "mean": self.mean, "variance": self.variance,
+                "cdf": [round(float(x), 6) for x in self.cdf],
+                f"cdf_{self.points}_points": [round(float(x), 6) for x in cdf10],
+                f"median_rounds_{self.points}_points": int(np.searchsorted(cdf10, 0.5)) if len(cdf10) > 1 else None}
+
+
+def type_stats(game: Game, points: int) -> list[TypeStats]:
+    out = []
+    for label, flag in (("BA", True), ("no BA", False)):
+        obs = [x for p, xs in enumerate(game.solve_rounds) if game.behavioural[p] == flag for x in xs]
+        if any(b == flag for b in game.behavioural):
+            out.append(TypeStats(label, obs, points))
+    return out
+
+
+def game_wins(game: Game, stats: list[TypeStats]) -> list[float]:
+    by_type = {s.label: convolve_power(pmf(s.observations), s.points) for s in stats}
+    return win_probabilities([by_type["BA" if b else "no BA"] for b in game.behavioural])
+
+
+# -- command line ---------------------------------------------------------------------------------------
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="sleuth experiment egghead", description=__doc__.split("\n\n")[0])
+    p.add_argument("--players", type=int, default=4)
+    p.add_argument("--values", type=int, default=6)
+    p.add_argument("--hand-size", type=int, default=3)
+    p.add_argument("--questions", default="all", help="'all' or comma-separated question ids")
+    p.add_argument("--ba", default="1,2,3,4",
+                   help="comma-separated numbers of BA players, one game each (the first k players analyse)")
+    p.add_argument("--rounds", type=int, default=1000)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--moderator", choices=("external", "rotating"), default="external")
+    p.add_argument("--points", type=int, default=10, help="points to win (for the convolved CDF)")
+    p.add_argument("--plot", metavar="FILE.png", help="draw the CDF figures (needs the 'plot' extra)")
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--bench", action="store_true", help="run the benchmark instead of the study")
+    p.add_argument("--bench-rounds", type=int, default=40, help="benchmark: rounds timed per configuration")
+    p.add_argument("--no-five", action="store_true", help="benchmark: skip the 5-player run")
+    return p
+
+
+class _Usage(SleuthError):
+    pass
+
+
+def _setup(args: argparse.Namespace) -> tuple[Setup, list[CompiledQuestion]]:
+    if not 2 <= args.players <= 8:
+        raise PuzzleError(f"{args.players} players", place="--players", allowed="2 to 8")
+    if not 2 <= args.values <= 12:
+        raise PuzzleError(f"{args.values} values", place="--values", allowed="2 to 12")
+    if not 1 <= args.hand_size <= 8:
+        raise PuzzleError(f"hand size {args.hand_size}", place="--hand-size", allowed="1 to 8")
+    if args.rounds < 1 or args.rounds > 10**7:
+        raise PuzzleError(f"{args.rounds} rounds", place="--rounds", allowed="1 to 10000000")
+    if not 1 <= args.points <= 1000:
+        raise PuzzleError(f"{args.points} points", place="--points", allowed="1 to 1000")
+    setup = Setup(args.players, args.values, args.hand_size)
+    if setup.n_worlds > 600_000_000:
+        raise PuzzleError(f"{setup.n_worlds} worlds are too many", place="--players",
+                          allowed="at most 600000000 worlds (hands ** players)")
+    catalogue = load_catalogue(args.values)
+    if args.questions != "all":
+        ids = {q.qid: q for q in catalogue}
+        wanted = [x.strip() for x in args.questions.split(",") if x.strip()]
+        for x in wanted:
+            if x not in ids:
+                raise PuzzleError(f"unknown question {x!r}", place="--questions", allowed=list(ids))
+        catalogue = [ids[x] for x in wanted]
+    return setup, [q.compile(setup) for q in catalogue]
+
+
+def _ba_counts(text: str, players: int) -> list[int]:
+    try:
+        counts = [int(x) for x in text.split(",") if x.strip()]
+    except ValueError:
+        raise PuzzleError(f"{text!r} is not a list of numbers", place="--ba", allowed="e.g. 1,2,3,4") from None
+    if not counts or any(not 0 <= k <= players for k in counts):
+        raise PuzzleError(f"{text!r}", place="--ba", allowed=f"numbers from 0 to {players}")
+    return counts
+
+
+def main(argv: list[str]) -> int:
+    args = _parser().parse_args(argv)
+    setup, questions = _setup(args)
+    if args.bench:
+        return bench(args, setup, questions)
+    counts = _ba_counts(args.ba, setup.players)
+    results = []
+    progress = sys.stderr.isatty()
+    for k in counts:
+        flags = [p < k for p in range(setup.players)]
+        start = time.perf_counter()
+        game = simulate(setup, questions, flags, args.rounds, args.seed, moderator=args.moderator,
+                        progress=progress)
+        elapsed = time.perf_counter() - start
+        stats = type_stats(game, args.points)
+        wins = game_wins(game, stats)
+        results.append({"ba_players": k, "seconds": elapsed, "types": stats, "wins": wins,
+                        "median_round_seconds": statistics.median(game.round_times)})
+    if args.json:
+        print(json.dumps({"setup": _setup_json(args, setup, questions), "seed_table": SEED_TABLE,
+                          "results": [{**r, "types": [s.to_json() for s in r["types"]]} for r in results]},
+                         indent=2))
+    else:
+        print(_table(args, setup, questions, results))
+    if args.plot:
+        plot(results, args.plot, args.points)
+        if not args.json:
+            print(f"figure written to {args.plot}")
+    return 0
+
+
+def _setup_json(args: argparse.Namespace, setup: Setup, questions: Sequence[CompiledQuestion]) -> dict[str, Any]:
+    return {"players": setup.players, "values": setup.values, "hand_size": setup.hand_size,
+            "moderator": args.moderator, "questions": [q.qid for q in questions], "rounds": args.rounds,
+            "seed": args.seed, "points": args.points}
+
+
+def _table(args: argparse.Namespace, setup: Setup, questions: Sequence[CompiledQuestion],
+           results: list[dict[str, Any]]) -> str:
+    lines = [f"Egghead study: {setup.players} players, values 1-{setup.values}, {setup.hand_size} cards, "
+             f"{args.moderator} moderator, {len(questions)} questions, {args.rounds} rounds, seed {args.seed}",
+             f"{'BA players':>10}  {'type':<6} {'solves':>6} {'mean':>6} {'variance':>8}  "
+             f"{'CDF at 1/2/4/8/16 rounds':<29} {'median to ' + str(args.points):>12}  P(win) per player  time"]
+    for r in results:
+        for s in r["types"]:
+            cdf = s.cdf
+            at = [float(cdf[min(t, len(cdf) - 1)]) for t in (1, 2, 4, 8, 16)]
+            med = s.to_json()[f"median_rounds_{args.points}_points"]
+            lines.append(f"{r['ba_players']:>10}  {s.label:<6} {len(s.observations):>6} {s.mean:>6.2f} "
+                         f"{s.variance:>8.2f}  {' '.join(f'{x:.2f}' for x in at):<29} {med!s:>12}  "
+                         + " ".join(f"{w:.3f}" for w in r["wins"]) + f"  {r['seconds']:.1f}s")
+    lines.append("seed (Java, 1000 rounds): no BA 9.78 / 29.3, BA 6.16 / 14  (mean / variance of rounds to solve)")
+    lines.append("P(win): from the convolved CDFs, players independent, ties count for each tied player; "
+                 "the first k players use BA")
+    return "\n".join(lines)
+
+
+def plot(results: list[dict[str, Any]], path: str, points: int) -> None:
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise SleuthError("--plot needs matplotlib: pip install 'sleuth[plot]'") from None
+    fig, axes = plt.subplots(1, 3, figsize=(16, 4.5))
+    for r in results:
+        for s in r["types"]:
+            label = f"{r['ba_players']} BA, {s.label}"
+            axes[0].step(np.arange(len(s.cdf)), s.cdf, where="post", label=label)
+            axes[1].step(np.arange(len(s.cdf_points)), s.cdf_points, where="post", label=label)
+    axes[0].set(title="(a) rounds needed to score 1 point", xlabel="rounds", ylabel="empirical CDF")
+    axes[1].set(title=f"(b) rounds needed to score {points} points", xlabel="rounds", ylabel="CDF")
+    width = 0.8 / max(1, len(results))
+    for i, r in enumerate(results):
+        xs = np.arange(len(r["wins"])) + i * width
+        axes[2].bar(xs, r["wins"], width=width, label=f"{r['ba_players']} BA")
+    axes[2].set(title="(c) winning probability per player", xlabel="player (the first k use BA)",
+                ylabel="P(win)")
+    for ax in axes:
+        ax.legend(fontsize=7)
+    fig.tight_layout()
+    try:
+        fig.savefig(path, dpi=110)
+    except OSError as exc:
+        raise PuzzleError(f"cannot write the figure ({exc.strerror or exc})", place="--plot") from None
+    plt.close(fig)
+
+
+# -- benchmark --------------------------------------------------------------------------------------------
+
+def _timed_rounds(setup: Setup, questions: Sequence[CompiledQuestion], flags: list[bool], rounds: int,
+                  seed: int, tables: Any = None) -> tuple[Game, int]:
+    """Play ``rounds`` rounds; returns the game and the traced peak memory in bytes."""
+    tracemalloc.start()
+    tracemalloc.reset_peak()
+    game = simulate(setup, questions, flags, rounds, seed, tables=tables)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    return game, peak
+
+
+def bench(args: argparse.Namespace, setup: Setup, questions: Sequence[CompiledQuestion]) -> int:
+    mb = 1 << 20
+    print(f"Egghead benchmark ({setup.players} players, values 1-{setup.values}, {setup.hand_size} cards, "
+          f"{setup.n_worlds:,} worlds, {len(questions)} questions); medians over {args.bench_rounds} rounds")
+    for k in (setup.players, 1):
+        flags = [p < k for p in range(setup.players)]
+        game, peak = _timed_rounds(setup, questions, flags, args.bench_rounds, args.seed)
+        t = sorted(game.round_times)
+        print(f"  one full round, {k} BA player(s): median {statistics.median(t) * 1000:.1f} ms, "
+              f"p90 {t[int(0.9 * (len(t) - 1))] * 1000:.1f} ms, max {t[-1] * 1000:.1f} ms; "
+              f"traced peak {peak / mb:.1f} MB")
+    start = time.perf_counter()
+    simulate(setup, questions, [p < 1 for p in range(setup.players)], args.rounds, args.seed)
+    print(f"  study, 1 BA player, {args.rounds} rounds: {time.perf_counter() - start:.1f} s")
+
+    small = Setup(3, 4, 2)
+    small_q = [q.compile(small) for q in load_catalogue(4)]
+    flags = [True, True, False]
+    fast, _ = _timed_rounds(small, small_q, flags, 30, args.seed)
+    ref, _ = _timed_rounds(small, small_q, flags, 30, args.seed, tables=ReferenceTables(small, flags))
+    same = [(a.answer, a.stages) for a in fast.records] == [(b.answer, b.stages) for b in ref.records]
+    f_med, r_med = statistics.median(fast.round_times), statistics.median(ref.round_times)
+    print(f"  literal reference (eq. 2-5) on 3 players, values 1-4, 2 cards ({small.n_worlds} worlds, 2 BA): "
+          f"median round {r_med * 1000:.1f} ms vs packed {f_med * 1000:.2f} ms = {r_med / f_med:.0f}x slower; "
+          f"same answers and solves: {'yes' if same else 'NO'}")
+    if not args.no_five and setup.players == 4:
+        five = Setup(5, setup.values, setup.hand_size)
+        five_q = [q.compile(five) for q in load_catalogue(setup.values)]
+        for k in (5, 1):
+            game, peak = _timed_rounds(five, five_q, [p < k for p in range(5)], 4, args.seed)
+            print(f"  5 players ({five.n_worlds:,} worlds), {k} BA: median round "
+                  f"{statistics.median(game.round_times):.2f} s over {len(game.round_times)} rounds, traced peak "
+                  f"{peak / mb:.0f} MB, solves {sum(len(s) for s in game.solve_rounds)}")
+    print(f"  process peak RSS {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB "
+          "(includes Python and numpy; the machine is shared, figures are noisy)")
+    return 0

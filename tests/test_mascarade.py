@@ -238,8 +238,7 @@ def test_each_viewer_sees_only_their_own_events():
     assert d["knows_own_card"] == []
     shorter = GAME.format(viewer="D").split("[[event]]\nspy")[0]
     assert solve_json(shorter)["knows_own_card"] == ["A", "C", "D"]      # B was swapped unseen
-    observer = json.loads(json.dumps(load_data({**_toml(GAME.format(viewer="A")), "viewer": None}
-                                               ).solve().to_json()))
+    observer = json.loads(json.dumps(load_data(_toml(GAME.format(viewer="A"))).solve().to_json()))
     assert observer["viewer"] == "observer" and observer["support"] > a["support"]
 
 

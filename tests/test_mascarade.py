@@ -286,7 +286,7 @@ def test_contradiction_names_a_minimal_conflict():
 def test_simulated_document_round_trips():
     g = simulate(5, 25, 9, middle=2)
     doc = loads(dumps_toml(to_document(g, viewer="Cat")))
-    assert doc.game.events == g.events and doc.game.initial == g.initial
+    assert doc.table.events == g.events and doc.table.initial == g.initial
 
 
 def test_swap_heavy_mix_still_exact_on_small_tables():

@@ -43,7 +43,7 @@ class Settings:
 class MascaradePuzzle(Puzzle):
     def __init__(self, doc: PuzzleDoc, game: Game) -> None:
         super().__init__(doc)
-        self.game = game
+        self.table = game
         self.viewer: int | None = None
         if doc.viewer is not None:
             self.viewer = Names("player", game.players).index(doc.viewer, doc.section, "viewer")
@@ -54,7 +54,7 @@ class MascaradePuzzle(Puzzle):
         sec = Section({}, file=self.doc.file, place="--set")
         method = Method(choose(str(opts.get("method", "auto")), [m.value for m in Method], "method", sec,
                                None)) if "method" in opts else Method.AUTO
-        prior = self.game.swap_probability
+        prior = self.table.swap_probability
         if "swap_probability" in opts:
             prior = parse_fraction(opts["swap_probability"], sec, "swap_probability")
             if not 0 <= prior <= 1:
@@ -77,10 +77,10 @@ class MascaradePuzzle(Puzzle):
                         want in ("true", "yes", "1"))
 
     def _game(self, s: Settings) -> Game:
-        if s.prior == self.game.swap_probability:
-            return self.game
-        g = Game(self.game.players, self.game.middle, self.game.identities, self.game.initial, self.game.events,
-                 s.prior, self.game.file)
+        if s.prior == self.table.swap_probability:
+            return self.table
+        g = Game(self.table.players, self.table.middle, self.table.identities, self.table.initial, self.table.events,
+                 s.prior, self.table.file)
         return g
 
     def _belief(self, s: Settings, viewer: int | None, backend: str = "cpsat") -> BeliefResult:
@@ -137,14 +137,14 @@ class MascaradePuzzle(Puzzle):
     def _own_json(self, o: OwnCard) -> dict[str, Any]:
         if not o.available:
             return {"available": False, "reason": o.reason}
-        C = self.game.identities
+        C = self.table.identities
         best = o.best
         assert best is not None
         return {"available": True, "card": C[best[0]], "p": best[1], "certain": o.certain,
                 "own": {C[c]: p for c, p in sorted(o.row.items(), key=lambda kv: (-kv[1], kv[0]))}}
 
     def _text(self, r: BeliefResult, viewer_name: str, s: Settings, own: Sequence[OwnCard]) -> str:
-        g = self.game
+        g = self.table
         lines = [f"Mascarade: {len(g.players)} players" + (f", {len(g.middle)} middle cards" if g.middle else "")
                  + f", {len(g.events)} events; belief of {viewer_name} (method {s.method.value}, "
                  + ("exact" if r.exact else "APPROXIMATE") + ")"]
@@ -237,7 +237,7 @@ class MascaradePuzzle(Puzzle):
         return out
 
     def _parse_claim(self, spec: ClaimSpec) -> tuple[str, int, int, str, Fraction, bool]:
-        g = self.game
+        g = self.table
         sec = Section({}, file=self.doc.file, place=spec.place)
         positions, cards = g.position_names(), g.card_names()
         if spec.options:

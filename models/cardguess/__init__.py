@@ -1,0 +1,27 @@
+"""Card guessing with partial or complete feedback (seed: Gural, Simper and So, 2019).
+
+Exact posteriors from the sufficient statistic (:mod:`.counting`), cross-checked by counting the solutions
+of a CP-SAT model of the deck order (:mod:`.orders`) and by the seed's own Bayes filter (:mod:`.seed`);
+strategies (:mod:`.strategies`), the optimal recursion (:mod:`.optimal`), exact score distributions
+(:mod:`.scores`), entropy bounds (:mod:`.bounds`), experiments and the benchmark (:mod:`.experiment`).
+"""
+
+from __future__ import annotations
+
+from solver.puzzle import Puzzle, PuzzleDoc
+
+from .counting import Arrangements, Knowledge
+from .optimal import Feedback, OptimalSolver
+from .scores import ScoreDistribution, score_distribution
+from .strategies import STRATEGIES, make_strategy
+
+CLAIM_KEYS = ("method", "gamma", "step")
+
+
+def load(doc: PuzzleDoc) -> Puzzle:
+    from .puzzle import CardGuessPuzzle
+    return CardGuessPuzzle(doc)
+
+
+__all__ = ["Arrangements", "CLAIM_KEYS", "Feedback", "Knowledge", "OptimalSolver", "STRATEGIES",
+           "ScoreDistribution", "load", "make_strategy", "score_distribution"]

@@ -1,0 +1,276 @@
+"""The ``cardguess`` puzzle: solve (posterior), verify (claims), suggest (next guess), plot.
+
+Claims (exact comparisons, so each is entailed or refuted; ``op`` is one of ``= != < <= > >=``)::
+
+    P(next is J) = 1/3
+    P(remaining is J=0 Q=1 K=2) = 3/10      (every type listed)
+    best guess is Q                         (method: optimal unless the claim sets method = "...")
+    E(further correct) = 2383/560           (expected further correct guesses under the method)
+
+``best guess is Q`` is *entailed* when Q is the method's only best guess, *open* when Q ties with others
+for best, and *refuted* otherwise.
+"""
+
+from __future__ import annotations
+
+import operator
+import re
+from collections.abc import Callable, Mapping, Sequence
+from fractions import Fraction
+from typing import Any
+
+from solver.errors import PuzzleError, SleuthError
+from solver.puzzle import Puzzle, PuzzleDoc
+from solver.results import ClaimResult, ClaimSpec, Report, Status, Verdict
+from solver.schema import Names, parse_fraction
+
+from .game import CardGame, read_game, read_method, read_parameter
+from .optimal import Feedback
+from .orders import MAX_ORDERS, conflicting_guesses, enumerate_posterior
+from .seed import SeedAgent
+from .strategies import Optimal
+
+SOLVE_METHODS = ("count", "enumerate", "filter")
+OPS: dict[str, Callable[[Any, Any], bool]] = {
+    "=": operator.eq, "==": operator.eq, "!=": operator.ne, "<=": operator.le, ">=": operator.ge,
+    "<": operator.lt, ">": operator.gt}
+_OP = r"(==|!=|<=|>=|=|<|>)"
+CLAIM_FORMS = ("P(next is <card>) = p/q", "P(remaining is <card>=<n> ...) = p/q", "best guess is <card>",
+               "E(further correct) = p/q")
+_NEXT = re.compile(rf"^\s*P\s*\(\s*next\s+is\s+(.+?)\s*\)\s*{_OP}\s*(\S+)\s*$", re.I)
+_REMAINING = re.compile(rf"^\s*P\s*\(\s*remaining\s+is\s+(.+?)\s*\)\s*{_OP}\s*(\S+)\s*$", re.I)
+_BEST = re.compile(r"^\s*best\s+guess\s+is\s+(.+?)\s*$", re.I)
+_EXPECTED = re.compile(rf"^\s*E\s*\(\s*further\s+correct\s*\)\s*{_OP}\s*(\S+)\s*$", re.I)
+
+
+class CardGuessPuzzle(Puzzle):
+    def __init__(self, doc: PuzzleDoc) -> None:
+        super().__init__(doc)
+        self.state: CardGame = read_game(doc.section)
+        self.names = Names("card", self.state.types)
+
+    # -- helpers --------------------------------------------------------------------------------------
+    def _error(self, message: str, place: str | None = None, allowed: Any = None) -> PuzzleError:
+        return PuzzleError(message, file=self.doc.file, place=place, allowed=allowed)
+
+    def _conflict(self, backend: str, time_limit: float | None) -> tuple[str, ...]:
+        s = self.state
+        return conflicting_guesses(s.types, s.counts, s.history, backend, time_limit)
+
+    def _header(self) -> str:
+        s, know = self.state, self.state.knowledge()
+        deck = " ".join(f"{t}={k}" for t, k in zip(s.types, s.counts))
+        right = sum(g.correct for g in s.history)
+        return (f"Card guessing, {s.feedback.value} feedback; deck {deck}; {len(s.history)} guesses "
+                f"({right} right), {know.cards_left} cards left")
+
+    def _strategy(self, method: str | None, opts: Mapping[str, Any], place: str):  # type: ignore[no-untyped-def]
+        name = read_method(method or "optimal", place, self.doc.file)
+        params = {k: read_parameter(opts[k], k, place, self.doc.file) for k in ("gamma", "step") if k in opts}
+        if "gamma" in params:
+            params["gamma"] = float(params["gamma"])
+        return self.state.strategy(name, **params)
+
+    # -- solve ----------------------------------------------------------------------------------------
+    def solve(self, *, backend: str = "cpsat", options: Mapping[str, Any] | None = None) -> Report:
+        opts = self.reject_options(options, ("method", "plot", "probabilities", "time-limit"))
+        method = read_method_name(opts.get("method", "count"), self.doc.file)
+        time_limit = opts.get("time-limit")
+        s = self.state
+        if not s.consistent:
+            return Report(self.game, Status.CONTRADICTION, conflict=self._conflict(backend, time_limit))
+        remaining, nxt = self._posterior(method, backend, time_limit)
+        if opts.get("plot"):
+            from .plot import plot_posteriors
+            plot_posteriors(opts["plot"], s, title=self.title)
+        know = s.knowledge()
+        fields = {
+            "remaining": [{"composition": s.composition(x), "p": q} for x, q in remaining.items()],
+            "next": dict(zip(s.types, nxt)),
+            "cards_left": know.cards_left,
+            "feedback": s.feedback.value,
+            "statistic": {"unplaced": s.composition(know.c), "no": s.composition(know.p)},
+            "orders": know.count(s.arrangements),
+            "method": method,
+        }
+        return Report(self.game, Status.OK, fields, self._solve_text(remaining, nxt, fields))
+
+    def _posterior(self, method: str, backend: str, time_limit: float | None
+                   ) -> tuple[dict[tuple[int, ...], Fraction], list[Fraction]]:
+        s = self.state
+        know = s.knowledge()
+        if method == "count":
+            nxt = know.next_probabilities(s.arrangements) if know.cards_left else [Fraction(0)] * len(s.types)
+            return s.posterior(), nxt
+        if method == "enumerate":
+            try:
+                e = enumerate_posterior(s.types, s.counts, s.history, backend, time_limit)
+            except ValueError as exc:
+                raise self._error(str(exc), "--method", allowed="count, filter") from None
+            return e.remaining, e.next
+        if s.feedback is Feedback.COMPLETE:
+            raise self._error("the seed's filter follows partial feedback only", "--method",
+                              allowed="count, enumerate")
+        agent = SeedAgent(s.counts)
+        for g in s.history:
+            agent.update_state(g.card, g.correct)
+        nxt = agent.group_prob if know.cards_left else [Fraction(0)] * len(s.types)
+        return dict(sorted(agent.states.items())), nxt
+
+    def _solve_text(self, remaining: Mapping[tuple[int, ...], Fraction], nxt: Sequence[Fraction],
+                    fields: Mapping[str, Any]) -> str:
+        s = self.state
+        stat = fields["statistic"]
+        lines = [self._header()]
+        if self.title:
+            lines.insert(0, self.title)
+        lines.append("Sufficient statistic: unplaced " + _fmt(stat["unplaced"]) + '; "no" answers '
+                     + _fmt(stat["no"]) + f"; {fields['orders']} consistent deck orders")
+        lines.append("Remaining deck" + " " * 8 + "p")
+        width = max((len(_fmt(s.composition(x))) for x in remaining), default=10)
+        for x, q in remaining.items():
+            lines.append(f"  {_fmt(s.composition(x)):<{width}}  {str(q):>9}  {float(q):.4f}  "
+                         + "#" * round(float(q) * 40))
+        if fields["cards_left"]:
+            lines.append("Next card: " + ", ".join(f"{t} {q} ({float(q):.3f})" for t, q in zip(s.types, nxt)))
+        return "\n".join(lines)
+
+    # -- verify ---------------------------------------------------------------------------------------
+    def verify(self, claims: Sequence[ClaimSpec], *, backend: str = "cpsat",
+               options: Mapping[str, Any] | None = None) -> list[ClaimResult]:
+        opts = self.reject_options(options, ("method", "gamma", "step", "time-limit"))
+        parsed = [self._parse_claim(c, opts) for c in claims]  # every claim is checked before any work
+        if not self.state.consistent:
+            conflict = self._conflict(backend, opts.get("time-limit"))
+            return [ClaimResult(c.text, Verdict.CONTRADICTION, conflict, expect=c.expect,
+                                detail="no deck order is consistent with the guesses") for c in claims]
+        return [judge() for judge in parsed]
+
+    def _parse_claim(self, claim: ClaimSpec, defaults: Mapping[str, Any]) -> Callable[[], ClaimResult]:
+        text, place = claim.text, claim.place
+        opts = {**{k: v for k, v in defaults.items() if k in ("method", "gamma", "step")}, **claim.options}
+        s = self.state
+
+        def card(name: str) -> int:
+            try:
+                return self.names.index(name)
+            except PuzzleError as exc:
+                raise self._error(exc.message, place, exc.allowed) from None
+
+        def value(raw: str) -> Fraction:
+            try:
+                return parse_fraction(raw)
+            except PuzzleError as exc:
+                raise self._error(f"in claim {text!r}: {exc.message}", place, exc.allowed) from None
+
+        def exact(actual: Callable[[], Fraction], op: str, target: Fraction, what: str) -> Callable[[], ClaimResult]:
+            def judge() -> ClaimResult:
+                got = actual()
+                holds = OPS[op](got, target)
+                return ClaimResult(text, Verdict.ENTAILED if holds else Verdict.REFUTED, expect=claim.expect,
+                                   detail=f"{what} = {got} ({float(got):.6g})")
+            return judge
+
+        if m := _NEXT.match(text):
+            a, op, target = card(m.group(1)), m.group(2), value(m.group(3))
+            return exact(lambda: s.knowledge().next_probabilities(s.arrangements)[a], op, target,
+                         f"P(next is {s.types[a]})")
+        if m := _REMAINING.match(text):
+            x = self._parse_composition(m.group(1), place, text)
+            op, target = m.group(2), value(m.group(3))
+            return exact(lambda: s.posterior().get(x, Fraction(0)), op, target,
+                         f"P(remaining is {_fmt(s.composition(x))})")
+        if m := _EXPECTED.match(text):
+            strategy = self._strategy(opts.get("method"), opts, place)
+            op, target = m.group(1), value(m.group(2))
+            return exact(lambda: s.further(strategy).expected, op, target,
+                         f"E(further correct) with {strategy.describe()}")
+        if m := _BEST.match(text):
+            a = card(m.group(1))
+            strategy = self._strategy(opts.get("method"), opts, place)
+
+            def judge() -> ClaimResult:
+                best, scores = s.best(strategy)
+                top = [i for i, sc in enumerate(scores) if sc == scores[best]]
+                verdict = (Verdict.ENTAILED if top == [a] else Verdict.OPEN if a in top else Verdict.REFUTED)
+                return ClaimResult(text, verdict, expect=claim.expect,
+                                   detail=f"best with {strategy.describe()}: "
+                                          + ", ".join(s.types[i] for i in top))
+            return judge
+        raise self._error(f"cannot read claim {text!r}", place, allowed=CLAIM_FORMS)
+
+    def _parse_composition(self, body: str, place: str, text: str) -> tuple[int, ...]:
+        x: dict[int, int] = {}
+        for item in re.split(r"[\s,]+", body.strip()):
+            name, sep, num = item.partition("=")
+            if not sep or not num.strip().isdigit():
+                raise self._error(f"in claim {text!r}: expected <card>=<count>, got {item!r}", place,
+                                  allowed=" ".join(f"{t}=<n>" for t in self.state.types))
+            try:
+                a = self.names.index(name.strip())
+            except PuzzleError as exc:
+                raise self._error(exc.message, place, exc.allowed) from None
+            if a in x:
+                raise self._error(f"in claim {text!r}: {self.state.types[a]} is given twice", place)
+            x[a] = int(num)
+        missing = [t for i, t in enumerate(self.state.types) if i not in x]
+        if missing:
+            raise self._error(f"in claim {text!r}: no count for {', '.join(missing)}", place,
+                              allowed="every card type, e.g. " + " ".join(f"{t}=0" for t in self.state.types))
+        return tuple(x[i] for i in range(len(self.state.types)))
+
+    # -- suggest --------------------------------------------------------------------------------------
+    def suggest(self, *, method: str | None = None, options: Mapping[str, Any] | None = None) -> Report:
+        opts = self.reject_options(options, ("gamma", "step"))
+        s = self.state
+        strategy = self._strategy(method, opts, "--method")
+        if not s.consistent:
+            return Report(self.game, Status.CONTRADICTION, conflict=self._conflict("cpsat", None))
+        know = s.knowledge()
+        if know.cards_left == 0:
+            raise SleuthError(f"{self.doc.file or 'puzzle'}: every card has been guessed; nothing to suggest")
+        guess, scores = s.best(strategy)
+        further = s.further(strategy)
+        probs = know.next_probabilities(s.arrangements)
+        values = strategy.values(know) if isinstance(strategy, Optimal) else None
+        per_card = {}
+        for a, t in enumerate(s.types):
+            entry: dict[str, Any] = {"p": probs[a], "score": _score(scores[a])}
+            if values is not None:
+                entry["value"] = values[a]
+                entry["score"] = values[a]
+            per_card[t] = entry
+        fields = {"method": strategy.name, "guess": s.types[guess], "expected": further.expected,
+                  "expected_decimal": float(further.expected),
+                  "distribution": {str(k): q for k, q in further.probabilities.items()},
+                  "cards": per_card}
+        label = "E(further correct) if guessed" if values is not None else strategy.label
+        lines = [self._header(),
+                 f"Guess {s.types[guess]} ({strategy.describe()}): expected further correct guesses "
+                 f"{further.expected} = {float(further.expected):.6f}",
+                 f"  {'card':<8} {'P(next)':>12}  {label}"]
+        for a, t in enumerate(s.types):
+            sc = per_card[t]["score"]
+            shown = f"{sc} ({float(sc):.4f})" if isinstance(sc, Fraction) else f"{sc:.6f}"
+            lines.append(f"  {t:<8} {str(probs[a]):>12}  {shown}" + ("  <- guess" if a == guess else ""))
+        return Report(self.game, Status.OK, fields, "\n".join(lines))
+
+
+def read_method_name(value: Any, file: str | None) -> str:
+    from solver.schema import choose
+    try:
+        return choose(str(value), SOLVE_METHODS, "method", aliases={"counting": "count", "cpsat": "enumerate",
+                                                                    "seed": "filter", "bayes": "filter"})
+    except PuzzleError as exc:
+        raise PuzzleError(exc.message, file=file, place="--method", allowed=exc.allowed) from None
+
+
+def _score(value: Any) -> Any:
+    return value if isinstance(value, Fraction) else float(value)
+
+
+def _fmt(comp: Mapping[str, int]) -> str:
+    return " ".join(f"{t}={k}" for t, k in comp.items())
+
+
+__all__ = ["CardGuessPuzzle", "MAX_ORDERS"]

@@ -1,0 +1,225 @@
+"""Exact minimax game values: the Evil Motus Index and the Minimax method.
+
+``value(P)`` is the number of proposals a player needs to be sure to find the secret when it can be any
+word of ``P`` and an adversary may change it as long as every feedback given stays true (the seed's Evil
+Motus).  Proposals may be any allowed guess.  It is found by iterative deepening on ``fits(P, k)`` ("some
+proposal leaves every feedback class solvable in ``k - 1`` more"), with the pruning of exact word-game
+solvers:
+
+* bounds: one word needs 1 proposal, more need 2 (exactly when one guess gives every word its own
+  feedback), and a class larger than the most classes any guess makes on ``P`` cannot be done in 2;
+* cutoffs: a proposal is dropped at its first class that does not fit, classes are tried largest first
+  and proposals in order of their largest class;
+* caching by candidate set: every (set, depth) answer is kept, proven both ways;
+* refutation witnesses: when a class cannot be done in 2, a small subset of it that no single guess
+  separates is extracted; any proposal that keeps such a subset inside one class is refuted at once,
+  for every later set that contains it.
+
+A time limit raises :class:`SearchTimeout`; callers report the proven bounds, never a guess.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+
+class SearchTimeout(RuntimeError):
+    """The search ran out of time; ``lower`` is proven, ``upper`` is proven when not None."""
+
+    def __init__(self, lower: int, upper: int | None) -> None:
+        super().__init__(f"time limit reached (value in [{lower}, {upper if upper else '?'}])")
+        self.lower, self.upper = lower, upper
+
+
+@dataclass(frozen=True)
+class Value:
+    """A proven game value, or proven bounds when the search ran out of time."""
+
+    lower: int
+    upper: int | None
+    seconds: float
+
+    @property
+    def exact(self) -> bool:
+        return self.upper == self.lower
+
+    def __str__(self) -> str:
+        if self.exact:
+            return str(self.lower)
+        return f">={self.lower}" if self.upper is None else f"{self.lower}-{self.upper}"
+
+
+def _distinct_per_row(codes: np.ndarray) -> np.ndarray:
+    if codes.shape[1] <= 1:
+        return np.full(codes.shape[0], codes.shape[1], dtype=np.int64)
+    s = np.sort(codes, axis=1)
+    return 1 + (s[:, 1:] != s[:, :-1]).sum(1)
+
+
+class GameTree:
+    """Minimax search over one feedback matrix (guess rows x answers)."""
+
+    def __init__(self, matrix: np.ndarray, found: int, *, time_limit: float | None = None) -> None:
+        self.matrix = matrix
+        self.columns = np.ascontiguousarray(matrix.T)  # answer x guess: gathering a set's codes is a row copy
+        self.found = found
+        self.deadline = None if time_limit is None else time.monotonic() + time_limit
+        self.fit_at: dict[bytes, int] = {}   # smallest depth proven enough
+        self.fail_at: dict[bytes, int] = {}  # largest depth proven not enough
+        self.witnesses: dict[int, list[tuple[np.ndarray, np.ndarray]]] = {}  # depth -> (set, rows it refutes)
+        self.nodes = 0
+
+    # -- public -------------------------------------------------------------------------------------------
+    def value(self, poss: np.ndarray | None = None, *, upper: int | None = None) -> Value:
+        """The exact number of proposals needed for the answers ``poss`` (default: all)."""
+        start = time.monotonic()
+        p = np.arange(self.matrix.shape[1]) if poss is None else np.sort(np.asarray(poss, dtype=np.int64))
+        k = self.lower_bound(p)
+        try:
+            while not self.fits(p, k):
+                k += 1
+        except SearchTimeout:
+            raise SearchTimeout(k, upper) from None
+        return Value(k, k, time.monotonic() - start)
+
+    def lower_bound(self, p: np.ndarray) -> int:
+        if p.size <= 1:
+            return p.size
+        most = int(_distinct_per_row(self.columns[p].T).max())
+        return 2 if most >= p.size else 3
+
+    def optimal_rows(self, rows: np.ndarray, poss: np.ndarray) -> np.ndarray:
+        """Which of ``rows`` (guess rows) achieve the game value of ``poss``: a boolean mask."""
+        p = np.sort(np.asarray(poss, dtype=np.int64))
+        best = self.value(p).lower
+        return np.array([self._guess_fits(int(g), p, best) for g in rows], dtype=bool)
+
+    # -- search -------------------------------------------------------------------------------------------
+    def fits(self, p: np.ndarray, k: int) -> bool:
+        """Can every secret of ``p`` be found within ``k`` proposals?"""
+        m = p.size
+        if m == 0:
+            return True
+        if k <= 0:
+            return False
+        if m == 1:
+            return True
+        if k == 1:
+            return False
+        key = p.tobytes()
+        if self.fit_at.get(key, 1 << 30) <= k:
+            return True
+        if self.fail_at.get(key, 0) >= k:
+            return False
+        self._tick()
+        codes = self.columns[p].T
+        distinct = _distinct_per_row(codes)
+        if distinct.max() >= m:
+            ok = True
+        elif k == 2:
+            ok = False
+        else:
+            ok = self._search(p, codes, k, int(distinct.max()))
+        if ok:
+            self.fit_at[key] = min(k, self.fit_at.get(key, 1 << 30))
+        else:
+            self.fail_at[key] = max(k, self.fail_at.get(key, 0))
+            if k == 2:
+                self._add_witness(p, codes, 2)
+            elif m <= 64:
+                self._add_witness_set(p, k)
+        return ok
+
+    def _search(self, p: np.ndarray, codes: np.ndarray, k: int, most: int) -> bool:
+        n = codes.shape[0]
+        # no guess makes more than `most` classes on p, hence on any part of it: a part larger than
+        # most ** (k - 2) cannot be done in k - 1 proposals
+        cap = most ** (k - 2)
+        refuted = np.zeros(n, dtype=bool)
+        member = np.zeros(self.matrix.shape[1], dtype=bool)
+        member[p] = True
+        for witness, rows in self.witnesses.get(k - 1, ()):
+            if member[witness].all():
+                refuted |= rows
+        # largest class per row, found class (size 1) included: a cheap order and a bound
+        largest = self._largest(codes)
+        refuted |= largest > cap
+        order = np.lexsort((np.arange(n), largest))
+        seen: set[bytes] = set()
+        for g in order:
+            if refuted[g]:
+                continue
+            row = codes[g]
+            sig = row.tobytes()
+            if sig in seen:  # same feedback on every possible word: same subtree
+                continue
+            seen.add(sig)
+            if self._row_fits(row, p, k):
+                return True
+        return False
+
+    def _guess_fits(self, g: int, p: np.ndarray, k: int) -> bool:
+        if p.size == 0:
+            return True
+        return self._row_fits(self.matrix[g, p], p, k)
+
+    def _row_fits(self, row: np.ndarray, p: np.ndarray, k: int) -> bool:
+        order = np.argsort(row, kind="stable")
+        sorted_codes = row[order]
+        cuts = np.flatnonzero(np.diff(sorted_codes)) + 1
+        parts = [(part, code) for part, code in zip(np.split(p[order], cuts), sorted_codes[np.r_[0, cuts]])
+                 if code != self.found]
+        if len(parts) == 1 and parts[0][0].size == p.size:
+            return False  # no information and not a possible word: never useful
+        parts.sort(key=lambda pc: -pc[0].size)
+        for part, _ in parts:
+            if not self.fits(np.sort(part), k - 1):
+                return False
+        return True
+
+    @staticmethod
+    def _largest(codes: np.ndarray) -> np.ndarray:
+        s = np.sort(codes, axis=1)
+        m = s.shape[1]
+        starts = np.ones(s.shape, dtype=bool)
+        starts[:, 1:] = s[:, 1:] != s[:, :-1]
+        idx = np.flatnonzero(starts.ravel())
+        sizes = np.diff(np.append(idx, s.size))
+        largest = np.zeros(s.shape[0], dtype=np.int64)
+        np.maximum.at(largest, idx // m, sizes)
+        return largest
+
+    def _add_witness(self, p: np.ndarray, codes: np.ndarray, depth: int) -> None:
+        """A small subset of ``p`` that no single guess separates (so it needs 3 or more proposals)."""
+        alive = np.ones(codes.shape[0], dtype=bool)
+        chosen = [0]
+        while alive.any():
+            cols = codes[alive]
+            clash = np.zeros(cols.shape, dtype=bool)
+            for c in chosen:
+                clash |= cols == cols[:, [c]]
+            gain = clash.sum(0)
+            gain[chosen] = -1
+            nxt = int(np.argmax(gain))
+            chosen.append(nxt)
+            newly = np.zeros(alive.shape, dtype=bool)
+            newly[np.flatnonzero(alive)] = clash[:, nxt]
+            alive &= ~newly
+        witness = np.sort(p[chosen])
+        self._store(witness, depth)
+
+    def _add_witness_set(self, p: np.ndarray, k: int) -> None:
+        self._store(p.copy(), k)
+
+    def _store(self, witness: np.ndarray, depth: int) -> None:
+        block = self.matrix[:, witness]
+        together = (block == block[:, :1]).all(1) & (block[:, 0] != self.found)
+        self.witnesses.setdefault(depth, []).append((witness, together))
+
+    def _tick(self) -> None:
+        self.nodes += 1
+        if self.deadline is not None and self.nodes % 16 == 0 and time.monotonic() > self.deadline:
+            raise SearchTimeout(0, None)

@@ -1,0 +1,307 @@
+"""The seed's scoring methods, and whole games played as decision trees over a feedback matrix.
+
+For a proposal ``w`` and the possible words ``P = {p_1..p_m}``, the seed's vector is
+``nu(w) = <alpha_1..alpha_m>`` with ``alpha_i`` the number of possible words left if ``w`` is proposed and
+``p_i`` is the secret, i.e. the size of ``p_i``'s feedback class.  Every method is a function of the
+multiset of class sizes ``c_k`` (``alpha`` repeats ``c_k`` exactly ``c_k`` times):
+
+* Sum ``sum alpha = sum c_k**2``; Max ``max alpha``; Gmax: the vectors sorted in decreasing order compared
+  lexicographically (leximin on the worst cases); Possible Gmax: Gmax among possible words only;
+* Gini ``G = 2 sum_i i alpha'_i / (m sum alpha) - (m + 1) / m`` (``alpha'`` ascending), compared exactly;
+* Entropy ``H = -sum (alpha_i / S) log2(alpha_i / S)``, *lowest* first, exactly as the seed states it
+  (its Table 3 lists these values; the seed reports that this method does poorly); values closer than
+  ``1e-12`` count as ties;
+* SumGini: Sum, then the lowest Gini;  Bobo: the first possible word in alphabetical order;
+* Minimax: the exact game value (see :mod:`emi`).
+
+Ties: a possible word before one that cannot be the secret, then alphabetical order.  Words already
+proposed are never proposed again.
+"""
+
+from __future__ import annotations
+
+import enum
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+import numpy as np
+
+from solver.errors import UnknownNameError
+
+ROW_CHUNK_ELEMENTS = 8_000_000  # codes per chunk when computing class sizes
+
+
+class Method(enum.Enum):
+    SUM = "sum"
+    MAX = "max"
+    GMAX = "gmax"
+    GINI = "gini"
+    ENTROPY = "entropy"
+    BOBO = "bobo"
+    SUMGINI = "sumgini"
+    POSSIBLE_GMAX = "possible-gmax"
+    MINIMAX = "minimax"
+
+    @property
+    def title(self) -> str:
+        return {"sum": "Sum", "max": "Max", "gmax": "Gmax", "gini": "Gini", "entropy": "Entropy",
+                "bobo": "Bobo", "sumgini": "Sum Gini", "possible-gmax": "Possible Gmax",
+                "minimax": "Minimax"}[self.value]
+
+
+ALIASES = {"sum-gini": "sumgini", "sum_gini": "sumgini", "possible_gmax": "possible-gmax",
+           "possiblegmax": "possible-gmax", "pgmax": "possible-gmax", "knuth": "minimax"}
+
+
+def parse_method(name: str, place: str = "--method") -> Method:
+    key = name.strip().lower().replace(" ", "-")
+    key = ALIASES.get(key, key)
+    try:
+        return Method(key)
+    except ValueError:
+        raise UnknownNameError("method", name, [m.value for m in Method], place=place) from None
+
+
+@dataclass(frozen=True)
+class RowStats:
+    """Per candidate row: sum of squares of class sizes, largest class, number of classes, Gini numerator
+    ``A = sum_i i alpha'_i`` and entropy."""
+
+    sumsq: np.ndarray
+    largest: np.ndarray
+    classes: np.ndarray
+    gini_a: np.ndarray
+    entropy: np.ndarray
+
+
+def _runs(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Class sizes of each row as (row index, size) pairs, rows in order."""
+    k, m = codes.shape
+    s = np.sort(codes, axis=1)
+    starts = np.ones((k, m), dtype=bool)
+    if m > 1:
+        np.not_equal(s[:, 1:], s[:, :-1], out=starts[:, 1:])
+    idx = np.flatnonzero(starts.ravel())
+    sizes = np.diff(np.append(idx, k * m))
+    return idx // m, sizes
+
+
+def row_stats(codes: np.ndarray) -> RowStats:
+    """Class-size statistics of every row of a (guesses x possible) code matrix."""
+    k, m = codes.shape
+    out = {name: np.zeros(k, dtype=dt) for name, dt in
+           (("sumsq", np.int64), ("largest", np.int64), ("classes", np.int64), ("gini_a", np.int64),
+            ("entropy", np.float64))}
+    step = max(1, ROW_CHUNK_ELEMENTS // max(m, 1))
+    for lo in range(0, k, step):
+        block = codes[lo:lo + step]
+        row, size = _runs(block)
+        kb = block.shape[0]
+        sq = size * size
+        out["sumsq"][lo:lo + kb] = np.bincount(row, sq, kb).astype(np.int64)
+        out["classes"][lo:lo + kb] = np.bincount(row, None, kb).astype(np.int64)
+        largest = np.zeros(kb, dtype=np.int64)
+        np.maximum.at(largest, row, size)
+        out["largest"][lo:lo + kb] = largest
+        # ascending sizes within each row: entries before a class = cumulative size of the smaller ones
+        order = np.lexsort((size, row))
+        r_sorted, c_sorted = row[order], size[order]
+        cum = np.cumsum(c_sorted)
+        row_start = np.searchsorted(r_sorted, np.arange(kb))
+        before = cum - c_sorted - np.where(row_start[r_sorted] > 0, cum[row_start[r_sorted] - 1], 0)
+        a = c_sorted * c_sorted * before + c_sorted * c_sorted * (c_sorted + 1) // 2
+        out["gini_a"][lo:lo + kb] = np.bincount(r_sorted, a, kb).astype(np.int64)
+        plogp = np.bincount(r_sorted, c_sorted * c_sorted * np.log2(c_sorted), kb)
+        s_tot = out["sumsq"][lo:lo + kb].astype(np.float64)
+        out["entropy"][lo:lo + kb] = np.log2(s_tot) - plogp / s_tot
+    return RowStats(**out)
+
+
+def gini(stats: RowStats, i: int, m: int) -> Fraction:
+    """The exact Gini index of row ``i`` (``m`` possible words)."""
+    return Fraction(2 * int(stats.gini_a[i]), m * int(stats.sumsq[i])) - Fraction(m + 1, m)
+
+
+def _keep_min(cand: np.ndarray, key: np.ndarray) -> np.ndarray:
+    vals = key[cand]
+    return cand[vals == vals.min()]
+
+
+def _keep_min_close(cand: np.ndarray, key: np.ndarray, tol: float = 1e-12) -> np.ndarray:
+    vals = key[cand]
+    low = vals.min()
+    return cand[vals <= low + tol * max(1.0, abs(low))]
+
+
+def _keep_min_gini(cand: np.ndarray, stats: RowStats) -> np.ndarray:
+    ratio = stats.gini_a[cand] / stats.sumsq[cand]
+    near = cand[ratio <= ratio.min() * (1 + 1e-9)]
+    exact = [Fraction(int(stats.gini_a[i]), int(stats.sumsq[i])) for i in near]
+    best = min(exact)
+    return near[[x == best for x in exact]]
+
+
+def _keep_leximin(cand: np.ndarray, codes: np.ndarray) -> np.ndarray:
+    """Rows whose class sizes, sorted in decreasing order, are lexicographically smallest (Gmax)."""
+    best: np.ndarray | None = None
+    keep: list[int] = []
+    m = codes.shape[1]
+    step = max(1, ROW_CHUNK_ELEMENTS // max(m, 1))
+    for lo in range(0, len(cand), step):
+        rows = cand[lo:lo + step]
+        row, size = _runs(codes[rows])
+        width = int(np.bincount(row, None, len(rows)).max())
+        mat = np.zeros((len(rows), width), dtype=np.int64)
+        counts = np.bincount(row, None, len(rows)).astype(np.int64)
+        col = np.arange(len(row)) - np.repeat(np.cumsum(counts) - counts, counts)
+        mat[row, col] = size
+        mat = -np.sort(-mat, axis=1)
+        live = np.arange(len(rows))
+        for j in range(width):
+            live = live[mat[live, j] == mat[live, j].min()]
+            if len(live) == 1:
+                break
+        vec = mat[live[0]]
+        if best is not None:
+            w = max(len(best), len(vec))
+            a, b = np.pad(best, (0, w - len(best))), np.pad(vec, (0, w - len(vec)))
+            diff = np.flatnonzero(a != b)
+            if diff.size and a[diff[0]] < b[diff[0]]:
+                continue
+            if diff.size:
+                keep = []
+        best = vec
+        keep.extend(int(rows[i]) for i in live)
+    return np.array(keep, dtype=np.int64)
+
+
+def choose(codes: np.ndarray, possible: np.ndarray, method: Method,
+           minimax: Callable[[np.ndarray], np.ndarray] | None = None) -> int:
+    """The row a method proposes.
+
+    ``codes``: (candidate rows x possible words) feedback codes, rows in alphabetical order of the words;
+    ``possible``: which rows are possible words.  ``minimax`` (for Method.MINIMAX) maps candidate rows to
+    the rows of optimal worst case.  Returns a row index of ``codes``.
+    """
+    k, m = codes.shape
+    if method is Method.BOBO or m <= 2:
+        # with one or two possible words every method's scores tie among the possible words
+        rows = np.flatnonzero(possible)
+        if rows.size:
+            return int(rows[0])
+    cand = np.arange(k)
+    if method is Method.POSSIBLE_GMAX and possible.any():
+        cand = np.flatnonzero(possible)
+    if method is Method.MINIMAX:
+        if minimax is None:
+            raise ValueError("Minimax needs a game-tree solver")
+        cand = minimax(cand)
+    elif method in (Method.GMAX, Method.POSSIBLE_GMAX):
+        stats = row_stats(codes[cand])
+        cand = cand[stats.largest == stats.largest.min()]
+        cand = _keep_leximin(cand, codes)
+    else:
+        stats = row_stats(codes)
+        if method in (Method.SUM, Method.SUMGINI):
+            cand = _keep_min(cand, stats.sumsq)
+        if method is Method.MAX:
+            cand = _keep_min(cand, stats.largest)
+        if method in (Method.GINI, Method.SUMGINI):
+            cand = _keep_min_gini(cand, stats)
+        if method is Method.ENTROPY:
+            cand = _keep_min_close(cand, stats.entropy)
+    preferred = cand[possible[cand]]
+    return int((preferred if preferred.size else cand).min())
+
+
+def scores(codes: np.ndarray, possible_count: int) -> dict[str, np.ndarray | list[Fraction]]:
+    """Every method's score of every row, for display (``sum``, ``max``, ``gini``, ``entropy``)."""
+    stats = row_stats(codes)
+    return {"sum": stats.sumsq, "max": stats.largest, "classes": stats.classes,
+            "gini": [gini(stats, i, possible_count) for i in range(codes.shape[0])],
+            "entropy": stats.entropy}
+
+
+# -- whole games --------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class CellResult:
+    """Tries needed for every secret of a cell by one method (counted past the limit until found)."""
+
+    method: Method
+    tries: np.ndarray   # per answer, in the cell's order
+    limit: int
+
+    @property
+    def fails(self) -> int:
+        return int((self.tries > self.limit).sum())
+
+    @property
+    def worst(self) -> int:
+        return int(self.tries.max()) if self.tries.size else 0
+
+    @property
+    def total(self) -> int:
+        return int(self.tries.sum())
+
+
+def play_all(matrix: np.ndarray, answer_rows: np.ndarray, found: int, method: Method, limit: int,
+             first: int | None = None, minimax=None) -> CellResult:  # type: ignore[no-untyped-def]
+    """Play every secret with ``method`` by walking its decision tree once.
+
+    ``matrix``: feedback codes (guess rows x answers); ``answer_rows[j]``: the guess row of answer ``j``.
+    Every node (the possible answers and the proposals so far) is decided once for all the secrets that
+    reach it.  ``first`` optionally fixes the opening proposal (shared by all methods of a study).
+    """
+    n_guess, n_ans = matrix.shape
+    tries = np.zeros(n_ans, dtype=np.int64)
+    is_answer_row = np.full(n_guess, -1, dtype=np.int64)
+    is_answer_row[answer_rows] = np.arange(n_ans)
+    stack: list[tuple[np.ndarray, tuple[int, ...]]] = [(np.arange(n_ans), ())]
+    while stack:
+        poss, proposed = stack.pop()
+        depth = len(proposed)
+        if poss.size == 1:
+            tries[poss[0]] = depth + 1
+            continue
+        if poss.size == 2 and method is not Method.MINIMAX:
+            tries[poss[0]], tries[poss[1]] = depth + 1, depth + 2
+            continue
+        if depth == 0 and first is not None:
+            g = first
+        else:
+            g = _decide(matrix, answer_rows, poss, proposed, method, minimax)
+        codes = matrix[g, poss]
+        order = np.argsort(codes, kind="stable")
+        sorted_codes = codes[order]
+        cuts = np.flatnonzero(np.diff(sorted_codes)) + 1
+        for part, code in zip(np.split(poss[order], cuts), sorted_codes[np.r_[0, cuts]]):
+            if code == found:
+                tries[part[0]] = depth + 1
+            else:
+                stack.append((part, proposed + (g,)))
+    return CellResult(method, tries, limit)
+
+
+def _decide(matrix: np.ndarray, answer_rows: np.ndarray, poss: np.ndarray, proposed: Sequence[int],
+            method: Method, minimax) -> int:  # type: ignore[no-untyped-def]
+    n_guess = matrix.shape[0]
+    possible = np.zeros(n_guess, dtype=bool)
+    possible[answer_rows[poss]] = True
+    if method is Method.BOBO or poss.size <= 2:
+        return int(answer_rows[poss].min())
+    rows = np.arange(n_guess)
+    if proposed:
+        rows = np.delete(rows, list(proposed))
+    codes = matrix[rows][:, poss] if method is not Method.BOBO else matrix[:0]
+    pick = choose(codes, possible[rows], method,
+                  None if minimax is None else (lambda cand: minimax(rows[cand], poss, rows)))
+    return int(rows[pick])
+
+
+def entropy_of(sizes: Sequence[int]) -> float:
+    """The seed's entropy of a vector of sizes (log base 2), for tests and display."""
+    total = sum(sizes)
+    return -sum(a / total * math.log2(a / total) for a in sizes)

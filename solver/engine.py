@@ -98,6 +98,8 @@ class Engine:
                 self.model.add_any([~x if value else x for x, value in candidates.items()], when=guard)
             out = self.solve([guard])
             solves += 1
+            with self.model.unguarded():  # retire the round: a free guard would double every enumeration
+                self.model.add_all([~guard])
             if out.status is SolveStatus.UNKNOWN or (out.status is SolveStatus.FEASIBLE and out.values is None):
                 raise SolverTimeout("backbone: a solve reached the time limit")
             if out.status is SolveStatus.INFEASIBLE:

@@ -110,31 +110,66 @@ class WorldTable:
     @classmethod
     def from_product(cls, domains: Mapping[str, Iterable[int | str]] | Sequence[Domain],
                      constraints: Sequence[str | Node] = (), *, limit: int = DEFAULT_TABLE_LIMIT) -> WorldTable:
-        """Every combination of domain values that satisfies the constraints, built in vectorised chunks."""
+        """Every combination of domain values that satisfies the constraints, built vectorised.
+
+        Propagation first: a constraint that is a disjunction of definitions (``a == b + c or b == a + c``)
+        is not filtered over the whole product; each definition computes its variable from the others.
+        Everything else is filtered over the product, in chunks.
+        """
         doms = _domains(domains)
+        nodes = [parse(c) if isinstance(c, str) else c for c in constraints]
+        for i, node in enumerate(nodes):
+            defs = _definitions(node, {d.name for d in doms})
+            if defs is not None:
+                return cls._from_definitions(doms, defs, nodes[:i] + nodes[i + 1:], limit)
+        return cls._filtered_product(doms, nodes, limit)
+
+    @classmethod
+    def _filtered_product(cls, doms: Sequence[Domain], nodes: Sequence[Node], limit: int) -> WorldTable:
         sizes = [len(d.values) for d in doms]
         total = int(np.prod(sizes, dtype=object))
         if total > limit:
             raise PuzzleError(f"the domains have {total} combinations, more than the table limit {limit}",
-                              allowed="a solver-built world set (worlds = 'solver') or smaller domains")
-        nodes = [parse(c) if isinstance(c, str) else c for c in constraints]
+                              allowed="a solver-built world set (--set worlds=solver) or smaller domains")
         values = [np.array(d.values, dtype=np.int64) for d in doms]
         kept = []
-        for start in range(0, max(total, 1) if doms else 0, CHUNK):
+        for start in range(0, total, CHUNK):
             idx = np.arange(start, min(start + CHUNK, total), dtype=np.int64)
-            cols = []
-            for size, vals in zip(reversed(sizes), reversed(values), strict=True):
-                cols.append(vals[idx % size])
-                idx = idx // size
-            chunk = WorldTable(doms, np.stack(cols[::-1], axis=1))
-            mask = np.ones(len(chunk), dtype=bool)
-            if nodes:
-                ev = Evaluator(KnowledgeState(chunk, {}))
-                for node in nodes:
-                    mask &= ev.truth(node)
-            kept.append(chunk.data[mask])
+            data = np.empty((len(idx), len(doms)), dtype=np.int64)
+            for j in range(len(doms) - 1, -1, -1):
+                data[:, j] = values[j][idx % sizes[j]]
+                idx //= sizes[j]
+            kept.append(cls(doms, data).filter(nodes).data)
         data = np.concatenate(kept) if kept else np.zeros((0, len(doms)), dtype=np.int64)
         return cls(doms, data)
+
+    @classmethod
+    def _from_definitions(cls, doms: Sequence[Domain], defs: Sequence[tuple[str, Node]],
+                          rest: Sequence[Node], limit: int) -> WorldTable:
+        parts = []
+        for var, expr in defs:
+            others = [d for d in doms if d.name != var]
+            free = [n for n in rest if var not in _names(n)]
+            sub = cls.from_product(others, free, limit=limit)
+            defined = Evaluator(KnowledgeState(sub, {})).number(expr)
+            dom = next(d for d in doms if d.name == var)
+            ok = np.isin(defined, np.array(dom.values, dtype=np.int64))
+            cols = {d.name: sub.column(d.name)[ok] for d in others}
+            cols[var] = defined[ok]
+            table = cls(doms, np.stack([cols[d.name] for d in doms], axis=1) if doms else np.zeros((0, 0)))
+            parts.append(table.filter([n for n in rest if var in _names(n)]).data)
+        data = np.unique(np.concatenate(parts), axis=0) if parts else np.zeros((0, len(doms)), dtype=np.int64)
+        return cls(doms, data)
+
+    def filter(self, nodes: Sequence[Node]) -> WorldTable:
+        """The worlds where every (non-epistemic) formula holds."""
+        if not nodes or not len(self):
+            return self
+        ev = Evaluator(KnowledgeState(self, {}))
+        mask = np.ones(len(self), dtype=bool)
+        for node in nodes:
+            mask &= ev.truth(node)
+        return self.subset(mask)
 
     @classmethod
     def from_solver(cls, domains: Mapping[str, Iterable[int | str]] | Sequence[Domain],
@@ -158,6 +193,26 @@ class WorldTable:
         rows = [[sol[v] for v in order] for sol in make_backend(model, backend).solutions()]
         data = np.array(rows, dtype=np.int64).reshape(-1, len(doms))
         return cls(doms, data).sorted()
+
+
+def _names(node: Node) -> set[str]:
+    from .formula import names_in
+    return names_in(node)
+
+
+def _definitions(node: Node, variables: set[str]) -> list[tuple[str, Node]] | None:
+    """``[(v, e), ...]`` when the formula is ``v1 == e1 or v2 == e2 ...`` with each ``v`` a variable that its
+    ``e`` does not mention (a disjunction of definitions), else None."""
+    if isinstance(node, Or):
+        left = _definitions(node.left, variables)
+        right = _definitions(node.right, variables)
+        return None if left is None or right is None else left + right
+    if isinstance(node, Compare) and node.op == "==":
+        for side, other in ((node.left, node.right), (node.right, node.left)):
+            if isinstance(side, Name) and side.name in variables and side.name not in _names(other) \
+                    and not isinstance(other, Str) and not is_epistemic(other):
+                return [(side.name, other)]
+    return None
 
 
 def _domains(domains: Mapping[str, Iterable[int | str]] | Sequence[Domain]) -> list[Domain]:
@@ -193,7 +248,7 @@ class KnowledgeState:
         return found
 
     def classes(self, agent: str) -> np.ndarray:
-        """For each world, the id of the agent's indistinguishability class (0..k-1)."""
+        """For each world, the id of the agent's indistinguishability class (small non-negative integers)."""
         agent = self.agent(agent)
         if agent not in self._classes:
             ev = Evaluator(self)
@@ -202,7 +257,12 @@ class KnowledgeState:
         return self._classes[agent]
 
     def restrict(self, mask: np.ndarray) -> KnowledgeState:
-        return KnowledgeState(self.table.subset(mask), self.agents)
+        """The state with only the masked worlds.  What an agent observes in a world does not change, so
+        the class ids already computed are inherited (ids need not be dense: they index bincounts)."""
+        child = KnowledgeState(self.table.subset(mask), {})
+        child.agents, child._agent_names = self.agents, self._agent_names
+        child._classes = {a: ids[mask] for a, ids in self._classes.items()}
+        return child
 
     def truth(self, formula: str | Node) -> np.ndarray:
         return Evaluator(self).truth(parse(formula) if isinstance(formula, str) else formula)

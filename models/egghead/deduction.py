@@ -35,17 +35,18 @@ class Heard:
 class CpSatBasic:
     """Each player's valids from the answers alone, one CP-SAT model per player and hand."""
 
-    def __init__(self, setup: Setup, world: list[int | None], backend: str = "cpsat") -> None:
+    def __init__(self, setup: Setup, backend: str = "cpsat") -> None:
         self.setup = setup
-        self.world = world           # the round driver updates this list in place
         self.backend = backend
         self.heard: list[list[Heard]] = [[] for _ in range(setup.players)]
         self.round = 0
         self._cache: dict[tuple[int, int], np.ndarray | None] = {}
 
-    def apply_answer(self, q: CompiledQuestion, answer: int, visible: Sequence[bool]) -> None:
+    def apply_answer(self, q: CompiledQuestion, answer: int, visible: Sequence[bool],
+                     world: Sequence[int | None] = ()) -> None:
+        """Every player hears the answer; ``world`` holds the hands at that moment (None: not known)."""
         self.round += 1
-        snap = tuple(self.world)
+        snap = tuple(world)
         for p in range(self.setup.players):
             self.heard[p].append(Heard(self.round, q, answer, tuple(visible), snap))
         self._cache.clear()

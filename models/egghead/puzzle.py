@@ -151,7 +151,7 @@ class EggheadPuzzle(Puzzle):
         if self.analysis == "behavioural":
             knowledge = PackedTables(self.setup, self.behavioural)
         else:
-            knowledge = CpSatBasic(self.setup, world, backend)
+            knowledge = CpSatBasic(self.setup, backend)
         out = Outcome(knowledge=knowledge)
         stand_in: set[int] = set()
         for k, r in enumerate(self.rounds):

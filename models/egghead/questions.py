@@ -454,7 +454,7 @@ class _CpCompiler:
             if node.kind == "count":
                 return LinearExpr.sum(self.in_set(x, node.values) for hand in self.hands for x in hand)
             if node.kind == "sum":
-                return LinearExpr.sum(self.ind(x, v) * v for hand in self.hands for x in hand
+                return LinearExpr.sum(as_expr(self.ind(x, v)) * v for hand in self.hands for x in hand
                                       for v in sorted(node.values))
             return LinearExpr.sum(self.pred(node.pred, hand) for hand in self.hands)
         if isinstance(node, Presence):

@@ -38,7 +38,8 @@ class ReferenceTables:
         return [*row[:i], v, *row[i:]]
 
     # eq. 2 (eq. 6 when a moderator is hidden)
-    def apply_answer(self, q: CompiledQuestion, answer: int, visible: Sequence[bool]) -> None:
+    def apply_answer(self, q: CompiledQuestion, answer: int, visible: Sequence[bool],
+                     world: Sequence[int | None] = ()) -> None:
         for i in range(self.n):
             self.tables[i] = {row: frozenset(v for v in valids if q.answer(self.join(row, i, v), visible) == answer)
                               for row, valids in self.tables[i].items()}

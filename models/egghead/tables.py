@@ -168,7 +168,8 @@ class PackedTables:
         return sum(t.nbytes for t in self.tables())
 
     # eq. 2 (eq. 6 with a rotating moderator: the moderator's hand is not visible)
-    def apply_answer(self, q: CompiledQuestion, answer: int, visible: Sequence[bool]) -> None:
+    def apply_answer(self, q: CompiledQuestion, answer: int, visible: Sequence[bool],
+                     world: Sequence[int | None] = ()) -> None:
         mask = self.space.answer_mask(q, answer, visible)
         if self.master is not None:
             self.master &= mask
@@ -264,7 +265,7 @@ def play_round(tables: PackedTables | object, world: list[int | None], q: Compil
         answer = computed
     elif computed is not None and computed != answer:
         raise Inconsistent(f"{label}: {q.qid} = {answer}")
-    tables.apply_answer(q, answer, visible)  # type: ignore[attr-defined]
+    tables.apply_answer(q, answer, visible, list(world))  # type: ignore[attr-defined]
     _check(tables, world, f"{label}: {q.qid} = {answer}")
     record = RoundRecord(q.qid, int(answer), moderator, [], {})
     # A hand dealt during this round and not known plays no role before the next answer: every table is

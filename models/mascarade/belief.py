@@ -54,7 +54,7 @@ class Repr(enum.Enum):
     STATES = "states"
 
 
-DEFAULT_TREE_CAP = 4096     # AUTO: a tree component larger than this becomes a state distribution
+DEFAULT_TREE_CAP = 1024     # AUTO: a tree larger than this becomes states (measured: `sleuth experiment mascarade`)
 
 
 class TooLarge(RuntimeError):

@@ -93,11 +93,12 @@ def test_exact_methods_agree_with_brute_force(game):
             continue
         ref = brute_force(game.initial, steps, game.swap_probability)
         assert ref.get(truth, 0) > 0                     # the true placement is always possible
-        for m in (Method.AUTO, Method.TREE, Method.STATES):
-            t = make_tracker(game.initial, game.swap_probability, m)
+        for m, cap in ((Method.AUTO, 1024), (Method.AUTO, 8), (Method.TREE, 0), (Method.STATES, 0)):
+            t = make_tracker(game.initial, game.swap_probability, m, tree_cap=cap)
             for s in steps:
                 t.swap(s.a, s.b, s.outcome) if isinstance(s, SwapStep) else t.see(s.position, s.identity)
-            assert t.distribution() == ref, (m, v)
+            assert t.distribution() == ref, (m, cap, v)
+            assert t.support() == len(ref)
         cp = belief(game, v, Method.CPSAT)
         assert cp.distribution == ref
 

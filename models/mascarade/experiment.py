@@ -134,38 +134,36 @@ def part1(args: argparse.Namespace, out: dict[str, Any]) -> None:
         print(f"{'method':<10}{'median/event':>14}{'p95/event':>12}{'max/event':>12}{'peak mem (max game)':>22}"
               f"{'vs states':>11}  fits")
         rows: dict[str, Any] = {}
-        ref_median = None
-        for name in args.methods:
+        order = sorted(args.methods, key=lambda m: m != "states")     # the reference first
+        for name in order:
             if name == "cpsat" and n > args.cpsat_players:
                 continue
             method = Method("auto" if name == "auto-all" else name)
             kw = dict(max_rows=args.max_rows, cpsat_histories=args.cpsat_histories, tree_cap=args.tree_cap,
                       all_viewers=name == "auto-all")
             times: list[float] = []
-            peaks, stopped, fitted = [], [], 0
+            peaks, stopped = [], []
             for g in games:
                 run = replay(g, viewer, method, **kw)
                 times.extend(run.times)
                 if run.stopped:
                     stopped.append(run.stopped)
-                else:
-                    fitted += 1
                 if name != "cpsat":
                     peaks.append(peak_memory(g, viewer, method, **kw))
-            if not times:
-                print(f"{name:<10} did not fit: {stopped[0]}")
-                rows[name] = {"fits": 0, "stopped": stopped}
+            rows[name] = {"median_s": statistics.median(times) if times else None,
+                          "p95_s": pct(times, 0.95) if times else None, "max_s": max(times, default=None),
+                          "peak_bytes": max(peaks) if peaks else None, "fits": len(games) - len(stopped),
+                          "games": len(games), "stopped": stopped}
+        ref = rows.get("states", {}).get("median_s")
+        for name in (m for m in args.methods if m in rows):
+            r = rows[name]
+            if r["median_s"] is None:
+                print(f"{name:<10} did not fit: {r['stopped'][0]}")
                 continue
-            med = statistics.median(times)
-            if name == "states":
-                ref_median = med
-            ratio = f"{med / ref_median:.2f}x" if ref_median else "-"
-            peak = max(peaks) if peaks else None
-            print(f"{name:<10}{ms(med):>14}{ms(pct(times, 0.95)):>12}{ms(max(times)):>12}"
-                  f"{mb(peak) if peak is not None else 'n/a':>22}{ratio:>11}  {fitted}/{len(games)}"
-                  + (f"  (stopped: {stopped[0]})" if stopped else ""))
-            rows[name] = {"median_s": med, "p95_s": pct(times, 0.95), "max_s": max(times), "peak_bytes": peak,
-                          "fits": fitted, "stopped": stopped}
+            ratio = f"{r['median_s'] / ref:.2f}x" if ref else "-"
+            peak = mb(r["peak_bytes"]) if r["peak_bytes"] is not None else "n/a"
+            print(f"{name:<10}{ms(r['median_s']):>14}{ms(r['p95_s']):>12}{ms(r['max_s']):>12}{peak:>22}"
+                  f"{ratio:>11}  {r['fits']}/{r['games']}" + (f"  (stopped: {r['stopped'][0]})" if r["stopped"] else ""))
         # support over time (exact, from the states method)
         marks = list(range(10, args.events + 1, 10))
         sup = [[r for r in replay(g, viewer, Method.AUTO, max_rows=args.max_rows, cpsat_histories=0,

@@ -294,3 +294,26 @@ def test_swap_heavy_mix_still_exact_on_small_tables():
     g = simulate(5, 16, 3, mix=Mix(swap=0.8, announce=0.1, look=0.1, spy=0, fool=0))
     ref = brute_force(g.initial, g.steps_for(None))
     assert belief(g, None, Method.TREE).marginals == marginals_of(ref, 5)
+
+
+def test_design_example_verbatim():
+    text = '''game = "mascarade"
+players = ["A", "B", "C", "D"]
+cards = ["King", "Queen", "Judge", "Thief"]
+viewer = "A"
+swap_probability = "1/2"
+[[event]]
+swap = ["A", "B"]
+swapped = true
+[[event]]
+reveal = "B"
+card = "King"
+[[event]]
+look = "C"
+card = "Queen"
+'''
+    out = solve_json(text)
+    assert out["support"] == 1 and out["marginals"]["A"]["Queen"] == "1"
+    # C's look (Queen) contradicts C's own information (C never took part in a swap): C's row says so
+    assert out["knowledge"]["C"]["available"] is False and "contradict" in out["knowledge"]["C"]["reason"]
+    assert out["knows_own_card"] == ["A", "B", "D"]      # B learnt their card from the public reveal

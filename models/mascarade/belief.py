@@ -311,10 +311,8 @@ class ComponentBelief:
             h1, h2 = _pad(c1.hist, words), _pad(c2.hist, words)
             hist = (h1[:, None, :] | h2[None, :, :]).reshape(-1, words)
             ids = tuple(sorted({*c1.swap_ids, *c2.swap_ids}))
-        else:
-            for c in (c1, c2):
-                if c.hist is not None and c.swap_ids:
-                    self._settle_loss(c)
+        elif (c1.hist is not None and c1.swap_ids) or (c2.hist is not None and c2.swap_ids):
+            self.lost_history = True       # AUTO: a tree joins a state distribution
         merged = Component(sorted(c1.positions + c2.positions), keys, weights, hist, ids)
         if hist is None and (c1.hist is not None or c2.hist is not None):
             merged.merge_equal()
@@ -324,9 +322,6 @@ class ComponentBelief:
         self._changed(c2)
         self._check_size(merged)
         return merged
-
-    def _settle_loss(self, comp: Component) -> None:
-        self.lost_history = True
 
     def see(self, pos: int, card: int) -> bool:
         """The viewer learns that ``pos`` holds ``card``; False when no placement agrees (contradiction)."""

@@ -1,0 +1,290 @@
+"""``sleuth experiment cardguess``: exact expected scores, the seed's comparisons, bounds and the benchmark.
+
+Modes (one per run)::
+
+    --deck 3,3,3 --strategy NAME|all --feedback partial|complete [--gamma G] [--step S]
+                                    exact expected score (fraction and decimal) and score distribution
+    --bounds --deck 3,3,3           section 4: Fano / Feder-Merhav bounds with complete feedback
+    --gamma-sweep --deck 3,3,3      Figure 3: the entropy heuristic's exact score against gamma
+    --benchmark [--decks ...] [--timeout 600] [--reference-timeout 300] [--repeats 3]
+                                    exact optimal score for growing decks, fast recursion vs the seed's
+                                    approach, each deck in a child process with a time and memory limit
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Sequence
+from fractions import Fraction
+from pathlib import Path
+from typing import Any, NoReturn
+
+from solver.errors import PuzzleError, SleuthError
+
+from .bounds import complete_feedback_bounds
+from .counting import Knowledge
+from .game import MAX_CARDS, MAX_COUNT, MAX_STATES, MAX_TYPES, read_method
+from .optimal import Feedback, OptimalSolver, StateBudgetExceeded, ensure_recursion
+from .scores import ScoreDistribution, score_distribution
+from .seed import SeedAgent, SeedOptimalAgent
+from .strategies import STRATEGIES, make_strategy
+
+PLACE = "experiment cardguess"
+
+# What the seed reports on (3,3,3): exact values for greedy and optimal (section 5), simulated values for
+# the playable strategies (section 6), the complete-feedback greedy value of section 4.
+SEED_VALUES: dict[tuple[str, str], str] = {
+    ("partial", "greedy"): "475/112 (exact)",
+    ("partial", "optimal"): "2383/560 (exact)",
+    ("partial", "entropy"): "2383/560 (exact, gamma 0.15)",
+    ("partial", "expected-counts"): "4.2387 (simulated)",
+    ("partial", "constant-step"): "4.2482 (simulated)",
+    ("complete", "greedy"): "4.78 (section 4)",
+}
+
+DEFAULT_DECKS = ("3,3,3", "4,4,4", "5,5,5", "3,3,3,3", "4,4,4,4", "2,2,2,2,2",
+                 "6,6,6", "8,8,8", "5,5,5,5", "3,3,3,3,3", "10,10,10", "6,6,6,6", "4,4,4,4,4",
+                 "13,13,13", "8,8,8,8", "5,5,5,5,5", "16,16,16", "10,10,10,10", "6,6,6,6,6",
+                 "20,20,20", "13,13,13,13", "8,8,8,8,8")
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:  # type: ignore[override]
+        raise PuzzleError(message, place=PLACE, allowed="see sleuth experiment cardguess --help")
+
+
+def parse_deck(text: str, place: str = "--deck") -> tuple[int, ...]:
+    try:
+        counts = tuple(int(x) for x in text.replace(" ", "").split(",") if x != "")
+    except ValueError:
+        raise PuzzleError(f"{text!r} is not a list of counts", place=place, allowed="e.g. 3,3,3") from None
+    if not 1 <= len(counts) <= MAX_TYPES or any(not 1 <= c <= MAX_COUNT for c in counts) \
+            or sum(counts) > MAX_CARDS:
+        raise PuzzleError(f"{text!r} is out of range", place=place,
+                          allowed=f"1 to {MAX_TYPES} counts of 1 to {MAX_COUNT}, at most {MAX_CARDS} cards")
+    return counts
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = _Parser(prog="sleuth experiment cardguess", description=__doc__,
+                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--deck", default="3,3,3", help="counts per type, e.g. 3,3,3 (default)")
+    p.add_argument("--strategy", default="all", help="one of " + ", ".join(STRATEGIES) + ", or all")
+    p.add_argument("--feedback", default="partial", choices=[f.value for f in Feedback])
+    p.add_argument("--gamma", default="0.15", help="entropy weight of the entropy strategy (default 0.15)")
+    p.add_argument("--step", default="11/20", help="constant of constant-step (default 0.55)")
+    p.add_argument("--json", action="store_true")
+    mode = p.add_mutually_exclusive_group()
+    mode.add_argument("--bounds", action="store_true", help="entropy bounds, complete feedback (section 4)")
+    mode.add_argument("--gamma-sweep", action="store_true", help="entropy heuristic against gamma (Fig. 3)")
+    mode.add_argument("--benchmark", action="store_true", help="optimal score for growing decks, timed")
+    mode.add_argument("--child", metavar="DECK", help=argparse.SUPPRESS)
+    p.add_argument("--decks", nargs="+", default=list(DEFAULT_DECKS), help="benchmark decks, in order")
+    p.add_argument("--timeout", type=float, default=600.0, help="seconds per deck, fast recursion")
+    p.add_argument("--reference-timeout", type=float, default=300.0, help="seconds per deck, seed's approach")
+    p.add_argument("--repeats", type=int, default=3, help="timed runs per deck when quick (median reported)")
+    p.add_argument("--memory-limit", type=float, default=6.0, help="GB per child process (benchmark)")
+    p.add_argument("--impl", choices=("fast", "seed"), default="fast", help=argparse.SUPPRESS)
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(list(argv or []))
+    if args.child:
+        return child(args)
+    if args.benchmark:
+        return benchmark(args)
+    deck = parse_deck(args.deck)
+    if args.bounds:
+        return bounds(deck, args.json)
+    gamma = float(_fraction(args.gamma, "--gamma"))
+    step = _fraction(args.step, "--step")
+    if args.gamma_sweep:
+        return gamma_sweep(deck, args.json)
+    feedback = Feedback(args.feedback)
+    names = list(STRATEGIES) if args.strategy.lower() == "all" else [read_method(args.strategy, "--strategy")]
+    results: dict[str, ScoreDistribution] = {}
+    for name in names:
+        strategy = make_strategy(name, feedback, gamma=gamma, step=step)
+        ensure_recursion(sum(deck) * 2)
+        try:
+            results[name] = score_distribution(strategy, deck, max_states=MAX_STATES)
+        except StateBudgetExceeded:
+            raise SleuthError(f"deck {args.deck} is too large for an exact evaluation of {name!r}") from None
+    if args.json:
+        print(json.dumps({"deck": list(deck), "feedback": feedback.value,
+                          "strategies": {n: d.to_json() for n, d in results.items()}}, indent=2))
+        return 0
+    seed_deck = deck == (3, 3, 3)
+    print(f"deck {','.join(map(str, deck))}, {feedback.value} feedback: exact expected number of correct "
+          f"guesses (gamma={gamma:g}, step={step})")
+    print(f"  {'strategy':<16} {'exact':>22} {'decimal':>10}" + (f"  {'seed':<28}" if seed_deck else ""))
+    for name, dist in results.items():
+        seed = SEED_VALUES.get((feedback.value, name), "") if seed_deck else ""
+        print(f"  {name:<16} {str(dist.expected):>22} {float(dist.expected):>10.6f}" + (f"  {seed}" if seed else ""))
+    for name, dist in results.items():
+        print(f"score distribution, {name}:")
+        for k, q in dist.probabilities.items():
+            print(f"  {k:>3} correct  {str(q):>14}  {float(q):.6f}")
+    return 0
+
+
+def _fraction(text: str, place: str) -> Fraction:
+    try:
+        value = Fraction(text)
+    except (ValueError, ZeroDivisionError):
+        raise PuzzleError(f"{text!r} is not a number", place=place, allowed="p/q or a decimal") from None
+    if value < 0:
+        raise PuzzleError(f"{text} is negative", place=place, allowed="0 or more")
+    return value
+
+
+def bounds(deck: tuple[int, ...], as_json: bool) -> int:
+    b = complete_feedback_bounds(deck)
+    totals = {k: b.total(k) for k in ("lower_avg", "upper_avg", "lower_state", "upper_state")}
+    if as_json:
+        print(json.dumps({"deck": list(deck), "greedy": str(b.greedy), "greedy_decimal": float(b.greedy),
+                          **totals, "steps": [s.__dict__ | {"greedy": str(s.greedy)} for s in b.steps]},
+                         indent=2))
+        return 0
+    print(f"complete feedback, deck {','.join(map(str, deck))}: P(greedy right) per step and entropy bounds")
+    print(f"  {'step':>4} {'H (bits)':>9} {'greedy':>9} {'FM avg':>8} {'Fano avg':>9} {'FM state':>9} "
+          f"{'Fano state':>10}")
+    for s in b.steps:
+        print(f"  {s.step:>4} {s.entropy:>9.4f} {float(s.greedy):>9.4f} {s.lower_avg:>8.4f} {s.upper_avg:>9.4f} "
+              f"{s.lower_state:>9.4f} {s.upper_state:>10.4f}")
+    print(f"  expected score: greedy {b.greedy} = {float(b.greedy):.4f}")
+    print(f"  seed's way (invert the step's average entropy): lower {totals['lower_avg']:.2f}, "
+          f"upper {totals['upper_avg']:.2f}   (seed: lower 4.70, greedy 4.78 on 3,3,3)")
+    print(f"  per state (proven bounds):                     lower {totals['lower_state']:.2f}, "
+          f"upper {totals['upper_state']:.2f}")
+    return 0
+
+
+def gamma_sweep(deck: tuple[int, ...], as_json: bool) -> int:
+    gammas = [Fraction(k, 100) for k in range(0, 51, 5)]
+    greedy = score_distribution(make_strategy("greedy"), deck).expected
+    optimal = OptimalSolver().expected(Knowledge.initial(deck))
+    rows = [(g, score_distribution(make_strategy("entropy", gamma=float(g)), deck).expected) for g in gammas]
+    if as_json:
+        print(json.dumps({"deck": list(deck), "greedy": str(greedy), "optimal": str(optimal),
+                          "entropy": {str(float(g)): str(v) for g, v in rows}}, indent=2))
+        return 0
+    print(f"entropy heuristic on {','.join(map(str, deck))} (partial feedback): greedy {float(greedy):.6f}, "
+          f"optimal {float(optimal):.6f}")
+    for g, v in rows:
+        mark = " = optimal" if v == optimal else (" = greedy" if v == greedy else "")
+        print(f"  gamma {float(g):.2f}  {str(v):>16}  {float(v):.6f}{mark}")
+    return 0
+
+
+# -- benchmark --------------------------------------------------------------------------------------------
+
+def child(args: argparse.Namespace) -> int:
+    """One deck, one implementation, ``repeats`` fresh runs; prints one JSON line."""
+    deck = parse_deck(args.child)
+    ensure_recursion(sum(deck) * 2)
+    times, value, states, counts = [], Fraction(0), 0, 0
+    for _ in range(max(1, args.repeats)):
+        start = time.perf_counter()
+        if args.impl == "fast":
+            solver = OptimalSolver()
+            value = solver.expected(Knowledge.initial(deck))
+            states, counts = len(solver.memo), len(solver.n.memo)
+        else:
+            memo: dict[Any, Fraction] = {}
+            value = SeedOptimalAgent(deck).ev(memo)
+            states = len(memo)
+        times.append(time.perf_counter() - start)
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # Linux: kB
+    print(json.dumps({"value": str(value), "times": times, "states": states, "counts": counts,
+                      "peak_mb": peak}))
+    return 0
+
+
+def _run_child(deck: str, impl: str, repeats: int, timeout: float, memory_gb: float) -> dict[str, Any]:
+    root = Path(__file__).resolve().parents[2]
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(root), os.environ.get("PYTHONPATH")])))
+    limit = int(memory_gb * 2**30)
+
+    def cap() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+    cmd = [sys.executable, "-c", "import sys; from models.cardguess.experiment import main; "
+           "sys.exit(main(sys.argv[1:]))", "--child", deck, "--impl", impl, "--repeats", str(repeats)]
+    try:
+        done = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env, preexec_fn=cap)
+    except subprocess.TimeoutExpired:
+        return {"status": f"timeout ({timeout:g} s)"}
+    if done.returncode != 0:
+        reason = "out of memory" if "MemoryError" in done.stderr else f"failed ({done.stderr.strip()[-200:]})"
+        return {"status": reason}
+    return {"status": "ok", **json.loads(done.stdout.strip().splitlines()[-1])}
+
+
+def benchmark(args: argparse.Namespace) -> int:
+    decks = [",".join(map(str, parse_deck(d, "--decks"))) for d in args.decks]
+    print(f"exact optimal expected score, partial feedback; each deck in a child process "
+          f"(timeout {args.timeout:g} s fast / {args.reference_timeout:g} s seed's approach, "
+          f"{args.memory_limit:g} GB); times are medians of {args.repeats} runs when a run takes < 20 s, "
+          f"else one run; machine shared (nice, 2 cores)", flush=True)
+    header = (f"{'deck':<14} {'cards':>5} {'E(optimal)':>12} {'fast s':>9} {'states':>10} {'N memo':>9} "
+              f"{'peak MB':>8} | {'seed s':>9} {'seed states':>11} {'ratio':>8}")
+    print(header)
+    print("-" * len(header), flush=True)
+    failed_families: set[int] = set()
+    seed_failed: set[int] = set()
+    rows = []
+    largest = None
+    for deck in decks:
+        counts = parse_deck(deck)
+        family = len(counts)
+        if family in failed_families:
+            print(f"{deck:<14} {sum(counts):>5}  skipped: a smaller deck with {family} types did not finish")
+            continue
+        fast = _timed(deck, "fast", args)
+        if fast["status"] != "ok":
+            failed_families.add(family)
+            print(f"{deck:<14} {sum(counts):>5}  fast: {fast['status']}", flush=True)
+            rows.append({"deck": deck, "fast": fast})
+            continue
+        largest = deck if largest is None or sum(counts) >= sum(parse_deck(largest)) else largest
+        fast_t = statistics.median(fast["times"])
+        if family in seed_failed:
+            seed = {"status": "skipped"}
+        else:
+            seed = _timed(deck, "seed", args, timeout=args.reference_timeout)
+            if seed["status"] != "ok":
+                seed_failed.add(family)
+        if seed["status"] == "ok":
+            seed_t = statistics.median(seed["times"])
+            if seed["value"] != fast["value"]:
+                raise SleuthError(f"deck {deck}: seed's approach gives {seed['value']}, fast {fast['value']}")
+            seed_cols = f"{seed_t:>9.3f} {seed['states']:>11} {seed_t / fast_t:>7.0f}x"
+        else:
+            seed_cols = f"{seed['status']:>31}"
+        value = Fraction(fast["value"])
+        print(f"{deck:<14} {sum(counts):>5} {float(value):>12.6f} {fast_t:>9.3f} {fast['states']:>10} "
+              f"{fast['counts']:>9} {fast['peak_mb']:>8.0f} | {seed_cols}", flush=True)
+        rows.append({"deck": deck, "fast": fast, "seed": seed})
+    print(f"largest deck solved: {largest}")
+    if args.json:
+        print(json.dumps(rows))
+    return 0
+
+
+def _timed(deck: str, impl: str, args: argparse.Namespace, timeout: float | None = None) -> dict[str, Any]:
+    """One probing run; when it is quick, the median of ``repeats`` further runs."""
+    timeout = args.timeout if timeout is None else timeout
+    first = _run_child(deck, impl, 1, timeout, args.memory_limit)
+    if first["status"] != "ok" or first["times"][0] >= 20 or args.repeats <= 1:
+        return first
+    again = _run_child(deck, impl, args.repeats, timeout, args.memory_limit)
+    return again if again["status"] == "ok" else first

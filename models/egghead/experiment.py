@@ -286,8 +286,13 @@ def plot(results: list[dict[str, Any]], path: str, points: int) -> None:
     for i, r in enumerate(results):
         xs = np.arange(len(r["wins"])) + i * width
         axes[2].bar(xs, r["wins"], width=width, label=f"{r['ba_players']} BA")
-    axes[2].set(title="(c) winning probability per player", xlabel="player (the first k use BA)",
-                ylabel="P(win)")
+    players = len(results[0]["wins"]) if results else 0
+    axes[2].set_xticks(np.arange(players) + width * (len(results) - 1) / 2,
+                       [f"player {i + 1}" for i in range(players)])
+    axes[2].set(title="(c) winning probability per player", xlabel="the first k players use BA", ylabel="P(win)")
+    tail = max((len(s.cdf_points) for r in results for s in r["types"]), default=1)
+    last = [int(np.searchsorted(s.cdf_points, 0.999)) for r in results for s in r["types"]]
+    axes[1].set_xlim(0, min(tail, max(last, default=tail) + 5))
     for ax in axes:
         ax.legend(fontsize=7)
     fig.tight_layout()
@@ -301,13 +306,15 @@ def plot(results: list[dict[str, Any]], path: str, points: int) -> None:
 # -- benchmark --------------------------------------------------------------------------------------------
 
 def _timed_rounds(setup: Setup, questions: Sequence[CompiledQuestion], flags: list[bool], rounds: int,
-                  seed: int, tables: Any = None) -> tuple[Game, int]:
-    """Play ``rounds`` rounds; returns the game and the traced peak memory in bytes."""
-    tracemalloc.start()
-    tracemalloc.reset_peak()
+                  seed: int, tables: Any = None, traced_rounds: int = 0) -> tuple[Game, int]:
+    """Play ``rounds`` timed rounds, then ``traced_rounds`` more under tracemalloc for the peak (bytes)."""
     game = simulate(setup, questions, flags, rounds, seed, tables=tables)
-    peak = tracemalloc.get_traced_memory()[1]
-    tracemalloc.stop()
+    peak = 0
+    if traced_rounds:
+        tracemalloc.start()
+        simulate(setup, questions, flags, traced_rounds, seed + 1)
+        peak = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
     return game, peak
 
 
@@ -317,7 +324,7 @@ def bench(args: argparse.Namespace, setup: Setup, questions: Sequence[CompiledQu
           f"{setup.n_worlds:,} worlds, {len(questions)} questions); medians over {args.bench_rounds} rounds")
     for k in (setup.players, 1):
         flags = [p < k for p in range(setup.players)]
-        game, peak = _timed_rounds(setup, questions, flags, args.bench_rounds, args.seed)
+        game, peak = _timed_rounds(setup, questions, flags, args.bench_rounds, args.seed, traced_rounds=10)
         t = sorted(game.round_times)
         print(f"  one full round, {k} BA player(s): median {statistics.median(t) * 1000:.1f} ms, "
               f"p90 {t[int(0.9 * (len(t) - 1))] * 1000:.1f} ms, max {t[-1] * 1000:.1f} ms; "
@@ -329,8 +336,8 @@ def bench(args: argparse.Namespace, setup: Setup, questions: Sequence[CompiledQu
     small = Setup(3, 4, 2)
     small_q = [q.compile(small) for q in load_catalogue(4)]
     flags = [True, True, False]
-    fast, _ = _timed_rounds(small, small_q, flags, 30, args.seed)
-    ref, _ = _timed_rounds(small, small_q, flags, 30, args.seed, tables=ReferenceTables(small, flags))
+    fast = simulate(small, small_q, flags, 30, args.seed)
+    ref = simulate(small, small_q, flags, 30, args.seed, tables=ReferenceTables(small, flags))
     same = [(a.answer, a.stages) for a in fast.records] == [(b.answer, b.stages) for b in ref.records]
     f_med, r_med = statistics.median(fast.round_times), statistics.median(ref.round_times)
     print(f"  literal reference (eq. 2-5) on 3 players, values 1-4, 2 cards ({small.n_worlds} worlds, 2 BA): "
@@ -340,7 +347,7 @@ def bench(args: argparse.Namespace, setup: Setup, questions: Sequence[CompiledQu
         five = Setup(5, setup.values, setup.hand_size)
         five_q = [q.compile(five) for q in load_catalogue(setup.values)]
         for k in (5, 1):
-            game, peak = _timed_rounds(five, five_q, [p < k for p in range(5)], 4, args.seed)
+            game, peak = _timed_rounds(five, five_q, [p < k for p in range(5)], 6, args.seed, traced_rounds=2)
             print(f"  5 players ({five.n_worlds:,} worlds), {k} BA: median round "
                   f"{statistics.median(game.round_times):.2f} s over {len(game.round_times)} rounds, traced peak "
                   f"{peak / mb:.0f} MB, solves {sum(len(s) for s in game.solve_rounds)}")

@@ -60,11 +60,11 @@ class EggheadPuzzle(Puzzle):
         values = sec.int("values", 6, lo=2, hi=12)
         hand_size = sec.int("hand_size", 3, lo=1, hi=8)
         players = sec.list("players", str, min_len=2, max_len=8)
-        self.names = Names("player", players)
         try:
-            self.setup = Setup(len(players), values, hand_size, tuple(players))
-        except Exception as exc:  # pragma: no cover - Names already rejects duplicates
-            raise sec.error(str(exc), "players") from None
+            self.names = Names("player", players)
+        except PuzzleError as exc:
+            raise exc.located(file, "players") from None
+        self.setup = Setup(len(players), values, hand_size, tuple(players))
         if self.setup.n_hands > MAX_HANDS:
             raise sec.error(f"{self.setup.n_hands} different hands are too many", "hand_size",
                             allowed=f"values and hand_size with at most {MAX_HANDS} hands")

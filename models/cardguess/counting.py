@@ -16,7 +16,7 @@ composition ``x`` is ``N(c - x, p) * |x|!/prod(x_a!) / N(c, p)``.
 
 ``N`` is symmetric under permuting the types jointly in ``c`` and ``p``, and a type with ``c[a] = 0`` makes
 its "not a" positions free, so counts are memoised on a canonical key: the sorted pairs ``(c_a, p_a)`` with
-``c_a > 0``.
+``c_a > 0``, each coded as one small integer (flat tuples of ints hash fast and take little memory).
 """
 
 from __future__ import annotations
@@ -27,12 +27,20 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-Key = tuple[tuple[int, int], ...]
+Key = tuple[int, ...]
+BITS = 7                 # a type is coded as c << BITS | p; counts and "no"s stay below 2**BITS
+LOW = (1 << BITS) - 1
 
 
 def canonical(c: Sequence[int], p: Sequence[int]) -> Key:
-    """The memo key of ``(c, p)``: sorted ``(c_a, p_a)`` pairs of the types still unplaced."""
-    return tuple(sorted((ca, pa) for ca, pa in zip(c, p) if ca > 0))
+    """The memo key of ``(c, p)``: the sorted codes ``c_a << 7 | p_a`` of the types still unplaced."""
+    if any(x > LOW for x in c) or any(x > LOW for x in p):
+        raise ValueError(f"counts above {LOW} are not supported")
+    return tuple(sorted(ca << BITS | pa for ca, pa in zip(c, p) if ca > 0))
+
+
+def decode(key: Key) -> list[tuple[int, int]]:
+    return [(code >> BITS, code & LOW) for code in key]
 
 
 def multinomial(counts: Sequence[int]) -> int:
@@ -56,26 +64,30 @@ class Arrangements:
 
     def of_key(self, key: Key) -> int:
         found = self.memo.get(key)
-        if found is not None:
-            return found
-        value = self._compute(key)
-        self.memo[key] = value
-        return value
+        if found is None:
+            found = self.memo[key] = self._compute(key)
+        return found
 
     def _compute(self, key: Key) -> int:
-        total_c = sum(ca for ca, _ in key)
-        if sum(pa for _, pa in key) > total_c:
+        total_c = total_p = 0
+        for code in key:
+            total_c += code >> BITS
+            total_p += code & LOW
+        if total_p > total_c:
             return 0
-        if any(pa > total_c - ca for ca, pa in key):  # more "not a" positions than cards other than a
-            return 0
-        for i, (ca, pa) in enumerate(key):
-            if pa:
+        for i, code in enumerate(key):
+            ca, pa = code >> BITS, code & LOW
+            if pa > total_c - ca:  # more "not a" positions than cards other than a
+                return 0
+        for i, code in enumerate(key):
+            if code & LOW:
+                # N(c, p) = N(c, p - e_a) - N(c - e_a, p - e_a)
                 rest = key[:i] + key[i + 1:]
-                fewer_no = tuple(sorted(rest + ((ca, pa - 1),)))
-                value = self.of_key(fewer_no)
-                value -= self.of_key(tuple(sorted(rest + ((ca - 1, pa - 1),))) if ca > 1 else rest)
+                value = self.of_key(tuple(sorted(rest + (code - 1,))))
+                both = code - (1 << BITS) - 1
+                value -= self.of_key(tuple(sorted(rest + (both,))) if both >> BITS else rest)
                 return value
-        return multinomial([ca for ca, _ in key])
+        return multinomial([code >> BITS for code in key])
 
 
 def bump(v: tuple[int, ...], a: int, by: int) -> tuple[int, ...]:

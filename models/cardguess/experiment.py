@@ -52,7 +52,7 @@ SEED_VALUES: dict[tuple[str, str], str] = {
 DEFAULT_DECKS = ("3,3,3", "4,4,4", "5,5,5", "3,3,3,3", "4,4,4,4", "2,2,2,2,2",
                  "6,6,6", "8,8,8", "5,5,5,5", "3,3,3,3,3", "10,10,10", "6,6,6,6", "4,4,4,4,4",
                  "13,13,13", "8,8,8,8", "5,5,5,5,5", "16,16,16", "10,10,10,10", "6,6,6,6,6",
-                 "20,20,20", "13,13,13,13", "8,8,8,8,8")
+                 "20,20,20", "13,13,13,13", "8,8,8,8,8", "25,25,25")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -275,6 +275,9 @@ def benchmark(args: argparse.Namespace) -> int:
               f"{fast['counts']:>9} {fast['peak_mb']:>8.0f} | {seed_cols}", flush=True)
         rows.append({"deck": deck, "fast": fast, "seed": seed})
     print(f"largest deck solved: {largest}")
+    for row in rows:
+        if row["fast"]["status"] == "ok" and len(row["fast"]["value"]) <= 60:
+            print(f"  E(optimal) {row['deck']:<12} = {row['fast']['value']}")
     if args.json:
         print(json.dumps(rows))
     return 0

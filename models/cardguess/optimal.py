@@ -9,7 +9,7 @@ partial feedback
 and ``E(c, p) = T(c, p) / N(c, p)``: no fraction is formed until the end, and the maximum compares
 integers.  With complete feedback the next card is shown, so ``T(c) = max_a N(c - e_a) + sum_b T(c - e_b)``.
 
-States are memoised on a canonical key (the sorted ``(c_a, p_a)`` pairs plus the number of cards to come),
+States are memoised on a canonical key (the sorted ``(c_a, p_a)`` codes plus the number of cards to come),
 so states that differ by a permutation of the types are solved once.  Guessing a type that cannot be next
 is never better than guessing one that can (the answer is then a refinement of no information, and the
 immediate reward is not smaller), so such guesses are left out of the maximum; tests check the values
@@ -22,7 +22,7 @@ import enum
 import sys
 from fractions import Fraction
 
-from .counting import Arrangements, Key, Knowledge, canonical
+from .counting import BITS, Arrangements, Key, Knowledge, canonical
 
 
 class Feedback(enum.Enum):
@@ -34,16 +34,15 @@ class StateBudgetExceeded(RuntimeError):
     """The recursion needed more memoised states than allowed."""
 
 
-StateKey = tuple[Key, int]
+StateKey = tuple[int, ...]  # the canonical key followed by the number of cards to come
+
+ONE_CARD = 1 << BITS
 
 
-def _replace(key: Key, i: int, pair: tuple[int, int]) -> Key:
-    items = list(key)
-    if pair[0] > 0:
-        items[i] = pair
-    else:
-        del items[i]
-    return tuple(sorted(items))
+def _with(key: Key, i: int, code: int) -> Key:
+    """``key`` with its ``i``-th type recoded (dropped when no card of it is left unplaced)."""
+    rest = key[:i] + key[i + 1:]
+    return tuple(sorted(rest + (code,))) if code >> BITS else rest
 
 
 class OptimalSolver:
@@ -104,30 +103,29 @@ class OptimalSolver:
     def _total(self, key: Key, left: int) -> int:
         if left <= 0:
             return 0
-        state = (key, left)
+        state = key + (left,)
         found = self.memo.get(state)
-        if found is not None:
-            return found
-        if self.max_states is not None and len(self.memo) >= self.max_states:
-            raise StateBudgetExceeded(f"more than {self.max_states} states")
-        value = self._partial(key, left) if self.feedback is Feedback.PARTIAL else self._complete(key, left)
-        self.memo[state] = value
-        return value
+        if found is None:
+            if self.max_states is not None and len(self.memo) >= self.max_states:
+                raise StateBudgetExceeded(f"more than {self.max_states} states")
+            partial = self.feedback is Feedback.PARTIAL
+            found = self.memo[state] = self._partial(key, left) if partial else self._complete(key, left)
+        return found
 
     def _partial(self, key: Key, left: int) -> int:
         n = self.n.of_key
         best = 0
-        seen: set[tuple[int, int]] = set()
-        for i, (ca, pa) in enumerate(key):
-            if (ca, pa) in seen:  # identical types: identical guesses
+        previous = -1
+        for i, code in enumerate(key):
+            if code == previous:  # identical types: identical guesses
                 continue
-            seen.add((ca, pa))
-            yes = _replace(key, i, (ca - 1, pa))
+            previous = code
+            yes = _with(key, i, code - ONE_CARD)
             w_yes = n(yes)
             if not w_yes:
                 continue
-            no = _replace(key, i, (ca, pa + 1))
             value = w_yes + self._total(yes, left - 1)
+            no = _with(key, i, code + 1)
             if n(no):
                 value += self._total(no, left - 1)
             if value > best:
@@ -138,8 +136,8 @@ class OptimalSolver:
         n = self.n.of_key
         shown = 0
         best = 0
-        for i, (ca, pa) in enumerate(key):
-            child = _replace(key, i, (ca - 1, pa))
+        for i, code in enumerate(key):
+            child = _with(key, i, code - ONE_CARD)
             w = n(child)
             best = max(best, w)
             if w:

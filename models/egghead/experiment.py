@@ -170,10 +170,6 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
-class _Usage(SleuthError):
-    pass
-
-
 def _setup(args: argparse.Namespace) -> tuple[Setup, list[CompiledQuestion]]:
     if not 2 <= args.players <= 8:
         raise PuzzleError(f"{args.players} players", place="--players", allowed="2 to 8")

@@ -16,14 +16,14 @@ import numpy as np
 
 from solver.engine import Engine
 from solver.errors import PuzzleError
-from solver.model import Clause, Constraint
+from solver.model import Clause, Constraint, Model
 from solver.puzzle import Puzzle, PuzzleDoc
 from solver.results import ClaimResult, ClaimSpec, Report, Status, Verdict, contradiction_text
 from solver.schema import Names, Section, choose
 
 from .deduction import CpSatBasic
 from .hands import Setup, format_hand
-from .questions import CompiledQuestion, load_catalogue
+from .questions import CompiledQuestion, hand_variables, load_catalogue
 from .tables import Inconsistent, PackedTables, RoundRecord, play_round
 
 ANALYSES = ("basic", "behavioural")
@@ -154,13 +154,15 @@ class EggheadPuzzle(Puzzle):
             knowledge = CpSatBasic(self.setup, backend)
         out = Outcome(knowledge=knowledge)
         stand_in: set[int] = set()
+        dealt: list[list[int | None]] = []
         for k, r in enumerate(self.rounds):
             label = f"round {k + 1}"
+            dealt.append(list(world))
             try:
                 rec = play_round(knowledge, world, r.question, k % n if self.moderator == "rotating" else None,
                                  r.new_hands.get, answer=r.answer, stages=r.solves, label=label)
             except Inconsistent as exc:
-                out.conflict = (exc.observation,)
+                out.conflict = self._answer_conflict(dealt, backend) if exc.answer_false else (exc.observation,)
                 return out
             except ValueError as exc:
                 raise PuzzleError(str(exc).removeprefix(label + ": "), file=self.doc.file, place=r.place) from None
@@ -175,6 +177,35 @@ class EggheadPuzzle(Puzzle):
             else:
                 out.valids[p] = knowledge.valids(p, view)
         return out
+
+    def _answer_conflict(self, dealt: list[list[int | None]], backend: str) -> tuple[str, ...]:
+        """A minimal set of stated hands and answers that contradict each other (CP-SAT core).
+
+        ``dealt[k]`` holds the hands at the start of round ``k + 1``; the last round's answer is false on them.
+        """
+        s, names = self.setup, self.setup.names
+        m = Model()
+        hands: dict[tuple[int, int], list[Any]] = {}
+        for k, world in enumerate(dealt):
+            for p, h in enumerate(world):
+                if h is None or (p, h) in hands:
+                    continue
+                xs = hand_variables(m, s, f"{names[p]}#{len(hands)}")
+                said = "holds" if k == 0 else f"is dealt (round {k})"
+                with m.observation(f"{names[p]} {said} {format_hand(s.hands[h])}"):
+                    for x, c in zip(xs, s.hands[h]):
+                        m.add(x == c)
+                hands[(p, h)] = xs
+        for k, world in enumerate(dealt):
+            r = self.rounds[k]
+            moderator = k % s.players if self.moderator == "rotating" else None
+            seen = [hands[(p, h)] if h is not None else hand_variables(m, s, f"{names[p]}@{k}")
+                    for p, h in enumerate(world) if p != moderator]
+            answer = r.answer if r.answer is not None else r.question.answer(
+                [h or 0 for h in world], [p != moderator for p in range(s.players)])
+            with m.observation(f"round {k + 1}: {r.question.qid} = {answer}"):
+                m.add(r.question.cpsat(m, seen) == answer)
+        return Engine(m, backend).conflict() or (f"round {len(dealt)}: {self.rounds[len(dealt) - 1].question.qid}",)
 
     # -- solve ----------------------------------------------------------------------------------------
     def solve(self, *, backend: str = "cpsat", options: Mapping[str, Any] | None = None) -> Report:

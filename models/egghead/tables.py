@@ -218,11 +218,6 @@ class PackedTables:
 
 
 @dataclass
-class Stage:
-    solvers: list[int]
-
-
-@dataclass
 class RoundRecord:
     """One round: the question, its answer, who solved at each stage, and the hands dealt to solvers."""
 
@@ -236,9 +231,10 @@ class RoundRecord:
 class Inconsistent(Exception):
     """The stated answers or reactions admit no world (``observation`` names the first that broke)."""
 
-    def __init__(self, observation: str) -> None:
+    def __init__(self, observation: str, answer_false: bool = False) -> None:
         super().__init__(observation)
         self.observation = observation
+        self.answer_false = answer_false   # the stated answer is false on the stated hands
 
 
 MAX_STAGES = 10_000
@@ -264,7 +260,7 @@ def play_round(tables: PackedTables | object, world: list[int | None], q: Compil
             raise ValueError(f"{label}: the answer is needed (a hand the moderator sees is not on the table)")
         answer = computed
     elif computed is not None and computed != answer:
-        raise Inconsistent(f"{label}: {q.qid} = {answer}")
+        raise Inconsistent(f"{label}: {q.qid} = {answer}", answer_false=True)
     tables.apply_answer(q, answer, visible, list(world))  # type: ignore[attr-defined]
     _check(tables, world, f"{label}: {q.qid} = {answer}")
     record = RoundRecord(q.qid, int(answer), moderator, [], {})

@@ -194,8 +194,10 @@ def test_seed_example_claims_and_reference(cli) -> None:  # type: ignore[no-unty
     claims = [f"{p} has no {v}" for p in "AC" for v in (4, 5, 6)]
     res = cli(["verify", SEED, "--json", *sum((["--claim", c] for c in claims), [])])
     assert res.code == 0
-    verdicts = {c["text"]: c["verdict"] for c in json.loads(res.out)["claims"]}
-    assert all(verdicts[c] == "entailed" for c in claims)
+    results = {c["text"]: c for c in json.loads(res.out)["claims"]}
+    assert all(results[c]["verdict"] == "entailed" for c in claims)
+    # neither the answer nor B's solve alone is enough
+    assert all(results[c]["because"] == ["round 1: missing = 0", "round 1, stage 1: B solves"] for c in claims)
     # the literal tables say the same
     s = Setup(3, 6, 3)
     ref = ReferenceTables(s, [True] * 3)

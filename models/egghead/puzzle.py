@@ -30,6 +30,7 @@ ANALYSES = ("basic", "behavioural")
 MODERATORS = ("external", "rotating")
 MAX_BA_WORLDS = 600_000_000     # 56**5 = 551 million fits (79 MB per packed table)
 MAX_HANDS = 4096
+MAX_EXPLAIN_WORLDS = 2_000_000   # behavioural verdicts name their observations up to this many worlds
 CLAIM_FORMS = "<player> holds 1 2 2 | <player> has a <v> | <player> has no <v>"
 
 
@@ -207,6 +208,60 @@ class EggheadPuzzle(Puzzle):
                 m.add(r.question.cpsat(m, seen) == answer)
         return Engine(m, backend).conflict() or (f"round {len(dealt)}: {self.rounds[len(dealt) - 1].question.qid}",)
 
+    # -- explanations under behavioural analysis ----------------------------------------------------
+    def _observations(self, out: Outcome) -> list[tuple[str, int, int]]:
+        """The public observations: (name, round, stage); stage -1 is the answer."""
+        names = self.setup.names
+        obs = []
+        for k, rec in enumerate(out.records):
+            obs.append((f"round {k + 1}: {rec.question} = {rec.answer}", k, -1))
+            for j in range(rec.played):
+                solvers = rec.stages[j] if j < len(rec.stages) else []
+                who = " and ".join(names[p] for p in solvers) + (" solve" if len(solvers) > 1 else " solves")
+                obs.append((f"round {k + 1}, stage {j + 1}: {who if solvers else 'nobody solves'}", k, j))
+        return obs
+
+    def _replay(self, out: Outcome, kept: set[tuple[int, int]]) -> PackedTables:
+        """The tables when only the ``kept`` (round, stage) observations are applied (solves still re-deal)."""
+        n = self.setup.players
+        tables = PackedTables(self.setup, self.behavioural)
+        for k, rec in enumerate(out.records):
+            q = self.rounds[k].question
+            if (k, -1) in kept:
+                tables.apply_answer(q, rec.answer, [p != rec.moderator for p in range(n)])
+            for j in range(rec.played):
+                solvers = rec.stages[j] if j < len(rec.stages) else []
+                if (k, j) in kept:
+                    tables.apply_reactions([None if p == rec.moderator else p in solvers for p in range(n)])
+                for p in solvers:
+                    tables.apply_solve(p, rec.solved_hands[p])
+        return tables
+
+    def _ba_because(self, out: Outcome, judge: int, still: Callable[[list[tuple[int, ...]]], bool]) -> tuple[str, ...]:
+        """A set of observations under which ``still`` holds of the judge's valids and the real world stays
+        possible, such that leaving out any one of them breaks it (deletion-based)."""
+        obs = self._observations(out)
+        view = [0 if h is None else h for h in out.hands]
+        keys = [(k, j) for _, k, j in obs]
+
+        def holds(subset: list[tuple[int, int]]) -> bool:
+            # A reaction read without the answers that caused it can wipe out the real world, and then
+            # "entails" anything: such subsets do not count.
+            row = [int(h) for h in self._replay(out, set(subset)).valids(judge, view)]
+            real = out.hands[judge]
+            if not row or (real is not None and real not in row):
+                return False
+            return still([self.setup.hands[h] for h in row])
+
+        kept, i = list(keys), 0
+        while i < len(kept):
+            trial = kept[:i] + kept[i + 1:]
+            if holds(trial):
+                kept = trial
+            else:
+                i += 1
+        return tuple(name for name, k, j in obs if (k, j) in set(kept))
+
     # -- solve ----------------------------------------------------------------------------------------
     def solve(self, *, backend: str = "cpsat", options: Mapping[str, Any] | None = None) -> Report:
         self.reject_options(options)
@@ -318,9 +373,14 @@ class EggheadPuzzle(Puzzle):
         true = [h for h in hands if test(h)]
         false = [h for h in hands if not test(h)]
         detail = f"behavioural analysis: {names[judge]} keeps {len(hands)} hand(s)"
-        if not false:
-            return ClaimResult(spec.text, Verdict.ENTAILED, (), expect=spec.expect, detail=detail)
-        if not true:
-            return ClaimResult(spec.text, Verdict.REFUTED, (), list(false[0]), expect=spec.expect, detail=detail)
+        if not false or not true:
+            verdict = Verdict.ENTAILED if not false else Verdict.REFUTED
+            because: tuple[str, ...] = ()
+            if s.n_worlds <= MAX_EXPLAIN_WORLDS:
+                because = self._ba_because(out, judge, lambda hs: all(test(h) == (not false) for h in hs))
+            else:
+                detail += "; too many worlds to search for the observations that force it"
+            return ClaimResult(spec.text, verdict, because, None if not false else list(false[0]),
+                               expect=spec.expect, detail=detail)
         return ClaimResult(spec.text, Verdict.OPEN, (), {"true": list(true[0]), "false": list(false[0])},
                            expect=spec.expect, detail=detail)

@@ -103,6 +103,8 @@ class PackedSpace:
         cm = masks[:, None] | hm[None, :]
         answers = q.evaluate([cs[..., i] for i in range(n_leaves)], cm)
         answers = np.broadcast_to(answers, (len(sums), self.h))
+        if len(sums) <= np.iinfo(np.uint16).max:
+            ids = ids.astype(np.uint16)
         if ids.size <= _CACHE_LIMIT:
             self._dp_cache[key] = (ids, answers)
         return ids, answers
@@ -224,8 +226,10 @@ class RoundRecord:
     question: str
     answer: int
     moderator: int | None
-    stages: list[list[int]]
+    stages: list[list[int]]              # who solved at each stage (trailing stages without solves left out)
     new_hands: dict[int, int | None]
+    played: int = 0                      # stages played, including the last ones in which nobody solved
+    solved_hands: dict[int, int] = field(default_factory=dict)   # the hand each solver named
 
 
 class Inconsistent(Exception):
@@ -297,6 +301,7 @@ def play_round(tables: PackedTables | object, world: list[int | None], q: Compil
                     raise ValueError(f"{label}: the hand {names[p]} solved is not known")
                 hand = int(row[0])
             tables.apply_solve(p, hand)  # type: ignore[attr-defined]
+            record.solved_hands[p] = hand
         for p in solvers:
             world[p] = deal(p)
             record.new_hands[p] = world[p]
@@ -308,6 +313,7 @@ def play_round(tables: PackedTables | object, world: list[int | None], q: Compil
             break
     else:
         raise RuntimeError("the reactions did not settle")
+    record.played = len(record.stages)
     while record.stages and not record.stages[-1]:
         record.stages.pop()
     return record

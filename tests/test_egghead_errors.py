@@ -42,6 +42,8 @@ CASES = [
     (doc(rnd='[[round]]\nquestion = "sum"\nsolves = [[1]]\n'), ["round[1].solves[0][0]", "expected a string"]),
     (doc(rnd='[[round]]\nquestion = "sum"\nsolves = []\nnew_hands = { B = [1, 1, 1] }\n'),
      ["round[1].new_hands.B", "did not solve"]),
+    (doc(rnd='[[round]]\nquestion = "sum"\nnew_hands = { A = [1, 1, 1] }\n'),
+     ["round[1].new_hands", "A did not solve"]),
     (doc(rnd='[[round]]\nquestion = "sum"\nanwser = 3\n'), ["round[1]", "unknown key", "anwser"]),
     (doc(extra='moderator = "rotating"\n', rnd='[[round]]\nquestion = "sum"\nsolves = [["A"]]\n'),
      ["round[1].solves[0][0]", "moderates"]),

@@ -167,6 +167,10 @@ class EggheadPuzzle(Puzzle):
                 return out
             except ValueError as exc:
                 raise PuzzleError(str(exc).removeprefix(label + ": "), file=self.doc.file, place=r.place) from None
+            unused = [p for p in r.new_hands if p not in rec.new_hands]
+            if unused:
+                raise PuzzleError(f"{self.setup.names[unused[0]]} did not solve in this round", file=self.doc.file,
+                                  place=f"{r.place}.new_hands", allowed="the players who solve")
             out.records.append(rec)
             stand_in = {p for p, h in rec.new_hands.items() if h is None}
         # Hands dealt in the last round and not stated change no row (eq. 5): any stand-in will do.

@@ -1,0 +1,311 @@
+"""A Clue game as written in a puzzle file: the deck, the seats, the known cards and the public log.
+
+Everything the solvers use is first turned into a list of :class:`Obs` (one per named observation: a known
+hand, a pass, a shown card, an accusation, a hand size), seen from a viewpoint.  The constraint model, the
+counting engine and the rules engine all read that same list.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from solver.errors import PuzzleError
+from solver.schema import Names, Section
+
+CATEGORIES = ("suspect", "weapon", "room")
+
+CLASSIC = (
+    ("Scarlet", "Mustard", "White", "Green", "Peacock", "Plum"),
+    ("Candlestick", "Knife", "Lead Pipe", "Revolver", "Rope", "Wrench"),
+    ("Kitchen", "Ballroom", "Conservatory", "Dining Room", "Billiard Room", "Library", "Lounge", "Hall", "Study"),
+)
+MASTER_DETECTIVE = (
+    ("Scarlet", "Mustard", "White", "Green", "Peacock", "Plum", "Rose", "Gray", "Brunette", "Peach"),
+    ("Candlestick", "Knife", "Lead Pipe", "Revolver", "Rope", "Wrench", "Horseshoe", "Poison"),
+    ("Carriage House", "Conservatory", "Kitchen", "Trophy Room", "Dining Room", "Drawing Room", "Gazebo",
+     "Courtyard", "Fountain", "Library", "Billiard Room", "Studio"),
+)
+NAMED_DECKS = {"classic": CLASSIC, "master-detective": MASTER_DETECTIVE}
+MAX_CARDS = 120
+MAX_PLAYERS = 12
+
+
+@dataclass(frozen=True)
+class Deck:
+    """Cards by category; a card is an index into :attr:`cards` (suspects, then weapons, then rooms)."""
+
+    suspects: tuple[str, ...]
+    weapons: tuple[str, ...]
+    rooms: tuple[str, ...]
+
+    @property
+    def categories(self) -> tuple[tuple[str, ...], ...]:
+        return (self.suspects, self.weapons, self.rooms)
+
+    @property
+    def cards(self) -> tuple[str, ...]:
+        return self.suspects + self.weapons + self.rooms
+
+    def __len__(self) -> int:
+        return len(self.cards)
+
+    def category(self, card: int) -> int:
+        if card < len(self.suspects):
+            return 0
+        return 1 if card < len(self.suspects) + len(self.weapons) else 2
+
+    def members(self, category: int) -> range:
+        start = sum(len(c) for c in self.categories[:category])
+        return range(start, start + len(self.categories[category]))
+
+    @classmethod
+    def named(cls, name: str) -> Deck:
+        return cls(*NAMED_DECKS[name])
+
+
+class ObsKind(enum.Enum):
+    HOLDS = "holds"            # the player holds every listed card
+    LACKS = "lacks"            # the player holds none of the listed cards
+    SOME = "some"              # the player holds at least one of the listed cards
+    HAND_SIZE = "hand size"    # the player holds exactly `size` cards
+    NOT_TRIPLE = "not triple"  # the envelope is not exactly these three cards
+    ENVELOPE = "envelope"      # the envelope is exactly these three cards
+
+
+@dataclass(frozen=True)
+class Obs:
+    """One named observation: what it says about which place holds which cards."""
+
+    name: str
+    kind: ObsKind
+    player: int | None = None
+    cards: tuple[int, ...] = ()
+    size: int = 0
+
+
+@dataclass(frozen=True)
+class Suggestion:
+    by: int
+    cards: tuple[int, int, int]
+    shown_by: int | None = None
+    card: int | None = None
+
+
+@dataclass(frozen=True)
+class Accusation:
+    by: int
+    cards: tuple[int, int, int]
+    correct: bool = False
+
+
+@dataclass(frozen=True)
+class Game:
+    """The full state of a puzzle file; :meth:`observations` gives what a viewer knows of it."""
+
+    deck: Deck
+    players: tuple[str, ...]
+    hand_sizes: tuple[int, ...]
+    hands: tuple[frozenset[int], ...]
+    suggestions: tuple[Suggestion, ...] = ()
+    accusations: tuple[Accusation, ...] = ()
+    file_viewer: int | None = None
+    viewer: int | None = None
+    card_names: Names = field(default=None, compare=False, repr=False)  # type: ignore[assignment]
+
+    @property
+    def envelope(self) -> int:
+        """The place index of the envelope (players are 0..n-1)."""
+        return len(self.players)
+
+    @property
+    def places(self) -> tuple[str, ...]:
+        return (*self.players, "envelope")
+
+    def card(self, i: int) -> str:
+        return self.deck.cards[i]
+
+    def suggestion_label(self, k: int) -> str:
+        s = self.suggestions[k]
+        return f"suggestion {k + 1} ({self.players[s.by]}: {', '.join(self.card(c) for c in s.cards)})"
+
+    def with_viewer(self, viewer: int | None) -> Game:
+        return Game(self.deck, self.players, self.hand_sizes, self.hands, self.suggestions, self.accusations,
+                    self.file_viewer, viewer, self.card_names)
+
+    def observations(self) -> list[Obs]:
+        """The observations the viewer has (everything the file states when there is no viewer).
+
+        A viewer knows their own hand, the cards shown to them or by them, and public events.  The other
+        players' entries under ``[hands]`` count only when the file was written by this viewer (they are
+        the cards this viewer has seen).
+        """
+        v = self.viewer
+        obs: list[Obs] = []
+        for p, size in enumerate(self.hand_sizes):
+            obs.append(Obs(f"hand size of {self.players[p]}", ObsKind.HAND_SIZE, p, size=size))
+        for p, hand in enumerate(self.hands):
+            if hand and (v is None or p == v or v == self.file_viewer):
+                obs.append(Obs(f"{self.players[p]}'s hand", ObsKind.HOLDS, p, tuple(sorted(hand))))
+        n = len(self.players)
+        for k, s in enumerate(self.suggestions):
+            label = self.suggestion_label(k)
+            asked = [(s.by + i) % n for i in range(1, n)]
+            passers = asked if s.shown_by is None else asked[:asked.index(s.shown_by)]
+            for p in passers:
+                obs.append(Obs(f"{label}: {self.players[p]} could not show", ObsKind.LACKS, p, s.cards))
+            if s.shown_by is None:
+                continue
+            who = self.players[s.shown_by]
+            if s.card is not None and (v is None or v in (s.by, s.shown_by)):
+                obs.append(Obs(f"{label}: {who} showed {self.card(s.card)}", ObsKind.HOLDS, s.shown_by,
+                               (s.card,)))
+            else:
+                obs.append(Obs(f"{label}: {who} showed a card", ObsKind.SOME, s.shown_by, s.cards))
+        for k, a in enumerate(self.accusations):
+            cards = ", ".join(self.card(c) for c in a.cards)
+            label = f"accusation {k + 1} ({self.players[a.by]}: {cards})"
+            if a.correct:
+                obs.append(Obs(f"{label} was right", ObsKind.ENVELOPE, None, a.cards))
+            else:
+                obs.append(Obs(f"{label} was wrong", ObsKind.NOT_TRIPLE, None, a.cards))
+        return obs
+
+    # -- writing back (the simulator's logs) ---------------------------------------------------------
+    def to_doc(self) -> dict[str, Any]:
+        """A puzzle-file table for this game (custom deck written out unless it is a named deck)."""
+        deck: Any = next((name for name, cats in NAMED_DECKS.items() if cats == self.deck.categories),
+                         {"suspects": list(self.deck.suspects), "weapons": list(self.deck.weapons),
+                          "rooms": list(self.deck.rooms)})
+        doc: dict[str, Any] = {"game": "clue", "deck": deck, "players": list(self.players),
+                               "hand_sizes": list(self.hand_sizes)}
+        if self.viewer is not None:
+            doc["viewer"] = self.players[self.viewer]
+        hands = {self.players[p]: [self.card(c) for c in sorted(h)] for p, h in enumerate(self.hands) if h}
+        if hands:
+            doc["hands"] = hands
+        doc["suggestion"] = []
+        for s in self.suggestions:
+            row: dict[str, Any] = {"by": self.players[s.by], "cards": [self.card(c) for c in s.cards]}
+            if s.shown_by is not None:
+                row["shown_by"] = self.players[s.shown_by]
+            if s.card is not None:
+                row["card"] = self.card(s.card)
+            doc["suggestion"].append(row)
+        doc["accusation"] = [{"by": self.players[a.by], "cards": [self.card(c) for c in a.cards],
+                              "correct": a.correct} for a in self.accusations]
+        return doc
+
+
+# -- parsing -----------------------------------------------------------------------------------------
+
+def parse_deck(section: Section) -> Deck:
+    raw = section.raw("deck", "classic")
+    if isinstance(raw, str):
+        key = raw.strip().casefold().replace("_", "-").replace(" ", "-")
+        if key not in NAMED_DECKS:
+            raise section.error(f"unknown deck {raw!r}", "deck", allowed=[*NAMED_DECKS, "a [deck] table"])
+        return Deck.named(key)
+    if not isinstance(raw, dict):
+        raise section.error("expected a deck name or a table", "deck",
+                            allowed=[*NAMED_DECKS, "a [deck] table with suspects, weapons, rooms"])
+    ds = section.section("deck")
+    cats = [tuple(ds.list(key, str, min_len=1)) for key in ("suspects", "weapons", "rooms")]
+    ds.finish()
+    deck = Deck(*cats)
+    if len(deck) > MAX_CARDS:
+        raise ds.error(f"has {len(deck)} cards", allowed=f"at most {MAX_CARDS}")
+    return deck
+
+
+def parse_game(section: Section, viewer: str | None) -> Game:
+    """Read and check the clue keys of a puzzle file (every mistake names its place)."""
+    deck = parse_deck(section)
+    try:
+        cards = Names("card", deck.cards)
+    except PuzzleError as exc:
+        raise exc.located(section.file, "deck") from None
+    names = section.list("players", str, min_len=2, max_len=MAX_PLAYERS)
+    try:
+        players = Names("player", names)
+    except PuzzleError as exc:
+        raise exc.located(section.file, "players") from None
+    n, free = len(players), len(deck) - 3
+    if section.has("hand_sizes"):
+        sizes = section.list("hand_sizes", int, min_len=n, max_len=n)
+        for i, h in enumerate(sizes):
+            if h < 0:
+                raise section.error(f"{h} is negative", f"hand_sizes[{i}]", allowed="0 and more")
+        if sum(sizes) != free:
+            raise section.error(f"hand sizes add up to {sum(sizes)}, but the deck leaves {free} cards for the "
+                                f"hands ({len(deck)} cards minus 3 in the envelope)", "hand_sizes",
+                                allowed=f"{n} sizes adding up to {free}")
+    else:
+        sizes = [free // n + (1 if i < free % n else 0) for i in range(n)]
+    hands: list[set[int]] = [set() for _ in range(n)]
+    owner: dict[int, int] = {}
+    hs = section.section("hands", None)
+    if hs is not None:
+        for key in hs.data:
+            p = players.index(key, hs)
+            for i, name in enumerate(hs.list(key, str)):
+                c = cards.index(name, hs, f"{key}[{i}]")
+                if c in owner and owner[c] != p:
+                    raise hs.error(f"{deck.cards[c]} is also in {players.names[owner[c]]}'s hand", f"{key}[{i}]")
+                owner[c] = p
+                hands[p].add(c)
+            if len(hands[p]) > sizes[p]:
+                raise hs.error(f"lists {len(hands[p])} cards but {players.names[p]} holds {sizes[p]}", key,
+                               allowed=f"at most {sizes[p]} cards")
+    suggestions = []
+    for ss in section.sections("suggestion"):
+        by = players.index(ss.str("by"), ss, "by")
+        triple = _triple(ss, deck, cards)
+        shown_by = None
+        if ss.has("shown_by"):
+            shown_by = players.index(ss.str("shown_by"), ss, "shown_by")
+            if shown_by == by:
+                raise ss.error("a player does not show a card to themselves", "shown_by",
+                               allowed=[p for i, p in enumerate(players) if i != by])
+        card = None
+        if ss.has("card"):
+            card = cards.index(ss.str("card"), ss, "card")
+            if shown_by is None:
+                raise ss.error("a card was shown but no shown_by says by whom", "card")
+            if card not in triple:
+                raise ss.error(f"{deck.cards[card]} is not one of the suggested cards", "card",
+                               allowed=[deck.cards[c] for c in triple])
+        ss.finish()
+        suggestions.append(Suggestion(by, triple, shown_by, card))
+    accusations = []
+    for acc in section.sections("accusation"):
+        by = players.index(acc.str("by"), acc, "by")
+        triple = _triple(acc, deck, cards)
+        correct = acc.bool("correct")
+        acc.finish()
+        accusations.append(Accusation(by, triple, correct))
+    file_viewer = section.raw("viewer", None)
+    fv = players.index(file_viewer, section, "viewer") if file_viewer is not None else None
+    v = players.index(viewer, section, "viewer") if viewer is not None else None
+    return Game(deck, tuple(players.names), tuple(sizes), tuple(frozenset(h) for h in hands),
+                tuple(suggestions), tuple(accusations), fv, v, cards)
+
+
+def _triple(s: Section, deck: Deck, cards: Names) -> tuple[int, int, int]:
+    """One suspect, one weapon and one room, in any order; returned in that order."""
+    names = s.list("cards", str, min_len=3, max_len=3)
+    picked: list[int | None] = [None, None, None]
+    for i, name in enumerate(names):
+        c = cards.index(name, s, f"cards[{i}]")
+        cat = deck.category(c)
+        if picked[cat] is not None:
+            raise s.error(f"names two {CATEGORIES[cat]}s ({deck.cards[picked[cat]]} and {deck.cards[c]})",  # type: ignore[index]
+                          "cards", allowed="one suspect, one weapon and one room")
+        picked[cat] = c
+    return (picked[0], picked[1], picked[2])  # type: ignore[return-value]
+
+
+def player_names(game: Game, players: Sequence[int]) -> list[str]:
+    return [game.players[p] for p in players]

@@ -1,0 +1,63 @@
+"""The Clue constraint model on the sleuth engine: one boolean per (card, place), one observation per fact.
+
+Structure (always on): every card is in exactly one place; the envelope holds one card of each category.
+Observations (each behind its own literal, named the way a player reads it): hand sizes, known hands,
+passes, shown cards, wrong and right accusations.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from solver.engine import Engine
+from solver.model import LinearExpr, Lit, Model, Var
+
+from .game import Game, Obs, ObsKind
+
+
+@dataclass
+class ClueModel:
+    game: Game
+    model: Model
+    holds: list[list[Var]]  # [card][place]
+
+    def lit(self, card: int, place: int) -> Lit:
+        return self.holds[card][place].lit()
+
+    def deal(self, values: dict[Var, int]) -> dict[str, str]:
+        """A solution as {card: place name} (the witness shown to users)."""
+        places = self.game.places
+        return {self.game.card(c): places[next(q for q, v in enumerate(row) if values[v])]
+                for c, row in enumerate(self.holds)}
+
+    def engine(self, backend: str = "cpsat", time_limit: float | None = None) -> Engine:
+        return Engine(self.model, backend, time_limit=time_limit)
+
+
+def build_model(game: Game, obs: Sequence[Obs]) -> ClueModel:
+    m = Model()
+    places = game.places
+    holds = [[m.bool_var(f"{places[q]} holds {game.card(c)}") for q in range(len(places))]
+             for c in range(len(game.deck))]
+    env = game.envelope
+    for row in holds:
+        m.add_exactly(1, row)
+    for k in range(3):
+        m.add_exactly(1, [holds[c][env] for c in game.deck.members(k)])
+    for o in obs:
+        with m.observation(o.name):
+            p = o.player
+            if o.kind is ObsKind.HAND_SIZE:
+                m.add(LinearExpr.sum(holds[c][p] for c in range(len(game.deck))) == o.size)  # type: ignore[index]
+            elif o.kind is ObsKind.HOLDS:
+                m.add_all([holds[c][p] for c in o.cards])  # type: ignore[index]
+            elif o.kind is ObsKind.LACKS:
+                m.add_all([~holds[c][p] for c in o.cards])  # type: ignore[index]
+            elif o.kind is ObsKind.SOME:
+                m.add_any([holds[c][p] for c in o.cards])  # type: ignore[index]
+            elif o.kind is ObsKind.NOT_TRIPLE:
+                m.add_any([~holds[c][env] for c in o.cards])
+            elif o.kind is ObsKind.ENVELOPE:
+                m.add_all([holds[c][env] for c in o.cards])
+    return ClueModel(game, m, holds)

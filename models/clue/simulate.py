@@ -1,0 +1,85 @@
+"""Random Clue games played with a simple policy: the log, the true deal, and views of every prefix.
+
+Policy: on their turn a player suggests, in each category, a random card they have neither in hand nor been
+shown (any card when none is left); the first player clockwise who holds one of the three shows one at
+random.  When a player has seen all cards but one in every category they accuse (correctly) and the game
+ends.  Used by the soundness tests (the true deal must be consistent with every view) and the benchmark.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from .game import Accusation, Deck, Game, Suggestion
+
+
+@dataclass(frozen=True)
+class SimulatedGame:
+    deck: Deck
+    players: tuple[str, ...]
+    hand_sizes: tuple[int, ...]
+    deal: tuple[int, ...]                 # place of every card (players 0..n-1, envelope n)
+    suggestions: tuple[Suggestion, ...]
+    accusations: tuple[Accusation, ...]
+
+    @property
+    def envelope(self) -> tuple[int, int, int]:
+        n = len(self.players)
+        return tuple(c for c, p in enumerate(self.deal) if p == n)  # type: ignore[return-value]
+
+    def hand(self, p: int) -> frozenset[int]:
+        return frozenset(c for c, q in enumerate(self.deal) if q == p)
+
+    def view(self, viewer: int | None, turns: int | None = None) -> Game:
+        """The log after ``turns`` suggestions, as seen by ``viewer`` (None: an outside observer who knows
+        no hand and sees no shown card)."""
+        n = len(self.players)
+        hands = tuple(self.hand(p) if p == viewer else frozenset() for p in range(n))
+        sugg = self.suggestions if turns is None else self.suggestions[:turns]
+        if viewer is None:
+            sugg = tuple(Suggestion(s.by, s.cards, s.shown_by, None) for s in sugg)
+        acc = self.accusations if turns is None or turns >= len(self.suggestions) else ()
+        return Game(self.deck, self.players, self.hand_sizes, hands, sugg, acc, viewer, viewer)
+
+    def full(self) -> Game:
+        """Everything: all hands, every shown card (the file a referee would write)."""
+        hands = tuple(self.hand(p) for p in range(len(self.players)))
+        return Game(self.deck, self.players, self.hand_sizes, hands, self.suggestions, self.accusations)
+
+
+def simulate(n_players: int, rng: random.Random, *, deck: Deck | None = None, max_turns: int = 60,
+             hand_sizes: tuple[int, ...] | None = None) -> SimulatedGame:
+    deck = deck or Deck.named("classic")
+    players = tuple(f"P{i + 1}" for i in range(n_players))
+    free = len(deck) - 3
+    sizes = hand_sizes or tuple(free // n_players + (1 if i < free % n_players else 0) for i in range(n_players))
+    deal = [n_players] * len(deck)
+    envelope = [rng.choice(list(deck.members(k))) for k in range(3)]
+    rest = [c for c in range(len(deck)) if c not in envelope]
+    rng.shuffle(rest)
+    start = 0
+    for p, h in enumerate(sizes):
+        for c in rest[start:start + h]:
+            deal[c] = p
+        start += h
+    seen = [{c for c, q in enumerate(deal) if q == p} for p in range(n_players)]
+    suggestions: list[Suggestion] = []
+    accusations: list[Accusation] = []
+    for turn in range(max_turns):
+        by = turn % n_players
+        unseen = [[c for c in deck.members(k) if c not in seen[by]] for k in range(3)]
+        if all(len(u) == 1 for u in unseen):
+            accusations.append(Accusation(by, (unseen[0][0], unseen[1][0], unseen[2][0]), True))
+            break
+        triple = tuple(rng.choice(u if u else list(deck.members(k))) for k, u in enumerate(unseen))
+        shown_by = card = None
+        for i in range(1, n_players):
+            p = (by + i) % n_players
+            held = [c for c in triple if deal[c] == p]
+            if held:
+                shown_by, card = p, rng.choice(held)
+                seen[by].add(card)
+                break
+        suggestions.append(Suggestion(by, triple, shown_by, card))  # type: ignore[arg-type]
+    return SimulatedGame(deck, players, sizes, tuple(deal), tuple(suggestions), tuple(accusations))

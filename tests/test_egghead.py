@@ -138,23 +138,25 @@ def _play(tables, setup, questions, world0, deals, order, moderator):  # type: i
 def test_master_table_matches_the_literal_reference_on_random_games() -> None:
     rng = np.random.default_rng(2024)
     informative = 0
-    for game in range(36):
-        values, size = [(3, 2), (4, 2), (3, 3), (2, 3)][game % 4]
-        s = Setup(3, values, size)
+    for game in range(44):
+        # mostly 3 players with few values; then 4 and 5 players to exercise every axis of the packed tables
+        players, values, size = [(3, 3, 2), (3, 4, 2), (3, 3, 3), (3, 2, 3)][game % 4] if game < 36 else \
+            [(4, 3, 2), (5, 2, 2)][game % 2]
+        s = Setup(players, values, size)
         qs = [q.compile(s) for q in load_catalogue(values)]
-        ba = [bool(x) for x in rng.integers(0, 2, 3)] if game % 3 else [True, True, True]
+        ba = [bool(x) for x in rng.integers(0, 2, players)] if game % 3 else [True] * players
         moderator = "rotating" if game % 2 else "external"
-        world0 = [s.deal(rng) for _ in range(3)]
+        world0 = [s.deal(rng) for _ in range(players)]
         deals = [s.deal(rng) for _ in range(100)]
         order = [int(x) for x in rng.integers(len(qs), size=8)]
         fast, ref = PackedTables(s, ba), ReferenceTables(s, ba)
         got, want = _play(fast, s, qs, world0, deals, order, moderator), _play(ref, s, qs, world0, deals, order,
                                                                                   moderator)
-        assert got == want, (game, values, size, ba, moderator)
+        assert got == want, (game, players, values, size, ba, moderator)
         if any(ba):
             for p in fast.own:
                 assert {tuple(w) for w in np.argwhere(fast.space.unpack(fast.own[p]))} == ref.world_set(p)
-        basic = _play(PackedTables(s, [False] * 3), s, qs, world0, deals, order, moderator)
+        basic = _play(PackedTables(s, [False] * players), s, qs, world0, deals, order, moderator)
         informative += got != basic
     assert informative >= 5, "behavioural analysis changed the course of several games"
 

@@ -329,16 +329,18 @@ def bench(args: argparse.Namespace, setup: Setup, questions: Sequence[CompiledQu
     simulate(setup, questions, [p < 1 for p in range(setup.players)], args.rounds, args.seed)
     print(f"  study, 1 BA player, {args.rounds} rounds: {time.perf_counter() - start:.1f} s")
 
-    small = Setup(3, 4, 2)
-    small_q = [q.compile(small) for q in load_catalogue(4)]
-    flags = [True, True, False]
-    fast = simulate(small, small_q, flags, 30, args.seed)
-    ref = simulate(small, small_q, flags, 30, args.seed, tables=ReferenceTables(small, flags))
-    same = [(a.answer, a.stages) for a in fast.records] == [(b.answer, b.stages) for b in ref.records]
-    f_med, r_med = statistics.median(fast.round_times), statistics.median(ref.round_times)
-    print(f"  literal reference (eq. 2-5) on 3 players, values 1-4, 2 cards ({small.n_worlds} worlds, 2 BA): "
-          f"median round {r_med * 1000:.1f} ms vs packed {f_med * 1000:.2f} ms = {r_med / f_med:.0f}x slower; "
-          f"same answers and solves: {'yes' if same else 'NO'}")
+    print(f"  process peak RSS so far {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB")
+    for small, rounds in ((Setup(3, 4, 2), 30), (Setup(3, setup.values, setup.hand_size), 5)):
+        small_q = [q.compile(small) for q in load_catalogue(small.values)]
+        flags = [True, True, False]
+        fast = simulate(small, small_q, flags, rounds, args.seed)
+        ref = simulate(small, small_q, flags, rounds, args.seed, tables=ReferenceTables(small, flags))
+        same = [(a.answer, a.stages) for a in fast.records] == [(b.answer, b.stages) for b in ref.records]
+        f_med, r_med = statistics.median(fast.round_times), statistics.median(ref.round_times)
+        print(f"  literal reference (eq. 2-5), 3 players, values 1-{small.values}, {small.hand_size} cards "
+              f"({small.n_worlds:,} worlds, 2 BA, {rounds} rounds): median round {r_med * 1000:.1f} ms vs packed "
+              f"{f_med * 1000:.2f} ms = {r_med / f_med:.0f}x slower; same answers and solves: "
+              f"{'yes' if same else 'NO'}")
     if not args.no_five and setup.players == 4:
         five = Setup(5, setup.values, setup.hand_size)
         five_q = [q.compile(five) for q in load_catalogue(setup.values)]

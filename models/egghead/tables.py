@@ -15,8 +15,9 @@ dictionaries; tests check that both give the same reactions, valids and tables.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Protocol
 
 import numpy as np
 
@@ -232,6 +233,23 @@ class RoundRecord:
     solved_hands: dict[int, int] = field(default_factory=dict)   # the hand each solver named
 
 
+class Knowledge(Protocol):
+    """What the round driver needs: the packed tables, the literal reference and CP-SAT basic deduction."""
+
+    setup: Setup
+
+    def apply_answer(self, q: CompiledQuestion, answer: int, visible: Sequence[bool],
+                     world: Sequence[int | None] = ...) -> None: ...
+
+    def reaction(self, player: int, world: Sequence[int | None]) -> bool | None: ...
+
+    def valids(self, player: int, world: Sequence[int | None]) -> np.ndarray | None: ...
+
+    def apply_reactions(self, reactions: Sequence[bool | None]) -> bool: ...
+
+    def apply_solve(self, player: int, hand: int) -> None: ...
+
+
 class Inconsistent(Exception):
     """The stated answers or reactions admit no world (``observation`` names the first that broke)."""
 
@@ -244,8 +262,8 @@ class Inconsistent(Exception):
 MAX_STAGES = 10_000
 
 
-def play_round(tables: PackedTables | object, world: list[int | None], q: CompiledQuestion,
-               moderator: int | None, deal, *, answer: int | None = None,  # type: ignore[no-untyped-def]
+def play_round(tables: Knowledge, world: list[int | None], q: CompiledQuestion, moderator: int | None,
+               deal: Callable[[int], int | None], *, answer: int | None = None,
                stages: Sequence[Sequence[int]] | None = None, label: str = "round") -> RoundRecord:
     """Algorithm 1 for one round on any tables object (packed or reference).
 
@@ -254,7 +272,7 @@ def play_round(tables: PackedTables | object, world: list[int | None], q: Compil
     file); then they are checked against the world where it is known, else they are computed.
     """
     n = len(world)
-    names = tables.setup.names  # type: ignore[attr-defined]
+    names = tables.setup.names
     visible = [p != moderator for p in range(n)]
     computed = None
     if all(world[p] is not None for p in range(n) if visible[p]):
@@ -265,7 +283,7 @@ def play_round(tables: PackedTables | object, world: list[int | None], q: Compil
         answer = computed
     elif computed is not None and computed != answer:
         raise Inconsistent(f"{label}: {q.qid} = {answer}", answer_false=True)
-    tables.apply_answer(q, answer, visible, list(world))  # type: ignore[attr-defined]
+    tables.apply_answer(q, answer, visible, list(world))
     _check(tables, world, f"{label}: {q.qid} = {answer}")
     record = RoundRecord(q.qid, int(answer), moderator, [], {})
     # A hand dealt during this round and not known plays no role before the next answer: every table is
@@ -279,7 +297,7 @@ def play_round(tables: PackedTables | object, world: list[int | None], q: Compil
                 shown.append(None)
                 continue
             known = all(view[o] is not None for o in range(n) if o != p)
-            real = tables.reaction(p, view) if known else None  # type: ignore[attr-defined]
+            real = tables.reaction(p, view) if known else None
             if stages is not None:
                 said = p in (stages[stage] if stage < len(stages) else ())
                 if real is not None and real != said:
@@ -288,19 +306,19 @@ def play_round(tables: PackedTables | object, world: list[int | None], q: Compil
             if real is None:
                 raise ValueError(f"{label}: the solves are needed (a reaction depends on a hand not on the table)")
             shown.append(real)
-        changed = tables.apply_reactions(shown)  # type: ignore[attr-defined]
+        changed = tables.apply_reactions(shown)
         solvers = [p for p in range(n) if shown[p]]
         _check(tables, view, f"{label}: stage {stage + 1} reactions")
         record.stages.append(solvers)
         for p in solvers:
             hand = view[p]
             if hand is None:  # an unknown hand that was just solved: the solver's row names it
-                row = tables.valids(p, view) if all(  # type: ignore[attr-defined]
+                row = tables.valids(p, view) if all(
                     view[o] is not None for o in range(n) if o != p) else None
                 if row is None or len(row) != 1:
                     raise ValueError(f"{label}: the hand {names[p]} solved is not known")
                 hand = int(row[0])
-            tables.apply_solve(p, hand)  # type: ignore[attr-defined]
+            tables.apply_solve(p, hand)
             record.solved_hands[p] = hand
         for p in solvers:
             world[p] = deal(p)
@@ -319,7 +337,7 @@ def play_round(tables: PackedTables | object, world: list[int | None], q: Compil
     return record
 
 
-def _check(tables, world: Sequence[int | None], observation: str) -> None:  # type: ignore[no-untyped-def]
+def _check(tables: Knowledge, world: Sequence[int | None], observation: str) -> None:
     """Every row through the real world must stay non-empty and hold the real hand where it is known."""
     n = len(world)
     for p in range(n):

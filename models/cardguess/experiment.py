@@ -191,9 +191,9 @@ def child(args: argparse.Namespace) -> int:
     """One deck, one implementation, ``repeats`` fresh runs; prints one JSON line."""
     deck = parse_deck(args.child)
     ensure_recursion(sum(deck) * 2)
-    times, value, states, counts = [], Fraction(0), 0, 0
+    times, cpu, value, states, counts = [], [], Fraction(0), 0, 0
     for _ in range(max(1, args.repeats)):
-        start = time.perf_counter()
+        start, start_cpu = time.perf_counter(), time.process_time()
         if args.impl == "fast":
             solver = OptimalSolver()
             value = solver.expected(Knowledge.initial(deck))
@@ -203,8 +203,9 @@ def child(args: argparse.Namespace) -> int:
             value = SeedOptimalAgent(deck).ev(memo)
             states = len(memo)
         times.append(time.perf_counter() - start)
+        cpu.append(time.process_time() - start_cpu)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # Linux: kB
-    print(json.dumps({"value": str(value), "times": times, "states": states, "counts": counts,
+    print(json.dumps({"value": str(value), "times": times, "cpu": cpu, "states": states, "counts": counts,
                       "peak_mb": peak}))
     return 0
 
@@ -234,9 +235,10 @@ def benchmark(args: argparse.Namespace) -> int:
     print(f"exact optimal expected score, partial feedback; each deck in a child process "
           f"(timeout {args.timeout:g} s fast / {args.reference_timeout:g} s seed's approach, "
           f"{args.memory_limit:g} GB); times are medians of {args.repeats} runs when a run takes < 20 s, "
-          f"else one run; machine shared (nice, 2 cores)", flush=True)
-    header = (f"{'deck':<14} {'cards':>5} {'E(optimal)':>12} {'fast s':>9} {'states':>10} {'N memo':>9} "
-              f"{'peak MB':>8} | {'seed s':>9} {'seed states':>11} {'ratio':>8}")
+          f"else one run; machine shared (2 cores): wall time suffers from other jobs, CPU time less; "
+          f"ratio = seed's CPU time / fast CPU time", flush=True)
+    header = (f"{'deck':<14} {'cards':>5} {'E(optimal)':>12} {'wall s':>9} {'cpu s':>9} {'states':>10} "
+              f"{'N memo':>9} {'peak MB':>8} | {'seed wall':>9} {'seed cpu':>9} {'states':>8} {'ratio':>7}")
     print(header)
     print("-" * len(header), flush=True)
     failed_families: set[int] = set()
@@ -256,7 +258,7 @@ def benchmark(args: argparse.Namespace) -> int:
             rows.append({"deck": deck, "fast": fast})
             continue
         largest = deck if largest is None or sum(counts) >= sum(parse_deck(largest)) else largest
-        fast_t = statistics.median(fast["times"])
+        fast_t, fast_cpu = statistics.median(fast["times"]), statistics.median(fast["cpu"])
         if family in seed_failed:
             seed = {"status": "skipped"}
         else:
@@ -264,14 +266,14 @@ def benchmark(args: argparse.Namespace) -> int:
             if seed["status"] != "ok":
                 seed_failed.add(family)
         if seed["status"] == "ok":
-            seed_t = statistics.median(seed["times"])
+            seed_t, seed_cpu = statistics.median(seed["times"]), statistics.median(seed["cpu"])
             if seed["value"] != fast["value"]:
                 raise SleuthError(f"deck {deck}: seed's approach gives {seed['value']}, fast {fast['value']}")
-            seed_cols = f"{seed_t:>9.3f} {seed['states']:>11} {seed_t / fast_t:>7.0f}x"
+            seed_cols = f"{seed_t:>9.3f} {seed_cpu:>9.3f} {seed['states']:>8} {seed_cpu / fast_cpu:>6.0f}x"
         else:
-            seed_cols = f"{seed['status']:>31}"
+            seed_cols = f"{seed['status']:>36}"
         value = Fraction(fast["value"])
-        print(f"{deck:<14} {sum(counts):>5} {float(value):>12.6f} {fast_t:>9.3f} {fast['states']:>10} "
+        print(f"{deck:<14} {sum(counts):>5} {float(value):>12.6f} {fast_t:>9.3f} {fast_cpu:>9.3f} {fast['states']:>10} "
               f"{fast['counts']:>9} {fast['peak_mb']:>8.0f} | {seed_cols}", flush=True)
         rows.append({"deck": deck, "fast": fast, "seed": seed})
     print(f"largest deck solved: {largest}")

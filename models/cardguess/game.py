@@ -21,7 +21,7 @@ MAX_TYPES = 16
 MAX_COUNT = 100
 MAX_CARDS = 120
 MAX_COMPOSITIONS = 1_000_000   # compositions listed in `remaining`
-MAX_STATES = 3_000_000         # memoised states for suggest / claims before giving up
+MAX_STATES = 250_000           # memoised states for suggest / claims before giving up (about 10 s)
 
 
 @dataclass
@@ -72,13 +72,18 @@ class CardGame:
             state = strategy.observe(state, g.card, g.correct, g.actual)
         return state
 
-    def further(self, strategy: Strategy) -> ScoreDistribution:
-        """Exact distribution of the further correct guesses if ``strategy`` plays from here."""
+    def further(self, strategy: Strategy, *, required: bool = True) -> ScoreDistribution | None:
+        """Exact distribution of the further correct guesses if ``strategy`` plays from here.
+
+        When it needs more than :data:`MAX_STATES` states: an error, or None if not ``required``.
+        """
         know = self.knowledge()
         ensure_recursion(sum(self.counts) * 2)
         try:
             return Evaluator(strategy, max_states=MAX_STATES).distribution(know, self.strategy_state(strategy))
         except StateBudgetExceeded:
+            if not required:
+                return None
             raise PuzzleError(f"the deck is too large for an exact evaluation of {strategy.name!r} "
                               f"(more than {MAX_STATES} states)") from None
 

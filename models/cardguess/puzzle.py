@@ -183,7 +183,7 @@ class CardGuessPuzzle(Puzzle):
         if m := _EXPECTED.match(text):
             strategy = self._strategy(opts.get("method"), opts, place)
             op, target = m.group(1), value(m.group(2))
-            return exact(lambda: s.further(strategy).expected, op, target,
+            return exact(lambda: s.further(strategy).expected, op, target,  # type: ignore[union-attr]
                          f"E(further correct) with {strategy.describe()}")
         if m := _BEST.match(text):
             a = card(m.group(1))
@@ -230,7 +230,7 @@ class CardGuessPuzzle(Puzzle):
         if know.cards_left == 0:
             raise SleuthError(f"{self.doc.file or 'puzzle'}: every card has been guessed; nothing to suggest")
         guess, scores = s.best(strategy)
-        further = s.further(strategy)
+        further = s.further(strategy, required=False)
         probs = know.next_probabilities(s.arrangements)
         values = strategy.values(know) if isinstance(strategy, Optimal) else None
         per_card = {}
@@ -240,14 +240,16 @@ class CardGuessPuzzle(Puzzle):
                 entry["value"] = values[a]
                 entry["score"] = values[a]
             per_card[t] = entry
-        fields = {"method": strategy.name, "guess": s.types[guess], "expected": further.expected,
-                  "expected_decimal": float(further.expected),
-                  "distribution": {str(k): q for k, q in further.probabilities.items()},
-                  "cards": per_card}
+        fields: dict[str, Any] = {"method": strategy.name, "guess": s.types[guess], "expected": None,
+                                  "expected_decimal": None, "distribution": None, "cards": per_card}
+        if further is not None:
+            fields.update(expected=further.expected, expected_decimal=float(further.expected),
+                          distribution={str(k): q for k, q in further.probabilities.items()})
+            outlook = f"expected further correct guesses {further.expected} = {float(further.expected):.6f}"
+        else:
+            outlook = "expected further correct guesses not computed (the deck is too large for an exact value)"
         label = "E(further correct) if guessed" if values is not None else strategy.label
-        lines = [self._header(),
-                 f"Guess {s.types[guess]} ({strategy.describe()}): expected further correct guesses "
-                 f"{further.expected} = {float(further.expected):.6f}",
+        lines = [self._header(), f"Guess {s.types[guess]} ({strategy.describe()}): {outlook}",
                  f"  {'card':<8} {'P(next)':>12}  {label}"]
         for a, t in enumerate(s.types):
             sc = per_card[t]["score"]

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import PUZZLES, run_cli
+from tests.conftest import PUZZLES, run_cli
 
 SEED = PUZZLES / "cardguess" / "seed_example.toml"
 DATA = Path(__file__).parent / "data" / "cardguess"

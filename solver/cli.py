@@ -13,7 +13,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from .backends import BACKENDS, SolverTimeout
+from .backends import BACKENDS, SolverTimeout, backend_name
 from .errors import PuzzleError, SleuthError
 from .games import EXPERIMENTS, GAMES, experiment
 from .puzzle import load_puzzle
@@ -93,6 +93,7 @@ def _emit(report: Report, as_json: bool) -> None:
 
 
 def cmd_solve(args: argparse.Namespace) -> int:
+    args.backend = backend_name(args.backend)
     puzzle = load_puzzle(args.file, viewer=args.viewer)
     report = puzzle.solve(backend=args.backend, options=_options(args))
     _emit(report, args.json)
@@ -100,6 +101,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
+    args.backend = backend_name(args.backend)
     puzzle = load_puzzle(args.file, viewer=args.viewer)
     claims = list(puzzle.claims) + [ClaimSpec(text, place=f"--claim[{i + 1}]") for i, text in enumerate(args.claim)]
     if not claims:

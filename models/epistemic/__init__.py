@@ -152,8 +152,8 @@ class EpistemicPuzzle(Puzzle):
                  for s, st in history]
         if state.count == 0:
             conflict = self.minimal_conflict()
-            return Report(self.game, Status.CONTRADICTION, {"worlds": [], "count": 0, "steps": trace},
-                          conflict=conflict)
+            return Report(self.game, Status.CONTRADICTION,
+                          {"worlds": [], "count": 0, "initial": start.count, "steps": trace}, conflict=conflict)
         fields: dict[str, Any] = {"worlds": state.table.rows(), "count": state.count,
                                   "initial": start.count, "steps": trace}
         if self.actual is not None:
@@ -305,9 +305,10 @@ def _domain(name: str, spec: object, sec: Section) -> Domain:
         try:
             if not sep:
                 raise ValueError
-            return _int_range(name, int(lo), int(hi), sec)
+            bounds = int(lo), int(hi)
         except ValueError:
             raise sec.error(f"bad range {spec!r}", name, allowed="'lo..hi', a list, or { min, max }") from None
+        return _int_range(name, *bounds, sec)
     if isinstance(spec, dict):
         s = Section(spec, file=sec.file, place=sec.path(name))
         lo, hi = s.int("min"), s.int("max")

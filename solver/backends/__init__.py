@@ -65,12 +65,17 @@ ALIASES = {"cp-sat": "cpsat", "ortools": "cpsat", "or-tools": "cpsat",
            "constraint": "python-constraint", "python_constraint": "python-constraint", "pc": "python-constraint"}
 
 
-def backend_class(name: str = "cpsat") -> type[Backend]:
-    """The backend class for a name or alias, imported on first use."""
+def backend_name(name: str) -> str:
+    """The canonical name of a backend (aliases accepted); nothing is imported."""
     key = ALIASES.get(name.lower(), name.lower())
     if key not in BACKENDS:
         raise UnknownNameError("backend", name, BACKENDS, place="--backend")
-    module, _, cls = BACKENDS[key].partition(":")
+    return key
+
+
+def backend_class(name: str = "cpsat") -> type[Backend]:
+    """The backend class for a name or alias, imported on first use."""
+    module, _, cls = BACKENDS[backend_name(name)].partition(":")
     return getattr(importlib.import_module(module), cls)
 
 

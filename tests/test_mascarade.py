@@ -317,3 +317,33 @@ card = "Queen"
     # C's look (Queen) contradicts C's own information (C never took part in a swap): C's row says so
     assert out["knowledge"]["C"]["available"] is False and "contradict" in out["knowledge"]["C"]["reason"]
     assert out["knows_own_card"] == ["A", "B", "D"]      # B learnt their card from the public reveal
+
+
+def test_explanations_cpsat_core_and_deletion_are_both_minimal():
+    from tests.conftest import PUZZLES
+    from solver.puzzle import load_puzzle
+    from solver.results import ClaimSpec, Verdict
+    from models.mascarade.analysis import replay, without, observation_names
+
+    puzzle = load_puzzle(PUZZLES / "mascarade" / "six-players.toml")
+    g = puzzle.table
+    steps = g.steps_for(puzzle.viewer)
+    claims = [ClaimSpec("Dan holds Witch"), ClaimSpec("Ann holds Judge", Verdict.REFUTED)]
+    for backend in ("cpsat", "python-constraint"):
+        for res, (pos, card, want) in zip(puzzle.verify(claims, backend=backend), [(3, 3, 1), (0, 0, 0)]):
+            assert res.ok and res.because
+            names = observation_names(steps)
+
+            def p_with(keep):
+                b = replay(ComponentBelief(g.initial), without(steps, set(names) - set(keep)))
+                return b.consistent and b.marginals()[pos].get(card, 0) == want
+
+            assert p_with(res.because)                                  # sufficient
+            assert not any(p_with(set(res.because) - {n}) for n in res.because)   # minimal
+
+
+def test_conflict_the_same_with_both_backends():
+    text = GAME.format(viewer="A") + '[[event]]\nreveal = "B"\ncard = "Queen"\n'
+    cp = loads(text).solve(backend="cpsat")
+    pc = loads(text).solve(backend="python-constraint")
+    assert cp.conflict == pc.conflict == ("event 1 (A swaps-or-not with B): swapped", "event 5 (reveal B: Queen)")

@@ -7,17 +7,19 @@ components, the posterior of each unknown swap for the tree, the number of histo
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import TypeVar
 
-from .belief import DEFAULT_TREE_CAP, ComponentBelief, Method
+from .belief import DEFAULT_TREE_CAP, ComponentBelief, Method, TooLarge
 from .cpmodel import build_model, enumerate_belief
 from .game import Game, MissingFact, SeeStep, Step, SwapStep
 from .matrix import MatrixBelief
 from .reference import marginals_of
 
 DEFAULT_CPSAT_LIMIT = 1 << 16
+T = TypeVar("T", ComponentBelief, MatrixBelief)
 
 
 @dataclass(frozen=True)
@@ -54,6 +56,16 @@ def make_tracker(initial: Sequence[int], prior: Fraction, method: Method, *, tre
     return ComponentBelief(initial, prior, method, tree_cap=tree_cap, max_rows=max_rows, factor=factor)
 
 
+def replay(tracker: T, steps: Sequence[Step]) -> T:
+    """Feed a viewer's steps to a tracker (stops at the first contradiction)."""
+    for s in steps:
+        if isinstance(s, SwapStep):
+            tracker.swap(s.a, s.b, s.outcome)
+        elif not tracker.see(s.position, s.identity):
+            break
+    return tracker
+
+
 def run_steps(initial: Sequence[int], steps: Sequence[Step], prior: Fraction, method: Method = Method.AUTO, *,
               viewer: int | None = None, backend: str = "cpsat", tree_cap: int = DEFAULT_TREE_CAP,
               max_rows: int | None = None, cpsat_limit: int = DEFAULT_CPSAT_LIMIT,
@@ -64,12 +76,7 @@ def run_steps(initial: Sequence[int], steps: Sequence[Step], prior: Fraction, me
         dist, count = enumerate_belief(gm, prior, backend, limit=cpsat_limit)
         return BeliefResult(viewer, method, bool(dist), marginals_of(dist, len(initial)) if dist else
                             [{} for _ in initial], len(dist), histories=count, distribution=dist)
-    tracker = make_tracker(initial, prior, method, tree_cap=tree_cap, max_rows=max_rows)
-    for s in steps:
-        if isinstance(s, SwapStep):
-            tracker.swap(s.a, s.b, s.outcome)
-        elif not tracker.see(s.position, s.identity):
-            break
+    tracker = replay(make_tracker(initial, prior, method, tree_cap=tree_cap, max_rows=max_rows), steps)
     if isinstance(tracker, MatrixBelief):
         return BeliefResult(viewer, method, tracker.consistent, tracker.marginals(), None, tracker.exact,
                             tracker.note)
@@ -86,6 +93,60 @@ def belief(game: Game, viewer: int | None = None, method: Method = Method.AUTO, 
     """``viewer``'s exact belief (a player index; None for an observer of public events only)."""
     return run_steps(game.initial, game.steps_for(viewer), game.swap_probability, method, viewer=viewer,
                      names=game.positions, **options)  # type: ignore[arg-type]
+
+
+def observation_names(steps: Sequence[Step]) -> list[str]:
+    """The observations among a viewer's steps: the cards seen and the swap outcomes known."""
+    return [s.name for s in steps if isinstance(s, SeeStep) or s.outcome is not None]
+
+
+def without(steps: Sequence[Step], dropped: set[str]) -> list[Step]:
+    """The steps with the named observations switched off (a card not seen, a swap's outcome not known)."""
+    out: list[Step] = []
+    for s in steps:
+        if s.name not in dropped:
+            out.append(s)
+        elif isinstance(s, SwapStep):
+            out.append(SwapStep(s.a, s.b, None, s.name, s.event))
+    return out
+
+
+EXPLAIN_ROWS = 50_000
+
+
+@dataclass(frozen=True)
+class Explanation:
+    """Observations under which a test still holds; ``minimal`` unless some try outgrew the row cap."""
+
+    names: tuple[str, ...]
+    minimal: bool
+
+
+def minimal_observations(initial: Sequence[int], steps: Sequence[Step], prior: Fraction,
+                         test: Callable[[ComponentBelief], bool], *, max_rows: int = EXPLAIN_ROWS) -> Explanation:
+    """A small set of observations under which ``test`` still holds (deletion, one exact belief per try).
+
+    ``test`` must be monotone in the observations (true with some, true with more), as entailment and
+    inconsistency are: every observation only removes histories.  Switching observations off can make the
+    belief grow; a try whose belief outgrows ``max_rows`` keeps its observation, and the set is then only
+    known to be sufficient, not minimal.
+    """
+    complete = True
+
+    def holds(dropped: set[str]) -> bool:
+        nonlocal complete
+        try:
+            return test(replay(ComponentBelief(initial, prior, max_rows=max_rows), without(steps, dropped)))
+        except TooLarge:
+            complete = False
+            return False
+
+    names = observation_names(steps)
+    dropped: set[str] = set()
+    for name in reversed(names):           # later observations are tried first: earlier ones often suffice
+        if holds(dropped | {name}):
+            dropped.add(name)
+    return Explanation(tuple(n for n in names if n not in dropped), complete)
 
 
 @dataclass(frozen=True)

@@ -410,6 +410,21 @@ class ComponentBelief:
         n = len(self.initial)
         return {tuple((k >> (BITS * p)) & NIBBLE for p in range(n)): pr for k, pr in dist.items()}
 
+    def witness(self, pos: int, card: int, holds: bool) -> tuple[int, ...] | None:
+        """A placement with non-zero probability in which ``pos`` holds ``card`` (or not, ``holds=False``)."""
+        if not self.consistent:
+            return None
+        key = 0
+        for comp in self.components:
+            row = 0
+            if pos in comp.positions:
+                match = (nibble(comp.keys, pos) == card) == holds
+                if not match.any():
+                    return None
+                row = int(np.argmax(match))
+            key |= int(comp.keys[row])
+        return tuple((key >> (BITS * p)) & NIBBLE for p in range(len(self.initial)))
+
     @staticmethod
     def _swap_posteriors(comp: Component) -> dict[int, Fraction]:
         assert comp.hist is not None

@@ -8,16 +8,18 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from solver.backends import backend_class
 from solver.engine import Engine
 from solver.errors import PuzzleError
 from solver.puzzle import Puzzle, PuzzleDoc
 from solver.results import ClaimResult, ClaimSpec, Report, Status, Verdict
 from solver.schema import Names, Section, check_range, choose, parse_fraction
 
-from .analysis import DEFAULT_CPSAT_LIMIT, BeliefResult, OwnCard, belief, knowledge, own_card
-from .belief import DEFAULT_TREE_CAP, Method, TooLarge
+from .analysis import (DEFAULT_CPSAT_LIMIT, BeliefResult, OwnCard, belief, knowledge, minimal_observations,
+                       own_card, replay)
+from .belief import DEFAULT_TREE_CAP, ComponentBelief, Method, TooLarge
 from .cpmodel import GameModel, LimitReached, build_model, holds_lit
-from .game import Game, parse_game
+from .game import Game, format_placement, parse_game
 
 OPTIONS = ("method", "probabilities", "swap_probability", "max_states", "tree_cap", "cpsat_limit", "knowledge")
 DEFAULT_MAX_STATES = 20_000_000
@@ -87,12 +89,13 @@ class MascaradePuzzle(Puzzle):
         return belief(self._game(s), viewer, s.method, backend=backend, tree_cap=s.tree_cap,
                       max_rows=s.max_states, cpsat_limit=s.cpsat_limit)
 
-    def _model(self, s: Settings) -> GameModel:
-        g = self._game(s)
-        return build_model(g.initial, g.steps_for(self.viewer), s.prior, g.positions)
-
     def _conflict(self, s: Settings, backend: str) -> tuple[str, ...]:
-        return Engine(self._model(s).model, backend).conflict() or ()
+        """A minimal set of the viewer's observations that admit no placement."""
+        g = self._game(s)
+        steps = g.steps_for(self.viewer)
+        if _uses_cpsat(backend):
+            return Engine(build_model(g.initial, steps, s.prior, g.positions).model, backend).conflict() or ()
+        return minimal_observations(g.initial, steps, s.prior, lambda b: not b.consistent).names
 
     # -- solve ---------------------------------------------------------------------------------------
     def solve(self, *, backend: str = "cpsat", options: Mapping[str, Any] | None = None) -> Report:
@@ -195,9 +198,8 @@ class MascaradePuzzle(Puzzle):
             conflict = self._conflict(s, backend)
             return [ClaimResult(c.text, Verdict.CONTRADICTION, conflict, expect=c.expect,
                                 detail="the observations admit no world") for c in claims]
-        gm: GameModel | None = None
-        engine: Engine | None = None
         own: dict[int, OwnCard] = {}
+        cache: dict[str, Any] = {}
         out = []
         for spec, (kind, pos, card, op, value, negate) in zip(claims, parsed, strict=True):
             if kind == "p":
@@ -219,22 +221,48 @@ class MascaradePuzzle(Puzzle):
                 out.append(ClaimResult(spec.text, Verdict.ENTAILED if truth else Verdict.REFUTED, (), None,
                                        spec.expect, detail))
             else:
-                if engine is None:
-                    gm = self._model(s)
-                    engine = Engine(gm.model, backend)
-                assert gm is not None
-                lit = holds_lit(gm, pos, card)
-                res = engine.verify(~lit if negate else lit, spec.text, spec.expect,
-                                    world=lambda values, gm=gm: _placement(g, gm, values))
-                p = result.p(pos, card)
-                expected = {Fraction(1): Verdict.ENTAILED, Fraction(0): Verdict.REFUTED}.get(p, Verdict.OPEN)
-                if negate and expected is not Verdict.OPEN:
-                    expected = Verdict.REFUTED if expected is Verdict.ENTAILED else Verdict.ENTAILED
-                if res.verdict is not expected and res.verdict is not Verdict.TIMEOUT:
-                    raise AssertionError(f"CP-SAT and the exact belief disagree on {spec.text!r}")
-                out.append(ClaimResult(res.text, res.verdict, res.because, res.witness, spec.expect,
-                                       f"P({g.positions[pos]} holds {g.identities[card]}) = {p}"))
+                out.append(self._holds(spec, pos, card, negate, g, s, backend, cache))
         return out
+
+    def _holds(self, spec: ClaimSpec, pos: int, card: int, negate: bool, g: Game, s: Settings,
+               backend: str, cache: dict[str, Any]) -> ClaimResult:
+        """``[not] <pos> holds <card>``: the verdict from the exact belief, the observations that force it.
+
+        With CP-SAT the explanation is the engine's (a minimal core of observation literals, checked against
+        the exact verdict); with another backend it is found by deletion over exact beliefs.
+        """
+        steps = g.steps_for(self.viewer)
+        if "tracker" not in cache:
+            cache["tracker"] = replay(ComponentBelief(g.initial, s.prior, max_rows=s.max_states), steps)
+        tracker: ComponentBelief = cache["tracker"]
+
+        def p_true(b: ComponentBelief) -> Fraction:
+            p = b.marginals()[pos].get(card, Fraction(0))
+            return 1 - p if negate else p
+
+        p = p_true(tracker)
+        verdict = {Fraction(1): Verdict.ENTAILED, Fraction(0): Verdict.REFUTED}.get(p, Verdict.OPEN)
+        detail = f"P({g.positions[pos]} holds {g.identities[card]}) = {1 - p if negate else p}"
+        show = lambda placement: format_placement(g, placement)  # noqa: E731
+        if _uses_cpsat(backend):
+            if "engine" not in cache:
+                cache["model"] = build_model(g.initial, steps, s.prior, g.positions)
+                cache["engine"] = Engine(cache["model"].model, backend)
+            gm: GameModel = cache["model"]
+            lit = holds_lit(gm, pos, card)
+            res = cache["engine"].verify(~lit if negate else lit, spec.text, spec.expect,
+                                         world=lambda values: show([values[v] for v in gm.final]))
+            if res.verdict is not verdict and res.verdict is not Verdict.TIMEOUT:
+                raise AssertionError(f"CP-SAT and the exact belief disagree on {spec.text!r}")
+            return ClaimResult(res.text, res.verdict, res.because, res.witness, spec.expect, detail)
+        if verdict is Verdict.OPEN:
+            yes, no = tracker.witness(pos, card, not negate), tracker.witness(pos, card, negate)
+            return ClaimResult(spec.text, verdict, (), {"true": show(yes), "false": show(no)}, spec.expect, detail)
+        because = minimal_observations(g.initial, steps, s.prior, lambda b: b.consistent and p_true(b) == p)
+        if not because.minimal:
+            detail += "; these observations suffice (a smaller set was not searched: beliefs grew too large)"
+        witness = show(tracker.witness(pos, card, negate)) if verdict is Verdict.REFUTED else None
+        return ClaimResult(spec.text, verdict, because.names, witness, spec.expect, detail)
 
     def _parse_claim(self, spec: ClaimSpec) -> tuple[str, int, int, str, Fraction, bool]:
         g = self.table
@@ -259,8 +287,8 @@ class MascaradePuzzle(Puzzle):
                                   "'<player> knows their card'")
 
 
-def _placement(game: Game, gm: GameModel, values: Mapping[Any, int]) -> dict[str, str]:
-    return {pos: game.identities[values[v]] for pos, v in zip(game.positions, gm.final, strict=True)}
+def _uses_cpsat(backend: str) -> bool:
+    return backend_class(backend).name == "cpsat"
 
 
 def load(doc: PuzzleDoc) -> MascaradePuzzle:

@@ -33,7 +33,7 @@ from .counting import Knowledge
 from .game import MAX_CARDS, MAX_COUNT, MAX_STATES, MAX_TYPES, read_method
 from .optimal import Feedback, OptimalSolver, StateBudgetExceeded, ensure_recursion
 from .scores import ScoreDistribution, score_distribution
-from .seed import SeedAgent, SeedOptimalAgent
+from .seed import SeedOptimalAgent
 from .strategies import STRATEGIES, make_strategy
 
 PLACE = "experiment cardguess"

@@ -26,7 +26,7 @@ from solver.schema import Names, parse_fraction
 
 from .game import CardGame, read_game, read_method, read_parameter
 from .optimal import Feedback
-from .orders import MAX_ORDERS, conflicting_guesses, enumerate_posterior
+from .orders import conflicting_guesses, enumerate_posterior
 from .seed import SeedAgent
 from .strategies import Optimal
 
@@ -275,4 +275,4 @@ def _fmt(comp: Mapping[str, int]) -> str:
     return " ".join(f"{t}={k}" for t, k in comp.items())
 
 
-__all__ = ["CardGuessPuzzle", "MAX_ORDERS"]
+__all__ = ["CardGuessPuzzle"]

@@ -105,7 +105,9 @@ class Entropy(Strategy):
         probs = know.next_probabilities(self.n)
         if self.feedback is Feedback.COMPLETE:  # the composition is known after every card: H = 0
             return [float(q) for q in probs]
-        return [float(probs[a]) - self.gamma * know.conditional_entropy(a, self.n) for a in range(len(probs))]
+        # rounded so that types in symmetric positions tie exactly (then the lowest index wins)
+        return [round(float(probs[a]) - self.gamma * know.conditional_entropy(a, self.n), 12)
+                for a in range(len(probs))]
 
     def describe(self) -> str:
         return f"entropy (gamma={self.gamma:g})"

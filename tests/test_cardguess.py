@@ -291,3 +291,9 @@ def test_bound_functions_are_inverted():
             assert inverse(feder_merhav, feder_merhav(pi, m), m) == pytest.approx(pi, abs=1e-9)
     # phi is the least entropy with largest probability 1 - pi: (1/2, 1/2, 0) for pi = 1/2
     assert feder_merhav(0.5, 3) == pytest.approx(1.0)
+
+
+def test_api_expected_score():
+    from models.cardguess import expected_score
+    assert expected_score((3, 3, 3)).expected == Fraction(2383, 560)
+    assert expected_score((1, 1, 1), "greedy", "complete").expected == Fraction(11, 6)

@@ -18,10 +18,16 @@ from .strategies import STRATEGIES, make_strategy
 CLAIM_KEYS = ("method", "gamma", "step")
 
 
+def expected_score(deck: tuple[int, ...], strategy: str = "optimal", feedback: str = "partial",
+                   **params: object) -> ScoreDistribution:
+    """Exact score distribution of a strategy on a fresh deck, e.g. ``expected_score((3, 3, 3)).expected``."""
+    return score_distribution(make_strategy(strategy, Feedback(feedback), **params), tuple(deck))
+
+
 def load(doc: PuzzleDoc) -> Puzzle:
     from .puzzle import CardGuessPuzzle
     return CardGuessPuzzle(doc)
 
 
 __all__ = ["Arrangements", "CLAIM_KEYS", "Feedback", "Knowledge", "OptimalSolver", "STRATEGIES",
-           "ScoreDistribution", "load", "make_strategy", "score_distribution"]
+           "ScoreDistribution", "expected_score", "load", "make_strategy", "score_distribution"]

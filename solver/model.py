@@ -17,7 +17,6 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Union
 
 
 class Var:
@@ -164,7 +163,7 @@ class LinearExpr:
         return " + ".join(parts)
 
 
-Operand = Union[int, Var, Lit, LinearExpr]
+Operand = int | Var | Lit | LinearExpr
 
 
 def as_expr(x: Operand | object) -> LinearExpr:

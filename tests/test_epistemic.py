@@ -118,10 +118,11 @@ def test_knowledge_operators_match_the_explicit_reference(seed, nvars):
     worlds = [tuple(r) for r in table.data.tolist()]
     view = (lambda w: tuple(w[names.index(n)] for n in observed))
     holds = {w for w in worlds if w[0] >= 1}
-    assert {w for w, k in zip(worlds, state.truth("knows(a)")) if k} == reference.knows_world(worlds, view)
-    assert {w for w, k in zip(worlds, state.truth("knows(a, v0 >= 1)")) if k} == \
+    assert {w for w, k in zip(worlds, state.truth("knows(a)"), strict=True) if k} == \
+        reference.knows_world(worlds, view)
+    assert {w for w, k in zip(worlds, state.truth("knows(a, v0 >= 1)"), strict=True) if k} == \
         reference.knows_that(worlds, view, holds)
-    assert {w for w, k in zip(worlds, state.truth("knows(a, v0)")) if k} == \
+    assert {w for w, k in zip(worlds, state.truth("knows(a, v0)"), strict=True) if k} == \
         reference.knows_value(worlds, view, lambda w: w[0])
 
 

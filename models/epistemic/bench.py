@@ -59,5 +59,5 @@ def main(argv: list[str]) -> int:
     for n in [int(x) for x in args.children.split(",") if x]:
         # worst case: every child muddy, n - 1 rounds of silence; 'worlds' is what is left at the end
         row(f"muddy children n={n}, all muddy", classic.muddy_children(n, n),
-            lambda n=n: reference.muddy_children(n, n), lambda r: 1 if r[0] == n - 1 else -1)
+            lambda n=n: reference.muddy_children(n, n), lambda r, n=n: 1 if r[0] == n - 1 else -1)
     return 0

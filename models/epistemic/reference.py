@@ -40,6 +40,11 @@ def knows_value(worlds: Sequence[World], observe: Observe, value: Callable[[Worl
     return out
 
 
+def others(i: int) -> Observe:
+    """The view of the agent on forehead ``i``: every coordinate but its own."""
+    return lambda w: w[:i] + w[i + 1:]
+
+
 def sum_and_product(limit: int = 100) -> list[World]:
     worlds = [(x, y) for x in range(2, limit) for y in range(x + 1, limit) if x + y <= limit]
     s: Observe = lambda w: w[0] + w[1]  # noqa: E731
@@ -56,8 +61,7 @@ def what_sum(bound: int) -> list[World]:
     worlds = [(a, b, c) for a in range(1, bound + 1) for b in range(1, bound + 1) for c in range(1, bound + 1)
               if a == b + c or b == a + c or c == a + b]
     for i in range(3):
-        observe: Observe = (lambda i: lambda w: w[:i] + w[i + 1:])(i)
-        known = knows_world(worlds, observe)
+        known = knows_world(worlds, others(i))
         worlds = [w for w in worlds if w not in known]
     return worlds
 
@@ -67,7 +71,7 @@ def muddy_children(n: int, muddy: int) -> tuple[int, list[int]]:
     muddy), and which children know then."""
     worlds = [tuple((m >> i) & 1 for i in range(n)) for m in range(1, 2 ** n)]
     actual = tuple(1 if i < muddy else 0 for i in range(n))
-    views = [(lambda i: lambda w: w[:i] + w[i + 1:])(i) for i in range(n)]
+    views = [others(i) for i in range(n)]
     rounds = 0
     while True:
         knowing = [knows_value(worlds, views[i], lambda w, i=i: w[i]) for i in range(n)]

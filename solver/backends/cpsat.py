@@ -7,6 +7,7 @@ Assumptions are passed as CP-SAT assumptions, so infeasibility comes with
 
 from __future__ import annotations
 
+import contextlib
 import queue
 import threading
 from collections.abc import Iterator, Sequence
@@ -153,10 +154,8 @@ class CpSatBackend(Backend):
         finally:
             stop.set()
             while thread.is_alive():  # drain, so that a callback blocked on a full queue sees the flag
-                try:
+                with contextlib.suppress(queue.Empty):
                     out.get(timeout=0.05)
-                except queue.Empty:
-                    pass
             thread.join()
         if finished and errors:
             raise errors[0]

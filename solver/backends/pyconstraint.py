@@ -44,19 +44,14 @@ class PythonConstraintBackend(Backend):
 
     def _conflicting(self, assumptions: Sequence[Lit]) -> bool:
         seen: dict[int, bool] = {}
-        for a in assumptions:
-            if seen.setdefault(a.var.index, a.positive) != a.positive:
-                return True
-        return False
+        return any(seen.setdefault(a.var.index, a.positive) != a.positive for a in assumptions)
 
     def solutions(self, assumptions: Sequence[Lit] = (), *, limit: int | None = None) -> Iterator[dict[Var, int]]:
         if self._conflicting(assumptions) or not self.model.variables:
             return
         deadline = None if self.time_limit is None else time.monotonic() + self.time_limit
-        count = 0
-        for sol in self._problem(assumptions).getSolutionIter():
+        for count, sol in enumerate(self._problem(assumptions).getSolutionIter(), start=1):
             yield {v: sol[v.index] for v in self.model.variables}
-            count += 1
             if limit is not None and count >= limit:
                 return
             if deadline is not None and time.monotonic() > deadline:

@@ -212,7 +212,6 @@ class ComponentBelief:
         self.consistent = True
         self.unknown_swaps = 0           # ids of unknown swaps, in order
         self.settled: dict[int, Fraction] = {}   # TREE: posteriors of swaps whose components dissolved
-        self.lost_history = False        # AUTO: some tree became states, swap posteriors are gone
         self.comp_of: dict[int, Component] = {}
         for p, c in enumerate(self.initial):
             self.comp_of[p] = self._certain(p, c)
@@ -280,7 +279,6 @@ class ComponentBelief:
         comp.weights = np.concatenate([w_not, w_yes])
         if comp.hist is not None and self.method is Method.AUTO and \
                 comp.rows > min(self.tree_cap, comp.state_space(self.initial)):
-            self.lost_history = True
             comp.merge_equal()
         elif comp.hist is None:
             comp.merge_equal()
@@ -311,8 +309,6 @@ class ComponentBelief:
             h1, h2 = _pad(c1.hist, words), _pad(c2.hist, words)
             hist = (h1[:, None, :] | h2[None, :, :]).reshape(-1, words)
             ids = tuple(sorted({*c1.swap_ids, *c2.swap_ids}))
-        elif (c1.hist is not None and c1.swap_ids) or (c2.hist is not None and c2.swap_ids):
-            self.lost_history = True       # AUTO: a tree joins a state distribution
         merged = Component(sorted(c1.positions + c2.positions), keys, weights, hist, ids)
         if hist is None and (c1.hist is not None or c2.hist is not None):
             merged.merge_equal()

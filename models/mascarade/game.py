@@ -164,11 +164,6 @@ class Game:
             steps.append(SwapStep(e.pair[0], e.pair[1], outcome, name, e.index))
         return steps
 
-    def truth_available(self) -> bool:
-        """True when every fact is recorded (a full game record, e.g. from the simulator)."""
-        return all((e.pair is None or e.swapped is not None) and all(c is not None for _, c in e.seen)
-                   for e in self.events)
-
     def true_placement(self) -> tuple[int, ...] | None:
         """The final placement, when the file records every swap's outcome."""
         if any(e.pair is not None and e.swapped is None for e in self.events):

@@ -20,7 +20,7 @@ from solver.errors import PuzzleError
 from solver.model import Model
 from solver.puzzle import loads
 
-from conftest import PUZZLES
+from tests.conftest import PUZZLES
 
 REQUIRED = ["missing", "sum", "distinct", *(f"count-{v}" for v in range(1, 7)), "pairs", "triples", "even",
             "high", "runs"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import ROOT
+from tests.conftest import ROOT
 
 GOOD = {
     "head": 'game = "egghead"\nplayers = ["A", "B", "C"]\n',

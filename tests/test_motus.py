@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import json
+from pathlib import Path
 import random
 from fractions import Fraction
 
@@ -17,7 +18,8 @@ from models.motus.game import build_model, decode
 from solver.engine import Engine
 from solver.puzzle import loads
 
-from conftest import PUZZLES
+PUZZLES = Path(__file__).resolve().parent.parent / "puzzles"
+
 
 SEED_D = ["LEGALES", "LIGNIEZ", "LIGNINE", "LIGNITE", "LIGUIEZ", "LIVIDES", "LOGIONS", "LOGIQUE"]
 

@@ -240,7 +240,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--methods", type=lambda s: s.split(","), default=list(METHOD_ORDER))
     p.add_argument("--mix", choices=sorted(MIXES), default="default")
     p.add_argument("--viewer", choices=["observer", "player"], default="player")
-    p.add_argument("--max-rows", type=int, default=4_000_000, help="leaves/states per component before giving up")
+    p.add_argument("--max-rows", type=int, default=6_000_000, help="leaves/states per component before giving up")
     p.add_argument("--tree-cap", type=int, default=DEFAULT_TREE_CAP, help="auto: tree leaves before states")
     p.add_argument("--cpsat-histories", type=int, default=4096)
     p.add_argument("--cpsat-players", type=int, default=6, help="run CP-SAT only up to this many players")

@@ -7,15 +7,19 @@ import random
 from fractions import Fraction as F
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from models.mascarade import belief, knowledge, simulate
-from models.mascarade.analysis import make_tracker, run_steps
+from models.mascarade.analysis import make_tracker, observation_names, replay, run_steps, without
 from models.mascarade.belief import ComponentBelief, Method
 from models.mascarade.cpmodel import build_model, enumerate_belief
 from models.mascarade.game import SeeStep, SwapStep
 from models.mascarade.reference import brute_force, marginals_of
 from models.mascarade.simulate import SWAPS_ONLY, Mix, dumps_toml, to_document
-from solver.puzzle import load_data, loads
+from solver.puzzle import load_data, load_puzzle, loads
+from solver.results import ClaimSpec, Verdict
+from tests.conftest import PUZZLES
 
 EXACT = (Method.AUTO, Method.TREE, Method.STATES, Method.CPSAT)
 SEED_SWAPS = [SwapStep(0, 1, None, "s1", 1), SwapStep(1, 2, None, "s2", 2), SwapStep(0, 1, None, "s3", 3)]
@@ -320,11 +324,6 @@ card = "Queen"
 
 
 def test_explanations_cpsat_core_and_deletion_are_both_minimal():
-    from tests.conftest import PUZZLES
-    from solver.puzzle import load_puzzle
-    from solver.results import ClaimSpec, Verdict
-    from models.mascarade.analysis import replay, without, observation_names
-
     puzzle = load_puzzle(PUZZLES / "mascarade" / "six-players.toml")
     g = puzzle.table
     steps = g.steps_for(puzzle.viewer)
@@ -347,3 +346,37 @@ def test_conflict_the_same_with_both_backends():
     cp = loads(text).solve(backend="cpsat")
     pc = loads(text).solve(backend="python-constraint")
     assert cp.conflict == pc.conflict == ("event 1 (A swaps-or-not with B): swapped", "event 5 (reveal B: Queen)")
+
+
+@st.composite
+def tables(draw):
+    n = draw(st.integers(2, 5))
+    initial = tuple(draw(st.lists(st.integers(0, n - 1), min_size=n, max_size=n)))
+    ids = {c: i for i, c in enumerate(dict.fromkeys(initial))}      # identities numbered by first appearance
+    initial = tuple(ids[c] for c in initial)
+    steps = []
+    for k in range(draw(st.integers(0, 12))):
+        if draw(st.booleans()) or k < 2:
+            a, b = draw(st.lists(st.integers(0, n - 1), min_size=2, max_size=2, unique=True))
+            steps.append(SwapStep(a, b, draw(st.sampled_from([None, None, True, False])), f"s{k}", k))
+        else:
+            steps.append(SeeStep(draw(st.integers(0, n - 1)), draw(st.integers(0, max(initial))), f"o{k}", k))
+    prior = draw(st.sampled_from([F(1, 2), F(1, 3), F(0), F(1)]))
+    return initial, steps, prior
+
+
+@settings(max_examples=150, deadline=None)
+@given(tables())
+def test_property_component_engine_equals_brute_force(case):
+    """Random tables with repeated cards, known and unknown swaps, consistent or contradictory sightings."""
+    initial, steps, prior = case
+    ref = brute_force(initial, steps, prior)
+    for m, cap in ((Method.AUTO, 2), (Method.TREE, 0), (Method.STATES, 0)):
+        t = make_tracker(initial, prior, m, tree_cap=cap)
+        for s in steps:
+            if isinstance(s, SwapStep):
+                t.swap(s.a, s.b, s.outcome)
+            elif not t.see(s.position, s.identity):
+                break
+        assert t.consistent == bool(ref)
+        assert t.distribution() == ref and t.support() == len(ref)

@@ -150,6 +150,10 @@ class Counts:
         return Fraction(self.cells[card][place], self.total) if self.total else Fraction(0)
 
 
+class StateBudgetExceeded(RuntimeError):
+    """The forward pass grew past ``max_states`` states in one layer (the caller may use another method)."""
+
+
 @dataclass
 class _Group:
     cards: list[int]
@@ -158,13 +162,15 @@ class _Group:
     code: int = 1   # what the envelope slot records when this group fills it (1 = untracked)
 
 
-def count_deals(problem: Problem, *, triples: bool = False) -> Counts:
-    """Exact counts for every (card, place); with ``triples`` also per envelope triple."""
+def count_deals(problem: Problem, *, triples: bool = False, max_states: int | None = None) -> Counts:
+    """Exact counts for every (card, place); with ``triples`` also per envelope triple.
+
+    With ``max_states``, raises :class:`StateBudgetExceeded` as soon as a layer holds more states."""
     n_cards, n_places = len(problem.card_category), problem.n + 1
     reduced = problem.propagate()
     if reduced is None:
         return Counts(0, tuple((0,) * n_places for _ in range(n_cards)), {} if triples else None)
-    return _Counter(reduced, triples).run()
+    return _Counter(reduced, triples).run(max_states)
 
 
 class _Counter:
@@ -288,13 +294,15 @@ class _Counter:
     def accept(self, st: int) -> bool:
         return st >> self.m_shift == 0 and self.codes(st) not in self.excluded_codes
 
-    def run(self) -> Counts:
+    def run(self, max_states: int | None = None) -> Counts:
         layers: list[dict[int, int]] = [{self.initial(): 1}]
         for mv in self.moves:
             nxt: dict[int, int] = defaultdict(int)
             for st, cnt in layers[-1].items():
                 for t, w, _ in self.transitions(mv, st):
                     nxt[t] += cnt * w
+            if max_states is not None and len(nxt) > max_states:
+                raise StateBudgetExceeded(f"{len(nxt)} states in one layer")
             layers.append(nxt)
         back: dict[int, int] = {st: 1 for st in layers[-1] if self.accept(st)}
         self.backs = [back]

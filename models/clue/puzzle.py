@@ -17,7 +17,7 @@ from .counting import Counts, Problem, count_deals
 from .game import CATEGORIES, Game, Obs, parse_game
 from .model import ClueModel, build_model
 from .rules import apply_rules
-from .sheet import Mark, Sheet, backbone_sheet, counted_sheet, naive_sheet
+from .sheet import Mark, Sheet, backbone_sheet, counted_sheet, exact_sheet, naive_sheet
 
 METHODS = ("count", "backbone", "naive", "rules")
 _CLAIM = re.compile(r"^\s*(not\s+)?(.+?)\s+(holds|lacks)\s+(.+?)\s*$", re.IGNORECASE)
@@ -48,8 +48,15 @@ class CluePuzzle(Puzzle):
         return build_model(self.state, self.observations())
 
     def sheet(self, method: str = "count", backend: str = "cpsat") -> Sheet:
+        return self.sheet_and_method(method, backend)[0]
+
+    def sheet_and_method(self, method: str = "count", backend: str = "cpsat") -> tuple[Sheet, str]:
+        """The sheet and the method that produced it (count falls back to the backbone past its budget)."""
         if method == "count" and backend == "cpsat":
-            return counted_sheet(self.counts())
+            return exact_sheet(self.problem(), self.clue_model)
+        return self._sheet(method, backend), method if method != "count" else "backbone"
+
+    def _sheet(self, method: str, backend: str) -> Sheet:
         if method == "rules":
             return apply_rules(self.state, self.observations()).sheet
         if method == "naive":
@@ -76,10 +83,10 @@ class CluePuzzle(Puzzle):
             counts = self.counts(triples=True)
             sheet = counted_sheet(counts)
         else:
-            sheet = self.sheet(method, backend)
+            sheet, method = self.sheet_and_method(method, backend)
         if not sheet.consistent:
             return Report(self.game, Status.CONTRADICTION, fields, conflict=self.conflict(backend))
-        fields["method"] = method if backend == "cpsat" or method != "count" else "backbone"
+        fields["method"] = method
         fields["sheet"] = sheet.to_json(game)
         fields["envelope"] = sheet.envelope(game)
         probs = None

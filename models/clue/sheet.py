@@ -9,12 +9,12 @@ All three are exact; the tests check that they agree.
 from __future__ import annotations
 
 import enum
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from solver.backends import SolverTimeout, SolveStatus
 
-from .counting import Counts
+from .counting import Counts, Problem, StateBudgetExceeded, count_deals
 from .game import CATEGORIES, Game
 from .model import ClueModel
 
@@ -55,6 +55,18 @@ def counted_sheet(counts: Counts) -> Sheet:
     marks = tuple(tuple(Mark.YES if x == counts.total else Mark.NO if x == 0 else Mark.MAYBE for x in row)
                   for row in counts.cells)
     return Sheet(marks)
+
+
+SHEET_STATE_BUDGET = 4000
+
+
+def exact_sheet(problem: Problem, model: Callable[[], ClueModel]) -> tuple[Sheet, str]:
+    """The exact sheet by counting; when the counting grows past its state budget (an observer's view of a
+    long six-player game), by the engine backbone instead.  Returns the sheet and the method used."""
+    try:
+        return counted_sheet(count_deals(problem, max_states=SHEET_STATE_BUDGET)), "count"
+    except StateBudgetExceeded:
+        return backbone_sheet(model()), "backbone"
 
 
 def _from_fixed(cm: ClueModel, fixed: dict[tuple[int, int], bool]) -> Sheet:

@@ -354,10 +354,11 @@ class _Counter:
         for i, mv in enumerate(self.moves):
             options = [(t, w * self.backs[i + 1].get(t, 0), m) for t, w, m in self.transitions(mv, st)]
             x = rng.randrange(sum(weight for _, weight, _ in options))
-            for t, weight, m in options:
-                if x < weight:
-                    break
-                x -= weight
+            pick = 0
+            while x >= options[pick][1]:
+                x -= options[pick][1]
+                pick += 1
+            t, _, m = options[pick]
             pool = pools[mv[0]]
             for _ in range(m):
                 deal[pool.pop()] = mv[1]

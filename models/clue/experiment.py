@@ -1,10 +1,11 @@
 """``sleuth experiment clue``: the benchmark of the exact sheet, the rules engine and the probabilities.
 
 Simulated classic games (3, 4 and 6 players by default), every prefix of each log, seen by the first
-player.  Per state it times the exact sheet (counting fast path, the backbone past its state budget), the seed's rules engine and the exact
-probabilities (cells and envelope triples); on every K-th state it also times the engine backbone and the
-naive sheet (two CP-SAT solves per cell) and checks that all sheets agree.  It counts the cells the exact
-sheet knows and the rules do not, and checks soundness (the true deal fits every sheet).
+player.  Per state it times the exact sheet (counting fast path, the backbone past its state budget), the
+seed's rules engine and the exact probabilities (cells and envelope triples); on every K-th state it also
+times the engine backbone and the naive sheet (two CP-SAT solves per cell) and checks that all sheets agree.
+It counts the cells the exact sheet knows and the rules do not, and checks soundness (the true deal fits
+every sheet).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import random
 import statistics
 import sys
 import time
+from functools import partial
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
@@ -27,9 +29,9 @@ from .simulate import simulate
 T = TypeVar("T")
 
 
-def timed(fn: Callable[[], T]) -> tuple[T, float]:
+def timed(fn: Callable[..., T], *args: Any, **kwargs: Any) -> tuple[T, float]:
     start = time.perf_counter()
-    out = fn()
+    out = fn(*args, **kwargs)
     return out, time.perf_counter() - start
 
 
@@ -48,7 +50,8 @@ def fits(sheet: Sheet, deal: Sequence[int]) -> bool:
 
 
 def subset(small: Sheet, big: Sheet) -> bool:
-    return all(a is Mark.MAYBE or a is b for ra, rb in zip(small.marks, big.marks) for a, b in zip(ra, rb))
+    return all(a is Mark.MAYBE or a is b
+               for ra, rb in zip(small.marks, big.marks, strict=True) for a, b in zip(ra, rb, strict=True))
 
 
 def run(players: int, games: int, seed: int, every: int, viewer: int | None, progress: bool) -> dict[str, Any]:
@@ -61,12 +64,12 @@ def run(players: int, games: int, seed: int, every: int, viewer: int | None, pro
             game = sim.view(viewer, k)
             obs = game.observations()
             problem = Problem.from_observations(game, obs)
-            (sheet, how), dt = timed(lambda: exact_sheet(problem, lambda: build_model(game, obs)))
+            (sheet, how), dt = timed(exact_sheet, problem, partial(build_model, game, obs))
             t_sheet.append(dt)
             fallbacks += how != "count"
-            rules, dt = timed(lambda: apply_rules(game, obs))
+            rules, dt = timed(apply_rules, game, obs)
             t_rules.append(dt)
-            probs, dt = timed(lambda: count_deals(problem, triples=True))
+            probs, dt = timed(count_deals, problem, triples=True)
             t_prob.append(dt)
             unsound += not (fits(sheet, sim.deal) and fits(rules.sheet, sim.deal) and subset(rules.sheet, sheet)
                             and counted_sheet(probs) == sheet)
@@ -75,11 +78,11 @@ def run(players: int, games: int, seed: int, every: int, viewer: int | None, pro
             states_rules_short += gap > 0
             if states % every == 0:
                 cm = build_model(game, obs)
-                _, dt = timed(lambda: exact_sheet(problem, lambda: cm))
+                _, dt = timed(exact_sheet, problem, partial(lambda model: model, cm))
                 t_fast_sub.append(dt)
-                bb, dt = timed(lambda: backbone_sheet(cm))
+                bb, dt = timed(backbone_sheet, cm)
                 t_backbone.append(dt)
-                nv, dt = timed(lambda: naive_sheet(cm))
+                nv, dt = timed(naive_sheet, cm)
                 t_naive.append(dt)
                 mismatches += not (bb == sheet and nv == sheet)
             states += 1

@@ -15,7 +15,7 @@ from models.motus import feedback as fb
 from models.motus import strategy as st
 from models.motus import words
 from models.motus.emi import GameTree
-from models.motus.game import build_model, decode
+from models.motus.game import build_model
 from models.motus.space import CodeSpace, WordSpace
 from solver.engine import Engine
 from solver.puzzle import loads
@@ -177,9 +177,9 @@ def test_mastermind_model_matches_table(seed: int) -> None:
     puzzle = loads("\n".join(lines))
     table = puzzle.possible()
     assert secret in table
-    model, variables = build_model(puzzle.space, puzzle.proposals)
+    sm = build_model(puzzle.space, puzzle.proposals)
     for backend in ("cpsat", "python-constraint"):
-        got = sorted(decode(puzzle.space, v) for v in Engine(model, backend).valids(variables))
+        got = sorted(sm.decode(v) for v in Engine(sm.model, backend).valids(sm.variables))
         assert got == table
 
 

@@ -209,3 +209,170 @@ def main_study(argv: list[str]) -> int:
     print(f"total {wall:.1f}s (feedback matrices {timing['matrix']:.1f}s for {timing['pairs']:.3g} pairs, "
           f"first proposals {timing['first']:.1f}s); peak memory {peak_memory_mb():.0f} MB")
     return 0
+
+
+# -- the Evil Motus Index (Table 1) ---------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class EmiCell:
+    label: str
+    words: int
+    value: Value
+    heuristic_upper: int | None = None  # worst case of the Max strategy, when the search did not finish
+
+    def to_json(self) -> dict[str, object]:
+        upper = self.value.upper if self.value.upper is not None else self.heuristic_upper
+        return {"words": self.words, "value": self.value.lower if self.value.exact else None,
+                "exact": self.value.exact, "lower": self.value.lower, "upper": upper,
+                "seconds": round(self.value.seconds, 2)}
+
+    def show(self) -> str:
+        if self.value.exact:
+            return str(self.value.lower)
+        upper = self.value.upper if self.value.upper is not None else self.heuristic_upper
+        return f"{self.value.lower}-{upper}?" if upper is not None else f">={self.value.lower}?"
+
+
+def evil_motus_index(space: WordSpace, time_limit: float | None) -> EmiCell:
+    """The exact EMI of a cell, or its proven bounds when ``time_limit`` runs out."""
+    matrix = space.matrix()
+    tree = GameTree(matrix, space.found, time_limit=time_limit)
+    start = time.perf_counter()
+    try:
+        value = tree.value()
+    except SearchTimeout as exc:
+        heuristic = st.play_all(matrix, space.answer_rows, space.found, st.Method.MAX, space.tries).worst
+        lower = exc.lower
+        return EmiCell(space.label, len(space.answers),
+                       Value(lower, heuristic if heuristic == lower else None, time.perf_counter() - start),
+                       heuristic)
+    return EmiCell(space.label, len(space.answers), value)
+
+
+def main_emi(argv: list[str]) -> int:
+    ap = argparse.ArgumentParser(prog="sleuth experiment emi",
+                                 description="Evil Motus Index per (length, first letter) cell (seed's Table 1).")
+    ap.add_argument("--dictionary", default="fr", help="fr | a word-list path (default fr)")
+    ap.add_argument("--lengths", default="7-10", help="word lengths (default 7-10)")
+    ap.add_argument("--letters", default="A-Z", help="first letters (default A-Z)")
+    ap.add_argument("--time-limit", type=float, default=120.0, help="seconds per cell (default 120)")
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args(argv)
+    lengths = _ranges(args.lengths, 2, 30, "lengths")
+    letters = _letters(args.letters)
+    spaces = _cells(args.dictionary, lengths, letters)
+    progress = Progress(len(spaces), "cells")
+    start = time.perf_counter()
+    cells: dict[tuple[int, str], EmiCell] = {}
+    for space in spaces:
+        cells[(space.length, space.cell.first or "")] = evil_motus_index(space, args.time_limit)
+        space._matrix = None
+        progress.step(1, space.label)
+    progress.close()
+    wall = time.perf_counter() - start
+    exact = sum(c.value.exact for c in cells.values())
+    if args.json:
+        print(json.dumps({"seconds": round(wall, 1), "time_limit": args.time_limit, "exact": exact,
+                          "cells": {f"{n}{f}": c.to_json() for (n, f), c in cells.items()},
+                          "peak_memory_mb": round(peak_memory_mb())}))
+        return 0
+    used = [x for x in letters if any((n, x) in cells for n in lengths)]
+    print("Evil Motus Index (rows: length, columns: first letter; a-b? = proven lower bound a, strategy "
+          "bound b, search stopped at the time limit)")
+    print("     " + "".join(f"{x:>5}" for x in used))
+    for n in lengths:
+        print(f"{n:>4} " + "".join(f"{cells[(n, x)].show() if (n, x) in cells else '':>5}" for x in used))
+    if args.dictionary == "fr":
+        print("seed (ODS5):")
+        for n in lengths:
+            if n in SEED_TABLE1:
+                seed = dict(zip(SEED_LETTERS, SEED_TABLE1[n].split()))
+                print(f"{n:>4} " + "".join(f"{seed.get(x, '-'):>5}" for x in used))
+    slow = sorted(cells.values(), key=lambda c: -c.value.seconds)[:3]
+    print(f"{exact} of {len(cells)} cells exact in {wall:.1f}s (time limit {args.time_limit:g}s per cell); "
+          f"slowest: " + ", ".join(f"{c.label} {c.value.seconds:.1f}s" for c in slow)
+          + f"; peak memory {peak_memory_mb():.0f} MB")
+    return 0
+
+
+# -- Wordle and Mastermind, and the feedback-matrix benchmark ---------------------------------------------
+
+def throughput(space: Space, repeat: int = 5, sample: int = 200) -> dict[str, float]:
+    """Pairs per second of the vectorised matrix (median of ``repeat`` runs) and of the pair-by-pair
+    reference on a ``sample`` x ``sample`` block, measured in the same process."""
+    times = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        m = space.codes(space.guess_array, space.answer_array)
+        times.append(time.perf_counter() - t0)
+    fast = m.size / statistics.median(times)
+    if isinstance(space, WordSpace):
+        g, a = list(space.guesses[:sample]), list(space.answers[:sample])
+        t0 = time.perf_counter()
+        fb.matrix_reference(g, a)
+        ref = len(g) * len(a) / (time.perf_counter() - t0)
+    else:
+        ref = float("nan")
+    return {"pairs": float(m.size), "pairs_per_second": fast, "reference_pairs_per_second": ref,
+            "ratio": fast / ref, "median_seconds": statistics.median(times)}
+
+
+def main_wordle(argv: list[str]) -> int:
+    ap = argparse.ArgumentParser(prog="sleuth experiment wordle",
+                                 description="Wordle answers and Mastermind codes with every method "
+                                             "(Knuth's strategy is Max), and feedback-matrix throughput.")
+    ap.add_argument("--methods", default=",".join(m.value for m in st.Method if m is not st.Method.MINIMAX))
+    ap.add_argument("--games", default="wordle,mastermind", help="wordle, mastermind or both")
+    ap.add_argument("--pegs", type=int, default=4)
+    ap.add_argument("--colours", type=int, default=6)
+    ap.add_argument("--throughput", default="", help="also time the feedback matrix of a cell, e.g. fr:10R")
+    ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args(argv)
+    methods = _methods(args.methods)
+    games = [g.strip().lower() for g in args.games.split(",") if g.strip()]
+    spaces: list[Space] = []
+    for g in games:
+        if g == "wordle":
+            from .words import wordle
+            spaces.append(WordSpace(wordle().cell(5), 6))
+        elif g == "mastermind":
+            if not (1 <= args.pegs <= 6 and 2 <= args.colours <= 9) or args.colours ** args.pegs > 60_000:
+                raise PuzzleError("too many codes", place="--pegs/--colours", allowed="at most 60000 codes")
+            spaces.append(CodeSpace(pegs=args.pegs, colours=args.colours, tries=10))
+        else:
+            raise PuzzleError(f"unknown game {g!r}", place="--games", allowed="wordle, mastermind")
+    report: dict[str, object] = {}
+    for space in spaces:
+        tallies, timing = study([space], methods)  # type: ignore[list-item]
+        report[space.label] = {m.value: {"average": round(t.average, 4), "total": t.total, "fails": t.fails,
+                                         "worst": t.worst, "seconds": round(t.seconds, 2),
+                                         "histogram": t.histogram} for m, t in tallies.items()}
+        if not args.json:
+            limit = space.tries
+            print(f"{space.label}: {len(space.answers)} secrets, {len(space.guesses)} allowed proposals "
+                  f"(fail = more than {limit} tries)")
+            print(f"{'Method':<15}{'Average':>9}{'Total':>8}{'Fails':>7}{'Worst':>7}{'Seconds':>9}")
+            for m, t in sorted(tallies.items(), key=lambda kv: kv[1].average):
+                name = m.title + (" (Knuth)" if isinstance(space, CodeSpace) and m is st.Method.MAX else "")
+                print(f"{name:<15}{t.average:>9.4f}{t.total:>8}{t.fails:>7}{t.worst:>7}{t.seconds:>9.2f}")
+    if args.throughput:
+        spec, _, cellname = args.throughput.partition(":")
+        try:
+            length, first = int(cellname[:-1]), cellname[-1].upper()
+        except (ValueError, IndexError):
+            raise PuzzleError(f"cannot read {args.throughput!r}", place="--throughput", allowed="e.g. fr:10R") \
+                from None
+        space = WordSpace(dictionary(spec).cell(length, first))
+        tp = throughput(space, args.repeat)
+        report["throughput"] = {space.label: tp}
+        if not args.json:
+            print(f"feedback matrix {space.label}: {tp['pairs']:.3g} pairs, median {tp['median_seconds']:.2f}s "
+                  f"over {args.repeat} runs = {tp['pairs_per_second'] / 1e6:.1f} M pairs/s; pair-by-pair "
+                  f"reference {tp['reference_pairs_per_second'] / 1e3:.0f} k pairs/s (x{tp['ratio']:.0f})")
+    report["peak_memory_mb"] = round(peak_memory_mb())
+    if args.json:
+        print(json.dumps(report))
+    else:
+        print(f"peak memory {peak_memory_mb():.0f} MB")
+    return 0

@@ -70,13 +70,12 @@ class SecretPuzzle(Puzzle):
     def possible(self, *, backend: str = "cpsat", engine: str = "table") -> list[str]:
         if engine == "table" and backend == "cpsat":
             return [w for w, ok in zip(self.space.answers, self.possible_mask()) if ok]
-        model, variables = build_model(self.space, self.proposals)
-        eng = Engine(model, backend)
-        return sorted(decode(self.space, values) for values in eng.valids(variables))
+        sm = build_model(self.space, self.proposals, per_word=_per_word(self.space, backend))
+        return sorted(sm.decode(values) for values in Engine(sm.model, backend).valids(sm.variables))
 
-    def _engine(self, backend: str) -> tuple[Engine, list[Var]]:
-        model, variables = build_model(self.space, self.proposals)
-        return Engine(model, backend), variables
+    def _engine(self, backend: str) -> tuple[Engine, SecretModel]:
+        sm = build_model(self.space, self.proposals, per_word=_per_word(self.space, backend))
+        return Engine(sm.model, backend), sm
 
     def solve(self, *, backend: str = "cpsat", options: Mapping[str, Any] | None = None) -> Report:
         opts = self.reject_options(options, ("engine",))
@@ -98,17 +97,15 @@ class SecretPuzzle(Puzzle):
     def verify(self, claims: Sequence[ClaimSpec], *, backend: str = "cpsat",
                options: Mapping[str, Any] | None = None) -> list[ClaimResult]:
         opts = self.reject_options(options, ("time-limit", "method"))
-        engine, variables = self._engine(backend)
+        engine, sm = self._engine(backend)
         results = []
         for claim in claims:
             kind, arg = self._parse_claim(claim)
             if kind == "best":
                 results.append(self._verify_best(claim, arg, opts))
                 continue
-            secret = self.space.encode([arg])[0]
-            constraint = Table(tuple(variables), ((*map(int, secret),),), forbidden=(kind == "not"))
-            results.append(engine.verify(constraint, claim.text, claim.expect,
-                                         world=lambda values: decode(self.space, [values[v] for v in variables])))
+            results.append(engine.verify(sm.claim(arg, negated=(kind == "not")), claim.text, claim.expect,
+                                         world=lambda values: sm.decode([values[v] for v in sm.variables])))
         return results
 
     def _parse_claim(self, claim: ClaimSpec) -> tuple[str, str]:
@@ -211,7 +208,34 @@ def _time_limit(opts: Mapping[str, Any]) -> float | None:
 
 # -- the constraint model ----------------------------------------------------------------------------------
 
-def build_model(space: Space, proposals: Sequence[Proposal]) -> tuple[Model, list[Var]]:
+@dataclass(frozen=True)
+class SecretModel:
+    """A constraint model of the secret: its variables, how to read a solution, how to state a claim."""
+
+    space: Space
+    model: Model
+    variables: list[Var]
+    per_word: bool
+
+    def decode(self, values: Sequence[int]) -> str:
+        if self.per_word:
+            return self.space.answers[values[0]]
+        return decode(self.space, values)
+
+    def claim(self, item: str, *, negated: bool = False) -> Table:
+        """``answer is ITEM`` (or its negation) as a constraint on the variables."""
+        if self.per_word:
+            rows = [(i,) for i, w in enumerate(self.space.answers) if w == item]
+        else:
+            rows = [tuple(map(int, self.space.encode([item])[0]))]
+        return Table(tuple(self.variables), tuple(rows), forbidden=negated)
+
+
+def _per_word(space: Space, backend: str) -> bool:
+    return isinstance(space, WordSpace) and backend.lower() not in ("cpsat", "cp-sat", "ortools", "or-tools")
+
+
+def build_model(space: Space, proposals: Sequence[Proposal], *, per_word: bool = False) -> SecretModel:
     """Variables per position; the secrets as a table; one observation per proposal.
 
     Word feedback (the seed's rule, exactly): ``G`` at ``i`` iff the secret has the letter there; for each
@@ -219,8 +243,20 @@ def build_model(space: Space, proposals: Sequence[Proposal]) -> tuple[Model, lis
     ``g + y`` copies of ``a`` when some ``a`` is marked absent, at least ``g + y`` otherwise.  A feedback no
     secret can produce (a misplaced mark after an absent one for the same letter) is unsatisfiable.
     Mastermind: ``black = sum [c_i = g_i]`` and ``black + white = sum_a min(count_a, copies of a in g)``.
+
+    ``per_word``: one variable, the index of the secret among the answers, and each proposal as the table
+    of the answers that :func:`feedback.feedback` (the pair-by-pair rule) agrees with.  The letter model's
+    counting constraints need many helper booleans, on which python-constraint's plain backtracking cannot
+    prove infeasibility in reasonable time; this form is what that backend gets for words.
     """
     model = Model()
+    if per_word:
+        word = model.int_var(0, len(space.answers) - 1, "word")
+        for p in proposals:
+            with model.observation(p.name):
+                model.add_table([word], [(i,) for i, w in enumerate(space.answers)
+                                         if p.canonical and fb.feedback(p.text, w) == p.marks])
+        return SecretModel(space, model, [word], True)
     if isinstance(space, CodeSpace):
         variables = [model.int_var(0, space.colours - 1, f"peg {i + 1}") for i in range(space.pegs)]
     else:
@@ -232,7 +268,7 @@ def build_model(space: Space, proposals: Sequence[Proposal]) -> tuple[Model, lis
                 _mastermind_constraints(model, space, variables, p)
             else:
                 _word_constraints(model, variables, p)
-    return model, variables
+    return SecretModel(space, model, variables, False)
 
 
 def _word_constraints(model: Model, variables: list[Var], p: Proposal) -> None:

@@ -55,7 +55,7 @@ class Method(enum.Enum):
 
 
 ALIASES = {"sum-gini": "sumgini", "sum_gini": "sumgini", "possible_gmax": "possible-gmax",
-           "possiblegmax": "possible-gmax", "pgmax": "possible-gmax", "knuth": "minimax"}
+           "possiblegmax": "possible-gmax", "pgmax": "possible-gmax", "knuth": "max"}
 
 
 def parse_method(name: str, place: str = "--method") -> Method:

@@ -63,7 +63,7 @@ def test_experiment_emi_small(cli) -> None:
     r = cli(["experiment", "emi", "--dictionary", str(PUZZLES / "motus" / "seed-d7l.txt"), "--lengths", "7",
              "--letters", "L", "--json"])
     out = json.loads(r.out)
-    seed_words = [w for w in (PUZZLES / "motus" / "seed-d7l.txt").read_text().split() if w.isalpha()]
+    seed_words = [ln for ln in (PUZZLES / "motus" / "seed-d7l.txt").read_text().split("\n") if ln[:1].isalpha()]
     # value 2 exactly when one proposal gives each of the 8 words its own feedback
     separating = [g for g in seed_words if len({feedback(g, w) for w in seed_words}) == len(seed_words)]
     assert separating

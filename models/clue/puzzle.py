@@ -50,18 +50,19 @@ class CluePuzzle(Puzzle):
     def sheet(self, method: str = "count", backend: str = "cpsat") -> Sheet:
         return self.sheet_and_method(method, backend)[0]
 
-    def sheet_and_method(self, method: str = "count", backend: str = "cpsat") -> tuple[Sheet, str]:
+    def sheet_and_method(self, method: str = "count", backend: str = "cpsat",
+                         time_limit: float | None = None) -> tuple[Sheet, str]:
         """The sheet and the method that produced it (count falls back to the backbone past its budget)."""
         if method == "count" and backend == "cpsat":
             return exact_sheet(self.problem(), self.clue_model)
-        return self._sheet(method, backend), method if method != "count" else "backbone"
+        return self._sheet(method, backend, time_limit), method if method != "count" else "backbone"
 
-    def _sheet(self, method: str, backend: str) -> Sheet:
+    def _sheet(self, method: str, backend: str, time_limit: float | None = None) -> Sheet:
         if method == "rules":
             return apply_rules(self.state, self.observations()).sheet
         if method == "naive":
             return naive_sheet(self.clue_model(), backend)
-        return backbone_sheet(self.clue_model(), backend)
+        return backbone_sheet(self.clue_model(), backend, time_limit)
 
     def conflict(self, backend: str = "cpsat") -> tuple[str, ...]:
         return self.clue_model().engine(backend).conflict() or ()
@@ -83,7 +84,7 @@ class CluePuzzle(Puzzle):
             counts = self.counts(triples=True)
             sheet = counted_sheet(counts)
         else:
-            sheet, method = self.sheet_and_method(method, backend)
+            sheet, method = self.sheet_and_method(method, backend, opts.get("time-limit"))
         if not sheet.consistent:
             return Report(self.game, Status.CONTRADICTION, fields, conflict=self.conflict(backend))
         fields["method"] = method

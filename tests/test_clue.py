@@ -208,9 +208,8 @@ def test_rules_are_sound_and_a_subset_of_the_exact_sheet() -> None:
 
 @pytest.mark.slow
 def test_rules_are_sound_on_thousands_of_games() -> None:
-    states, _ = check_rules_sound(3000, 12, 1, [(3, False), (4, False), (6, False), (3, True), (4, True),
-                                                (6, True)])
-    assert states > 50_000
+    states, _ = check_rules_sound(2000, 12, 3, [(3, False), (4, False), (6, False), (3, True), (4, True)])
+    assert states > 20_000
 
 
 def test_rules_stop_short_puzzle() -> None:

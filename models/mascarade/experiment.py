@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from .analysis import make_tracker
+from .analysis import make_tracker, run_steps
 from .belief import DEFAULT_TREE_CAP, ComponentBelief, Method, TooLarge
 from .cpmodel import LimitReached, build_model, enumerate_belief
 from .game import Game, SwapStep
@@ -166,6 +166,21 @@ def part1(args: argparse.Namespace, out: dict[str, Any]) -> None:
             peak = mb(r["peak_bytes"]) if r["peak_bytes"] is not None else "n/a"
             print(f"{name:<10}{ms(r['median_s']):>14}{ms(r['p95_s']):>12}{ms(r['max_s']):>12}{peak:>22}"
                   f"{ratio:>11}  {r['fits']}/{r['games']}" + (f"  (stopped: {r['stopped'][0]})" if r["stopped"] else ""))
+        # how far the matrix estimate is from the exact marginals at the end of each game
+        errors = []
+        for g in games:
+            steps = g.steps_for(viewer)
+            try:
+                exact = run_steps(g.initial, steps, g.swap_probability, Method.AUTO, max_rows=args.max_rows)
+            except TooLarge:
+                continue
+            approx = run_steps(g.initial, steps, g.swap_probability, Method.MATRIX)
+            errors.append(max(abs(approx.p(p, c) - exact.p(p, c)) for p in range(len(g.initial))
+                              for c in range(len(g.identities))))
+        if errors:
+            print(f"matrix estimate vs exact marginals at the end of each game: largest |error| per game "
+                  f"median {float(statistics.median(errors)):.3f}, max {float(max(errors)):.3f}")
+            rows["matrix_error"] = [str(e) for e in errors]
         # support over time (exact, from the states method)
         marks = list(range(10, args.events + 1, 10))
         sup = [[r for r in replay(g, viewer, Method.AUTO, max_rows=args.max_rows, cpsat_histories=0,

@@ -338,6 +338,18 @@ def _int_range(name: str, lo: int, hi: int, sec: Section) -> Domain:
     return Domain(name, tuple(range(lo, hi + 1)))
 
 
+def _world(sec: Section, domains: Sequence[Domain]) -> dict[str, Any]:
+    """A world written as a table: one value per variable, each checked against its domain."""
+    row = {}
+    for d in domains:
+        try:
+            row[d.name] = d.show(d.code(sec.raw(d.name)))
+        except PuzzleError as exc:
+            raise sec.error(exc.message, d.name, allowed=exc.allowed) from None
+    sec.finish()
+    return row
+
+
 def _formula(text: object, sec: Section, key: str | int, check: Any) -> Node:
     if not isinstance(text, str):
         raise sec.error(f"expected a formula (a string), got {describe(text)}", key)
@@ -364,17 +376,8 @@ def load(doc: PuzzleDoc) -> EpistemicPuzzle:
             names = list(explicit_raw[0])
             domains = [Domain.of(n, [w.get(n) for w in explicit_raw if isinstance(w.get(n), (int, str))])
                        for n in names]
-        explicit = []
-        for i, w in enumerate(explicit_raw):
-            ws = Section(w, file=doc.file, place=f"worlds[{i + 1}]")
-            row = {}
-            for d in domains:
-                try:
-                    row[d.name] = d.show(d.code(ws.raw(d.name)))
-                except PuzzleError as exc:
-                    raise ws.error(exc.message, d.name, allowed=exc.allowed) from None
-            ws.finish()
-            explicit.append(row)
+        explicit = [_world(Section(w, file=doc.file, place=f"worlds[{i + 1}]"), domains)
+                    for i, w in enumerate(explicit_raw)]
     if not domains:
         raise top.error("needs [variables] or a 'worlds' list", "variables",
                         allowed="[variables] name = 'lo..hi' | [values]")
@@ -416,16 +419,8 @@ def load(doc: PuzzleDoc) -> EpistemicPuzzle:
         label = f"announcement {i + 1} ({by + ': ' if by else ''}{text})"
         announcements.append((Step(node, text, by, label), repeat))
 
-    actual = None
     actual_sec = top.section("actual", None)
-    if actual_sec is not None:
-        actual = {}
-        for d in domains:
-            try:
-                actual[d.name] = d.show(d.code(actual_sec.raw(d.name)))
-            except PuzzleError as exc:
-                raise actual_sec.error(exc.message, d.name, allowed=exc.allowed) from None
-        actual_sec.finish()
+    actual = None if actual_sec is None else _world(actual_sec, domains)
     puzzle = EpistemicPuzzle(doc, domains, constraints, explicit, agents, announcements, actual)
     for claim in doc.claims:
         puzzle.parse_claim(claim)

@@ -75,8 +75,8 @@ class RowStats:
     sumsq: np.ndarray
     largest: np.ndarray
     classes: np.ndarray
-    gini_a: np.ndarray
-    entropy: np.ndarray
+    gini_a: np.ndarray | None = None   # computed only with ``detail=True``
+    entropy: np.ndarray | None = None
 
 
 def _runs(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -91,32 +91,32 @@ def _runs(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return idx // m, sizes
 
 
-def row_stats(codes: np.ndarray) -> RowStats:
-    """Class-size statistics of every row of a (guesses x possible) code matrix."""
+def row_stats(codes: np.ndarray, *, detail: bool = True) -> RowStats:
+    """Class-size statistics of every row of a (guesses x possible) code matrix (Gini's numerator and the
+    entropy only with ``detail``)."""
     k, m = codes.shape
-    out = {name: np.zeros(k, dtype=dt) for name, dt in
-           (("sumsq", np.int64), ("largest", np.int64), ("classes", np.int64), ("gini_a", np.int64),
-            ("entropy", np.float64))}
+    names = ("sumsq", "largest", "classes") + (("gini_a", "entropy") if detail else ())
+    out = {name: np.zeros(k, dtype=np.float64 if name == "entropy" else np.int64) for name in names}
     step = max(1, ROW_CHUNK_ELEMENTS // max(m, 1))
     for lo in range(0, k, step):
         block = codes[lo:lo + step]
         row, size = _runs(block)
         kb = block.shape[0]
-        sq = size * size
-        out["sumsq"][lo:lo + kb] = np.bincount(row, sq, kb).astype(np.int64)
-        out["classes"][lo:lo + kb] = np.bincount(row, None, kb).astype(np.int64)
-        largest = np.zeros(kb, dtype=np.int64)
-        np.maximum.at(largest, row, size)
-        out["largest"][lo:lo + kb] = largest
+        counts = np.bincount(row, None, kb).astype(np.int64)
+        starts = np.cumsum(counts) - counts
+        out["classes"][lo:lo + kb] = counts
+        out["sumsq"][lo:lo + kb] = np.add.reduceat(size * size, starts)
+        out["largest"][lo:lo + kb] = np.maximum.reduceat(size, starts)
+        if not detail:
+            continue
         # ascending sizes within each row: entries before a class = cumulative size of the smaller ones
         order = np.lexsort((size, row))
-        r_sorted, c_sorted = row[order], size[order]
+        c_sorted = size[order]
         cum = np.cumsum(c_sorted)
-        row_start = np.searchsorted(r_sorted, np.arange(kb))
-        before = cum - c_sorted - np.where(row_start[r_sorted] > 0, cum[row_start[r_sorted] - 1], 0)
+        before = cum - c_sorted - np.repeat(np.r_[0, cum[starts[1:] - 1]], counts)
         a = c_sorted * c_sorted * before + c_sorted * c_sorted * (c_sorted + 1) // 2
-        out["gini_a"][lo:lo + kb] = np.bincount(r_sorted, a, kb).astype(np.int64)
-        plogp = np.bincount(r_sorted, c_sorted * c_sorted * np.log2(c_sorted), kb)
+        out["gini_a"][lo:lo + kb] = np.add.reduceat(a, starts)
+        plogp = np.add.reduceat(c_sorted * c_sorted * np.log2(c_sorted), starts)
         s_tot = out["sumsq"][lo:lo + kb].astype(np.float64)
         out["entropy"][lo:lo + kb] = np.log2(s_tot) - plogp / s_tot
     return RowStats(**out)
@@ -139,11 +139,16 @@ def _keep_min_close(cand: np.ndarray, key: np.ndarray, tol: float = 1e-12) -> np
 
 
 def _keep_min_gini(cand: np.ndarray, stats: RowStats) -> np.ndarray:
-    ratio = stats.gini_a[cand] / stats.sumsq[cand]
-    near = cand[ratio <= ratio.min() * (1 + 1e-9)]
-    exact = [Fraction(int(stats.gini_a[i]), int(stats.sumsq[i])) for i in near]
+    """Rows of least Gini index, compared exactly: ``G`` is increasing in ``A / S`` at a node."""
+    a, s = stats.gini_a[cand], stats.sumsq[cand]
+    ratio = a / s
+    near = np.flatnonzero(ratio <= ratio.min() * (1 + 1e-9))
+    if float(a[near].max()) * float(s[near].max()) < 2.0 ** 62:  # cross products fit in int64
+        i = near[np.argmin(ratio[near])]
+        return cand[near[a[near] * s[i] == a[i] * s[near]]]
+    exact = [Fraction(int(a[i]), int(s[i])) for i in near]
     best = min(exact)
-    return near[[x == best for x in exact]]
+    return cand[near[[x == best for x in exact]]]
 
 
 def _keep_leximin(cand: np.ndarray, codes: np.ndarray) -> np.ndarray:
@@ -176,40 +181,46 @@ def _keep_leximin(cand: np.ndarray, codes: np.ndarray) -> np.ndarray:
             if diff.size:
                 keep = []
         best = vec
-        keep.extend(int(rows[i]) for i in live)
+        keep.extend(rows[live].tolist())
     return np.array(keep, dtype=np.int64)
 
 
 def choose(codes: np.ndarray, possible: np.ndarray, method: Method,
-           minimax: Callable[[np.ndarray], np.ndarray] | None = None, stats: RowStats | None = None) -> int:
+           minimax: Callable[[np.ndarray], np.ndarray] | None = None, stats: RowStats | None = None,
+           allowed: np.ndarray | None = None) -> int:
     """The row a method proposes.
 
     ``codes``: (candidate rows x possible words) feedback codes, rows in alphabetical order of the words;
     ``possible``: which rows are possible words.  ``minimax`` (for Method.MINIMAX) maps candidate rows to
-    the rows of optimal worst case; ``stats``: :func:`row_stats` of ``codes`` when already known.
+    the rows of optimal worst case; ``stats``: :func:`row_stats` of ``codes`` when already known;
+    ``allowed``: the rows that may be proposed (default all; words already proposed are not).
     Returns a row index of ``codes``.
     """
     k, m = codes.shape
+    if allowed is None:
+        allowed = np.ones(k, dtype=bool)
     if method is Method.BOBO or m <= 2:
         # with one or two possible words every method's scores tie among the possible words
-        rows = np.flatnonzero(possible)
+        rows = np.flatnonzero(possible & allowed)
         if rows.size:
             return int(rows[0])
-    cand = np.arange(k)
-    if method is Method.POSSIBLE_GMAX and possible.any():
-        cand = np.flatnonzero(possible)
+    cand = np.flatnonzero(allowed)
+    if method is Method.POSSIBLE_GMAX and (possible & allowed).any():
+        cand = np.flatnonzero(possible & allowed)
     if method is Method.MINIMAX:
         if minimax is None:
             raise ValueError("Minimax needs a game-tree solver")
         cand = minimax(cand)
     elif method in (Method.GMAX, Method.POSSIBLE_GMAX):
-        largest = (stats or row_stats(codes[cand])).largest
+        largest = (stats or row_stats(codes[cand], detail=False)).largest
         if stats is not None:
             largest = largest[cand]
         cand = cand[largest == largest.min()]
         cand = _keep_leximin(cand, codes)
     else:
-        stats = stats or row_stats(codes)
+        detailed = method in (Method.GINI, Method.ENTROPY)
+        if stats is None or (detailed and stats.gini_a is None):
+            stats = row_stats(codes, detail=detailed)
         useful = cand[(stats.classes[cand] > 1) | possible[cand]]
         if useful.size:  # a proposal that splits nothing and cannot win only wastes a try
             cand = useful
@@ -217,8 +228,11 @@ def choose(codes: np.ndarray, possible: np.ndarray, method: Method,
             cand = _keep_min(cand, stats.sumsq)
         if method is Method.MAX:
             cand = _keep_min(cand, stats.largest)
-        if method in (Method.GINI, Method.SUMGINI):
+        if method is Method.GINI:
             cand = _keep_min_gini(cand, stats)
+        if method is Method.SUMGINI and cand.size > 1:
+            tied = row_stats(codes[cand])
+            cand = cand[_keep_min_gini(np.arange(cand.size), tied)]
         if method is Method.ENTROPY:
             cand = _keep_min_close(cand, stats.entropy)
     preferred = cand[possible[cand]]
@@ -257,19 +271,20 @@ class CellResult:
 
 
 def play_all(matrix: np.ndarray, answer_rows: np.ndarray, found: int, method: Method, limit: int,
-             first: int | None = None, minimax=None) -> CellResult:  # type: ignore[no-untyped-def]
+             first: int | None = None, minimax=None,  # type: ignore[no-untyped-def]
+             columns: np.ndarray | None = None) -> CellResult:
     """Play every secret with ``method`` by walking its decision tree once.
 
     ``matrix``: feedback codes (guess rows x answers); ``answer_rows[j]``: the guess row of answer ``j``.
     Every node (the possible answers and the proposals so far) is decided once for all the secrets that
     reach it.  ``first`` optionally fixes the opening proposal (shared by all methods of a study).
     ``minimax(rows, poss)`` (Method.MINIMAX) says which guess rows reach the game value of the answers
-    ``poss`` (a boolean mask over ``rows``).
+    ``poss`` (a boolean mask over ``rows``).  ``columns``: ``matrix.T`` made contiguous, if already made.
     """
     n_guess, n_ans = matrix.shape
+    if columns is None:
+        columns = np.ascontiguousarray(matrix.T)
     tries = np.zeros(n_ans, dtype=np.int64)
-    is_answer_row = np.full(n_guess, -1, dtype=np.int64)
-    is_answer_row[answer_rows] = np.arange(n_ans)
     stack: list[tuple[np.ndarray, tuple[int, ...]]] = [(np.arange(n_ans), ())]
     while stack:
         poss, proposed = stack.pop()
@@ -283,7 +298,7 @@ def play_all(matrix: np.ndarray, answer_rows: np.ndarray, found: int, method: Me
         if depth == 0 and first is not None:
             g = first
         else:
-            g = _decide(matrix, answer_rows, poss, proposed, method, minimax)
+            g = _decide(columns, answer_rows, poss, proposed, method, minimax)
         codes = matrix[g, poss]
         order = np.argsort(codes, kind="stable")
         sorted_codes = codes[order]
@@ -296,20 +311,18 @@ def play_all(matrix: np.ndarray, answer_rows: np.ndarray, found: int, method: Me
     return CellResult(method, tries, limit)
 
 
-def _decide(matrix: np.ndarray, answer_rows: np.ndarray, poss: np.ndarray, proposed: Sequence[int],
+def _decide(columns: np.ndarray, answer_rows: np.ndarray, poss: np.ndarray, proposed: Sequence[int],
             method: Method, minimax) -> int:  # type: ignore[no-untyped-def]
-    n_guess = matrix.shape[0]
+    n_guess = columns.shape[1]
     possible = np.zeros(n_guess, dtype=bool)
     possible[answer_rows[poss]] = True
     if method is Method.BOBO or poss.size <= 2:
         return int(answer_rows[poss].min())
-    rows = np.arange(n_guess)
-    if proposed:
-        rows = np.delete(rows, list(proposed))
-    codes = matrix[rows][:, poss] if method is not Method.BOBO else matrix[:0]
-    pick = choose(codes, possible[rows], method,
-                  None if minimax is None else (lambda cand: cand[minimax(rows[cand], poss)]))
-    return int(rows[pick])
+    allowed = np.ones(n_guess, dtype=bool)
+    allowed[list(proposed)] = False
+    codes = np.ascontiguousarray(columns[poss].T)
+    return choose(codes, possible, method,
+                  None if minimax is None else (lambda cand: cand[minimax(cand, poss)]), allowed=allowed)
 
 
 def entropy_of(sizes: Sequence[int]) -> float:

@@ -380,3 +380,13 @@ def test_property_component_engine_equals_brute_force(case):
                 break
         assert t.consistent == bool(ref)
         assert t.distribution() == ref and t.support() == len(ref)
+
+
+@pytest.mark.parametrize("name", ["thirteen-players.toml", "five-players-middle.toml", "six-players.toml"])
+def test_puzzles_cpsat_enumeration_equals_exact_belief(name):
+    puzzle = load_puzzle(PUZZLES / "mascarade" / name)
+    cp = belief(puzzle.table, puzzle.viewer, Method.CPSAT)
+    for m in (Method.AUTO, Method.TREE, Method.STATES):
+        r = belief(puzzle.table, puzzle.viewer, m)
+        assert r.marginals == cp.marginals and r.support == cp.support
+    assert cp.histories >= cp.support

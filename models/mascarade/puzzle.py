@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -53,14 +54,16 @@ class MascaradePuzzle(Puzzle):
     # -- options -------------------------------------------------------------------------------------
     def settings(self, options: Mapping[str, Any] | None) -> Settings:
         opts = self.reject_options(options, OPTIONS)
-        sec = Section({}, file=self.doc.file, place="--set")
-        method = Method(choose(str(opts.get("method", "auto")), [m.value for m in Method], "method", sec,
-                               None)) if "method" in opts else Method.AUTO
+        sec = Section({}, file=self.doc.file)        # errors name the option: "--set max_states: ..."
+        method = Method.AUTO
+        if "method" in opts:
+            where = Section({}, file=self.doc.file, place="--method")
+            method = Method(choose(str(opts["method"]), [m.value for m in Method], "method", where))
         prior = self.table.swap_probability
         if "swap_probability" in opts:
-            prior = parse_fraction(opts["swap_probability"], sec, "swap_probability")
+            prior = parse_fraction(opts["swap_probability"], sec, "--set swap_probability")
             if not 0 <= prior <= 1:
-                raise sec.error(f"{prior} is out of range", "swap_probability", allowed="from 0 to 1")
+                raise sec.error(f"{prior} is out of range", "--set swap_probability", allowed="from 0 to 1")
 
         def integer(key: str, default: int, lo: int) -> int:
             if key not in opts:
@@ -68,12 +71,12 @@ class MascaradePuzzle(Puzzle):
             try:
                 value = int(str(opts[key]))
             except ValueError:
-                raise sec.error(f"{opts[key]!r} is not an integer", key) from None
-            return check_range(value, lo, 10 ** 9, sec, key)
+                raise sec.error(f"{opts[key]!r} is not an integer", f"--set {key}") from None
+            return check_range(value, lo, 10 ** 9, sec, f"--set {key}")
 
         want = str(opts.get("knowledge", "true")).casefold()
         if want not in ("true", "false", "yes", "no", "1", "0"):
-            raise sec.error(f"{opts['knowledge']!r} is not true or false", "knowledge", allowed="true, false")
+            raise sec.error(f"{opts['knowledge']!r} is not true or false", "--set knowledge", allowed="true, false")
         return Settings(method, prior, integer("max_states", DEFAULT_MAX_STATES, 1),
                         integer("tree_cap", DEFAULT_TREE_CAP, 1), integer("cpsat_limit", DEFAULT_CPSAT_LIMIT, 1),
                         want in ("true", "yes", "1"))
@@ -81,9 +84,7 @@ class MascaradePuzzle(Puzzle):
     def _game(self, s: Settings) -> Game:
         if s.prior == self.table.swap_probability:
             return self.table
-        g = Game(self.table.players, self.table.middle, self.table.identities, self.table.initial, self.table.events,
-                 s.prior, self.table.file)
-        return g
+        return dataclasses.replace(self.table, swap_probability=s.prior)
 
     def _belief(self, s: Settings, viewer: int | None, backend: str = "cpsat") -> BeliefResult:
         return belief(self._game(s), viewer, s.method, backend=backend, tree_cap=s.tree_cap,

@@ -23,7 +23,7 @@ from .cpmodel import GameModel, LimitReached, build_model, holds_lit
 from .game import Game, format_placement, parse_game
 
 OPTIONS = ("method", "probabilities", "swap_probability", "max_states", "tree_cap", "cpsat_limit", "knowledge")
-DEFAULT_MAX_STATES = 6_000_000           # about 1 GB at the peak of an update (measured)
+DEFAULT_MAX_STATES = 6_000_000           # measured peak: 624 MB for a component of this size
 _P_CLAIM = re.compile(r"^\s*P\s*\(\s*(?P<who>.+?)\s+holds\s+(?P<card>.+?)\s*\)\s*(?P<op>==|=|!=|<=|>=|<|>)"
                       r"\s*(?P<value>\S+)\s*$", re.IGNORECASE)
 _HOLDS = re.compile(r"^\s*(?P<neg>not\s+)?(?P<who>.+?)\s+holds\s+(?P<card>.+?)\s*$", re.IGNORECASE)

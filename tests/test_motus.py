@@ -98,7 +98,7 @@ def test_word_list_file(tmp_path) -> None:
 # -- possible words: the constraint model against the vectorised filter ------------------------------------
 
 def _puzzle(dict_path, guesses: list[tuple[str, str]], length: int = 7, first: str = "L"):
-    lines = [f'game = "motus"', f'dictionary = "{dict_path}"', f"length = {length}", f'first = "{first}"']
+    lines = ['game = "motus"', f'dictionary = "{dict_path}"', f"length = {length}", f'first = "{first}"']
     for word, marks in guesses:
         lines += ["[[guess]]", f'word = "{word}"', f'feedback = "{marks}"']
     return loads("\n".join(lines))

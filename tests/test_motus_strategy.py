@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 import random
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
 import pytest
@@ -94,7 +94,7 @@ def test_choose_matches_reference_on_random_positions(cell_words, seed: int) -> 
 
 
 def brute_value(guesses: list[str], poss: frozenset[str]) -> int:
-    @lru_cache(maxsize=None)
+    @cache
     def value(p: frozenset[str]) -> int:
         if len(p) == 1:
             return 1

@@ -21,6 +21,7 @@ A time limit raises :class:`SearchTimeout`; callers report the proven bounds, ne
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -62,11 +63,15 @@ def _distinct_per_row(codes: np.ndarray) -> np.ndarray:
 class GameTree:
     """Minimax search over one feedback matrix (guess rows x answers)."""
 
-    def __init__(self, matrix: np.ndarray, found: int, *, time_limit: float | None = None) -> None:
+    def __init__(self, matrix: np.ndarray, found: int, *, time_limit: float | None = None,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        """``time_limit`` is measured on ``clock``: wall time by default, ``time.process_time`` for CPU
+        seconds (what a benchmark on a shared machine should use)."""
         self.matrix = matrix
         self.columns = np.ascontiguousarray(matrix.T)  # answer x guess: gathering a set's codes is a row copy
         self.found = found
-        self.deadline = None if time_limit is None else time.monotonic() + time_limit
+        self.clock = clock
+        self.deadline = None if time_limit is None else clock() + time_limit
         self.fit_at: dict[bytes, int] = {}   # smallest depth proven enough
         self.fail_at: dict[bytes, int] = {}  # largest depth proven not enough
         self.witnesses: dict[int, list[tuple[np.ndarray, np.ndarray]]] = {}  # depth -> (set, rows it refutes)
@@ -170,15 +175,13 @@ class GameTree:
         order = np.argsort(row, kind="stable")
         sorted_codes = row[order]
         cuts = np.flatnonzero(np.diff(sorted_codes)) + 1
-        parts = [(part, code) for part, code in zip(np.split(p[order], cuts), sorted_codes[np.r_[0, cuts]])
+        heads = sorted_codes[np.r_[0, cuts]]
+        parts = [(part, code) for part, code in zip(np.split(p[order], cuts), heads, strict=True)
                  if code != self.found]
         if len(parts) == 1 and parts[0][0].size == p.size:
             return False  # no information and not a possible word: never useful
         parts.sort(key=lambda pc: -pc[0].size)
-        for part, _ in parts:
-            if not self.fits(np.sort(part), k - 1):
-                return False
-        return True
+        return all(self.fits(np.sort(part), k - 1) for part, _ in parts)
 
     @staticmethod
     def _largest(codes: np.ndarray) -> np.ndarray:
@@ -221,5 +224,5 @@ class GameTree:
 
     def _tick(self) -> None:
         self.nodes += 1
-        if self.deadline is not None and self.nodes % 16 == 0 and time.monotonic() > self.deadline:
+        if self.deadline is not None and self.nodes % 16 == 0 and self.clock() > self.deadline:
             raise SearchTimeout(0, None)

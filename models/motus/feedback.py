@@ -26,7 +26,7 @@ def feedback(guess: str, secret: str) -> str:
         raise ValueError("words of different lengths")
     marks = ["B"] * len(guess)
     unmatched: Counter[str] = Counter()
-    for i, (g, s) in enumerate(zip(guess, secret)):
+    for i, (g, s) in enumerate(zip(guess, secret, strict=True)):
         if g == s:
             marks[i] = "G"
         else:
@@ -58,7 +58,7 @@ def is_canonical(marks: str, guess: str) -> bool:
     """Whether some secret can produce ``marks`` for ``guess``: for each letter, misplaced marks come before
     absent marks among its non-right-place occurrences (the lowest-index rule)."""
     seen_absent: set[str] = set()
-    for g, m in zip(guess, marks):
+    for g, m in zip(guess, marks, strict=True):
         if m == "B":
             seen_absent.add(g)
         elif m == "Y" and g in seen_absent:
@@ -144,7 +144,7 @@ def matrix_reference(guesses: list[str], secrets: list[str]) -> np.ndarray:
 
 def mastermind_feedback(guess: tuple[int, ...], secret: tuple[int, ...]) -> tuple[int, int]:
     """(black, white): right colour right place; right colour wrong place (counted with multiplicity)."""
-    black = sum(g == s for g, s in zip(guess, secret))
+    black = sum(g == s for g, s in zip(guess, secret, strict=True))
     common = sum((Counter(guess) & Counter(secret)).values())
     return black, common - black
 

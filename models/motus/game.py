@@ -69,7 +69,7 @@ class SecretPuzzle(Puzzle):
 
     def possible(self, *, backend: str = "cpsat", engine: str = "table") -> list[str]:
         if engine == "table" and backend == "cpsat":
-            return [w for w, ok in zip(self.space.answers, self.possible_mask()) if ok]
+            return [w for w, ok in zip(self.space.answers, self.possible_mask(), strict=True) if ok]
         sm = build_model(self.space, self.proposals, per_word=_per_word(self.space, backend))
         return sorted(sm.decode(values) for values in Engine(sm.model, backend).valids(sm.variables))
 
@@ -177,8 +177,9 @@ class SecretPuzzle(Puzzle):
                           f"{chosen.title}: time limit reached before the game value was proven")
         fields = {"method": chosen.value, "suggestion": pick.word, "possible_word": pick.possible,
                   "count": pick.count, "scores": pick.scores()}
+        noun = "code" if self.game == "mastermind" else "word"
         text = (f"{chosen.title} proposes {pick.word} "
-                f"({'a possible' if pick.possible else 'not a possible'} {'code' if self.game == 'mastermind' else 'word'}; "
+                f"({'a possible' if pick.possible else 'not a possible'} {noun}; "
                 f"{pick.count} possible; sum {pick.sumsq}, max {pick.largest}, {pick.classes} classes, "
                 f"gini {float(pick.gini):.3f}, entropy {pick.entropy:.3f})")
         return Report(self.game, Status.OK, fields, text)
@@ -277,10 +278,10 @@ def _word_constraints(model: Model, variables: list[Var], p: Proposal) -> None:
         model.add_all([lit, ~lit])
         return
     letters = [ALPHABET.index(c) for c in p.text]
-    for var, letter, mark in zip(variables, letters, p.marks):
+    for var, letter, mark in zip(variables, letters, p.marks, strict=True):
         model.add(var == letter if mark == "G" else var != letter)
     for letter in sorted(set(letters)):
-        marks = [m for lt, m in zip(letters, p.marks) if lt == letter]
+        marks = [m for lt, m in zip(letters, p.marks, strict=True) if lt == letter]
         shown = sum(m != "B" for m in marks)
         count = LinearExpr.sum(model.indicator(v, letter) for v in variables)
         model.add(count == shown if "B" in marks else count >= shown)
@@ -289,7 +290,7 @@ def _word_constraints(model: Model, variables: list[Var], p: Proposal) -> None:
 def _mastermind_constraints(model: Model, space: CodeSpace, variables: list[Var], p: Proposal) -> None:
     guess = [int(c) - 1 for c in p.text]
     black, white = divmod(p.code, space.pegs + 1)
-    model.add_exactly(black, [model.indicator(v, c) for v, c in zip(variables, guess)])
+    model.add_exactly(black, [model.indicator(v, c) for v, c in zip(variables, guess, strict=True)])
     common = []
     for colour in sorted(set(guess)):
         copies = guess.count(colour)

@@ -303,7 +303,7 @@ def play_all(matrix: np.ndarray, answer_rows: np.ndarray, found: int, method: Me
         order = np.argsort(codes, kind="stable")
         sorted_codes = codes[order]
         cuts = np.flatnonzero(np.diff(sorted_codes)) + 1
-        for part, code in zip(np.split(poss[order], cuts), sorted_codes[np.r_[0, cuts]]):
+        for part, code in zip(np.split(poss[order], cuts), sorted_codes[np.r_[0, cuts]], strict=True):
             if code == found:
                 tries[part[0]] = depth + 1
             else:

@@ -126,7 +126,7 @@ def test_minimax_matches_brute_force(seed: int) -> None:
 
 
 def test_minimax_on_a_cluster_needs_three() -> None:
-    # five words differing in one letter only: refutation witnesses come into play
+    # five words differing in one letter only
     cluster = ["BALLE", "BELLE", "BULLE", "BOLLE", "BILLE"]
     ws = words.from_words(cluster + ["BIAIS", "BOUEE"])
     space = WordSpace(ws.cell(5, "B"))

@@ -11,9 +11,11 @@ solvers:
 * cutoffs: a proposal is dropped at its first class that does not fit, classes are tried largest first
   and proposals in order of their largest class;
 * caching by candidate set: every (set, depth) answer is kept, proven both ways;
-* refutation witnesses: when a class cannot be done in 2, a small subset of it that no single guess
-  separates is extracted; any proposal that keeps such a subset inside one class is refuted at once,
-  for every later set that contains it.
+* proposals that give the same feedback on every word of the set are tried once.
+
+(Refutation witnesses, small word sets that no single guess separates, were tried and dropped: on the
+French cells no witness ever fell inside one class of another proposal, and extracting them doubled the
+time.)
 
 A time limit raises :class:`SearchTimeout`; callers report the proven bounds, never a guess.
 """
@@ -74,7 +76,6 @@ class GameTree:
         self.deadline = None if time_limit is None else clock() + time_limit
         self.fit_at: dict[bytes, int] = {}   # smallest depth proven enough
         self.fail_at: dict[bytes, int] = {}  # largest depth proven not enough
-        self.witnesses: dict[int, list[tuple[np.ndarray, np.ndarray]]] = {}  # depth -> (set, rows it refutes)
         self.nodes = 0
 
     # -- public -------------------------------------------------------------------------------------------
@@ -132,10 +133,6 @@ class GameTree:
             self.fit_at[key] = min(k, self.fit_at.get(key, 1 << 30))
         else:
             self.fail_at[key] = max(k, self.fail_at.get(key, 0))
-            if k == 2:
-                self._add_witness(p, codes, 2)
-            elif m <= 64:
-                self._add_witness_set(p, k)
         return ok
 
     def _search(self, p: np.ndarray, codes: np.ndarray, k: int, most: int) -> bool:
@@ -143,15 +140,9 @@ class GameTree:
         # no guess makes more than `most` classes on p, hence on any part of it: a part larger than
         # most ** (k - 2) cannot be done in k - 1 proposals
         cap = most ** (k - 2)
-        refuted = np.zeros(n, dtype=bool)
-        member = np.zeros(self.matrix.shape[1], dtype=bool)
-        member[p] = True
-        for witness, rows in self.witnesses.get(k - 1, ()):
-            if member[witness].all():
-                refuted |= rows
         # largest class per row, found class (size 1) included: a cheap order and a bound
         largest = self._largest(codes)
-        refuted |= largest > cap
+        refuted = largest > cap
         order = np.lexsort((np.arange(n), largest))
         seen: set[bytes] = set()
         for g in order:
@@ -194,33 +185,6 @@ class GameTree:
         largest = np.zeros(s.shape[0], dtype=np.int64)
         np.maximum.at(largest, idx // m, sizes)
         return largest
-
-    def _add_witness(self, p: np.ndarray, codes: np.ndarray, depth: int) -> None:
-        """A small subset of ``p`` that no single guess separates (so it needs 3 or more proposals)."""
-        alive = np.ones(codes.shape[0], dtype=bool)
-        chosen = [0]
-        while alive.any():
-            cols = codes[alive]
-            clash = np.zeros(cols.shape, dtype=bool)
-            for c in chosen:
-                clash |= cols == cols[:, [c]]
-            gain = clash.sum(0)
-            gain[chosen] = -1
-            nxt = int(np.argmax(gain))
-            chosen.append(nxt)
-            newly = np.zeros(alive.shape, dtype=bool)
-            newly[np.flatnonzero(alive)] = clash[:, nxt]
-            alive &= ~newly
-        witness = np.sort(p[chosen])
-        self._store(witness, depth)
-
-    def _add_witness_set(self, p: np.ndarray, k: int) -> None:
-        self._store(p.copy(), k)
-
-    def _store(self, witness: np.ndarray, depth: int) -> None:
-        block = self.matrix[:, witness]
-        together = (block == block[:, :1]).all(1) & (block[:, 0] != self.found)
-        self.witnesses.setdefault(depth, []).append((witness, together))
 
     def _tick(self) -> None:
         self.nodes += 1

@@ -186,13 +186,14 @@ def main_study(argv: list[str]) -> int:
     methods = _methods(args.methods)
     total = sum(len(s.answers) for s in spaces)
     progress = Progress(total, "words")
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     tallies, timing = study(spaces, methods, time_limit=args.time_limit, progress=progress)
     progress.close()
-    wall = time.perf_counter() - start
+    wall, cpu = time.perf_counter() - start, time.process_time() - cpu
     rows = sorted(tallies.items(), key=lambda kv: kv[1].average)
     if args.json:
         print(json.dumps({"words": total, "cells": len(spaces), "seconds": round(wall, 1),
+                          "cpu_seconds": round(cpu, 1),
                           "matrix_seconds": round(timing["matrix"], 1), "pairs": int(timing["pairs"]),
                           "peak_memory_mb": round(peak_memory_mb()),
                           "methods": {m.value: {"average": round(t.average, 4), "fails": t.fails,
@@ -206,7 +207,7 @@ def main_study(argv: list[str]) -> int:
         seed = SEED_TABLE4.get(m.value)
         seed_txt = f"{seed[0]:>14.4f}{seed[1] if seed[1] is not None else '?':>7}{seed[2]:>7}" if seed else ""
         print(f"{m.title:<15}{t.average:>9.4f}{t.fails:>8}{t.worst:>7}{t.seconds:>9.1f}  {seed_txt}")
-    print(f"total {wall:.1f}s (feedback matrices {timing['matrix']:.1f}s for {timing['pairs']:.3g} pairs, "
+    print(f"total {wall:.1f}s wall, {cpu:.1f}s CPU (feedback matrices {timing['matrix']:.1f}s for {timing['pairs']:.3g} pairs, "
           f"first proposals {timing['first']:.1f}s); peak memory {peak_memory_mb():.0f} MB")
     return 0
 
@@ -291,7 +292,7 @@ def main_emi(argv: list[str]) -> int:
                 seed = dict(zip(SEED_LETTERS, SEED_TABLE1[n].split(), strict=True))
                 print(f"{n:>4} " + "".join(f"{seed.get(x, '-'):>5}" for x in used))
     slow = sorted(cells.values(), key=lambda c: -c.value.seconds)[:3]
-    print(f"{exact} of {len(cells)} cells exact in {wall:.1f}s (time limit {args.time_limit:g}s per cell); "
+    print(f"{exact} of {len(cells)} cells exact in {wall:.1f}s (time limit {args.time_limit:g} CPU s per cell); "
           f"slowest: " + ", ".join(f"{c.label} {c.value.seconds:.1f}s" for c in slow)
           + f"; peak memory {peak_memory_mb():.0f} MB")
     return 0

@@ -208,7 +208,8 @@ def main_study(argv: list[str]) -> int:
         seed_txt = f"{seed[0]:>14.4f}{seed[1] if seed[1] is not None else '?':>7}{seed[2]:>7}" if seed else ""
         print(f"{m.title:<15}{t.average:>9.4f}{t.fails:>8}{t.worst:>7}{t.seconds:>9.1f}  {seed_txt}")
     print(f"total {wall:.1f}s wall, {cpu:.1f}s CPU (feedback matrices {timing['matrix']:.1f}s for "
-          f"{timing['pairs']:.3g} pairs, first proposals {timing['first']:.1f}s); peak memory {peak_memory_mb():.0f} MB")
+          f"{timing['pairs']:.3g} pairs, first proposals {timing['first']:.1f}s); "
+          f"peak memory {peak_memory_mb():.0f} MB")
     return 0
 
 

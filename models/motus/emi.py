@@ -11,7 +11,8 @@ solvers:
 * cutoffs: a proposal is dropped at its first class that does not fit, classes are tried largest first
   and proposals in order of their largest class;
 * caching by candidate set: every (set, depth) answer is kept, proven both ways;
-* proposals that give the same feedback on every word of the set are tried once.
+* proposals that give the same feedback on every word of the set are tried once; for a part to be done in
+  one more proposal, only guesses that made at least that many classes on the whole set are tried.
 
 (Refutation witnesses, small word sets that no single guess separates, were tried and dropped: on the
 French cells no witness ever fell inside one class of another proposal, and extracting them doubled the
@@ -104,8 +105,12 @@ class GameTree:
         return np.array([self._guess_fits(int(g), p, best) for g in rows], dtype=bool)
 
     # -- search -------------------------------------------------------------------------------------------
-    def fits(self, p: np.ndarray, k: int) -> bool:
-        """Can every secret of ``p`` be found within ``k`` proposals?"""
+    def fits(self, p: np.ndarray, k: int, bound: np.ndarray | None = None) -> bool:
+        """Can every secret of ``p`` be found within ``k`` proposals?
+
+        ``bound``: per guess row, the number of classes it makes on a superset of ``p`` (it makes no more
+        on ``p``), so that only rows with at least ``|p|`` can separate ``p`` in one proposal.
+        """
         m = p.size
         if m == 0:
             return True
@@ -121,25 +126,29 @@ class GameTree:
         if self.fail_at.get(key, 0) >= k:
             return False
         self._tick()
-        codes = self.columns[p].T
-        distinct = _distinct_per_row(codes)
-        if distinct.max() >= m:
-            ok = True
-        elif k == 2:
-            ok = False
+        if k == 2 and bound is not None:
+            rows = np.flatnonzero(bound >= m)
+            ok = rows.size > 0 and bool(_distinct_per_row(self.columns[p][:, rows].T).max() >= m)
         else:
-            ok = self._search(p, codes, k, int(distinct.max()))
+            codes = self.columns[p].T
+            distinct = _distinct_per_row(codes)
+            if distinct.max() >= m:
+                ok = True
+            elif k == 2:
+                ok = False
+            else:
+                ok = self._search(p, codes, k, distinct)
         if ok:
             self.fit_at[key] = min(k, self.fit_at.get(key, 1 << 30))
         else:
             self.fail_at[key] = max(k, self.fail_at.get(key, 0))
         return ok
 
-    def _search(self, p: np.ndarray, codes: np.ndarray, k: int, most: int) -> bool:
+    def _search(self, p: np.ndarray, codes: np.ndarray, k: int, distinct: np.ndarray) -> bool:
         n = codes.shape[0]
         # no guess makes more than `most` classes on p, hence on any part of it: a part larger than
         # most ** (k - 2) cannot be done in k - 1 proposals
-        cap = most ** (k - 2)
+        cap = int(distinct.max()) ** (k - 2)
         # largest class per row, found class (size 1) included: a cheap order and a bound
         largest = self._largest(codes)
         refuted = largest > cap
@@ -153,7 +162,7 @@ class GameTree:
             if sig in seen:  # same feedback on every possible word: same subtree
                 continue
             seen.add(sig)
-            if self._row_fits(row, p, k):
+            if self._row_fits(row, p, k, distinct):
                 return True
         return False
 
@@ -162,7 +171,7 @@ class GameTree:
             return True
         return self._row_fits(self.matrix[g, p], p, k)
 
-    def _row_fits(self, row: np.ndarray, p: np.ndarray, k: int) -> bool:
+    def _row_fits(self, row: np.ndarray, p: np.ndarray, k: int, bound: np.ndarray | None = None) -> bool:
         order = np.argsort(row, kind="stable")
         sorted_codes = row[order]
         cuts = np.flatnonzero(np.diff(sorted_codes)) + 1
@@ -172,7 +181,7 @@ class GameTree:
         if len(parts) == 1 and parts[0][0].size == p.size:
             return False  # no information and not a possible word: never useful
         parts.sort(key=lambda pc: -pc[0].size)
-        return all(self.fits(np.sort(part), k - 1) for part, _ in parts)
+        return all(self.fits(np.sort(part), k - 1, bound) for part, _ in parts)
 
     @staticmethod
     def _largest(codes: np.ndarray) -> np.ndarray:

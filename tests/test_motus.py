@@ -48,7 +48,8 @@ def test_codes_round_trip() -> None:
     assert fb.to_code("GGGGG") == fb.found_code(5)
 
 
-@pytest.mark.parametrize("length, alphabet", [(3, "AB"), (5, "ABC"), (7, "ABCE"), (10, "ABCDE")])
+@pytest.mark.parametrize("length, alphabet", [(3, "AB"), (5, "ABC"), (7, "ABCE"), (10, "ABCDE"), (16, "ABCDEF"),
+                                              (22, "ABCDEFG")])
 def test_matrix_matches_reference_with_repeated_letters(length: int, alphabet: str) -> None:
     rng = random.Random(length)
     ws = sorted({"".join(rng.choice(alphabet) for _ in range(length)) for _ in range(150)})

@@ -67,7 +67,9 @@ def is_canonical(marks: str, guess: str) -> bool:
 
 
 def code_dtype(length: int) -> type:
-    return np.uint16 if 3 ** length <= 65536 else np.uint32
+    if 3 ** length <= 1 << 16:
+        return np.uint16
+    return np.uint32 if 3 ** length <= 1 << 32 else np.uint64
 
 
 def matrix(guesses: np.ndarray, secrets: np.ndarray) -> np.ndarray:
@@ -76,9 +78,9 @@ def matrix(guesses: np.ndarray, secrets: np.ndarray) -> np.ndarray:
     ``guesses`` and ``secrets`` are letter-index arrays (see :func:`words.encode`).  A letter that occurs
     once in the guess is marked ``G`` where the secret has it in place and otherwise ``Y`` exactly when the
     secret contains it, so its marks add up linearly: ``3**i * (present + in_place)``.  All of those come
-    out of one float32 matrix product (exact: codes stay below 2**24).  A letter the guess repeats
-    contributes a term that depends only on (letter, its positions) and the secret; it is computed once per
-    such group and added to the rows that share it.
+    out of one matrix product (float32, exact while codes stay below 2**24; float64 beyond).  A letter the
+    guess repeats contributes a term that depends only on (letter, its positions) and the secret; it is
+    computed once per such group and added to the rows that share it.
     """
     n, length = guesses.shape
     m = secrets.shape[0]
@@ -92,11 +94,12 @@ def matrix(guesses: np.ndarray, secrets: np.ndarray) -> np.ndarray:
     for j in range(length):
         np.add.at(counts, (rows, secrets[:, j]), 1)
     # secret features: letter present (26), letter x at position i (26 * L)
-    feats = np.zeros((m, 26 * (length + 1)), dtype=np.float32)
+    exact = np.float32 if 3 ** length < 1 << 24 else np.float64  # integer sums stay exact
+    feats = np.zeros((m, 26 * (length + 1)), dtype=exact)
     feats[:, :26] = counts > 0
     for i in range(length):
         feats[rows, 26 * (i + 1) + secrets[:, i].astype(np.int64)] = 1.0
-    weights = np.zeros((n, 26 * (length + 1)), dtype=np.float32)
+    weights = np.zeros((n, 26 * (length + 1)), dtype=exact)
     groups: dict[tuple[int, tuple[int, ...]], list[int]] = {}
     for r, word in enumerate(guesses.tolist()):
         where: dict[int, list[int]] = {}

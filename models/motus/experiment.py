@@ -343,8 +343,8 @@ def main_wordle(argv: list[str]) -> int:
             from .words import wordle
             spaces.append(WordSpace(wordle().cell(5), 6))
         elif g == "mastermind":
-            if not (1 <= args.pegs <= 6 and 2 <= args.colours <= 9) or args.colours ** args.pegs > 60_000:
-                raise PuzzleError("too many codes", place="--pegs/--colours", allowed="at most 60000 codes")
+            if not (1 <= args.pegs <= 6 and 2 <= args.colours <= 9) or args.colours ** args.pegs > 10_000:
+                raise PuzzleError("too many codes", place="--pegs/--colours", allowed="at most 10000 codes")
             spaces.append(CodeSpace(pegs=args.pegs, colours=args.colours, tries=10))
         else:
             raise PuzzleError(f"unknown game {g!r}", place="--games", allowed="wordle, mastermind")

@@ -29,7 +29,7 @@ from .emi import GameTree, SearchTimeout
 from .space import CodeSpace, Space, WordSpace
 from .words import ALPHABET, dictionary, is_plain, normalise
 
-MAX_CODES = 60_000
+MAX_CODES = 10_000  # the full feedback matrix of suggest and studies stays small (10^8 pairs)
 DEFAULT_METHOD = {"motus": "sumgini", "wordle": "sumgini", "mastermind": "max"}
 SHOW_LIMIT = 60
 

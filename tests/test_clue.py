@@ -202,8 +202,8 @@ def check_rules_sound(games: int, seed: int, every: int, setups: list[tuple[int,
 
 
 def test_rules_are_sound_and_a_subset_of_the_exact_sheet() -> None:
-    states, short = check_rules_sound(120, 11, 6, [(3, False), (4, False), (6, False), (3, True)])
-    assert states > 500 and short > 0
+    states, short = check_rules_sound(60, 11, 6, [(3, False), (4, False), (6, False), (3, True)])
+    assert states > 250 and short > 0
 
 
 @pytest.mark.slow

@@ -151,7 +151,7 @@ class Counts:
 
 
 class StateBudgetExceeded(RuntimeError):
-    """The forward pass grew past ``max_states`` states in all (the caller may use another method)."""
+    """The forward pass grew past ``max_states`` states in one layer (the caller may use another method)."""
 
 
 @dataclass
@@ -165,8 +165,7 @@ class _Group:
 def count_deals(problem: Problem, *, triples: bool = False, max_states: int | None = None) -> Counts:
     """Exact counts for every (card, place); with ``triples`` also per envelope triple.
 
-    With ``max_states``, raises :class:`StateBudgetExceeded` as soon as the forward pass has visited more
-    states (summed over its layers): a bound on the work before another method takes over."""
+    With ``max_states``, raises :class:`StateBudgetExceeded` as soon as a layer holds more states."""
     n_cards, n_places = len(problem.card_category), problem.n + 1
     reduced = problem.propagate()
     if reduced is None:
@@ -297,15 +296,13 @@ class _Counter:
 
     def run(self, max_states: int | None = None) -> Counts:
         layers: list[dict[int, int]] = [{self.initial(): 1}]
-        visited = 0
         for mv in self.moves:
             nxt: dict[int, int] = defaultdict(int)
             for st, cnt in layers[-1].items():
                 for t, w, _ in self.transitions(mv, st):
                     nxt[t] += cnt * w
-            visited += len(nxt)
-            if max_states is not None and visited > max_states:
-                raise StateBudgetExceeded(f"more than {max_states} states")
+            if max_states is not None and len(nxt) > max_states:
+                raise StateBudgetExceeded(f"{len(nxt)} states in one layer")
             layers.append(nxt)
         back: dict[int, int] = {st: 1 for st in layers[-1] if self.accept(st)}
         self.backs = [back]

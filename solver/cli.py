@@ -17,7 +17,7 @@ from .backends import BACKENDS, SolverTimeout, backend_name
 from .errors import PuzzleError, SleuthError
 from .games import EXPERIMENTS, GAMES, experiment
 from .puzzle import load_puzzle
-from .results import ClaimSpec, Report, Status, contradiction_text, jsonable
+from .results import ClaimSpec, Report, Status, contradiction_text
 
 
 class _Parser(argparse.ArgumentParser):
@@ -170,10 +170,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
-
-
-def dump(obj: Any) -> str:
-    return json.dumps(jsonable(obj), ensure_ascii=False)
 
 
 if __name__ == "__main__":

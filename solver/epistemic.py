@@ -14,7 +14,7 @@ product of the domains (vectorised, chunked) or enumerated by a constraint solve
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -566,10 +566,3 @@ class ModelCompiler:
         if isinstance(node, Call) and node.func == "count":
             return LinearExpr.sum(self.lit(a) for a in node.args)
         raise NotCompilable(f"{to_text(node)!r} is not a linear expression")
-
-
-def iter_announcements(state: KnowledgeState, formulas: Sequence[str | Node]) -> Iterator[KnowledgeState]:
-    """The states after each announcement in turn."""
-    for f in formulas:
-        state = state.announce(f)
-        yield state

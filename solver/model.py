@@ -402,12 +402,6 @@ class Model:
         names = None if active is None else set(active)
         return [o.lit for o in self.observations if names is None or o.name in names]
 
-    def observation_named(self, lit: Lit) -> str:
-        for o in self.observations:
-            if o.lit == lit:
-                return o.name
-        raise KeyError(lit)
-
     # -- checking -----------------------------------------------------------------------------------
     def check(self, values: Mapping[Var, int]) -> list[Guarded]:
         """The constraints a full assignment violates (used by tests and brute force)."""

@@ -29,7 +29,6 @@ class PuzzleDoc:
     title: str | None = None
     viewer: str | None = None   # from the file, or --viewer
     claims: list[ClaimSpec] = field(default_factory=list)
-    claim_sections: list[Section] = field(default_factory=list)
 
 
 class Puzzle(ABC):
@@ -125,7 +124,7 @@ def load_document(data: Mapping[str, Any], *, file: str | None = None, viewer: s
     file_viewer = section.str("viewer", None)
     module = _module(info)
     claim_keys = ("text", "expect", *getattr(module, "CLAIM_KEYS", ()))
-    claims, claim_sections = [], []
+    claims = []
     for cs in section.sections("claim"):
         text = cs.str("text")
         expect = cs.str("expect", "entailed", choices=[v.value for v in (Verdict.ENTAILED, Verdict.REFUTED,
@@ -133,8 +132,7 @@ def load_document(data: Mapping[str, Any], *, file: str | None = None, viewer: s
         options = {k: cs.raw(k) for k in claim_keys[2:] if cs.has(k)}
         cs.finish(claim_keys)
         claims.append(ClaimSpec(text, Verdict(expect), cs.place, options))
-        claim_sections.append(cs)
-    return PuzzleDoc(info, section, file, title, viewer or file_viewer, claims, claim_sections)
+    return PuzzleDoc(info, section, file, title, viewer or file_viewer, claims)
 
 
 def _module(info: GameInfo):  # type: ignore[no-untyped-def]

@@ -190,3 +190,14 @@ def test_parse_errors_quote_the_formula(text, needle):
 def test_formulas_are_never_evaluated_as_python():
     with pytest.raises(FormulaError):
         parse("__import__('os').system('true')")
+
+
+def test_repeat_until_stable_matches_the_api_fixpoint():
+    """`repeat = "stable"` in a file and KnowledgeState.announce_until_stable reach the same worlds."""
+    doc = classic.what_sum(20)
+    doc["announcement"] = [{"formula": "not knows(A) and not knows(B)", "repeat": "stable"}]
+    report = load_data(doc).solve()
+    start = load_data(doc).final_state(after=0)
+    state, rounds = start.announce_until_stable("not knows(A) and not knows(B)")
+    assert report.fields["count"] == state.count < start.count
+    assert len(report.fields["steps"]) == rounds - 1 >= 2   # the last round changed nothing

@@ -37,7 +37,7 @@ def test_readme_python_example_runs(monkeypatch, capsys):
     assert "entailed" in capsys.readouterr().out
 
 
-@pytest.mark.parametrize("module", ["solver.schema", "solver.model", "solver.hitting", "solver.formula",
+@pytest.mark.parametrize("module", ["solver.bench", "solver.schema", "solver.model", "solver.hitting", "solver.formula",
                                     "solver.epistemic"])
 def test_docstring_examples(module):
     result = doctest.testmod(importlib.import_module(module))

@@ -15,10 +15,11 @@ import json
 import random
 import statistics
 import sys
-import time
 from functools import partial
-from collections.abc import Callable, Sequence
-from typing import Any, TypeVar
+from collections.abc import Sequence
+from typing import Any
+
+from solver.bench import percentile, timed
 
 from .counting import Problem, count_deals
 from .model import build_model
@@ -26,18 +27,6 @@ from .rules import apply_rules
 from .sheet import Mark, Sheet, backbone_sheet, counted_sheet, exact_sheet, naive_sheet
 from .simulate import simulate
 
-T = TypeVar("T")
-
-
-def timed(fn: Callable[..., T], *args: Any, **kwargs: Any) -> tuple[T, float]:
-    start = time.perf_counter()
-    out = fn(*args, **kwargs)
-    return out, time.perf_counter() - start
-
-
-def percentile(values: Sequence[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
 def fits(sheet: Sheet, deal: Sequence[int]) -> bool:

@@ -23,7 +23,9 @@ from typing import Any
 
 import numpy as np
 
+from solver.bench import percentile
 from solver.errors import PuzzleError, SleuthError
+
 
 from .hands import Setup
 from .questions import CompiledQuestion, load_catalogue
@@ -323,7 +325,7 @@ def bench(args: argparse.Namespace, setup: Setup, questions: Sequence[CompiledQu
         game, peak = _timed_rounds(setup, questions, flags, args.bench_rounds, args.seed, traced_rounds=10)
         t = sorted(game.round_times)
         print(f"  one full round, {k} BA player(s): median {statistics.median(t) * 1000:.1f} ms, "
-              f"p90 {t[int(0.9 * (len(t) - 1))] * 1000:.1f} ms, max {t[-1] * 1000:.1f} ms; "
+              f"p90 {percentile(t, 0.9) * 1000:.1f} ms, max {t[-1] * 1000:.1f} ms; "
               f"traced peak {peak / mb:.1f} MB")
     start = time.perf_counter()
     simulate(setup, questions, [p < 1 for p in range(setup.players)], args.rounds, args.seed)

@@ -23,10 +23,11 @@ import statistics
 import sys
 import time
 import tracemalloc
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
+
+from solver.bench import percentile
 
 from .analysis import make_tracker, run_steps
 from .belief import DEFAULT_TREE_CAP, ComponentBelief, Method, TooLarge
@@ -109,11 +110,6 @@ def peak_memory(game: Game, viewer: int | None, method: Method, **kw: Any) -> in
         tracemalloc.stop()
 
 
-def pct(values: Sequence[float], q: float) -> float:
-    xs = sorted(values)
-    return xs[min(len(xs) - 1, max(0, math.ceil(q * len(xs)) - 1))]
-
-
 def mb(n: float) -> str:
     return f"{n / 2 ** 20:.1f} MB"
 
@@ -153,7 +149,7 @@ def part1(args: argparse.Namespace, out: dict[str, Any]) -> None:
                 if name != "cpsat":
                     peaks.append(peak_memory(g, viewer, method, **kw))
             rows[name] = {"median_s": statistics.median(times) if times else None,
-                          "p95_s": pct(times, 0.95) if times else None, "max_s": max(times, default=None),
+                          "p95_s": percentile(times, 0.95) if times else None, "max_s": max(times, default=None),
                           "peak_bytes": max(peaks) if peaks else None, "fits": len(games) - len(stopped),
                           "games": len(games), "stopped": stopped}
         ref = rows.get("states", {}).get("median_s")

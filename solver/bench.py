@@ -1,0 +1,30 @@
+"""Small helpers shared by the benchmarks (``sleuth experiment ...``): timing and order statistics.
+
+>>> percentile([5, 1, 4, 2, 3], 0.5), percentile(range(1, 21), 0.95), percentile(range(1, 21), 1.0)
+(3, 19, 20)
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable, Iterable
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+
+
+def percentile(values: Iterable[T], q: float) -> T:
+    """The nearest-rank ``q``-quantile (0 < q <= 1): the smallest value with at least ``q`` of the data at or
+    below it."""
+    ordered = sorted(values)  # type: ignore[type-var]
+    if not ordered:
+        raise ValueError("percentile of no values")
+    return ordered[min(len(ordered) - 1, max(0, math.ceil(q * len(ordered)) - 1))]
+
+
+def timed(fn: Callable[..., T], *args: Any, **kwargs: Any) -> tuple[T, float]:
+    """The result of one call and its wall time in seconds."""
+    start = time.perf_counter()
+    out = fn(*args, **kwargs)
+    return out, time.perf_counter() - start

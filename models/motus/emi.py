@@ -14,11 +14,10 @@ solvers:
 * proposals that give the same feedback on every word of the set are tried once; for a part to be done in
   one more proposal, only guesses that made at least that many classes on the whole set are tried.
 
-(Refutation witnesses, small word sets that no single guess separates, were tried and dropped: on the
-French cells no witness ever fell inside one class of another proposal, and extracting them doubled the
-time.)
-
-A time limit raises :class:`SearchTimeout`; callers report the proven bounds, never a guess.
+The search runs in one of two kernels with the same answers: the compiled one in :mod:`._emi_kernel`
+(numba, the optional extra ``emi``; it adds kept refutation witnesses, see there) when numba imports, else
+the numpy one below.  A time limit raises :class:`SearchTimeout`; callers report the proven bounds, never a
+guess.
 """
 
 from __future__ import annotations
@@ -67,10 +66,23 @@ class GameTree:
     """Minimax search over one feedback matrix (guess rows x answers)."""
 
     def __init__(self, matrix: np.ndarray, found: int, *, time_limit: float | None = None,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic, kernel: str = "auto") -> None:
         """``time_limit`` is measured on ``clock``: wall time by default, ``time.process_time`` for CPU
-        seconds (what a benchmark on a shared machine should use)."""
+        seconds (what a benchmark on a shared machine should use).  ``kernel``: ``"numba"``, ``"numpy"``
+        or ``"auto"`` (numba when it imports)."""
         self.matrix = matrix
+        self._kernel = None
+        if kernel not in ("auto", "numba", "numpy"):
+            raise ValueError(f"kernel: auto, numba or numpy, not {kernel!r}")
+        if kernel != "numpy":
+            try:
+                from ._emi_kernel import Kernel
+            except ImportError:
+                if kernel == "numba":
+                    raise
+            else:
+                self._kernel = Kernel(matrix, found, clock)
+        self.kernel = "numpy" if self._kernel is None else "numba"
         self.columns = np.ascontiguousarray(matrix.T)  # answer x guess: gathering a set's codes is a row copy
         self.found = found
         self.clock = clock
@@ -125,6 +137,21 @@ class GameTree:
             return True
         if self.fail_at.get(key, 0) >= k:
             return False
+        if self._kernel is not None:
+            status = self._kernel.fits(p, k, self.deadline)
+            self.nodes = self._kernel.nodes
+            if status < 0:
+                raise SearchTimeout(0, None)
+            ok = status == 1
+        else:
+            ok = self._fits_numpy(p, k, bound, m)
+        if ok:
+            self.fit_at[key] = min(k, self.fit_at.get(key, 1 << 30))
+        else:
+            self.fail_at[key] = max(k, self.fail_at.get(key, 0))
+        return ok
+
+    def _fits_numpy(self, p: np.ndarray, k: int, bound: np.ndarray | None, m: int) -> bool:
         self._tick()
         if k == 2 and bound is not None:
             rows = np.flatnonzero(bound >= m)
@@ -138,10 +165,6 @@ class GameTree:
                 ok = False
             else:
                 ok = self._search(p, codes, k, distinct)
-        if ok:
-            self.fit_at[key] = min(k, self.fit_at.get(key, 1 << 30))
-        else:
-            self.fail_at[key] = max(k, self.fail_at.get(key, 0))
         return ok
 
     def _search(self, p: np.ndarray, codes: np.ndarray, k: int, distinct: np.ndarray) -> bool:

@@ -1,0 +1,131 @@
+"""The Evil Motus Index search: the compiled kernel against the numpy one and a plain minimax."""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as hst
+
+from models.motus import feedback as fb
+from models.motus import words
+from models.motus.emi import GameTree, SearchTimeout
+from models.motus.space import WordSpace
+
+pytest.importorskip("numba")
+
+PUZZLES = Path(__file__).resolve().parent.parent / "puzzles"
+
+
+def brute_value(matrix: np.ndarray, found: int, poss: tuple[int, ...]) -> int:
+    """Plain minimax over every guess row: proposals needed to be sure to find any answer of ``poss``."""
+
+    @functools.cache
+    def value(p: tuple[int, ...]) -> int:
+        if len(p) <= 1:
+            return len(p)
+        best = 1 << 30
+        for g in range(matrix.shape[0]):
+            parts: dict[int, list[int]] = {}
+            for a in p:
+                parts.setdefault(int(matrix[g, a]), []).append(a)
+            if len(parts) == 1 and found not in parts:
+                continue
+            best = min(best, 1 + max(0 if c == found else value(tuple(x)) for c, x in parts.items()))
+        return best
+
+    return value(tuple(sorted(poss)))
+
+
+@hst.composite
+def games(draw: hst.DrawFn) -> tuple[np.ndarray, int]:
+    """A random feedback matrix: answers are the first guess rows (found code on the diagonal), a few more
+    guess rows, few codes (so that sets are hard to split and refutations happen)."""
+    answers = draw(hst.integers(2, 13))
+    extra = draw(hst.integers(0, 5))
+    codes = draw(hst.integers(2, 4))
+    seed = draw(hst.integers(0, 2**32 - 1))
+    rng = np.random.default_rng(seed)
+    matrix = rng.integers(0, codes, size=(answers + extra, answers)).astype(np.uint16)
+    found = codes
+    matrix[np.arange(answers), np.arange(answers)] = found
+    return matrix, found
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(games(), hst.randoms(use_true_random=False))
+def test_kernels_agree_with_brute_force(game: tuple[np.ndarray, int], rnd) -> None:
+    matrix, found = game
+    n = matrix.shape[1]
+    truth = brute_value(matrix, found, tuple(range(n)))
+    fast = GameTree(matrix, found, kernel="numba")
+    slow = GameTree(matrix, found, kernel="numpy")
+    assert fast.kernel == "numba" and slow.kernel == "numpy"
+    assert fast.value().lower == slow.value().lower == truth
+    # the same trees on subsets and every depth: kept witnesses must stay right for later questions
+    for _ in range(6):
+        sub = np.array(sorted(rnd.sample(range(n), rnd.randint(1, n))), dtype=np.int64)
+        v = brute_value(matrix, found, tuple(int(x) for x in sub))
+        for k in range(max(v - 2, 1), v + 2):
+            assert fast.fits(sub, k) == slow.fits(sub, k) == (k >= v)
+
+
+@settings(max_examples=40, deadline=None)
+@given(games())
+def test_kept_witnesses_are_proven(game: tuple[np.ndarray, int]) -> None:
+    matrix, found = game
+    tree = GameTree(matrix, found, kernel="numba")
+    tree.value()
+    for depth, witness in tree._kernel.witnesses():
+        assert brute_value(matrix, found, tuple(int(x) for x in witness)) > depth
+
+
+def test_deeper_witnesses_are_proven() -> None:
+    # two codes only: values 4 and 5, so refutations at depth 3 keep witnesses of depth 3 too
+    rng = np.random.default_rng(1)
+    depths: set[int] = set()
+    for _ in range(40):
+        n = int(rng.integers(8, 16))
+        matrix = rng.integers(0, 2, size=(n + int(rng.integers(0, 4)), n)).astype(np.uint16)
+        matrix[np.arange(n), np.arange(n)] = 2
+        tree = GameTree(matrix, 2, kernel="numba")
+        assert tree.value().lower == brute_value(matrix, 2, tuple(range(n)))
+        for depth, witness in tree._kernel.witnesses():
+            depths.add(depth)
+            assert brute_value(matrix, 2, tuple(int(x) for x in witness)) > depth
+    assert {2, 3} <= depths
+
+
+def test_long_codes_are_renumbered() -> None:
+    rng = np.random.default_rng(3)
+    matrix = rng.integers(0, 3, size=(12, 10)).astype(np.uint64)
+    matrix[np.arange(10), np.arange(10)] = 3
+    wide = matrix * np.uint64(1 << 40) + np.uint64(7)
+    found = 3 * (1 << 40) + 7
+    assert GameTree(wide, found, kernel="numba").value().lower == brute_value(matrix, 3, tuple(range(10)))
+
+
+def test_french_cells_agree() -> None:
+    # the bundled cell of the seed's example (value 2), and words around a cluster that needs refutations
+    space = WordSpace(words.from_file(str(PUZZLES / "motus" / "seed-d7l.txt")).cell(7, "L"))
+    m = space.matrix()
+    assert GameTree(m, space.found, kernel="numba").value().lower == \
+        GameTree(m, space.found, kernel="numpy").value().lower == 2
+    cluster = ["BALLE", "BELLE", "BULLE", "BOLLE", "BILLE", "BALAI", "BIAIS", "BOUEE", "BULBE", "BILAN"]
+    space = WordSpace(words.from_words(cluster).cell(5, "B"))
+    m = space.matrix()
+    truth = brute_value(m, space.found, tuple(range(len(cluster))))
+    assert GameTree(m, space.found, kernel="numba").value().lower == truth
+    assert GameTree(m, space.found, kernel="numpy").value().lower == truth
+
+
+def test_timeout_reports_bounds_only() -> None:
+    space = WordSpace(words.french().cell(6, "B"))
+    tree = GameTree(space.matrix(), space.found, kernel="numba", time_limit=0.0)
+    with pytest.raises(SearchTimeout) as info:
+        tree.value()
+    assert info.value.lower == 3 and info.value.upper is None
+    assert fb.found_code(6) == space.found

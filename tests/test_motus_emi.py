@@ -127,5 +127,5 @@ def test_timeout_reports_bounds_only() -> None:
     tree = GameTree(space.matrix(), space.found, kernel="numba", time_limit=0.0)
     with pytest.raises(SearchTimeout) as info:
         tree.value()
-    assert info.value.lower == 3 and info.value.upper is None
+    assert info.value.lower in (2, 3) and info.value.upper is None  # 3 only if the first bound was done
     assert fb.found_code(6) == space.found

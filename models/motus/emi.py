@@ -25,6 +25,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
@@ -83,7 +84,6 @@ class GameTree:
             else:
                 self._kernel = Kernel(matrix, found, clock)
         self.kernel = "numpy" if self._kernel is None else "numba"
-        self.columns = np.ascontiguousarray(matrix.T)  # answer x guess: gathering a set's codes is a row copy
         self.found = found
         self.clock = clock
         self.deadline = None if time_limit is None else clock() + time_limit
@@ -91,13 +91,19 @@ class GameTree:
         self.fail_at: dict[bytes, int] = {}  # largest depth proven not enough
         self.nodes = 0
 
+    @cached_property
+    def columns(self) -> np.ndarray:
+        """Answer x guess (the numpy kernel's layout: gathering a set's codes is a row copy)."""
+        return np.ascontiguousarray(self.matrix.T)
+
     # -- public -------------------------------------------------------------------------------------------
     def value(self, poss: np.ndarray | None = None, *, upper: int | None = None) -> Value:
         """The exact number of proposals needed for the answers ``poss`` (default: all)."""
         start = time.monotonic()
         p = np.arange(self.matrix.shape[1]) if poss is None else np.sort(np.asarray(poss, dtype=np.int64))
-        k = self.lower_bound(p)
+        k = min(int(p.size), 2)  # proven: more than one word needs two proposals
         try:
+            k = self.lower_bound(p)
             while not self.fits(p, k):
                 k += 1
         except SearchTimeout:
@@ -107,6 +113,8 @@ class GameTree:
     def lower_bound(self, p: np.ndarray) -> int:
         if p.size <= 1:
             return p.size
+        if self._kernel is not None:
+            return 2 if self.fits(p, 2) else 3
         most = int(_distinct_per_row(self.columns[p].T).max())
         return 2 if most >= p.size else 3
 

@@ -221,12 +221,13 @@ class EmiCell:
     words: int
     value: Value
     heuristic_upper: int | None = None  # worst case of the Max strategy, when the search did not finish
+    cpu: float = 0.0  # CPU seconds of the cell (feedback matrix included)
 
     def to_json(self) -> dict[str, object]:
         upper = self.value.upper if self.value.upper is not None else self.heuristic_upper
         return {"words": self.words, "value": self.value.lower if self.value.exact else None,
                 "exact": self.value.exact, "lower": self.value.lower, "upper": upper,
-                "seconds": round(self.value.seconds, 2)}
+                "seconds": round(self.value.seconds, 2), "cpu_seconds": round(self.cpu, 2)}
 
     def show(self) -> str:
         if self.value.exact:
@@ -238,6 +239,7 @@ class EmiCell:
 def evil_motus_index(space: WordSpace, time_limit: float | None, *, cpu: bool = True) -> EmiCell:
     """The exact EMI of a cell, or its proven bounds when ``time_limit`` (CPU seconds with ``cpu``, so that
     a shared machine does not change the answer) runs out."""
+    cpu0 = time.process_time()
     matrix = space.matrix()
     tree = GameTree(matrix, space.found, time_limit=time_limit,
                     clock=time.process_time if cpu else time.monotonic)
@@ -249,8 +251,19 @@ def evil_motus_index(space: WordSpace, time_limit: float | None, *, cpu: bool = 
         lower = exc.lower
         return EmiCell(space.label, len(space.answers),
                        Value(lower, heuristic if heuristic == lower else None, time.perf_counter() - start),
-                       heuristic)
-    return EmiCell(space.label, len(space.answers), value)
+                       heuristic, time.process_time() - cpu0)
+    return EmiCell(space.label, len(space.answers), value, cpu=time.process_time() - cpu0)
+
+
+def _emi_job(job: tuple[str, int, str, float | None]) -> tuple[tuple[int, str], EmiCell]:
+    spec, length, first, time_limit = job
+    space = _cells(spec, [length], [first])[0]
+    return (length, first), evil_motus_index(space, time_limit)
+
+
+def _children_cpu() -> float:
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
 
 
 def main_emi(argv: list[str]) -> int:
@@ -260,20 +273,35 @@ def main_emi(argv: list[str]) -> int:
     ap.add_argument("--lengths", default="7-10", help="word lengths (default 7-10)")
     ap.add_argument("--letters", default="A-Z", help="first letters (default A-Z)")
     ap.add_argument("--time-limit", type=float, default=120.0, help="CPU seconds per cell (default 120)")
+    ap.add_argument("--jobs", type=int, default=1,
+                    help="worker processes, one cell each at a time (default 1; CPU is summed over all)")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
+    if args.jobs < 1:
+        raise PuzzleError("--jobs: at least 1")
     lengths = _ranges(args.lengths, 2, 30, "lengths")
     letters = _letters(args.letters)
     spaces = _cells(args.dictionary, lengths, letters)
     progress = Progress(len(spaces), "cells")
-    start, cpu = time.perf_counter(), time.process_time()
+    start, cpu = time.perf_counter(), time.process_time() + _children_cpu()
     cells: dict[tuple[int, str], EmiCell] = {}
-    for space in spaces:
-        cells[(space.length, space.cell.first or "")] = evil_motus_index(space, args.time_limit)
-        space._matrix = None
-        progress.step(1, space.label)
+    if args.jobs == 1:
+        for space in spaces:
+            cells[(space.length, space.cell.first or "")] = evil_motus_index(space, args.time_limit)
+            space._matrix = None
+            progress.step(1, space.label)
+    else:
+        import multiprocessing
+
+        jobs = [(args.dictionary, s.length, s.cell.first or "", args.time_limit) for s in spaces]
+        with multiprocessing.get_context("fork").Pool(args.jobs) as pool:
+            for key, cell in pool.imap_unordered(_emi_job, jobs):
+                cells[key] = cell
+                progress.step(1, cell.label)
+            pool.close()
+            pool.join()
     progress.close()
-    wall, cpu = time.perf_counter() - start, time.process_time() - cpu
+    wall, cpu = time.perf_counter() - start, time.process_time() + _children_cpu() - cpu
     exact = sum(c.value.exact for c in cells.values())
     if args.json:
         print(json.dumps({"seconds": round(wall, 1), "cpu_seconds": round(cpu, 1), "time_limit": args.time_limit,
@@ -281,6 +309,7 @@ def main_emi(argv: list[str]) -> int:
                           "cells": {f"{n}{f}": c.to_json() for (n, f), c in cells.items()},
                           "peak_memory_mb": round(peak_memory_mb())}))
         return 0
+    cells = {key: cells[key] for key in sorted(cells)}
     used = [x for x in letters if any((n, x) in cells for n in lengths)]
     print("Evil Motus Index (rows: length, columns: first letter; a-b? = proven lower bound a, strategy "
           "bound b, search stopped at the time limit)")
@@ -293,10 +322,10 @@ def main_emi(argv: list[str]) -> int:
             if n in SEED_TABLE1:
                 seed = dict(zip(SEED_LETTERS, SEED_TABLE1[n].split(), strict=True))
                 print(f"{n:>4} " + "".join(f"{seed.get(x, '-'):>5}" for x in used))
-    slow = sorted(cells.values(), key=lambda c: -c.value.seconds)[:3]
+    slow = sorted(cells.values(), key=lambda c: -c.cpu)[:3]
     print(f"{exact} of {len(cells)} cells exact in {wall:.1f}s wall, {cpu:.1f}s CPU "
-          f"(time limit {args.time_limit:g} CPU s per cell); "
-          f"slowest: " + ", ".join(f"{c.label} {c.value.seconds:.1f}s" for c in slow)
+          f"(time limit {args.time_limit:g} CPU s per cell, {args.jobs} process{'es' if args.jobs > 1 else ''}); "
+          f"slowest: " + ", ".join(f"{c.label} {c.cpu:.1f}s CPU" for c in slow)
           + f"; peak memory {peak_memory_mb():.0f} MB")
     return 0
 

@@ -27,8 +27,8 @@ import numba as nb
 import numpy as np
 
 KMAX = 16      # deepest search depth (proposals) the buffers hold
-NW = 64        # witnesses kept per depth (a ring: the oldest is overwritten)
-WCAP = 1024    # largest witness kept
+NW = 2048      # witnesses kept per depth (a ring: the oldest is overwritten)
+WCAP = 512     # largest witness kept
 SHRINK = 12    # depth-2 witnesses up to this size are shrunk one word at a time
 
 _CLOCK: list[Callable[[], float]] = [lambda: 0.0]
@@ -363,10 +363,13 @@ class Kernel:
 
     def __init__(self, matrix: np.ndarray, found: int, clock: Callable[[], float]) -> None:
         mat = np.asarray(matrix)
-        if mat.size and int(mat.max()) >= 1 << 20:  # long words: dense codes
-            uniq, inv = np.unique(np.append(mat.ravel(), found), return_inverse=True)
-            found = int(inv[-1])
-            mat = inv[:-1].reshape(mat.shape).astype(np.int32)
+        if mat.dtype != np.uint16 and mat.size:  # one compiled variant for word cells: uint16 codes
+            if int(mat.max()) < 1 << 16 and found < 1 << 16:
+                mat = mat.astype(np.uint16)
+            else:  # long words: dense codes
+                _, inv = np.unique(np.append(mat.ravel(), found), return_inverse=True)
+                found = int(inv[-1])
+                mat = inv[:-1].reshape(mat.shape).astype(np.uint16 if found < 1 << 16 else np.int32)
         mat = np.ascontiguousarray(mat)
         n_codes = max(int(mat.max()) if mat.size else 0, found) + 1
         G, A = mat.shape
@@ -379,7 +382,7 @@ class Kernel:
                   np.zeros((lv, A), np.int64), np.zeros((lv, A), np.int64), np.zeros((lv, A), np.int64),
                   np.zeros((lv, max(A, WCAP)), np.int64), np.full(lv, -1, np.int64), np.zeros((lv, A), np.int64),
                   np.zeros((lv, A), np.int64), np.zeros(lv, np.int64), np.zeros((lv, A), np.int64),
-                  np.zeros((lv, NW, WCAP), np.int64), np.zeros((lv, NW), np.int64), np.zeros(lv, np.int64))
+                  np.zeros((lv, NW, WCAP), np.int32), np.zeros((lv, NW), np.int64), np.zeros(lv, np.int64))
         self._all = np.arange(G, dtype=np.int64)
         self._bound = np.zeros(G, dtype=np.int64)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import json
 from pathlib import Path
 
 import numpy as np
@@ -129,3 +130,13 @@ def test_timeout_reports_bounds_only() -> None:
         tree.value()
     assert info.value.lower in (2, 3) and info.value.upper is None  # 3 only if the first bound was done
     assert fb.found_code(6) == space.found
+
+
+def test_experiment_emi_jobs(capsys) -> None:
+    from models.motus import experiment
+
+    path = str(PUZZLES / "motus" / "seed-d7l.txt")
+    assert experiment.main_emi(["--dictionary", path, "--lengths", "7", "--letters", "K-L", "--jobs", "2",
+                                "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["exact"] == 1 and out["cells"]["7L"]["value"] == 2 and out["cpu_seconds"] >= 0

@@ -28,7 +28,7 @@ import numpy as np
 
 KMAX = 16      # deepest search depth (proposals) the buffers hold
 NW = 2048      # witnesses kept per depth (a ring: the oldest is overwritten)
-WCAP = 512     # largest witness kept
+WCAP = 1024    # largest witness kept
 SHRINK = 12    # depth-2 witnesses up to this size are shrunk one word at a time
 
 _CLOCK: list[Callable[[], float]] = [lambda: 0.0]

@@ -7,10 +7,12 @@ import json
 import random
 from collections import Counter
 from fractions import Fraction
+from math import factorial, prod
 
+import numpy as np
 import pytest
 
-from models.clue.counting import Problem, brute_force_counts, count_deals, sample_deals
+from models.clue.counting import Problem, _Counter, brute_force_counts, count_deals, sample_deals
 from models.clue.game import Deck
 from models.clue.model import build_model
 from models.clue.rules import apply_rules
@@ -56,6 +58,33 @@ def test_counts_match_brute_force_on_random_small_problems() -> None:
         assert count_deals(problem).cells == slow.cells
         consistent += fast.total > 0
     assert 50 < consistent < 250  # both consistent and inconsistent cases were exercised
+
+
+def test_python_integer_layers_count_the_same() -> None:
+    """The object-array path (keys past 62 bits or counts past int64, e.g. big custom decks) on small problems."""
+    rng = random.Random(5)
+    for _ in range(60):
+        problem = random_problem(rng).propagate()
+        if problem is None:
+            continue
+        narrow, wide = _Counter(problem, True), _Counter(problem, True, wide=True)
+        assert narrow.dtype is np.int64 and wide.dtype is object
+        assert narrow.run() == wide.run()
+
+
+def test_big_deck_counts_are_python_integers() -> None:
+    """Six players with the master-detective deck: the counts pass int64 and must still be exact."""
+    deck = Deck.named("master-detective")
+    sim = simulate(6, random.Random(2), deck=deck)
+    problem = Problem.from_observations(game := sim.view(None, 0), game.observations())
+    assert _Counter(problem, False).dtype is object
+    counts = count_deals(problem)
+    sizes = game.hand_sizes
+    deals = len(deck.suspects) * len(deck.weapons) * len(deck.rooms) * factorial(sum(sizes))
+    assert counts.total == deals // prod(factorial(h) for h in sizes) > 1 << 63
+    room = deck.members(2)[0]
+    assert counts.cells[room][len(sizes)] * len(deck.rooms) == counts.total
+    assert len(sample_deals(problem, 3, random.Random(0))) == 3
 
 
 def test_sampler_is_uniform_over_consistent_deals() -> None:

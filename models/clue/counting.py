@@ -8,8 +8,11 @@ Counting, not enumeration: cards that no at-least-one constraint or accusation m
 category and an allowed mask are exchangeable, so they are placed as one block with binomial weights.  A
 forward pass over the blocks keeps, per state, the number of partial deals; the state is the remaining
 capacity of every hand, what went into each envelope slot, and which at-least-one constraints are still
-unmet.  A backward pass gives the number of completions, and forward x backward the number of deals with a
-given card in a given place.  Everything is an exact integer; probabilities are fractions of them.
+unmet, packed in one integer key.  A backward pass gives the number of completions, and forward x backward
+the number of deals with a given card in a given place.  Each layer of states is a sorted numpy array and
+each move is applied to the whole layer at once (an outside observer of a long six-player game has layers
+of ~10^5 states).  Everything is an exact integer: int64 where :func:`deal_bound` shows the counts fit,
+Python integers in object arrays otherwise; probabilities are fractions of them.
 
 The exact knowledge sheet is the support of these counts: a cell is *yes* when every deal has it, *no*
 when none has it.
@@ -23,7 +26,9 @@ from collections import defaultdict
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from math import comb
+from math import comb, factorial, prod
+
+import numpy as np
 
 from .game import Game, Obs, ObsKind
 
@@ -150,6 +155,13 @@ class Counts:
         return Fraction(self.cells[card][place], self.total) if self.total else Fraction(0)
 
 
+def deal_bound(problem: Problem) -> int:
+    """The deals of the deck with no observation but the hand sizes (the envelope as a hand of three): no
+    count of partial or whole deals formed while counting can exceed it."""
+    sizes = (*problem.sizes, 3)
+    return factorial(sum(sizes)) // prod(factorial(h) for h in sizes)
+
+
 class StateBudgetExceeded(RuntimeError):
     """The forward pass grew past ``max_states`` states in one layer (the caller may use another method)."""
 
@@ -174,7 +186,8 @@ def count_deals(problem: Problem, *, triples: bool = False, max_states: int | No
 
 
 class _Counter:
-    def __init__(self, prob: Problem, track_all: bool) -> None:
+    def __init__(self, prob: Problem, track_all: bool, *, wide: bool = False) -> None:
+        """``wide``: Python integers for keys and counts even where int64 would do (tests use it)."""
         self.prob = prob
         self.track_all = track_all
         n = prob.n
@@ -220,6 +233,10 @@ class _Counter:
                     clear = sum(1 << k for k, (p, s) in enumerate(prob.some) if p == q and g.cards[0] in s)
                 last = j == len(places) - 1
                 self.moves.append((gi, q, last, clear << self.m_shift, kill if last else 0))
+        # numpy layers: int64 where every key and every count fits, Python integers (object arrays) otherwise
+        self.key_dtype: type = object if wide or self.m_shift + len(prob.some) > 62 else np.int64
+        big = deal_bound(prob) * max(len(g.cards) for g in groups) >= 1 << 62
+        self.dtype: type = object if wide or big else np.int64
 
     def _order(self, singles: list[int]) -> list[int]:
         """Cards of at-least-one sets in an order that keeps few sets open at a time.
@@ -252,118 +269,147 @@ class _Counter:
             st |= h << (p * self.cap_bits)
         return st | (((1 << len(self.prob.some)) - 1) << self.m_shift)
 
-    def transitions(self, move: tuple[int, int, bool, int, int], st: int) -> Iterator[tuple[int, int, int]]:
-        """(next state, ways, cards placed) for one move from one state."""
+    def _step(self, move: tuple[int, int, bool, int, int], keys: np.ndarray) -> tuple[np.ndarray, ...]:
+        """One move from every state of a layer at once: (source index, next state, ways, cards placed) for
+        every transition that keeps the deal possible."""
         gi, q, last, clear, kill = move
-        g = self.groups[gi]
-        k = len(g.cards)
-        umask = (1 << self.u_bits) - 1
-        u = (st >> self.u_shift) & umask
-        rem = k - u
-        if q < self.prob.n:
+        group, player = self.groups[gi], q < self.prob.n
+        u = _small((keys >> self.u_shift) & ((1 << self.u_bits) - 1))
+        rem = len(group.cards) - u
+        if player:
             sh = q * self.cap_bits
-            cap = (st >> sh) & ((1 << self.cap_bits) - 1)
-            choices: Sequence[int] = (rem,) if last else range(min(rem, cap) + 1)
-            for m in choices:
-                if m > cap:
-                    continue
-                t = st - (m << sh)
-                t = t - (u << self.u_shift) if last else t + (m << self.u_shift)
-                if m and clear:
-                    t &= ~clear
-                if t & kill or (m == cap and t & self.player_sets[q]):
-                    continue  # a set is left unmet for good (its last card passed, or the hand is full)
-                yield t, comb(rem, m), m
+            room = _small((keys >> sh) & ((1 << self.cap_bits) - 1))   # free places in the hand
         else:
-            esh = self.env_shift + g.category * self.env_bits
-            slot = (st >> esh) & ((1 << self.env_bits) - 1)
-            choices = (rem,) if last else ((0, 1) if rem else (0,))
-            for m in choices:
-                if m > 1 or (m and slot):
-                    continue
-                t = st | (g.code << esh) if m else st
-                t = t - (u << self.u_shift) if last else t + (m << self.u_shift)
-                if t & kill:
-                    continue
-                yield t, rem if m else 1, m
+            sh = self.env_shift + group.category * self.env_bits
+            room = (_small((keys >> sh) & ((1 << self.env_bits) - 1)) == 0).astype(np.int64)  # slot still empty
+        choices = [rem] if last else range(int(np.minimum(rem, room).max(initial=0)) + 1)
+        out = []
+        for m in choices:  # cards of the group this place takes: the rest (last place) or each count
+            ok = m <= room
+            if not last:
+                ok &= m <= rem
+            t = keys - (m << sh) if player else np.where(m > 0, keys | (group.code << sh), keys)
+            t = t - (u << self.u_shift) if last else t + (m << self.u_shift)
+            if clear:
+                t = np.where(m > 0, t & ~clear, t)
+            if kill:
+                ok &= (t & kill) == 0  # a set is left unmet for good: its last card went elsewhere
+            if player and self.player_sets[q]:
+                ok &= (m < room) | ((t & self.player_sets[q]) == 0)  # the hand is full with a set unmet
+            src = np.flatnonzero(ok)
+            placed = m[src] if last else np.full(src.size, m, dtype=np.int64)
+            ways = _BINOM[rem[src], placed] if player else np.where(placed > 0, rem[src], 1)
+            out.append((src, t[src], ways.astype(self.dtype, copy=False), placed))
+        if len(out) == 1:
+            return out[0]
+        return tuple(np.concatenate(parts) for parts in zip(*out, strict=True))
 
-    def codes(self, st: int) -> tuple[int, int, int]:
+    def codes(self, keys: np.ndarray) -> list[np.ndarray]:
         em = (1 << self.env_bits) - 1
-        return tuple((st >> (self.env_shift + k * self.env_bits)) & em for k in range(3))  # type: ignore[return-value]
+        return [_small((keys >> (self.env_shift + k * self.env_bits)) & em) for k in range(3)]
 
-    def accept(self, st: int) -> bool:
-        return st >> self.m_shift == 0 and self.codes(st) not in self.excluded_codes
+    def accept(self, keys: np.ndarray) -> np.ndarray:
+        """Which final states are complete deals: every set met and the envelope not an excluded triple."""
+        ok = (keys >> self.m_shift) == 0
+        codes = self.codes(keys)
+        for triple in self.excluded_codes:
+            ok &= ~((codes[0] == triple[0]) & (codes[1] == triple[1]) & (codes[2] == triple[2]))
+        return ok.astype(bool)
 
     def run(self, max_states: int | None = None) -> Counts:
-        layers: list[dict[int, int]] = [{self.initial(): 1}]
+        keys = np.array([self.initial()], dtype=self.key_dtype)
+        self.layers = [keys]
+        forward = [np.ones(1, dtype=self.dtype)]
+        steps = []
         for mv in self.moves:
-            nxt: dict[int, int] = defaultdict(int)
-            for st, cnt in layers[-1].items():
-                for t, w, _ in self.transitions(mv, st):
-                    nxt[t] += cnt * w
-            if max_states is not None and len(nxt) > max_states:
-                raise StateBudgetExceeded(f"{len(nxt)} states in one layer")
-            layers.append(nxt)
-        back: dict[int, int] = {st: 1 for st in layers[-1] if self.accept(st)}
+            src, nxt, ways, placed = self._step(mv, keys)
+            keys, dst = _unique(nxt)
+            if max_states is not None and keys.size > max_states:
+                raise StateBudgetExceeded(f"{keys.size} states in one layer")
+            steps.append((src, dst, ways, placed))
+            forward.append(_segment_sum(dst, forward[-1][src] * ways, keys.size, self.dtype))
+            self.layers.append(keys)
+        back = self.accept(keys).astype(self.dtype)
+        total = int((forward[-1] * back).sum())
         self.backs = [back]
-        total = sum(layers[-1][st] for st in back)
         n_places = self.prob.n + 1
         group_cells = [[0] * n_places for _ in self.groups]
         for i in range(len(self.moves) - 1, -1, -1):
-            mv = self.moves[i]
-            gi, q = mv[0], mv[1]
-            prev: dict[int, int] = {}
-            acc = 0
-            for st, cnt in layers[i].items():
-                ways = 0
-                for t, w, m in self.transitions(mv, st):
-                    b = back.get(t)
-                    if b:
-                        ways += w * b
-                        if m:
-                            acc += cnt * w * b * m
-                if ways:
-                    prev[st] = ways
-            group_cells[gi][q] += acc
-            back = prev
+            src, dst, ways, placed = steps[i]
+            through = ways * back[dst]
+            gi, q = self.moves[i][:2]
+            group_cells[gi][q] += int((forward[i][src] * through * placed).sum())
+            back = _segment_sum(src, through, self.layers[i].size, self.dtype)
             self.backs.append(back)
         self.backs.reverse()
         cells = [[0] * n_places for _ in self.prob.card_category]
         for g, row in zip(self.groups, group_cells, strict=True):
             for c in g.cards:
-                for q in range(n_places):
-                    cells[c][q] = row[q] // len(g.cards)
+                cells[c] = [x // len(g.cards) for x in row]
         triples = None
         if self.track_all:
             triples = {}
-            for st, cnt in layers[-1].items():
-                if not self.accept(st):
-                    continue
-                gs = [self.groups[self.code_group[(k, code)]] for k, code in enumerate(self.codes(st))]
+            final = np.flatnonzero(self.backs[-1])
+            for codes, cnt in zip(zip(*(x.tolist() for x in self.codes(keys[final])), strict=True),
+                                  forward[-1][final].tolist(), strict=True):
+                gs = [self.groups[self.code_group[(k, code)]] for k, code in enumerate(codes)]
                 share = cnt // (len(gs[0].cards) * len(gs[1].cards) * len(gs[2].cards))
                 for triple in itertools.product(*(g.cards for g in gs)):
                     triples[triple] = triples.get(triple, 0) + share  # type: ignore[index]
         return Counts(total, tuple(map(tuple, cells)), triples)
 
+    def sample(self, rng: random.Random, k: int) -> list[tuple[int, ...]]:
+        """``k`` deals drawn independently and uniformly from the consistent deals (after :meth:`run`), all
+        walked through the layers together: at each move every deal takes a transition with probability
+        proportional to ways x completions."""
+        deals = np.full((k, len(self.prob.card_category)), -1, dtype=np.int64)
+        pools = [np.array([rng.sample(g.cards, len(g.cards)) for _ in range(k)]) for g in self.groups]
+        taken = [np.zeros(k, dtype=np.int64) for _ in self.groups]
+        keys = np.repeat(self.layers[0], k)
+        for i, (gi, q, *_) in enumerate(self.moves):
+            src, nxt, ways, placed = self._step(self.moves[i], keys)
+            order = np.argsort(src, kind="stable")
+            src, nxt, placed = src[order], nxt[order], placed[order]
+            weight = ways[order] * self.backs[i + 1][np.searchsorted(self.layers[i + 1], nxt)]
+            cum = np.cumsum(weight)
+            start, end = (np.searchsorted(src, np.arange(k), side=side) for side in ("left", "right"))
+            prior = np.where(start > 0, cum[np.maximum(start, 1) - 1], 0)  # weight of the other deals' options
+            mine = cum[end - 1] - prior                                     # every deal has an option
+            draws = np.array([rng.randrange(int(t)) for t in mine.tolist()], dtype=cum.dtype)
+            pick = np.searchsorted(cum, prior + draws, side="right")
+            keys, count = nxt[pick], placed[pick]
+            for j in range(int(count.max(initial=0))):
+                who = np.flatnonzero(count > j)
+                deals[who, pools[gi][who, taken[gi][who]]] = q
+                taken[gi][who] += 1
+        return [tuple(row) for row in deals.tolist()]
 
-    def sample(self, rng: random.Random) -> tuple[int, ...]:
-        """One deal drawn uniformly from the consistent deals (after :meth:`run`)."""
-        deal = [-1] * len(self.prob.card_category)
-        pools = [rng.sample(g.cards, len(g.cards)) for g in self.groups]
-        st = self.initial()
-        for i, mv in enumerate(self.moves):
-            options = [(t, w * self.backs[i + 1].get(t, 0), m) for t, w, m in self.transitions(mv, st)]
-            x = rng.randrange(sum(weight for _, weight, _ in options))
-            pick = 0
-            while x >= options[pick][1]:
-                x -= options[pick][1]
-                pick += 1
-            t, _, m = options[pick]
-            pool = pools[mv[0]]
-            for _ in range(m):
-                deal[pool.pop()] = mv[1]
-            st = t
-        return tuple(deal)
+
+_BINOM = np.array([[comb(r, x) for x in range(64)] for r in range(64)], dtype=np.int64)  # fits: C(63, 31) < 2**63
+
+
+def _unique(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Sorted distinct values and the index of each value among them.  A stable sort: the values come as a
+    few sorted runs (one per choice of a move), which timsort merges in about linear time."""
+    order = np.argsort(values, kind="stable")
+    ordered = values[order]
+    first = np.ones(values.size, dtype=bool)
+    first[1:] = ordered[1:] != ordered[:-1]
+    inverse = np.empty(values.size, dtype=np.int64)
+    inverse[order] = np.cumsum(first) - 1
+    return ordered[first], inverse
+
+
+def _small(values: np.ndarray) -> np.ndarray:
+    """A field read off the state keys, as int64 (the keys are object arrays when they pass 62 bits)."""
+    return values.astype(np.int64, copy=False)
+
+
+def _segment_sum(index: np.ndarray, values: np.ndarray, size: int, dtype: type) -> np.ndarray:
+    """``out[j] = sum(values[index == j])``, exact (np.bincount would go through float64)."""
+    out = np.zeros(size, dtype=dtype)
+    np.add.at(out, index, values)
+    return out
 
 
 def sample_deals(problem: Problem, k: int, rng: random.Random) -> list[tuple[int, ...]]:
@@ -374,7 +420,7 @@ def sample_deals(problem: Problem, k: int, rng: random.Random) -> list[tuple[int
     counter = _Counter(reduced, False)
     if counter.run().total == 0:
         return []
-    return [counter.sample(rng) for _ in range(k)]
+    return counter.sample(rng, k)
 
 
 # -- reference: brute force for small decks ------------------------------------------------------------

@@ -57,7 +57,7 @@ def counted_sheet(counts: Counts) -> Sheet:
     return Sheet(marks)
 
 
-SHEET_STATE_BUDGET = 4000  # states in one layer of the forward pass
+SHEET_STATE_BUDGET = 250_000  # states in one layer of the forward pass
 
 
 def exact_sheet(problem: Problem, model: Callable[[], ClueModel]) -> tuple[Sheet, str]:

@@ -182,8 +182,11 @@ def _fits(S, items, k, bound, order, use_order):
     mt = _newtag(ints)
     for i in range(m):
         member[k, items[i]] = mt
-    app_level = np.empty(NW * levels, dtype=np.int64)
-    app_gen = np.empty(NW * levels, dtype=np.int64)  # insertion number: slot gen % NW while not overwritten
+    room = 256
+    for lv in range(k - 1, levels):
+        room += min(wcount[lv], NW)
+    app_level = np.empty(room, dtype=np.int64)
+    app_gen = np.empty(room, dtype=np.int64)  # insertion number: slot gen % NW while not overwritten
     napp = 0
     for lv in range(k - 1, levels):
         cntw = min(wcount[lv], NW)

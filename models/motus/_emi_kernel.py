@@ -1,9 +1,10 @@
 """The compiled minimax search behind :class:`emi.GameTree` (numba; optional extra ``emi``).
 
-One call ``fits(p, k)`` answers "can every secret of ``p`` be found within ``k`` proposals?" with the same
-pruning as the numpy path (bounds from the number of feedback classes, proposals tried in order of their
-largest class, a proposal dropped at its first class that does not fit, and for a part to be done in one
-more proposal only guesses that made at least that many classes on the parent set), plus refutation
+One call ``fits(p, k)`` answers "can every secret of ``p`` be found within ``k`` proposals?" with the
+bounds and cutoffs of the numpy path (bounds from the number of feedback classes, proposals tried in order
+of their largest class, a proposal dropped at its first class that does not fit, largest first, and for a
+part to be done in one more proposal only guesses that made at least that many classes on the parent set,
+most classes first, each dropped at its first collision), and instead of a per-set cache, refutation
 witnesses:
 
 * a failing set ``F`` at depth ``j`` (not solvable in ``j`` proposals) keeps a small *witness* ``W`` ⊆ ``F``

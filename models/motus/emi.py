@@ -15,9 +15,10 @@ solvers:
   one more proposal, only guesses that made at least that many classes on the whole set are tried.
 
 The search runs in one of two kernels with the same answers: the compiled one in :mod:`._emi_kernel`
-(numba, the optional extra ``emi``; it adds kept refutation witnesses, see there) when numba imports, else
-the numpy one below.  A time limit raises :class:`SearchTimeout`; callers report the proven bounds, never a
-guess.
+(numba, the optional extra ``emi``) when numba imports, else the numpy one below.  The compiled one keeps
+the bounds and cutoffs; inside one call it replaces the per-set cache and the signature test by kept
+refutation witnesses (see there); the per-set cache stays for the calls made from Python.  A time limit
+raises :class:`SearchTimeout`; callers report the proven bounds, never a guess.
 """
 
 from __future__ import annotations

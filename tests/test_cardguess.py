@@ -163,9 +163,9 @@ def test_arrangement_count_matches_inclusion_exclusion():
             if sum(p) > sum(c):
                 continue
             formula = sum(
-                math.prod((-1) ** j * math.comb(pa, j) for j, pa in zip(js, p))
-                * multinomial([ca - j for ca, j in zip(c, js)])
-                for js in itertools.product(*[range(min(pa, ca) + 1) for pa, ca in zip(p, c)]))
+                math.prod((-1) ** j * math.comb(pa, j) for j, pa in zip(js, p, strict=False))
+                * multinomial([ca - j for ca, j in zip(c, js, strict=False)])
+                for js in itertools.product(*[range(min(pa, ca) + 1) for pa, ca in zip(p, c, strict=False)]))
             assert n(c, p) == formula, (c, p)
 
 

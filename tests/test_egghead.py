@@ -70,7 +70,7 @@ def _cpsat_answers(questions, setup: Setup, visible: list[bool]) -> dict[tuple[i
     answers = []
     for q in questions:
         ans = m.int_var(-1000, 1000, f"answer {q.qid}")
-        m.add(ans == q.cpsat(m, [h for h, v in zip(hands, visible) if v]))
+        m.add(ans == q.cpsat(m, [h for h, v in zip(hands, visible, strict=False) if v]))
         answers.append(ans)
     flat = [x for h in hands for x in h] + answers
     out = {}
@@ -92,7 +92,7 @@ def test_cpsat_and_numpy_agree_on_every_question(setup: Setup, visible: list[boo
     for world, answers in cp.items():
         got = [int(t[world]) for t in tables]
         assert got == answers, ([setup.hands[h] for h in world],
-                                [(q.qid, a, b) for q, a, b in zip(questions, got, answers) if a != b])
+                                [(q.qid, a, b) for q, a, b in zip(questions, got, answers, strict=False) if a != b])
 
 
 # -- packed tables ------------------------------------------------------------------------------------------

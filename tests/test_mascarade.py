@@ -329,11 +329,12 @@ def test_explanations_cpsat_core_and_deletion_are_both_minimal():
     steps = g.steps_for(puzzle.viewer)
     claims = [ClaimSpec("Dan holds Witch"), ClaimSpec("Ann holds Judge", Verdict.REFUTED)]
     for backend in ("cpsat", "python-constraint"):
-        for res, (pos, card, want) in zip(puzzle.verify(claims, backend=backend), [(3, 3, 1), (0, 0, 0)]):
+        for res, (pos, card, want) in zip(puzzle.verify(claims, backend=backend), [(3, 3, 1), (0, 0, 0)],
+                                            strict=True):
             assert res.ok and res.because
             names = observation_names(steps)
 
-            def p_with(keep):
+            def p_with(keep, names=names, pos=pos, card=card, want=want):
                 b = replay(ComponentBelief(g.initial), without(steps, set(names) - set(keep)))
                 return b.consistent and b.marginals()[pos].get(card, 0) == want
 

@@ -92,7 +92,7 @@ def complete_feedback_bounds(deck: Sequence[int]) -> FanoBounds:
         for r in itertools.product(*[range(c + 1) for c in deck]):
             if sum(r) != left:
                 continue
-            weight = Fraction(math.prod(math.comb(c, x) for c, x in zip(deck, r)), total)
+            weight = Fraction(math.prod(math.comb(c, x) for c, x in zip(deck, r, strict=False)), total)
             if not weight:
                 continue
             h = -sum(x / left * math.log2(x / left) for x in r if x)

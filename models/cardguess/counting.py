@@ -36,7 +36,7 @@ def canonical(c: Sequence[int], p: Sequence[int]) -> Key:
     """The memo key of ``(c, p)``: the sorted codes ``c_a << 7 | p_a`` of the types still unplaced."""
     if any(x > LOW for x in c) or any(x > LOW for x in p):
         raise ValueError(f"counts above {LOW} are not supported")
-    return tuple(sorted(ca << BITS | pa for ca, pa in zip(c, p) if ca > 0))
+    return tuple(sorted(ca << BITS | pa for ca, pa in zip(c, p, strict=False) if ca > 0))
 
 
 def decode(key: Key) -> list[tuple[int, int]]:
@@ -75,7 +75,7 @@ class Arrangements:
             total_p += code & LOW
         if total_p > total_c:
             return 0
-        for i, code in enumerate(key):
+        for code in key:
             ca, pa = code >> BITS, code & LOW
             if pa > total_c - ca:  # more "not a" positions than cards other than a
                 return 0
@@ -141,7 +141,7 @@ class Knowledge:
         if left < 0:
             return
         for x in _bounded_vectors(self.c, left):
-            hidden = tuple(ca - xa for ca, xa in zip(self.c, x))
+            hidden = tuple(ca - xa for ca, xa in zip(self.c, x, strict=False))
             weight = n(hidden, self.p) * multinomial(x)
             if weight:
                 yield x, weight

@@ -48,7 +48,7 @@ class CardGame:
         return all(x >= 0 for x in know.c) and know.count(self.arrangements) > 0
 
     def composition(self, x: Sequence[int]) -> dict[str, int]:
-        return dict(zip(self.types, x))
+        return dict(zip(self.types, x, strict=False))
 
     def posterior(self, upto: int | None = None) -> dict[tuple[int, ...], Fraction]:
         know = self.knowledge(upto)
@@ -59,7 +59,7 @@ class CardGame:
         return know.posterior(self.arrangements)
 
     def next_probabilities(self) -> dict[str, Fraction]:
-        return dict(zip(self.types, self.knowledge().next_probabilities(self.arrangements)))
+        return dict(zip(self.types, self.knowledge().next_probabilities(self.arrangements), strict=False))
 
     # -- strategies -----------------------------------------------------------------------------------
     def strategy(self, name: str, **params: Any) -> Strategy:
@@ -136,7 +136,7 @@ def read_deck(section: Section) -> tuple[list[str], tuple[int, ...]]:
     if not 1 <= len(ds.data) <= MAX_TYPES:
         raise section.error(f"has {len(ds.data)} card types", "deck", allowed=f"1 to {MAX_TYPES} types")
     types = [str(k).strip() for k in ds.data]
-    for raw_name, name in zip(ds.data, types):
+    for raw_name, name in zip(ds.data, types, strict=False):
         if not name:
             raise ds.error("a card type needs a name", raw_name)
     try:

@@ -43,7 +43,7 @@ def build_order_model(types: Sequence[str], counts: Sequence[int], history: Sequ
     """The model of the deck order with one observation for the composition and one per guess."""
     m = Model()
     positions = [m.int_var(0, len(types) - 1, f"card {i + 1}") for i in range(sum(counts))]
-    deck = ", ".join(f"{k} {t}" for t, k in zip(types, counts))
+    deck = ", ".join(f"{k} {t}" for t, k in zip(types, counts, strict=False))
     with m.observation(f"deck: {deck}"):
         for a, k in enumerate(counts):
             m.add_exactly(k, [m.indicator(v, a) for v in positions])

@@ -59,7 +59,7 @@ class CardGuessPuzzle(Puzzle):
 
     def _header(self) -> str:
         s, know = self.state, self.state.knowledge()
-        deck = " ".join(f"{t}={k}" for t, k in zip(s.types, s.counts))
+        deck = " ".join(f"{t}={k}" for t, k in zip(s.types, s.counts, strict=False))
         right = sum(g.correct for g in s.history)
         return (f"Card guessing, {s.feedback.value} feedback; deck {deck}; {len(s.history)} guesses "
                 f"({right} right), {know.cards_left} cards left")
@@ -86,7 +86,7 @@ class CardGuessPuzzle(Puzzle):
         know = s.knowledge()
         fields = {
             "remaining": [{"composition": s.composition(x), "p": q} for x, q in remaining.items()],
-            "next": dict(zip(s.types, nxt)),
+            "next": dict(zip(s.types, nxt, strict=False)),
             "cards_left": know.cards_left,
             "feedback": s.feedback.value,
             "statistic": {"unplaced": s.composition(know.c), "no": s.composition(know.p)},
@@ -132,7 +132,8 @@ class CardGuessPuzzle(Puzzle):
             lines.append(f"  {_fmt(s.composition(x)):<{width}}  {str(q):>9}  {float(q):.4f}  "
                          + "#" * round(float(q) * 40))
         if fields["cards_left"]:
-            lines.append("Next card: " + ", ".join(f"{t} {q} ({float(q):.3f})" for t, q in zip(s.types, nxt)))
+            lines.append("Next card: " + ", ".join(f"{t} {q} ({float(q):.3f})"
+                                                   for t, q in zip(s.types, nxt, strict=True)))
         return "\n".join(lines)
 
     # -- verify ---------------------------------------------------------------------------------------

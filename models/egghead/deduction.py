@@ -82,7 +82,7 @@ class CpSatBasic:
                     xs = hand_variables(m, s, f"{s.names[o]}#{len(fixed)}")
                     cards = s.hands[key[1]]
                     with m.observation(f"{s.names[o]} holds {format_hand(cards)}"):
-                        for x, c in zip(xs, cards):
+                        for x, c in zip(xs, cards, strict=False):
                             m.add(x == c)
                     fixed[key] = xs
                 hands.append(fixed[key])

@@ -198,7 +198,7 @@ class EggheadPuzzle(Puzzle):
                 xs = hand_variables(m, s, f"{names[p]}#{len(hands)}")
                 said = "holds" if k == 0 else f"is dealt (round {k})"
                 with m.observation(f"{names[p]} {said} {format_hand(s.hands[h])}"):
-                    for x, c in zip(xs, s.hands[h]):
+                    for x, c in zip(xs, s.hands[h], strict=False):
                         m.add(x == c)
                 hands[(p, h)] = xs
         for k, world in enumerate(dealt):
@@ -318,7 +318,7 @@ class EggheadPuzzle(Puzzle):
             return [ClaimResult(c.text, Verdict.CONTRADICTION, out.conflict, expect=c.expect,
                                 detail=contradiction_text(out.conflict).splitlines()[0]) for c in claims]
         return [self._judge(c, subject, test, constraint, out, backend)
-                for c, (subject, test, constraint) in zip(claims, parsed)]
+                for c, (subject, test, constraint) in zip(claims, parsed, strict=False)]
 
     def _parse_claim(self, spec: ClaimSpec) -> tuple[int, Callable[[tuple[int, ...]], bool], Callable]:
         text = " ".join(spec.text.split())
@@ -339,7 +339,7 @@ class EggheadPuzzle(Puzzle):
                 raise PuzzleError(f"{m['cards']!r} is not a hand", file=self.doc.file, place=spec.place,
                                   allowed=f"{h} cards from 1 to {vmax}")
             return p, (lambda hand: hand == cards), (
-                lambda m_, xs: Clause(tuple(m_.indicator(x, c) for x, c in zip(xs, cards)), all_of=True))
+                lambda m_, xs: Clause(tuple(m_.indicator(x, c) for x, c in zip(xs, cards, strict=False)), all_of=True))
         v = int(m.groupdict().get("v") or m["no"])
         if not 1 <= v <= vmax:
             raise PuzzleError(f"{v} is not a card value", file=self.doc.file, place=spec.place,

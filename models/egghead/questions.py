@@ -396,10 +396,10 @@ class CompiledQuestion:
 
     def answer(self, world: Sequence[int], visible: Sequence[bool]) -> int:
         """The answer in one world (hand indices)."""
-        sums = [np.int64(sum(int(self.hand_values[i, w]) for w, v in zip(world, visible) if v))
+        sums = [np.int64(sum(int(self.hand_values[i, w]) for w, v in zip(world, visible, strict=False) if v))
                 for i in range(len(self.leaves))]
         mask = np.int64(0)
-        for w, v in zip(world, visible):
+        for w, v in zip(world, visible, strict=False):
             if v:
                 mask |= self.setup.value_masks[w]
         return int(self.evaluate(sums, mask))
@@ -503,7 +503,7 @@ def hand_variables(model: Model, setup: Setup, name: str) -> list[Var]:
     """``hand_size`` sorted value variables for one player's hand."""
     xs = [model.int_var(1, setup.values, f"{name}[{j}]") for j in range(setup.hand_size)]
     with model.unguarded():
-        for a, b in zip(xs, xs[1:]):
+        for a, b in zip(xs, xs[1:], strict=False):
             model.add(a <= b)
     return xs
 
@@ -538,7 +538,7 @@ def load_catalogue(values: int, path: str | Path | None = None) -> list[Question
             raise PuzzleError(f"missing key {exc.args[0]!r}", file=str(file), place=place,
                               allowed="id, text, meaning, each_value") from None
         for v in (range(1, values + 1) if entry.get("each_value", False) else [None]):
-            fill = (lambda s: s.replace("{v}", str(v))) if v is not None else (lambda s: s)
+            fill = (lambda s, v=v: s.replace("{v}", str(v))) if v is not None else (lambda s: s)
             q = QuestionDef(fill(qid), fill(text), fill(meaning))
             try:
                 parse(q.meaning, values)

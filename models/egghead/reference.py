@@ -76,7 +76,7 @@ class ReferenceTables:
                 new[row] = frozenset(keep)
             posterior.append(new)
         self.tables = posterior
-        return any(a != b for a, b in zip(before, self.tables))
+        return any(a != b for a, b in zip(before, self.tables, strict=False))
 
     # eq. 5
     def apply_solve(self, player: int, hand: int) -> None:

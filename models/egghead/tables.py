@@ -301,7 +301,8 @@ def play_round(tables: Knowledge, world: list[int | None], q: CompiledQuestion, 
             if stages is not None:
                 said = p in (stages[stage] if stage < len(stages) else ())
                 if real is not None and real != said:
-                    raise Inconsistent(f"{label}: stage {stage + 1}: {names[p]} {'solves' if said else 'does not solve'}")
+                    verb = "solves" if said else "does not solve"
+                    raise Inconsistent(f"{label}: stage {stage + 1}: {names[p]} {verb}")
                 real = said
             if real is None:
                 raise ValueError(f"{label}: the solves are needed (a reaction depends on a hand not on the table)")

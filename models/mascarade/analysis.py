@@ -188,4 +188,5 @@ def knowledge(game: Game, **options: object) -> list[OwnCard]:
     return [own_card(game, p, **options) for p in range(len(game.players))]
 
 
-__all__ = ["BeliefResult", "OwnCard", "belief", "knowledge", "make_tracker", "own_card", "run_steps", "SeeStep", "SwapStep"]
+__all__ = ["BeliefResult", "OwnCard", "belief", "knowledge", "make_tracker", "own_card", "run_steps", "SeeStep",
+           "SwapStep"]

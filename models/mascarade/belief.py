@@ -277,10 +277,8 @@ class ComponentBelief:
             comp.swap_ids = (*comp.swap_ids, swap_id)
         comp.keys = np.concatenate([comp.keys, keys2])
         comp.weights = np.concatenate([w_not, w_yes])
-        if comp.hist is not None and self.method is Method.AUTO and \
-                comp.rows > min(self.tree_cap, comp.state_space(self.initial)):
-            comp.merge_equal()
-        elif comp.hist is None:
+        tree_too_big = self.method is Method.AUTO and comp.rows > min(self.tree_cap, comp.state_space(self.initial))
+        if comp.hist is None or tree_too_big:
             comp.merge_equal()
         self._check_size(comp)
         self._changed(comp)

@@ -161,7 +161,8 @@ def part1(args: argparse.Namespace, out: dict[str, Any]) -> None:
             ratio = f"{r['median_s'] / ref:.2f}x" if ref else "-"
             peak = mb(r["peak_bytes"]) if r["peak_bytes"] is not None else "n/a"
             print(f"{name:<10}{ms(r['median_s']):>14}{ms(r['p95_s']):>12}{ms(r['max_s']):>12}{peak:>22}"
-                  f"{ratio:>11}  {r['fits']}/{r['games']}" + (f"  (stopped: {r['stopped'][0]})" if r["stopped"] else ""))
+                  f"{ratio:>11}  {r['fits']}/{r['games']}"
+                  + (f"  (stopped: {r['stopped'][0]})" if r["stopped"] else ""))
         # how far the matrix estimate is from the exact marginals at the end of each game
         errors = []
         for g in games:

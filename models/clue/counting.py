@@ -314,7 +314,7 @@ class _Counter:
         codes = self.codes(keys)
         for triple in self.excluded_codes:
             ok &= ~((codes[0] == triple[0]) & (codes[1] == triple[1]) & (codes[2] == triple[2]))
-        return ok.astype(bool)
+        return ok
 
     def run(self, max_states: int | None = None) -> Counts:
         keys = np.array([self.initial()], dtype=self.key_dtype)
@@ -329,7 +329,8 @@ class _Counter:
             steps.append((src, dst, ways, placed))
             forward.append(_segment_sum(dst, forward[-1][src] * ways, keys.size, self.dtype))
             self.layers.append(keys)
-        back = self.accept(keys).astype(self.dtype)
+        accepted = self.accept(keys)
+        back = accepted.astype(self.dtype)
         total = int((forward[-1] * back).sum())
         self.backs = [back]
         n_places = self.prob.n + 1
@@ -349,7 +350,7 @@ class _Counter:
         triples = None
         if self.track_all:
             triples = {}
-            final = np.flatnonzero(self.backs[-1])
+            final = np.flatnonzero(accepted)
             for codes, cnt in zip(zip(*(x.tolist() for x in self.codes(keys[final])), strict=True),
                                   forward[-1][final].tolist(), strict=True):
                 gs = [self.groups[self.code_group[(k, code)]] for k, code in enumerate(codes)]
@@ -366,8 +367,9 @@ class _Counter:
         pools = [np.array([rng.sample(g.cards, len(g.cards)) for _ in range(k)]) for g in self.groups]
         taken = [np.zeros(k, dtype=np.int64) for _ in self.groups]
         keys = np.repeat(self.layers[0], k)
-        for i, (gi, q, *_) in enumerate(self.moves):
-            src, nxt, ways, placed = self._step(self.moves[i], keys)
+        for i, move in enumerate(self.moves):
+            gi, q = move[:2]
+            src, nxt, ways, placed = self._step(move, keys)
             order = np.argsort(src, kind="stable")
             src, nxt, placed = src[order], nxt[order], placed[order]
             weight = ways[order] * self.backs[i + 1][np.searchsorted(self.layers[i + 1], nxt)]

@@ -61,8 +61,9 @@ SHEET_STATE_BUDGET = 250_000  # states in one layer of the forward pass
 
 
 def exact_sheet(problem: Problem, model: Callable[[], ClueModel]) -> tuple[Sheet, str]:
-    """The exact sheet by counting; when the counting grows past its state budget (an observer's view of a
-    long six-player game), by the engine backbone instead.  Returns the sheet and the method used."""
+    """The exact sheet by counting; when the counting grows past its state budget (never seen on classic
+    decks; a large custom deck with many shown-card sets could), by the engine backbone instead.  Returns the
+    sheet and the method used."""
     try:
         return counted_sheet(count_deals(problem, max_states=SHEET_STATE_BUDGET)), "count"
     except StateBudgetExceeded:

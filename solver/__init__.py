@@ -3,7 +3,7 @@
 The API in five lines::
 
     import solver
-    puzzle = solver.load_puzzle("puzzles/epistemic/cheryl.toml")
+    puzzle = sleuth.load_puzzle("puzzles/epistemic/cheryl.toml")
     report = puzzle.solve()                       # Report: status, fields (as in --json), text
     for result in puzzle.verify(puzzle.claims):   # ClaimResult: verdict, because, witness
         print(result.text, result.verdict.value)

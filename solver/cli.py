@@ -1,4 +1,4 @@
-"""The ``sleuth`` command line: a thin layer over :mod:`solver.api`.
+"""The ``sleuth`` command line: a thin layer over :mod:`sleuth.api`.
 
 Exit status: 0 success; 1 a claim did not meet its expectation; 2 bad input (one line on stderr naming the
 file, the place and what is allowed; never a traceback); 3 a time limit was reached.

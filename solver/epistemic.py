@@ -484,7 +484,7 @@ class NotCompilable(FormulaError):
 
 
 class ModelCompiler:
-    """Turns non-epistemic formulas into constraints of a :class:`solver.model.Model`."""
+    """Turns non-epistemic formulas into constraints of a :class:`sleuth.model.Model`."""
 
     def __init__(self, model: Any, variables: Mapping[str, Any], domains: Mapping[str, Domain]) -> None:
         self.model = model

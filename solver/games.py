@@ -1,7 +1,7 @@
 """The games sleuth knows, found by name or alias, and the experiments they ship.
 
 Game modules live in ``models/`` and are imported only when a puzzle of theirs is loaded.  A game module
-provides ``load(doc: PuzzleDoc) -> Puzzle`` (see :mod:`solver.puzzle`) and may set ``CLAIM_KEYS``, the extra
+provides ``load(doc: PuzzleDoc) -> Puzzle`` (see :mod:`sleuth.puzzle`) and may set ``CLAIM_KEYS``, the extra
 keys its ``[[claim]]`` tables accept.
 """
 
@@ -23,28 +23,28 @@ class GameInfo:
 
 
 GAMES: tuple[GameInfo, ...] = (
-    GameInfo("clue", "models.clue", "Clue / Cluedo: who holds which card, and the envelope", ("cluedo",)),
-    GameInfo("egghead", "models.egghead", "Egghead: valids per player, behavioural analysis"),
-    GameInfo("motus", "models.motus", "Motus / Lingo: possible words and proposals", ("lingo",)),
-    GameInfo("wordle", "models.motus", "Wordle: possible answers and guesses"),
-    GameInfo("mastermind", "models.motus", "Mastermind: possible codes, Knuth's strategy"),
-    GameInfo("mascarade", "models.mascarade", "Mascarade: beliefs over card permutations per player"),
-    GameInfo("cardguess", "models.cardguess", "Card guessing with partial or complete feedback",
+    GameInfo("clue", "sleuth.models.clue", "Clue / Cluedo: who holds which card, and the envelope", ("cluedo",)),
+    GameInfo("egghead", "sleuth.models.egghead", "Egghead: valids per player, behavioural analysis"),
+    GameInfo("motus", "sleuth.models.motus", "Motus / Lingo: possible words and proposals", ("lingo",)),
+    GameInfo("wordle", "sleuth.models.motus", "Wordle: possible answers and guesses"),
+    GameInfo("mastermind", "sleuth.models.motus", "Mastermind: possible codes, Knuth's strategy"),
+    GameInfo("mascarade", "sleuth.models.mascarade", "Mascarade: beliefs over card permutations per player"),
+    GameInfo("cardguess", "sleuth.models.cardguess", "Card guessing with partial or complete feedback",
              ("card-guessing", "guessing")),
-    GameInfo("epistemic", "models.epistemic", "Epistemic puzzles: Cheryl, Sum and Product, muddy children",
+    GameInfo("epistemic", "sleuth.models.epistemic", "Epistemic puzzles: Cheryl, Sum and Product, muddy children",
              ("del", "knowledge")),
 )
 
 # `sleuth experiment NAME [args]` runs "module:function" with the remaining arguments; returns an exit code.
 EXPERIMENTS: dict[str, tuple[str, str]] = {
-    "epistemic": ("models.epistemic.bench:main", "benchmark: Sum and Product, What Sum, muddy children"),
-    "clue": ("models.clue.experiment:main", "benchmark: exact sheet, rules engine, probabilities"),
-    "egghead": ("models.egghead.experiment:main", "simulation study of behavioural analysis"),
-    "motus": ("models.motus.experiment:main_study", "every word with every scoring method (Table 4)"),
-    "emi": ("models.motus.experiment:main_emi", "Evil Motus Index per (first letter, length) cell"),
-    "wordle": ("models.motus.experiment:main_wordle", "Wordle and Mastermind strategy studies"),
-    "mascarade": ("models.mascarade.experiment:main", "benchmark: belief updates per method"),
-    "cardguess": ("models.cardguess.experiment:main", "exact expected scores of the strategies"),
+    "epistemic": ("sleuth.models.epistemic.bench:main", "benchmark: Sum and Product, What Sum, muddy children"),
+    "clue": ("sleuth.models.clue.experiment:main", "benchmark: exact sheet, rules engine, probabilities"),
+    "egghead": ("sleuth.models.egghead.experiment:main", "simulation study of behavioural analysis"),
+    "motus": ("sleuth.models.motus.experiment:main_study", "every word with every scoring method (Table 4)"),
+    "emi": ("sleuth.models.motus.experiment:main_emi", "Evil Motus Index per (first letter, length) cell"),
+    "wordle": ("sleuth.models.motus.experiment:main_wordle", "Wordle and Mastermind strategy studies"),
+    "mascarade": ("sleuth.models.mascarade.experiment:main", "benchmark: belief updates per method"),
+    "cardguess": ("sleuth.models.cardguess.experiment:main", "exact expected scores of the strategies"),
 }
 
 

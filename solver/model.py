@@ -1,6 +1,6 @@
 """A backend-neutral constraint model: finite-domain variables and named, guardable constraints.
 
-The model knows nothing of any solver.  Backends (``solver.backends``) translate it.  Every observation of
+The model knows nothing of any solver.  Backends (``sleuth.backends``) translate it.  Every observation of
 a puzzle becomes one *observation literal*; the constraints it implies are enforced only when that literal
 is true, so the engine can switch observations off, explain verdicts by them and find conflicting sets.
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 import tomllib
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
@@ -12,6 +13,7 @@ from typing import Any
 
 from .errors import PuzzleError, SleuthError
 from .games import GameInfo, find_game, game_module
+from .resources import find_example, is_example
 from .results import ClaimResult, ClaimSpec, Report, Verdict
 from .schema import Section, choose
 
@@ -65,33 +67,50 @@ class Puzzle(ABC):
 
 
 def read_document(path: str | os.PathLike[str]) -> dict[str, Any]:
-    """The file's top-level table; every failure is a :class:`PuzzleError` naming the file and place."""
+    """The file's top-level table; every failure is a :class:`PuzzleError` naming the file and place.
+
+    ``path`` may also be ``-`` (standard input) or ``example:GAME/NAME`` (a bundled puzzle).  At most
+    :data:`MAX_FILE_BYTES` are read from any source, devices and pipes included.
+    """
     name = os.fspath(path)
-    try:
-        if os.path.isdir(name):
-            raise PuzzleError("is a directory, not a puzzle file", file=name)
-        size = os.path.getsize(name)
-        if size > MAX_FILE_BYTES:
-            raise PuzzleError(f"is {size} bytes; puzzle files are limited to {MAX_FILE_BYTES}", file=name)
-        with open(name, "rb") as fh:
-            raw = fh.read()
-    except FileNotFoundError:
-        raise PuzzleError("no such file", file=name) from None
-    except PermissionError:
-        raise PuzzleError("cannot be read (permission denied)", file=name) from None
-    except OSError as exc:
-        raise PuzzleError(f"cannot be read ({exc.strerror or exc})", file=name) from None
+    hint = name
+    if is_example(name):
+        example = find_example(name)
+        hint = example.resource.name
+        raw = example.resource.read_bytes()
+    elif name == "-":
+        raw = sys.stdin.buffer.read(MAX_FILE_BYTES + 1)
+        name = "<stdin>"
+    else:
+        raw = _read_bounded(name)
+    if len(raw) > MAX_FILE_BYTES:
+        raise PuzzleError(f"is larger than {MAX_FILE_BYTES} bytes, the limit for puzzle files", file=name)
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise PuzzleError(f"is not UTF-8 text (byte {exc.start})", file=name) from None
     if not text.strip():
         raise PuzzleError("is empty", file=name, allowed="a TOML or JSON puzzle with at least a 'game' key")
-    return parse_text(text, name)
+    return parse_text(text, name, json_hint=hint.lower().endswith(".json"))
 
 
-def parse_text(text: str, name: str = "<puzzle>") -> dict[str, Any]:
-    looks_json = name.lower().endswith(".json") or text.lstrip().startswith("{")
+def _read_bounded(name: str) -> bytes:
+    """At most one byte more than the limit, whatever the file is (regular, pipe, character device)."""
+    try:
+        if os.path.isdir(name):
+            raise PuzzleError("is a directory, not a puzzle file", file=name)
+        with open(name, "rb") as fh:
+            return fh.read(MAX_FILE_BYTES + 1)
+    except FileNotFoundError:
+        raise PuzzleError("no such file", file=name) from None
+    except PermissionError:
+        raise PuzzleError("cannot be read (permission denied)", file=name) from None
+    except OSError as exc:
+        raise PuzzleError(f"cannot be read ({exc.strerror or exc})", file=name) from None
+
+
+def parse_text(text: str, name: str = "<puzzle>", *, json_hint: bool = False) -> dict[str, Any]:
+    looks_json = json_hint or name.lower().endswith(".json") or text.lstrip().startswith("{")
     if looks_json:
         try:
             data = json.loads(text)
@@ -150,7 +169,7 @@ def _game_names() -> list[str]:
 
 
 def load_puzzle(path: str | os.PathLike[str], *, viewer: str | None = None) -> Puzzle:
-    """Read, check and load a puzzle file; ``viewer`` overrides the file's viewer."""
+    """Read, check and load a puzzle file (or ``-``, or ``example:GAME/NAME``); ``viewer`` overrides the file's."""
     name = os.fspath(path)
     return load_data(read_document(name), file=name, viewer=viewer)
 

@@ -11,7 +11,7 @@ the file, the key path and what is allowed.
 >>> s.int("values", lo=7)
 Traceback (most recent call last):
 ...
-solver.errors.PuzzleError: x.toml: values: 6 is out of range (allowed: 7 and more)
+sleuth.errors.PuzzleError: x.toml: values: 6 is out of range (allowed: 7 and more)
 """
 
 from __future__ import annotations

@@ -15,10 +15,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from models.motus import experiment as ex  # noqa: E402
-from models.motus import strategy as st  # noqa: E402
-from models.motus.space import WordSpace  # noqa: E402
-from models.motus.words import french  # noqa: E402
+from sleuth.models.motus import experiment as ex  # noqa: E402
+from sleuth.models.motus import strategy as st  # noqa: E402
+from sleuth.models.motus.space import WordSpace  # noqa: E402
+from sleuth.models.motus.words import french  # noqa: E402
 
 
 def main() -> int:

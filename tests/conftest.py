@@ -24,7 +24,7 @@ class CliResult:
 
 def run_cli(args: Sequence[str]) -> CliResult:
     """Run ``sleuth ARGS`` in-process; SystemExit (argparse) becomes the exit code."""
-    from solver.cli import main
+    from sleuth.cli import main
 
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):

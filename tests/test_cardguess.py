@@ -9,13 +9,13 @@ from fractions import Fraction
 
 import pytest
 
-from models.cardguess.bounds import complete_feedback_bounds, fano, feder_merhav, inverse
-from models.cardguess.counting import Arrangements, Knowledge, brute_force_posterior, multinomial
-from models.cardguess.optimal import Feedback, OptimalSolver
-from models.cardguess.orders import Guess, enumerate_posterior
-from models.cardguess.scores import score_distribution
-from models.cardguess.seed import SeedAgent, SeedOptimalAgent
-from models.cardguess.strategies import STRATEGIES, ConstantStep, ExpectedCounts, make_strategy
+from sleuth.models.cardguess.bounds import complete_feedback_bounds, fano, feder_merhav, inverse
+from sleuth.models.cardguess.counting import Arrangements, Knowledge, brute_force_posterior, multinomial
+from sleuth.models.cardguess.optimal import Feedback, OptimalSolver
+from sleuth.models.cardguess.orders import Guess, enumerate_posterior
+from sleuth.models.cardguess.scores import score_distribution
+from sleuth.models.cardguess.seed import SeedAgent, SeedOptimalAgent
+from sleuth.models.cardguess.strategies import STRATEGIES, ConstantStep, ExpectedCounts, make_strategy
 
 SEED_HISTORY = [(0, True), (1, False), (1, False), (1, False), (1, True), (1, True)]  # section 2.3
 
@@ -294,6 +294,6 @@ def test_bound_functions_are_inverted():
 
 
 def test_api_expected_score():
-    from models.cardguess import expected_score
+    from sleuth.models.cardguess import expected_score
     assert expected_score((3, 3, 3)).expected == Fraction(2383, 560)
     assert expected_score((1, 1, 1), "greedy", "complete").expected == Fraction(11, 6)

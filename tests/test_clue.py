@@ -12,14 +12,14 @@ from math import factorial, prod
 import numpy as np
 import pytest
 
-from models.clue.counting import Problem, _Counter, brute_force_counts, count_deals, sample_deals
-from models.clue.game import Deck
-from models.clue.model import build_model
-from models.clue.rules import apply_rules
-from models.clue.sheet import Mark, backbone_sheet, counted_sheet, naive_sheet
-from models.clue.simulate import simulate
-from solver.engine import Engine
-from solver.puzzle import load_puzzle, loads
+from sleuth.models.clue.counting import Problem, _Counter, brute_force_counts, count_deals, sample_deals
+from sleuth.models.clue.game import Deck
+from sleuth.models.clue.model import build_model
+from sleuth.models.clue.rules import apply_rules
+from sleuth.models.clue.sheet import Mark, backbone_sheet, counted_sheet, naive_sheet
+from sleuth.models.clue.simulate import simulate
+from sleuth.engine import Engine
+from sleuth.puzzle import load_puzzle, loads
 from tests.conftest import PUZZLES
 
 SMALL = Deck(("Ash", "Birch", "Cedar"), ("Axe", "Bow", "Club"), ("Attic", "Barn", "Cellar", "Den"))
@@ -374,7 +374,7 @@ def test_suggest_ranks_suggestions_and_knows_when_to_accuse(cli) -> None:
 
 
 def test_sheet_falls_back_to_the_backbone_past_the_state_budget(monkeypatch) -> None:
-    import models.clue.sheet as sheet_module
+    import sleuth.models.clue.sheet as sheet_module
     puzzle = load_puzzle(PUZZLES / "clue" / "rules-stop-short.toml")
     fast, how = puzzle.sheet_and_method()
     assert how == "count"

@@ -9,16 +9,16 @@ import json
 import numpy as np
 import pytest
 
-from models.egghead.deduction import CpSatBasic
-from models.egghead.experiment import convolve_power, pmf, simulate, type_stats, win_probabilities
-from models.egghead.hands import Setup
-from models.egghead.questions import CATALOGUE, QuestionDef, hand_variables, load_catalogue, parse
-from models.egghead.reference import ReferenceTables
-from models.egghead.tables import PackedSpace, PackedTables, play_round
-from solver.engine import Engine
-from solver.errors import PuzzleError
-from solver.model import Model
-from solver.puzzle import loads
+from sleuth.models.egghead.deduction import CpSatBasic
+from sleuth.models.egghead.experiment import convolve_power, pmf, simulate, type_stats, win_probabilities
+from sleuth.models.egghead.hands import Setup
+from sleuth.models.egghead.questions import CATALOGUE, QuestionDef, hand_variables, load_catalogue, parse
+from sleuth.models.egghead.reference import ReferenceTables
+from sleuth.models.egghead.tables import PackedSpace, PackedTables, play_round
+from sleuth.engine import Engine
+from sleuth.errors import PuzzleError
+from sleuth.model import Model
+from sleuth.puzzle import loads
 
 from tests.conftest import PUZZLES
 
@@ -212,7 +212,7 @@ def test_seed_example_claims_and_reference(cli) -> None:  # type: ignore[no-unty
 
 def test_basic_analysis_keeps_the_fourth_card_open() -> None:
     p = loads(SEED.read_text().replace('analysis = "behavioural"', 'analysis = "basic"'))
-    from solver.results import ClaimSpec, Verdict
+    from sleuth.results import ClaimSpec, Verdict
     res = p.verify([ClaimSpec("A has no 4", Verdict.OPEN), ClaimSpec("A has a 1"), ClaimSpec("B holds 4 5 6")])
     # B solved and was dealt a new hand that B cannot see: B's own knowledge is back to every hand
     assert [r.verdict for r in res] == [Verdict.OPEN, Verdict.ENTAILED, Verdict.OPEN]

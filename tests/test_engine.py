@@ -8,9 +8,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from solver.backends import SolveStatus, make_backend
-from solver.engine import Engine
-from solver.model import Clause, LinearExpr, Model, Table
+from sleuth.backends import SolveStatus, make_backend
+from sleuth.engine import Engine
+from sleuth.model import Clause, LinearExpr, Model, Table
 from tests.conftest import BACKENDS
 
 

@@ -10,10 +10,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from models.epistemic import classic, reference
-from solver.epistemic import KnowledgeState, WorldTable, group_ids
-from solver.formula import FormulaError, parse, to_text
-from solver.puzzle import load_data, load_puzzle
+from sleuth.models.epistemic import classic, reference
+from sleuth.epistemic import KnowledgeState, WorldTable, group_ids
+from sleuth.formula import FormulaError, parse, to_text
+from sleuth.puzzle import load_data, load_puzzle
 from tests.conftest import BACKENDS, PUZZLES, ROOT, run_cli
 
 EPI = PUZZLES / "epistemic"

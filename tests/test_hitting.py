@@ -7,7 +7,7 @@ import itertools
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solver.hitting import (all_minimum_hitting_sets, is_hitting_set, minimum_hitting_set,
+from sleuth.hitting import (all_minimum_hitting_sets, is_hitting_set, minimum_hitting_set,
                             union_of_minimum_hitting_sets)
 
 set_systems = st.lists(st.frozensets(st.integers(0, 6), min_size=1, max_size=3), min_size=1, max_size=6)

@@ -10,15 +10,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from models.mascarade import belief, knowledge, simulate
-from models.mascarade.analysis import make_tracker, observation_names, replay, run_steps, without
-from models.mascarade.belief import ComponentBelief, Method
-from models.mascarade.cpmodel import build_model, enumerate_belief
-from models.mascarade.game import SeeStep, SwapStep
-from models.mascarade.reference import brute_force, marginals_of
-from models.mascarade.simulate import SWAPS_ONLY, Mix, dumps_toml, to_document
-from solver.puzzle import load_data, load_puzzle, loads
-from solver.results import ClaimSpec, Verdict
+from sleuth.models.mascarade import belief, knowledge, simulate
+from sleuth.models.mascarade.analysis import make_tracker, observation_names, replay, run_steps, without
+from sleuth.models.mascarade.belief import ComponentBelief, Method
+from sleuth.models.mascarade.cpmodel import build_model, enumerate_belief
+from sleuth.models.mascarade.game import SeeStep, SwapStep
+from sleuth.models.mascarade.reference import brute_force, marginals_of
+from sleuth.models.mascarade.simulate import SWAPS_ONLY, Mix, dumps_toml, to_document
+from sleuth.puzzle import load_data, load_puzzle, loads
+from sleuth.results import ClaimSpec, Verdict
 from tests.conftest import PUZZLES
 
 EXACT = (Method.AUTO, Method.TREE, Method.STATES, Method.CPSAT)

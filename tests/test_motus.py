@@ -11,12 +11,12 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from models.motus import feedback as fb
-from models.motus import strategy as st
-from models.motus import words
-from models.motus.game import build_model
-from solver.engine import Engine
-from solver.puzzle import loads
+from sleuth.models.motus import feedback as fb
+from sleuth.models.motus import strategy as st
+from sleuth.models.motus import words
+from sleuth.models.motus.game import build_model
+from sleuth.engine import Engine
+from sleuth.puzzle import loads
 
 PUZZLES = Path(__file__).resolve().parent.parent / "puzzles"
 

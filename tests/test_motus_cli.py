@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from models.motus.feedback import feedback
+from sleuth.models.motus.feedback import feedback
 
 PUZZLES = Path(__file__).resolve().parent.parent / "puzzles"
 

@@ -11,10 +11,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as hst
 
-from models.motus import feedback as fb
-from models.motus import words
-from models.motus.emi import GameTree, SearchTimeout
-from models.motus.space import WordSpace
+from sleuth.models.motus import feedback as fb
+from sleuth.models.motus import words
+from sleuth.models.motus.emi import GameTree, SearchTimeout
+from sleuth.models.motus.space import WordSpace
 
 pytest.importorskip("numba")
 
@@ -133,7 +133,7 @@ def test_timeout_reports_bounds_only() -> None:
 
 
 def test_experiment_emi_jobs(capsys) -> None:
-    from models.motus import experiment
+    from sleuth.models.motus import experiment
 
     path = str(PUZZLES / "motus" / "seed-d7l.txt")
     assert experiment.main_emi(["--dictionary", path, "--lengths", "7", "--letters", "K-L", "--jobs", "2",

@@ -11,14 +11,14 @@ from functools import cache
 import numpy as np
 import pytest
 
-from models.motus import feedback as fb
-from models.motus import strategy as st
-from models.motus import words
-from models.motus.emi import GameTree
-from models.motus.game import build_model
-from models.motus.space import CodeSpace, WordSpace
-from solver.engine import Engine
-from solver.puzzle import loads
+from sleuth.models.motus import feedback as fb
+from sleuth.models.motus import strategy as st
+from sleuth.models.motus import words
+from sleuth.models.motus.emi import GameTree
+from sleuth.models.motus.game import build_model
+from sleuth.models.motus.space import CodeSpace, WordSpace
+from sleuth.engine import Engine
+from sleuth.puzzle import loads
 
 PLAIN = [m for m in st.Method if m is not st.Method.MINIMAX]
 

@@ -37,8 +37,8 @@ def test_readme_python_example_runs(monkeypatch, capsys):
     assert "entailed" in capsys.readouterr().out
 
 
-@pytest.mark.parametrize("module", ["solver.bench", "solver.schema", "solver.model", "solver.hitting", "solver.formula",
-                                    "solver.epistemic"])
+@pytest.mark.parametrize("module", ["sleuth.bench", "sleuth.schema", "sleuth.model", "sleuth.hitting", "sleuth.formula",
+                                    "sleuth.epistemic"])
 def test_docstring_examples(module):
     result = doctest.testmod(importlib.import_module(module))
     assert result.attempted > 0 and result.failed == 0

@@ -8,7 +8,7 @@ strategies (:mod:`.strategies`), the optimal recursion (:mod:`.optimal`), exact 
 
 from __future__ import annotations
 
-from solver.puzzle import Puzzle, PuzzleDoc
+from sleuth.puzzle import Puzzle, PuzzleDoc
 
 from .counting import Arrangements, Knowledge
 from .optimal import Feedback, OptimalSolver

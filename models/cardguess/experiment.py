@@ -26,7 +26,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any, NoReturn
 
-from solver.errors import PuzzleError, SleuthError
+from sleuth.errors import PuzzleError, SleuthError
 
 from .bounds import complete_feedback_bounds
 from .counting import Knowledge
@@ -218,7 +218,7 @@ def _run_child(deck: str, impl: str, repeats: int, timeout: float, memory_gb: fl
     def cap() -> None:
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
 
-    cmd = [sys.executable, "-c", "import sys; from models.cardguess.experiment import main; "
+    cmd = [sys.executable, "-c", "import sys; from sleuth.models.cardguess.experiment import main; "
            "sys.exit(main(sys.argv[1:]))", "--child", deck, "--impl", impl, "--repeats", str(repeats)]
     try:
         done = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env, preexec_fn=cap)

@@ -8,8 +8,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from solver.errors import PuzzleError
-from solver.schema import Names, Section, choose, describe
+from sleuth.errors import PuzzleError
+from sleuth.schema import Names, Section, choose, describe
 
 from .counting import Arrangements, Knowledge
 from .optimal import Feedback, StateBudgetExceeded, ensure_recursion
@@ -181,7 +181,7 @@ def read_method(value: Any, place: str, file: str | None = None) -> str:
 
 def read_parameter(value: Any, key: str, place: str, file: str | None = None) -> Fraction:
     """``gamma`` (0..100) or ``step`` (0..MAX_COUNT) as an exact fraction."""
-    from solver.schema import parse_fraction
+    from sleuth.schema import parse_fraction
     try:
         frac = parse_fraction(value)
     except PuzzleError as exc:

@@ -16,8 +16,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from solver.engine import Engine
-from solver.model import Model, Var
+from sleuth.engine import Engine
+from sleuth.model import Model, Var
 
 from .counting import multinomial
 

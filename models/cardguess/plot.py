@@ -8,7 +8,7 @@ from __future__ import annotations
 import math
 import os
 
-from solver.errors import PuzzleError, SleuthError
+from sleuth.errors import PuzzleError, SleuthError
 
 from .game import CardGame
 

@@ -19,10 +19,10 @@ from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
-from solver.errors import PuzzleError, SleuthError
-from solver.puzzle import Puzzle, PuzzleDoc
-from solver.results import ClaimResult, ClaimSpec, Report, Status, Verdict
-from solver.schema import Names, parse_fraction
+from sleuth.errors import PuzzleError, SleuthError
+from sleuth.puzzle import Puzzle, PuzzleDoc
+from sleuth.results import ClaimResult, ClaimSpec, Report, Status, Verdict
+from sleuth.schema import Names, parse_fraction
 
 from .game import CardGame, read_game, read_method, read_parameter
 from .optimal import Feedback
@@ -260,7 +260,7 @@ class CardGuessPuzzle(Puzzle):
 
 
 def read_method_name(value: Any, file: str | None) -> str:
-    from solver.schema import choose
+    from sleuth.schema import choose
     try:
         return choose(str(value), SOLVE_METHODS, "method", aliases={"counting": "count", "cpsat": "enumerate",
                                                                     "seed": "filter", "bayes": "filter"})

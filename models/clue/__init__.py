@@ -8,7 +8,7 @@ and ``experiment`` (the benchmark).
 
 from __future__ import annotations
 
-from solver.puzzle import PuzzleDoc
+from sleuth.puzzle import PuzzleDoc
 
 CLAIM_KEYS: tuple[str, ...] = ()
 

@@ -19,7 +19,7 @@ from functools import partial
 from collections.abc import Sequence
 from typing import Any
 
-from solver.bench import percentile, timed
+from sleuth.bench import percentile, timed
 
 from .counting import Problem, count_deals
 from .model import build_model

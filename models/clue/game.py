@@ -12,8 +12,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from solver.errors import PuzzleError
-from solver.schema import Names, Section
+from sleuth.errors import PuzzleError
+from sleuth.schema import Names, Section
 
 CATEGORIES = ("suspect", "weapon", "room")
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from solver.engine import Engine
-from solver.model import LinearExpr, Lit, Model, Var
+from sleuth.engine import Engine
+from sleuth.model import LinearExpr, Lit, Model, Var
 
 from .game import Game, Obs, ObsKind
 

@@ -7,11 +7,11 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
-from solver.errors import PuzzleError
-from solver.puzzle import Puzzle, PuzzleDoc
-from solver.results import ClaimResult, ClaimSpec, Report, Status
-from solver.schema import fold
-from solver.errors import UnknownNameError
+from sleuth.errors import PuzzleError
+from sleuth.puzzle import Puzzle, PuzzleDoc
+from sleuth.results import ClaimResult, ClaimSpec, Report, Status
+from sleuth.schema import fold
+from sleuth.errors import UnknownNameError
 
 from .counting import Counts, Problem, count_deals
 from .game import CATEGORIES, Game, Obs, parse_game

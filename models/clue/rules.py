@@ -15,7 +15,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from solver.hitting import minimum_hitting_set, union_of_minimum_hitting_sets
+from sleuth.hitting import minimum_hitting_set, union_of_minimum_hitting_sets
 
 from .game import Game, Obs, ObsKind
 from .sheet import Mark, Sheet

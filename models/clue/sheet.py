@@ -12,7 +12,7 @@ import enum
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from solver.backends import SolverTimeout, SolveStatus
+from sleuth.backends import SolverTimeout, SolveStatus
 
 from .counting import Counts, Problem, StateBudgetExceeded, count_deals
 from .game import CATEGORIES, Game

@@ -16,8 +16,8 @@ from collections import defaultdict
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from solver.errors import PuzzleError
-from solver.results import Report, Status
+from sleuth.errors import PuzzleError
+from sleuth.results import Report, Status
 
 from .counting import sample_deals
 from .sheet import counted_sheet

@@ -3,7 +3,7 @@ the literal conditional-information-table reference, and the simulation study of
 
 from __future__ import annotations
 
-from solver.puzzle import PuzzleDoc
+from sleuth.puzzle import PuzzleDoc
 
 from .hands import Setup
 from .puzzle import EggheadPuzzle

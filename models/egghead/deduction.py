@@ -14,8 +14,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from solver.engine import Engine
-from solver.model import Model, Var
+from sleuth.engine import Engine
+from sleuth.model import Model, Var
 
 from .hands import Setup, format_hand
 from .questions import CompiledQuestion, hand_variables

@@ -23,8 +23,8 @@ from typing import Any
 
 import numpy as np
 
-from solver.bench import percentile
-from solver.errors import PuzzleError, SleuthError
+from sleuth.bench import percentile
+from sleuth.errors import PuzzleError, SleuthError
 
 
 from .hands import Setup

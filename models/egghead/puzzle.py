@@ -14,12 +14,12 @@ from typing import Any
 
 import numpy as np
 
-from solver.engine import Engine
-from solver.errors import PuzzleError
-from solver.model import Clause, Constraint, Model
-from solver.puzzle import Puzzle, PuzzleDoc
-from solver.results import ClaimResult, ClaimSpec, Report, Status, Verdict, contradiction_text
-from solver.schema import Names, Section, choose
+from sleuth.engine import Engine
+from sleuth.errors import PuzzleError
+from sleuth.model import Clause, Constraint, Model
+from sleuth.puzzle import Puzzle, PuzzleDoc
+from sleuth.results import ClaimResult, ClaimSpec, Report, Status, Verdict, contradiction_text
+from sleuth.schema import Names, Section, choose
 
 from .deduction import CpSatBasic
 from .hands import Setup, format_hand

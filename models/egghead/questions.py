@@ -33,17 +33,19 @@ import re
 import tomllib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from solver.errors import PuzzleError
-from solver.model import Clause, Linear, LinearExpr, Lit, Model, Var, as_expr
+from sleuth.errors import PuzzleError
+from sleuth.resources import data_file
+from sleuth.model import Clause, Linear, LinearExpr, Lit, Model, Var, as_expr
 
 from .hands import Setup
 
-CATALOGUE = Path(__file__).resolve().parents[2] / "puzzles" / "egghead" / "questions.toml"
+CATALOGUE = data_file("egghead", "questions.toml")  # shipped inside the package
 
 _TOKEN = re.compile(r"\s*(?:(\d+)|([A-Za-z_][A-Za-z0-9_]*)|(\.\.|<=|>=|==|!=|[-+*(),<>]))")
 _CMP = ("<", "<=", ">", ">=", "==", "!=")
@@ -522,9 +524,9 @@ class QuestionDef:
         return CompiledQuestion(self.qid, self.text, self.meaning, setup, parse(self.meaning, setup.values))
 
 
-def load_catalogue(values: int, path: str | Path | None = None) -> list[QuestionDef]:
+def load_catalogue(values: int, path: str | Path | Traversable | None = None) -> list[QuestionDef]:
     """The catalogue for cards ``1..values`` (entries with ``each_value`` expand to one per value)."""
-    file = Path(path) if path is not None else CATALOGUE
+    file = Path(path) if isinstance(path, str) else (path if path is not None else CATALOGUE)
     try:
         data = tomllib.loads(file.read_text(encoding="utf-8"))
     except (OSError, tomllib.TOMLDecodeError) as exc:

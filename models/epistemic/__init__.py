@@ -27,12 +27,12 @@ from typing import Any
 
 import numpy as np
 
-from solver.epistemic import DEFAULT_TABLE_LIMIT, Domain, Evaluator, KnowledgeState, WorldTable
-from solver.errors import PuzzleError
-from solver.formula import FormulaError, Node, is_epistemic, parse, to_text
-from solver.puzzle import Puzzle, PuzzleDoc
-from solver.results import ClaimResult, ClaimSpec, Report, Status, Verdict
-from solver.schema import Section, choose, describe
+from sleuth.epistemic import DEFAULT_TABLE_LIMIT, Domain, Evaluator, KnowledgeState, WorldTable
+from sleuth.errors import PuzzleError
+from sleuth.formula import FormulaError, Node, is_epistemic, parse, to_text
+from sleuth.puzzle import Puzzle, PuzzleDoc
+from sleuth.results import ClaimResult, ClaimSpec, Report, Status, Verdict
+from sleuth.schema import Section, choose, describe
 
 CLAIM_KEYS = ("after", "at")
 MAX_DOMAIN = 10_000_000

@@ -9,7 +9,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from solver.puzzle import load_data
+from sleuth.puzzle import load_data
 
 from . import classic, reference
 

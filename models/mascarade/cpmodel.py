@@ -13,8 +13,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from solver.engine import Engine
-from solver.model import Lit, Model, Var
+from sleuth.engine import Engine
+from sleuth.model import Lit, Model, Var
 
 from .game import SeeStep, Step, SwapStep
 

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from solver.bench import percentile
+from sleuth.bench import percentile
 
 from .analysis import make_tracker, run_steps
 from .belief import DEFAULT_TREE_CAP, ComponentBelief, Method, TooLarge

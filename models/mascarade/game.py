@@ -20,8 +20,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from solver.errors import PuzzleError
-from solver.schema import Names, Section
+from sleuth.errors import PuzzleError
+from sleuth.schema import Names, Section
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 13
 MAX_POSITIONS = 15          # placements are packed 4 bits per position into one int64

@@ -9,12 +9,12 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from solver.backends import backend_class
-from solver.engine import Engine
-from solver.errors import PuzzleError
-from solver.puzzle import Puzzle, PuzzleDoc
-from solver.results import ClaimResult, ClaimSpec, Report, Status, Verdict
-from solver.schema import Names, Section, check_range, choose, parse_fraction
+from sleuth.backends import backend_class
+from sleuth.engine import Engine
+from sleuth.errors import PuzzleError
+from sleuth.puzzle import Puzzle, PuzzleDoc
+from sleuth.results import ClaimResult, ClaimSpec, Report, Status, Verdict
+from sleuth.schema import Names, Section, check_range, choose, parse_fraction
 
 from .analysis import (DEFAULT_CPSAT_LIMIT, BeliefResult, OwnCard, belief, knowledge, minimal_observations,
                        own_card, replay)

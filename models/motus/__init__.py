@@ -7,7 +7,7 @@ minimax values, :mod:`.experiment` the studies behind ``sleuth experiment motus 
 
 from __future__ import annotations
 
-from solver.puzzle import PuzzleDoc
+from sleuth.puzzle import PuzzleDoc
 
 CLAIM_KEYS = ("method",)
 

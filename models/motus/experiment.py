@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from solver.errors import PuzzleError
+from sleuth.errors import PuzzleError
 
 from . import feedback as fb
 from . import strategy as st

@@ -16,12 +16,12 @@ from typing import Any
 
 import numpy as np
 
-from solver.engine import Engine
-from solver.errors import PuzzleError
-from solver.model import LinearExpr, Model, Table, Var
-from solver.puzzle import Puzzle, PuzzleDoc
-from solver.results import ClaimResult, ClaimSpec, Report, Status, Verdict, contradiction_text
-from solver.schema import Section
+from sleuth.engine import Engine
+from sleuth.errors import PuzzleError
+from sleuth.model import LinearExpr, Model, Table, Var
+from sleuth.puzzle import Puzzle, PuzzleDoc
+from sleuth.results import ClaimResult, ClaimSpec, Report, Status, Verdict, contradiction_text
+from sleuth.schema import Section
 
 from . import feedback as fb
 from . import strategy as st

@@ -31,7 +31,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from solver.errors import UnknownNameError
+from sleuth.errors import UnknownNameError
 
 ROW_CHUNK_ELEMENTS = 8_000_000  # codes per chunk when computing class sizes
 

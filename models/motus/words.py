@@ -25,7 +25,7 @@ from pathlib import Path
 
 import numpy as np
 
-from solver.errors import PuzzleError, SleuthError
+from sleuth.errors import PuzzleError, SleuthError
 
 ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 _LIGATURES = str.maketrans({"Œ": "OE", "œ": "OE", "Æ": "AE", "æ": "AE", "ß": "SS"})

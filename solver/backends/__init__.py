@@ -1,6 +1,6 @@
 """Solver backends behind one small interface.
 
-A backend takes a :class:`~solver.model.Model` and answers three questions, each under assumptions (literals
+A backend takes a :class:`~sleuth.model.Model` and answers three questions, each under assumptions (literals
 taken as true for that call only): is there a solution (optionally an optimal one), which assumptions are
 enough for infeasibility, and what are all solutions.  Backend modules are imported lazily, so a missing
 optional solver only matters when it is asked for.
@@ -59,8 +59,8 @@ class Backend(ABC):
         """All solutions (full assignments), streamed; stops after ``limit``."""
 
 
-BACKENDS = {"cpsat": "solver.backends.cpsat:CpSatBackend",
-            "python-constraint": "solver.backends.pyconstraint:PythonConstraintBackend"}
+BACKENDS = {"cpsat": "sleuth.backends.cpsat:CpSatBackend",
+            "python-constraint": "sleuth.backends.pyconstraint:PythonConstraintBackend"}
 ALIASES = {"cp-sat": "cpsat", "ortools": "cpsat", "or-tools": "cpsat",
            "constraint": "python-constraint", "python_constraint": "python-constraint", "pc": "python-constraint"}
 

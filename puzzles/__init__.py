@@ -1,0 +1,1 @@
+"""The bundled example puzzles and data files, shipped inside the wheel (read with importlib.resources)."""

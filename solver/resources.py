@@ -1,0 +1,105 @@
+"""Files shipped inside the package: the bundled example puzzles and the data games read at run time.
+
+Everything is read through :mod:`importlib.resources`, so it works the same from a checkout, an editable
+install and a wheel.  A command-line FILE may name a bundled puzzle as ``example:GAME/NAME``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import tomllib
+from collections.abc import Iterator
+from dataclasses import dataclass
+from importlib import resources
+from importlib.resources.abc import Traversable
+from pathlib import Path
+
+from .errors import PuzzleError
+
+EXAMPLE_PREFIX = "example:"
+_PUZZLE_SUFFIXES = (".toml", ".json")
+
+
+def data_root() -> Traversable:
+    """The folder of bundled puzzles and data (``puzzles/`` in the repository, ``sleuth/puzzles`` installed)."""
+    return resources.files("sleuth.puzzles")
+
+
+def data_file(*parts: str) -> Traversable:
+    """A bundled data file, e.g. ``data_file("egghead", "questions.toml")``."""
+    node = data_root()
+    for part in parts:
+        node = node.joinpath(part)
+    return node
+
+
+@dataclass(frozen=True)
+class Example:
+    """A bundled puzzle: ``GAME/NAME`` is how a user names it (``example:clue/classic-3-players``)."""
+
+    folder: str
+    name: str
+    resource: Traversable
+
+    @property
+    def ref(self) -> str:
+        return f"{self.folder}/{self.name}"
+
+    def text(self) -> str:
+        return self.resource.read_text(encoding="utf-8")
+
+
+def _is_puzzle(node: Traversable) -> bool:
+    if not node.name.endswith(_PUZZLE_SUFFIXES) or not node.is_file():
+        return False
+    if node.name.endswith(".json"):
+        return True
+    try:
+        return "game" in tomllib.loads(node.read_text(encoding="utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError):
+        return False
+
+
+def examples(folder: str | None = None) -> list[Example]:
+    """The bundled puzzles (data files such as the Egghead question catalogue are not puzzles)."""
+    found: list[Example] = []
+    for sub in sorted(data_root().iterdir(), key=lambda n: n.name):
+        if not sub.is_dir() or sub.name.startswith(("_", ".")):
+            continue
+        if folder is not None and sub.name != folder:
+            continue
+        for node in sorted(sub.iterdir(), key=lambda n: n.name):
+            if _is_puzzle(node):
+                found.append(Example(sub.name, node.name.rsplit(".", 1)[0], node))
+    return found
+
+
+def example_folders() -> list[str]:
+    return sorted({e.folder for e in examples()})
+
+
+def find_example(ref: str) -> Example:
+    """``GAME/NAME`` (with or without the ``example:`` prefix and the file suffix) to the bundled puzzle."""
+    key = ref.removeprefix(EXAMPLE_PREFIX).strip().strip("/")
+    for suffix in _PUZZLE_SUFFIXES:
+        key = key.removesuffix(suffix)
+    folder, _, name = key.partition("/")
+    pool = examples(folder) if folder in example_folders() else []
+    for example in pool:
+        if example.name.casefold() == name.casefold():
+            return example
+    known = [e.ref for e in (pool or examples())]
+    raise PuzzleError(f"no bundled example {key!r}", file=EXAMPLE_PREFIX + key,
+                      allowed=", ".join(known) + " (sleuth examples lists them)")
+
+
+@contextlib.contextmanager
+def example_path(ref: str) -> Iterator[Path]:
+    """A real file path for a bundled example (extracted to a temporary file only if the package is zipped)."""
+    with resources.as_file(find_example(ref).resource) as path:
+        yield path
+
+
+def is_example(name: str | os.PathLike[str]) -> bool:
+    return isinstance(name, str) and name.startswith(EXAMPLE_PREFIX)

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from types import ModuleType
 
 from .errors import UnknownNameError
+from .spec import GameSpec
 
 
 @dataclass(frozen=True)
@@ -20,6 +21,13 @@ class GameInfo:
     module: str
     summary: str
     aliases: tuple[str, ...] = ()
+
+    @property
+    def spec(self) -> GameSpec:
+        """The game's keys, options, methods and claim forms (``<module>.spec``: ``SPEC`` or ``SPECS[name]``)."""
+        mod = importlib.import_module(self.module + ".spec")
+        specs = getattr(mod, "SPECS", None)
+        return specs[self.name] if specs is not None else mod.SPEC
 
 
 GAMES: tuple[GameInfo, ...] = (

@@ -16,6 +16,7 @@ from .games import GameInfo, find_game, game_module
 from .resources import find_example, is_example
 from .results import ClaimResult, ClaimSpec, Report, Verdict
 from .schema import Section, choose
+from .spec import check_keys
 
 COMMON_KEYS = ("game", "title", "viewer", "claim")
 MAX_FILE_BYTES = 64 * 1024 * 1024
@@ -139,6 +140,7 @@ def load_document(data: Mapping[str, Any], *, file: str | None = None, viewer: s
     if not isinstance(game_name, str):
         raise section.error("expected a game name", "game", allowed=_game_names())
     info = find_game(game_name, file=file, place="game")
+    check_keys(section.data, info.spec, file=file)
     title = section.str("title", None)
     file_viewer = section.str("viewer", None)
     module = _module(info)

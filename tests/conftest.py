@@ -15,6 +15,21 @@ PUZZLES = ROOT / "puzzles"
 BACKENDS = ("cpsat", "python-constraint")
 
 
+@pytest.fixture(scope="session", autouse=True)
+def private_cache(tmp_path_factory):
+    """The tests never touch the user's real cache: one temporary cache for the whole session."""
+    import os
+
+    folder = tmp_path_factory.mktemp("sleuth-cache")
+    old = os.environ.get("SLEUTH_CACHE")
+    os.environ["SLEUTH_CACHE"] = str(folder)
+    yield folder
+    if old is None:
+        os.environ.pop("SLEUTH_CACHE", None)
+    else:
+        os.environ["SLEUTH_CACHE"] = old
+
+
 @dataclass
 class CliResult:
     code: int

@@ -9,15 +9,15 @@ codes), cached on disk for word cells.
 from __future__ import annotations
 
 import itertools
-import os
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from functools import cached_property
 
 import numpy as np
+from sleuth import cache
 
 from . import feedback as fb
-from .words import Cell, _cache_ok, cache_dir
+from .words import Cell
 
 
 class Space(ABC):
@@ -102,22 +102,11 @@ class WordSpace(Space):
 
     def matrix(self) -> np.ndarray:
         if self._matrix is None:
-            path = cache_dir() / f"matrix-{self.cell.key}-v{fb.MATRIX_VERSION}.npy"
-            if _cache_ok() and path.is_file():
-                try:
-                    self._matrix = np.load(path)
-                except (OSError, ValueError):
-                    self._matrix = None
+            name = f"motus/matrix-{self.cell.key}-v{fb.MATRIX_VERSION}.npy"
+            self._matrix = cache.load_array(name)
             if self._matrix is None:
                 self._matrix = super().matrix()
-                if _cache_ok():
-                    try:
-                        path.parent.mkdir(parents=True, exist_ok=True)
-                        tmp = path.with_name(f"{path.stem}.{os.getpid()}.tmp.npy")
-                        np.save(tmp, self._matrix)
-                        os.replace(tmp, path)
-                    except OSError:
-                        pass
+                cache.save_array(name, self._matrix)
         return self._matrix
 
 

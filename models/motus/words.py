@@ -17,7 +17,6 @@ from __future__ import annotations
 import hashlib
 import importlib.metadata
 import json
-import os
 import unicodedata
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -25,6 +24,7 @@ from pathlib import Path
 
 import numpy as np
 
+from sleuth import cache
 from sleuth.errors import PuzzleError, SleuthError
 
 ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -48,16 +48,12 @@ def normalise_all(lines: list[str]) -> list[str]:
 
 
 def cache_dir() -> Path:
-    """Where derived data (normalised lists, feedback matrices) is kept: ``$SLEUTH_CACHE`` or the user cache."""
-    env = os.environ.get("SLEUTH_CACHE")
-    if env:
-        return Path(env)
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "sleuth" / "motus"
+    """Where this game's derived data (normalised lists, feedback matrices) is kept (see :mod:`sleuth.cache`)."""
+    return cache.root() / "motus"
 
 
 def _cache_ok() -> bool:
-    return os.environ.get("SLEUTH_NO_CACHE", "") in ("", "0")
+    return cache.enabled()
 
 
 @dataclass(frozen=True)
@@ -149,18 +145,12 @@ def _dist_file(dist: str, suffix: str, extra: str) -> tuple[Path, str]:
 
 
 def _cached_list(key: str, build) -> list[str]:  # type: ignore[no-untyped-def]
-    path = cache_dir() / f"words-{key}-v{CACHE_VERSION}.txt"
-    if _cache_ok() and path.is_file():
-        return path.read_text(encoding="ascii").split()
+    name = f"motus/words-{key}-v{CACHE_VERSION}.txt"
+    data = cache.read_bytes(name)
+    if data is not None:
+        return data.decode("ascii").split()
     words = build()
-    if _cache_ok():
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            tmp = path.with_suffix(f".{os.getpid()}.tmp")
-            tmp.write_text("\n".join(words) + "\n", encoding="ascii")
-            os.replace(tmp, path)
-        except OSError:
-            pass  # a read-only cache only costs time
+    cache.write_bytes(name, ("\n".join(words) + "\n").encode("ascii"))
     return words
 
 

@@ -1,0 +1,50 @@
+"""The Clue puzzle file, options, methods and claim forms (the source of docs/clue.md's tables)."""
+
+from sleuth.spec import GameSpec, Key, Option
+
+_TRIPLE = "one suspect, one weapon and one room, in any order"
+
+SPEC = GameSpec(
+    "clue", "Clue / Cluedo: who holds which card, and what is in the envelope",
+    keys=(
+        Key("deck", "string or table", "the deck: a named deck, or a table of the three categories",
+            default="classic", choices=("classic", "master-detective"), keys=(
+                Key("suspects", "list of strings", "the suspect cards", required=True),
+                Key("weapons", "list of strings", "the weapon cards", required=True),
+                Key("rooms", "list of strings", "the room cards", required=True))),
+        Key("players", "list of strings", "the players in seating order, clockwise (2 to 10)", required=True),
+        Key("hand_sizes", "list of integers", "cards per player, same order; must add up to the deck minus 3",
+            default="deal evenly, earlier seats get the extras"),
+        Key("hands", "table", "cards known to be in a hand (the viewer's own, cards seen)", default="none",
+            names="player = list of cards"),
+        Key("suggestion", "array of tables", "suggestions in the order they were made", default="none", keys=(
+            Key("by", "string", "the player who suggested", required=True),
+            Key("cards", "list of strings", _TRIPLE, required=True),
+            Key("shown_by", "string", "the player who showed a card; those between the suggester and them "
+                "could not", default="nobody could show"),
+            Key("card", "string", "the card shown, when the viewer saw it", default="unknown"))),
+        Key("accusation", "array of tables", "accusations made", default="none", keys=(
+            Key("by", "string", "the accusing player", required=True),
+            Key("cards", "list of strings", _TRIPLE, required=True),
+            Key("correct", "boolean", "whether the accusation was right", required=True))),
+    ),
+    claims=("<player> holds <card>", "<player> lacks <card>", "envelope holds <card>", "envelope lacks <card>",
+            "not <claim>"),
+    methods={"count": "exact counting of the consistent deals (default)",
+             "backbone": "the engine's backbone, solution-guided", "naive": "two solver calls per cell",
+             "rules": "the seed's deduction rules, iterated to a fixpoint (may know less)"},
+    suggest_methods={"information": "expected information about the envelope (estimated from sampled deals)"},
+    options=(
+        Option("method", "string", "count", "how the sheet is derived (see methods)", ("solve",), flag=True),
+        Option("probabilities", "flag", "off", "exact probabilities per cell and per envelope triple",
+               ("solve",), flag=True),
+        Option("time-limit", "seconds", "none", "stop a solver call after this long (exit 3)",
+               ("solve", "verify", "suggest"), flag=True),
+        Option("room", "string", "any room", "suggest only in this room", ("suggest",)),
+        Option("by", "string", "the viewer", "whose suggestion to rank", ("suggest",)),
+        Option("samples", "integer", "1000", "deals sampled for the estimate (10 to 100000)", ("suggest",)),
+        Option("seed", "integer", "0", "random seed of the sample", ("suggest",)),
+        Option("top", "integer", "5", "how many suggestions to list", ("suggest",)),
+    ),
+    template="clue/classic-3-players",
+)

@@ -1,0 +1,30 @@
+"""The Egghead puzzle file, options and claim forms (the source of docs/egghead.md's tables)."""
+
+from sleuth.spec import GameSpec, Key
+
+SPEC = GameSpec(
+    "egghead", "Egghead: each player's valids, with basic or behavioural analysis",
+    keys=(
+        Key("values", "integer", "cards show 1..values (2 to 12)", default="6"),
+        Key("hand_size", "integer", "cards per hand (1 to 8)", default="3"),
+        Key("players", "list of strings", "the players (2 to 8)", required=True),
+        Key("moderator", "string", "who answers: an external moderator, or players in turn (round i: "
+            "players[i mod n])", default="external", choices=("external", "rotating")),
+        Key("analysis", "string", "eq. 1 only, or the behavioural analysis (Algorithm 1)",
+            default="behavioural", choices=("basic", "behavioural")),
+        Key("analysts", "list of strings", "with behavioural analysis: only these players analyse",
+            default="everyone"),
+        Key("table", "table", "the hands on the table; only the viewer's own may be left out", required=True,
+            names="player = list of hand_size cards"),
+        Key("round", "array of tables", "the rounds played", default="none", keys=(
+            Key("question", "string", "a question of the catalogue, by id (sleuth games egghead lists them)",
+                required=True),
+            Key("answer", "integer", "the moderator's answer", default="computed from the table"),
+            Key("solves", "list", "who solved, stage by stage: [[\"B\"], [\"A\"]]; [] means nobody",
+                default="computed from the table"),
+            Key("new_hands", "table", "hands dealt to solvers, when known", default="none",
+                names="player = list of cards"))),
+    ),
+    claims=("<player> holds 1 2 2", "<player> has a <v>", "<player> has no <v>"),
+    template="egghead/seed_example",
+)

@@ -1,0 +1,61 @@
+"""The Motus, Wordle and Mastermind puzzle files and options (the source of docs/motus.md's tables)."""
+
+from sleuth.spec import GameSpec, Key, Option
+
+_CLAIMS = ("answer is <WORD>", "answer is not <WORD>", "best guess is <WORD>")
+_METHODS = {"sum": "the seed's Sum", "max": "the seed's Max (Knuth's minimax partition)", "gmax": "Gmax",
+            "gini": "Gini", "entropy": "the seed's Entropy (lowest entropy)", "bobo": "Bobo",
+            "sumgini": "Sum Gini (default for words)", "possible-gmax": "Gmax among possible words",
+            "minimax": "exact game value (bounded by --time-limit)"}
+_OPTIONS = (
+    Option("engine", "string", "table", "table: the vectorised feedback rule; model: enumerate the constraint "
+           "model", ("solve",)),
+    Option("method", "string", "sumgini (mastermind: max)", "the scoring method", ("suggest",), flag=True),
+    Option("time-limit", "seconds", "60 (minimax)", "stop the search after this long", ("suggest", "verify"),
+           flag=True),
+)
+_CLAIM_KEYS = (Key("method", "string", "the method a `best guess is` claim is judged by",
+                   default="the game's default"),)
+
+
+def _guess(item: str, feedback: Key) -> Key:
+    return Key("guess", "array of tables", "the guesses made, in order", default="none", keys=(
+        Key(item, "string" if item == "word" else "string or list", f"the {item} proposed", required=True),
+        feedback,
+        Key("secret", "string", "instead of feedback: the secret, and sleuth computes the feedback",
+            default="none")))
+
+
+_WORD_FEEDBACK = Key("feedback", "string", "one mark per letter: G right place, Y elsewhere, B absent",
+                     default="required unless secret is given")
+
+
+def _words(game: str, summary: str, extra: tuple[Key, ...], template: str, dictionary: str) -> GameSpec:
+    return GameSpec(
+        game, summary,
+        keys=(Key("dictionary", "string", "fr (the French DELA list), wordle (the official lists), or a path to a "
+                  "UTF-8 file, one word per line", default=dictionary), *extra, _guess("word", _WORD_FEEDBACK)),
+        claim_keys=_CLAIM_KEYS, claims=_CLAIMS, suggest_methods=_METHODS, options=_OPTIONS, template=template)
+
+
+SPECS = {
+    "motus": _words("motus", "Motus / Lingo: possible words, the seed's scoring methods", (
+        Key("length", "integer", "letters per word (2 to 30)", required=True),
+        Key("first", "string", "the first letter, shown", default="read from the first guess"),
+        Key("tries", "integer", "the rules' limit on guesses", default="5 for 5 letters, 6 otherwise")),
+        "motus/logique", "fr"),
+    "wordle": _words("wordle", "Wordle: possible answers and guesses", (
+        Key("length", "integer", "letters per word", default="5"),
+        Key("tries", "integer", "the rules' limit on guesses", default="6")), "wordle/example", "wordle"),
+    "mastermind": GameSpec(
+        "mastermind", "Mastermind: possible codes, Knuth's strategy",
+        keys=(Key("pegs", "integer", "pegs per code (1 to 8)", default="4"),
+              Key("colours", "integer", "colours, written 1..colours (2 to 9)", default="6"),
+              Key("tries", "integer", "the rules' limit on guesses", default="10"),
+              _guess("code", Key("feedback", "table", "black and white pegs",
+                                 default="required unless secret is given", keys=(
+                                     Key("black", "integer", "right colour, right place", required=True),
+                                     Key("white", "integer", "right colour, wrong place", default="0"))))),
+        claim_keys=_CLAIM_KEYS, claims=_CLAIMS, suggest_methods={**_METHODS, "knuth": "= max (the default)"},
+        options=_OPTIONS, template="mastermind/knuth"),
+}

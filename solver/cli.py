@@ -1,8 +1,4 @@
-"""The ``sleuth`` command line: a thin layer over :mod:`sleuth.api`.
-
-Exit status: 0 success; 1 a claim did not meet its expectation; 2 bad input (one line on stderr naming the
-file, the place and what is allowed; never a traceback); 3 a time limit was reached.
-"""
+"""The ``sleuth`` command line: a thin layer over the API (:func:`sleuth.load_puzzle` and the games' specs)."""
 
 from __future__ import annotations
 
@@ -10,21 +6,36 @@ import argparse
 import importlib
 import json
 import sys
-from collections.abc import Sequence
-from typing import Any
+import unicodedata
+from collections.abc import Callable, Sequence
+from typing import Any, TextIO
 
+from . import __version__
 from .backends import BACKENDS, SolverTimeout, backend_name
 from .errors import PuzzleError, SleuthError
-from .games import EXPERIMENTS, GAMES, experiment
+from .games import EXPERIMENTS, GAMES, experiment, find_game
 from .puzzle import load_puzzle
-from .results import ClaimSpec, Report, Status, contradiction_text
+from .results import ClaimSpec, Report, Status, Verdict, contradiction_text
+
+EXIT_OK, EXIT_CLAIM, EXIT_BAD_INPUT, EXIT_LIMIT, EXIT_CONTRADICTION, EXIT_INTERRUPTED = 0, 1, 2, 3, 4, 130
+
+EXIT_STATUSES = """\
+exit status:
+  0    success
+  1    verify: a claim did not get the verdict it expects
+  2    bad input: one line on stderr names the file, the place and what is allowed
+  3    a limit (--time-limit, a state or memory budget) stopped the work before an exact answer
+  4    contradiction: the observations admit no world (the output names a minimal conflicting set)
+  130  interrupted (Ctrl-C)"""
+
+FILE_HELP = "puzzle file (TOML or JSON), - for standard input, or example:GAME/NAME (see sleuth examples)"
 
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # type: ignore[override]
         self.print_usage(sys.stderr)
-        print(f"sleuth: {message}", file=sys.stderr)
-        raise SystemExit(2)
+        _print(f"sleuth: {message}", sys.stderr)
+        raise SystemExit(EXIT_BAD_INPUT)
 
 
 def _key_value(text: str) -> tuple[str, str]:
@@ -34,47 +45,125 @@ def _key_value(text: str) -> tuple[str, str]:
     return key.strip(), value.strip()
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="sleuth", description="Constraint solving for games of hidden information.")
-    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not value > 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"{text!r} is out of range (allowed: more than 0 seconds)")
+    return value
 
-    def common(p: argparse.ArgumentParser, *, backend: bool = True) -> None:
-        p.add_argument("file", help="puzzle file (TOML or JSON)")
+
+def build_parser() -> argparse.ArgumentParser:
+    formatter = argparse.RawDescriptionHelpFormatter
+    parser = _Parser(prog="sleuth", description="Constraint solving for games of hidden information.",
+                     epilog=EXIT_STATUSES + "\n\nsleuth games GAME shows a game's methods, --set keys and claims.",
+                     formatter_class=formatter)
+    parser.add_argument("--version", action="version", version=f"sleuth {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser, metavar="COMMAND")
+
+    def command(name: str, help_text: str) -> argparse.ArgumentParser:
+        return sub.add_parser(name, help=help_text, description=help_text[0].upper() + help_text[1:] + ".",
+                              epilog=EXIT_STATUSES, formatter_class=formatter)
+
+    def puzzle_options(p: argparse.ArgumentParser, *, backend: bool = True) -> None:
+        p.add_argument("file", help=FILE_HELP)
         p.add_argument("--json", action="store_true", help="print one JSON object")
         p.add_argument("--viewer", help="whose knowledge to show (overrides the file)")
         if backend:
             p.add_argument("--backend", default="cpsat", help=f"solver engine: {' | '.join(BACKENDS)}")
         p.add_argument("--set", action="append", type=_key_value, default=[], metavar="KEY=VALUE",
-                       help="a game-specific option (repeatable)")
+                       help="a game option (repeatable; sleuth games GAME lists them)")
+        p.add_argument("--time-limit", type=_seconds, metavar="SECONDS",
+                       help="stop after this long (exit 3: the answer is not exact)")
 
-    p = sub.add_parser("solve", help="solve a puzzle file")
-    common(p)
+    p = command("solve", "solve a puzzle file: what is still possible, who knows what")
+    puzzle_options(p)
+    p.add_argument("--method", help="how to derive the answer (sleuth games GAME lists the methods)")
     p.add_argument("--probabilities", action="store_true", help="exact probabilities (games that have them)")
-    p.add_argument("--method", help="game-specific method (e.g. mascarade: tree | states | matrix | auto)")
-    p.add_argument("--plot", metavar="FILE.png", help="draw a figure (needs the 'plot' extra)")
-    p.add_argument("--time-limit", type=float, help="seconds per solver call")
+    p.add_argument("--others", action="store_true", help="what every other player knows (games that have it)")
+    p.add_argument("--plot", metavar="FILE.png", help="draw a figure (games that have one; the 'plot' extra)")
 
-    p = sub.add_parser("verify", help="check the file's claims and any --claim")
-    common(p)
+    p = command("verify", "check the file's [[claim]]s and any --claim")
+    puzzle_options(p)
     p.add_argument("--claim", action="append", default=[], metavar="TEXT", help="a claim to check (repeatable)")
-    p.add_argument("--time-limit", type=float, help="seconds per solver call")
+    p.add_argument("--method", help="how to derive the answer (sleuth games GAME lists the methods)")
 
-    p = sub.add_parser("suggest", help="propose the next move")
-    common(p, backend=False)
-    p.add_argument("--method", help="scoring method or strategy")
+    p = command("suggest", "propose the next move")
+    puzzle_options(p, backend=False)
+    p.add_argument("--method", help="scoring method or strategy (sleuth games GAME lists them)")
+    p.add_argument("--show", metavar="CARD", help="clue: you must show a card: which one reveals least")
 
-    p = sub.add_parser("experiment", help="run a study or benchmark (sleuth experiment NAME --help)",
-                       add_help=False)
-    p.add_argument("name", nargs="?", help="one of: " + ", ".join(EXPERIMENTS))
-    p.add_argument("args", nargs=argparse.REMAINDER)
+    p = command("experiment", "run a study or benchmark (sleuth experiment NAME --help)")
+    p.add_argument("name", nargs="?", metavar="NAME", help="one of: " + ", ".join(EXPERIMENTS))
+    p.add_argument("args", nargs=argparse.REMAINDER, help="the experiment's own options")
 
-    sub.add_parser("games", help="list the games and their aliases")
+    p = command("games", "list the games, or show one game's methods, options and claims")
+    p.add_argument("game", nargs="?", help="a game name or alias")
+
+    p = command("examples", "list the bundled example puzzles (use them as example:GAME/NAME)")
+    p.add_argument("game", nargs="?", help="only this game's folder")
+
+    p = command("schema", "print a game's puzzle-file JSON Schema (for editors)")
+    p.add_argument("game", help="a game name or alias")
+
+    p = command("new", "print a commented puzzle-file template that solves as it is")
+    p.add_argument("game", help="a game name or alias")
+
+    p = command("cache", "inspect or clear the on-disk cache of derived data")
+    p.add_argument("action", choices=["info", "clear"], help="info: where, how many entries, size and cap")
     return parser
+
+
+# -- output that survives any terminal ---------------------------------------------------------------------
+
+_ASCII = {"✓": "+", "✗": "x", "·": ".", "—": "-", "–": "-", "…": "...", "×": "x", "→": "->", "←": "<-",
+          "≤": "<=", "≥": ">=", "≠": "!=", "⋃": "U", "≈": "~", "🟩": "G", "🟨": "Y", "⬛": "B", "⬜": "B"}
+
+
+def ascii_fallback(text: str, encoding: str) -> str:
+    """``text`` as the stream's encoding can show it: symbols spelled in ASCII, accents dropped, '?' last."""
+    text = "".join(_ASCII.get(ch, ch) for ch in text)
+    try:
+        text.encode(encoding)
+        return text
+    except UnicodeEncodeError:
+        pass
+    plain = "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
+    return plain.encode(encoding, errors="replace").decode(encoding)
+
+
+def _can_encode(text: str, stream: TextIO) -> bool:
+    try:
+        text.encode(stream.encoding or "utf-8")
+        return True
+    except (UnicodeEncodeError, LookupError):
+        return False
+
+
+def _print(text: str, stream: TextIO | None = None) -> None:
+    stream = stream or sys.stdout
+    if not _can_encode(text, stream):
+        text = ascii_fallback(text, stream.encoding or "ascii")
+    print(text, file=stream)
+
+
+def _print_json(data: Any) -> None:
+    text = json.dumps(data, ensure_ascii=False, indent=2)
+    if not _can_encode(text, sys.stdout):
+        text = json.dumps(data, ensure_ascii=True, indent=2)  # \u escapes: still the same JSON
+    print(text)
+
+
+# -- commands -----------------------------------------------------------------------------------------------
+
+_FLAG_OPTIONS = ("probabilities", "method", "plot", "time_limit", "others", "show")
 
 
 def _options(args: argparse.Namespace) -> dict[str, Any]:
     opts: dict[str, Any] = {}
-    for key in ("probabilities", "method", "plot", "time_limit"):
+    for key in _FLAG_OPTIONS:
         value = getattr(args, key, None)
         if value not in (None, False):
             opts[key.replace("_", "-")] = value
@@ -83,21 +172,34 @@ def _options(args: argparse.Namespace) -> dict[str, Any]:
     return opts
 
 
-def _emit(report: Report, as_json: bool) -> None:
+def _notes(report: Report | None) -> None:
+    for note in getattr(report, "notes", None) or ():
+        _print(f"sleuth: note: {note}", sys.stderr)
+
+
+def _status_code(report: Report) -> int:
+    if report.status is Status.TIMEOUT:
+        return EXIT_LIMIT
+    if report.status is Status.CONTRADICTION:
+        return EXIT_CONTRADICTION
+    return EXIT_OK
+
+
+def _emit(report: Report, as_json: bool) -> int:
+    _notes(report)
     if as_json:
-        print(json.dumps(report.to_json(), ensure_ascii=False, indent=2))
+        _print_json(report.to_json())
     elif report.status is Status.CONTRADICTION:
-        print(contradiction_text(report.conflict))
+        _print(contradiction_text(report.conflict))
     else:
-        print(report.text)
+        _print(report.text)
+    return _status_code(report)
 
 
 def cmd_solve(args: argparse.Namespace) -> int:
     args.backend = backend_name(args.backend)
     puzzle = load_puzzle(args.file, viewer=args.viewer)
-    report = puzzle.solve(backend=args.backend, options=_options(args))
-    _emit(report, args.json)
-    return 3 if report.status is Status.TIMEOUT else 0
+    return _emit(puzzle.solve(backend=args.backend, options=_options(args)), args.json)
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
@@ -106,70 +208,149 @@ def cmd_verify(args: argparse.Namespace) -> int:
     claims = list(puzzle.claims) + [ClaimSpec(text, place=f"--claim[{i + 1}]") for i, text in enumerate(args.claim)]
     if not claims:
         raise PuzzleError("has no [[claim]] and no --claim was given", file=args.file)
-    opts = _options(args)
-    results = puzzle.verify(claims, backend=args.backend, options=opts)
+    results = puzzle.verify(claims, backend=args.backend, options=_options(args))
     if args.json:
-        print(json.dumps({"game": puzzle.game, "claims": [r.to_json() for r in results]}, ensure_ascii=False,
-                         indent=2))
+        _print_json({"game": puzzle.game, "claims": [r.to_json() for r in results]})
     else:
         for r in results:
-            print(r.to_text())
-        good = sum(r.ok for r in results)
-        print(f"{good} of {len(results)} claims as expected")
-    return 0 if all(r.ok for r in results) else 1
+            _print(r.to_text())
+        _print(f"{sum(r.ok for r in results)} of {len(results)} claims as expected")
+    failed = [r for r in results if not r.ok]
+    if any(r.verdict is Verdict.CONTRADICTION for r in failed):
+        return EXIT_CONTRADICTION
+    if any(r.verdict is Verdict.TIMEOUT for r in failed):
+        return EXIT_LIMIT
+    return EXIT_OK if all(r.ok for r in results) else EXIT_CLAIM
 
 
 def cmd_suggest(args: argparse.Namespace) -> int:
     puzzle = load_puzzle(args.file, viewer=args.viewer)
     opts = _options(args)
     opts.pop("method", None)
-    _emit(puzzle.suggest(method=args.method, options=opts), args.json)
-    return 0
+    return _emit(puzzle.suggest(method=args.method, options=opts), args.json)
 
 
 def cmd_experiment(args: argparse.Namespace) -> int:
     if not args.name or args.name in ("-h", "--help"):
-        print("experiments:")
+        _print("usage: sleuth experiment NAME [options]   (sleuth experiment NAME --help for its options)\n")
+        _print("experiments:")
         for name, (_, summary) in EXPERIMENTS.items():
-            print(f"  {name:<10} {summary}")
-        return 0
+            _print(f"  {name:<10} {summary}")
+        return EXIT_OK
     target, _ = experiment(args.name)
     module, _, func = target.partition(":")
     try:
         mod = importlib.import_module(module)
     except ModuleNotFoundError as exc:
         if exc.name and exc.name.startswith(module.split(".")[0]):
-            raise SleuthError(f"experiment {args.name!r} is not available yet ({exc.name} is missing)") from None
+            raise SleuthError(f"experiment {args.name!r} is not available ({exc.name} is missing)") from None
         raise
     return int(getattr(mod, func)(list(args.args)) or 0)
 
 
 def cmd_games(args: argparse.Namespace) -> int:
-    for g in GAMES:
-        alias = f" (aliases: {', '.join(g.aliases)})" if g.aliases else ""
-        print(f"{g.name:<11} {g.summary}{alias}")
-    return 0
+    if args.game is None:
+        for g in GAMES:
+            alias = f" (aliases: {', '.join(g.aliases)})" if g.aliases else ""
+            _print(f"{g.name:<11} {g.summary}{alias}")
+        _print("\nsleuth games GAME shows a game's methods, --set keys and claim forms.")
+        return EXIT_OK
+    info = find_game(args.game, place="games")
+    spec = info.spec
+    lines = [f"{spec.name}: {spec.summary}"]
+    if info.aliases:
+        lines.append(f"aliases: {', '.join(info.aliases)}")
+    lines.append(f"docs: docs/{info.module.rsplit('.', 1)[-1]}.md; template: sleuth new {spec.name}")
+    for title, table in (("solve methods (--method)", spec.methods),
+                         ("suggest methods (sleuth suggest --method)", spec.suggest_methods)):
+        if table:
+            lines += ["", title + ":"] + [f"  {k:<15} {v}" for k, v in table.items()]
+    if spec.options:
+        lines += ["", "options:"]
+        for o in spec.options:
+            lines.append(f"  {o.usage:<28} {o.meaning} ({o.type}; default {o.default}; {', '.join(o.commands)})")
+    lines += ["", "claims ([[claim]] text = ..., or --claim):"] + [f"  {c}" for c in spec.claims]
+    lines += ["", "puzzle-file keys (sleuth schema " + spec.name + " prints them as JSON Schema):"]
+    lines += [f"  {k.name:<15} {k.type}{', required' if k.required else ''}" for k in spec.keys]
+    if info.name == "egghead":
+        from .models.egghead.questions import load_catalogue
+
+        lines += ["", "questions (values = 6):"] + [f"  {q.qid:<12} {q.text}" for q in load_catalogue(6)]
+    _print("\n".join(lines))
+    return EXIT_OK
 
 
-COMMANDS = {"solve": cmd_solve, "verify": cmd_verify, "suggest": cmd_suggest,
-            "experiment": cmd_experiment, "games": cmd_games}
+def cmd_examples(args: argparse.Namespace) -> int:
+    from .resources import example_folders, examples
+
+    if args.game is not None and args.game not in example_folders():
+        folder = find_game(args.game, place="examples").name
+        if folder not in example_folders():
+            raise PuzzleError(f"no bundled examples for {args.game!r}", allowed=example_folders())
+        args.game = folder
+    for ex in examples(args.game):
+        _print(f"{ex.ref}")
+    return EXIT_OK
+
+
+def cmd_schema(args: argparse.Namespace) -> int:
+    _print_json(find_game(args.game, place="schema").spec.json_schema())
+    return EXIT_OK
+
+
+def cmd_new(args: argparse.Namespace) -> int:
+    from .resources import find_example
+
+    spec = find_game(args.game, place="new").spec
+    example = find_example(spec.template)
+    _print(f"# A {spec.name} puzzle to start from (sleuth new {spec.name} > my.toml; sleuth solve my.toml).\n"
+           f"# Every key: docs/{spec.name}.md, or sleuth schema {spec.name}. Claims: sleuth games {spec.name}.\n"
+           + example.text().rstrip("\n"))
+    return EXIT_OK
+
+
+def cmd_cache(args: argparse.Namespace) -> int:
+    from . import cache
+
+    if args.action == "clear":
+        _print(f"removed {cache.human(cache.clear())} from {cache.root()}")
+        return EXIT_OK
+    try:
+        data = cache.info()
+    except ValueError as exc:
+        raise SleuthError(str(exc)) from None
+    state = "on" if data.enabled else "off (SLEUTH_NO_CACHE)"
+    _print(f"cache: {data.path}\nentries: {data.entries}\nsize: {cache.human(data.size)} "
+           f"(cap {cache.human(data.limit)}, SLEUTH_CACHE_MAX; least recently used entries go first)\n"
+           f"state: {state}")
+    return EXIT_OK
+
+
+COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
+    "solve": cmd_solve, "verify": cmd_verify, "suggest": cmd_suggest, "experiment": cmd_experiment,
+    "games": cmd_games, "examples": cmd_examples, "schema": cmd_schema, "new": cmd_new, "cache": cmd_cache}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    argv = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser()
+    if argv[:1] == ["experiment"]:  # everything after NAME belongs to the experiment, --help included
+        args = argparse.Namespace(command="experiment", name=argv[1] if len(argv) > 1 else None, args=argv[2:])
+    else:
+        args = parser.parse_args(argv)
     try:
         return COMMANDS[args.command](args)
     except SleuthError as exc:
-        print(f"sleuth: {exc}", file=sys.stderr)
-        return 2
+        _print(f"sleuth: {exc}", sys.stderr)
+        return EXIT_BAD_INPUT
     except SolverTimeout as exc:
-        print(f"sleuth: timed out: {exc}", file=sys.stderr)
-        return 3
+        _print(f"sleuth: stopped at a limit: {exc}", sys.stderr)
+        return EXIT_LIMIT
     except KeyboardInterrupt:
-        print("sleuth: interrupted", file=sys.stderr)
-        return 130
+        _print("sleuth: interrupted", sys.stderr)
+        return EXIT_INTERRUPTED
     except BrokenPipeError:
-        return 0
+        return EXIT_OK
 
 
 if __name__ == "__main__":

@@ -62,9 +62,17 @@ class Puzzle(ABC):
         opts = {k: v for k, v in (options or {}).items() if v is not None and v is not False}
         for key in opts:
             if key not in allowed:
-                raise PuzzleError(f"option --{key} does not apply to game {self.game!r}",
-                                  file=self.doc.file, allowed=[f"--{a}" for a in allowed] or "none")
+                raise PuzzleError(f"option {option_usage(key)} does not apply to game {self.game!r}",
+                                  file=self.doc.file, allowed=[option_usage(a) for a in allowed] or "none")
         return opts
+
+
+FLAG_OPTIONS = ("method", "probabilities", "plot", "time-limit", "others", "show")
+
+
+def option_usage(key: str) -> str:
+    """How the user writes an option: ``--method`` for the command-line flags, ``--set key=VALUE`` otherwise."""
+    return f"--{key}" if key in FLAG_OPTIONS else f"--set {key}=VALUE"
 
 
 def read_document(path: str | os.PathLike[str]) -> dict[str, Any]:

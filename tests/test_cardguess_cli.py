@@ -64,7 +64,7 @@ def test_contradiction_names_conflicting_guesses(tmp_path):
     assert set(out["conflict"]) == {"deck: 3 J, 3 Q", "guess 1: Q wrong", "guess 2: J right", "guess 3: J right",
                                     "guess 4: J right"}
     v = run_cli(["verify", path, "--claim", "P(next is J) = 0"])
-    assert v.code == 1 and "contradiction" in v.out
+    assert v.code == 4 and "contradiction" in v.out
 
 
 def test_plot_writes_png(tmp_path):
@@ -168,7 +168,7 @@ def test_broken_puzzle_files(tmp_path, name):
     (["suggest", SEED, "--method", "psychic"], "allowed: greedy, optimal, entropy"),
     (["suggest", SEED, "--method", "entropy", "--set", "gamma=lots"], "p/q"),
     (["solve", SEED, "--method", "guess"], "allowed: count, enumerate, filter"),
-    (["solve", SEED, "--set", "colour=red"], "--colour"),
+    (["solve", SEED, "--set", "colour=red"], "--set colour=VALUE"),
 ])
 def test_bad_options(args, text):
     r = run_cli(args)

@@ -79,7 +79,7 @@ def test_explanations_are_sufficient_and_minimal():
 def test_contradiction_names_a_minimal_conflict():
     res = run_cli(["solve", ROOT / "tests/data/epistemic/sum-and-product-misordered.toml", "--json"])
     out = json.loads(res.out)
-    assert res.code == 0 and out["status"] == "contradiction" and out["worlds"] == []
+    assert res.code == 4 and out["status"] == "contradiction" and out["worlds"] == []
     assert out["conflict"] == ["announcement 1 (not knows(P))", "announcement 4 (knows(S))"]
     text = run_cli(["solve", ROOT / "tests/data/epistemic/sum-and-product-misordered.toml"]).out
     assert text.startswith("CONTRADICTION") and "announcement 4" in text

@@ -64,7 +64,7 @@ def test_swap_probability_option_and_python_constraint_backend(cli, tmp_path):
 def test_contradiction_exit_and_text(cli, tmp_path):
     f = write(tmp_path, BASE + '[[event]]\nreveal = "A"\ncard = "Queen"\n')
     r = cli(["solve", f])
-    assert r.code == 0 and "CONTRADICTION" in r.out and "event 1 (reveal A: Queen)" in r.out
+    assert r.code == 4 and "CONTRADICTION" in r.out and "event 1 (reveal A: Queen)" in r.out
     r = cli(["solve", f, "--json"])
     assert json.loads(r.out)["status"] == "contradiction"
 
@@ -117,7 +117,7 @@ def test_broken_puzzles_exit_2_with_one_line(cli, tmp_path, body, place, allowed
 
 @pytest.mark.parametrize("args,place", [
     (["--method", "magic"], "tree"),
-    (["--set", "colour=red"], "--colour"),
+    (["--set", "colour=red"], "--set colour=VALUE"),
     (["--set", "max_states=many"], "max_states"),
     (["--set", "swap_probability=2"], "swap_probability"),
 ])

@@ -150,7 +150,7 @@ def test_contradiction_names_the_guesses(cli, tmp_path) -> None:
                  '[[guess]]\nword = "LOGIQUE"\nfeedback = "GGGGGGG"\n', encoding="utf-8")
     r = cli(["solve", f, "--json"])
     out = json.loads(r.out)
-    assert r.code == 0 and out["status"] == "contradiction" and out["count"] == 0
+    assert r.code == 4 and out["status"] == "contradiction" and out["count"] == 0
     assert len(out["conflict"]) == 2
 
 

@@ -168,9 +168,10 @@ SYMBOL = {Mark.YES: "✓", Mark.NO: "✗", Mark.MAYBE: "·"}
 
 def render_grid(game: Game, sheet: Sheet, probs: Mapping[str, Mapping[str, Fraction]] | None = None) -> str:
     """The sheet as players draw it: cards by category down, players and the envelope across."""
-    heads = [p[:8] for p in game.players] + ["Envelope"]
-    width = max(4, *(len(h) for h in heads)) + 2
     name_w = max(len(c) for c in game.deck.cards) + 2
+    full = [*game.players, "Envelope"]
+    width = min(max(4, *(len(h) for h in full)) + 2, max(6, (PAGE_WIDTH - name_w) // len(full)))
+    heads = abbreviations(full, width - 1)
     lines = []
     title = "Knowledge sheet" + (f" of {game.players[game.viewer]}" if game.viewer is not None
                                   else " (outside observer)")
@@ -190,7 +191,22 @@ def render_grid(game: Game, sheet: Sheet, probs: Mapping[str, Mapping[str, Fract
     lines.append("")
     lines.append("Envelope: " + ", ".join(f"{k} {v if v else '?'}" for k, v in env.items()))
     lines.append("✓ holds   ✗ does not hold   · unknown" + ("   (numbers: probability)" if probs else ""))
+    short = [f"{h} = {f}" for h, f in zip(heads, full, strict=True) if h != f]
+    if short:
+        lines.append("Columns: " + ", ".join(short))
     return "\n".join(lines)
+
+
+PAGE_WIDTH = 80  # the grid fits a standard terminal: player columns are abbreviated when needed
+
+
+def abbreviations(names: Sequence[str], room: int) -> list[str]:
+    """Distinct column heads of at most ``room`` characters (a name that fits is kept as it is)."""
+    heads = [n if len(n) <= room else n[: room - 1] + "." for n in names]
+    for i, h in enumerate(heads):
+        if heads.count(h) > 1:  # same prefix: keep the start and number them
+            heads[i] = f"{names[i][: max(1, room - 2)]}{i + 1}"[-room:] if room > 2 else str(i + 1)
+    return heads
 
 
 def load(doc: PuzzleDoc) -> CluePuzzle:

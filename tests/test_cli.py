@@ -56,7 +56,8 @@ CASES = [
      ["claim[1].expect", "allowed: entailed, refuted, open"]),
     ("not utf-8", b"game = \"epistemic\"\n\xff\xfe", [], ["not UTF-8"]),
     ("unknown backend", GOOD, ["--backend", "gurobi"], ["--backend", "unknown backend", "cpsat"]),
-    ("unknown option", GOOD, ["--set", "colour=red"], ["--set colour=VALUE", "does not apply", "allowed: --set worlds=VALUE"]),
+    ("unknown option", GOOD, ["--set", "colour=red"],
+     ["--set colour=VALUE", "does not apply", "allowed: --set worlds=VALUE"]),
 ]
 
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from .errors import PuzzleError, SleuthError
 from .games import GameInfo, find_game, game_module
-from .resources import find_example, is_example
+from .resources import example_path, find_example, is_example
 from .results import ClaimResult, ClaimSpec, Report, Verdict
 from .schema import Section, choose
 from .spec import check_keys
@@ -181,6 +181,9 @@ def _game_names() -> list[str]:
 def load_puzzle(path: str | os.PathLike[str], *, viewer: str | None = None) -> Puzzle:
     """Read, check and load a puzzle file (or ``-``, or ``example:GAME/NAME``); ``viewer`` overrides the file's."""
     name = os.fspath(path)
+    if is_example(name):  # read from its real location, so that paths inside it resolve beside it
+        with example_path(name) as real:
+            return load_data(read_document(real), file=str(real), viewer=viewer)
     return load_data(read_document(name), file=name, viewer=viewer)
 
 

@@ -165,7 +165,9 @@ def key_table(keys: Sequence[Key], prefix: str = "") -> list[str]:
     for k in keys:
         name = f"{prefix}{k.name}"
         default = "required" if k.required else (k.default or "")
-        meaning = k.meaning + (f" One of: {', '.join(k.choices)}." if k.choices else "")
+        meaning = k.meaning if k.meaning.endswith(".") else k.meaning + "."
+        if k.choices:
+            meaning += f" One of: {', '.join(k.choices)}."
         if k.names:
             meaning += f" Each entry: {k.names}."
         rows.append(f"| `{name}` | {k.type} | {default} | {meaning} |")

@@ -222,7 +222,7 @@ class CardGuessPuzzle(Puzzle):
 
     # -- suggest --------------------------------------------------------------------------------------
     def suggest(self, *, method: str | None = None, options: Mapping[str, Any] | None = None) -> Report:
-        opts = self.reject_options(options, ("gamma", "step"))
+        opts = self.reject_options(options, ("gamma", "step", "time-limit"))  # exact and fast: no limit is reached
         s = self.state
         strategy = self._strategy(method, opts, "--method")
         if not s.consistent:

@@ -90,7 +90,7 @@ def _atomic_write(path: Path, write: Callable[[io.BufferedWriter], None]) -> Non
 
 def _remove(path: Path) -> None:
     for p in (path, path.with_name(path.name + _SUM)):
-        with contextlib.suppress(FileNotFoundError):
+        with contextlib.suppress(OSError):
             p.unlink()
 
 

@@ -13,7 +13,7 @@ from typing import Any, TextIO
 from . import __version__
 from .backends import BACKENDS, SolverTimeout, backend_name
 from .errors import PuzzleError, SleuthError
-from .games import EXPERIMENTS, GAMES, experiment, find_game
+from .games import EXPERIMENTS, all_games, experiment, find_game
 from .puzzle import load_puzzle
 from .results import ClaimSpec, Report, Status, Verdict, contradiction_text
 
@@ -250,7 +250,7 @@ def cmd_experiment(args: argparse.Namespace) -> int:
 
 def cmd_games(args: argparse.Namespace) -> int:
     if args.game is None:
-        for g in GAMES:
+        for g in all_games():
             alias = f" (aliases: {', '.join(g.aliases)})" if g.aliases else ""
             _print(f"{g.name:<11} {g.summary}{alias}")
         _print("\nsleuth games GAME shows a game's methods, --set keys and claim forms.")

@@ -56,9 +56,36 @@ EXPERIMENTS: dict[str, tuple[str, str]] = {
 }
 
 
+ENTRY_POINT_GROUP = "sleuth.games"
+
+
+def all_games() -> tuple[GameInfo, ...]:
+    """The built-in games and those other packages register under the ``sleuth.games`` entry point group.
+
+    A third-party game is one package with ``load(doc) -> Puzzle`` and a ``spec`` module (``SPEC``), declared
+    in its pyproject.toml as ``[project.entry-points."sleuth.games"] mygame = "mypackage:GAME"`` where
+    ``GAME = GameInfo("mygame", "mypackage", "what it is")``.  A name that clashes with a game already known is
+    ignored, so a plug-in never changes what a built-in name means.
+    """
+    from importlib.metadata import entry_points
+
+    games = list(GAMES)
+    taken = {key.casefold() for g in games for key in (g.name, *g.aliases)}
+    for ep in entry_points(group=ENTRY_POINT_GROUP):
+        try:
+            info = ep.load()
+        except Exception:  # noqa: BLE001 - a broken plug-in must not break sleuth
+            continue
+        keys = {key.casefold() for key in (info.name, *info.aliases)} if isinstance(info, GameInfo) else set()
+        if keys and not keys & taken:
+            games.append(info)
+            taken |= keys
+    return tuple(games)
+
+
 def _index() -> dict[str, GameInfo]:
     table: dict[str, GameInfo] = {}
-    for g in GAMES:
+    for g in all_games():
         for key in (g.name, *g.aliases):
             table[key.casefold()] = g
     return table
@@ -67,7 +94,7 @@ def _index() -> dict[str, GameInfo]:
 def find_game(name: str, **where: str | None) -> GameInfo:
     info = _index().get(str(name).strip().casefold()) if isinstance(name, str) else None
     if info is None:
-        raise UnknownNameError("game", name, [g.name for g in GAMES], **where)
+        raise UnknownNameError("game", name, [g.name for g in all_games()], **where)
     return info
 
 

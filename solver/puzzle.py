@@ -174,8 +174,8 @@ def _module(info: GameInfo):  # type: ignore[no-untyped-def]
 
 
 def _game_names() -> list[str]:
-    from .games import GAMES
-    return [g.name for g in GAMES]
+    from .games import all_games
+    return [g.name for g in all_games()]
 
 
 def load_puzzle(path: str | os.PathLike[str], *, viewer: str | None = None) -> Puzzle:

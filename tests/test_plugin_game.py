@@ -1,0 +1,74 @@
+"""A game is one package implementing the interface, found through the ``sleuth.games`` entry points."""
+
+from __future__ import annotations
+
+import importlib.metadata
+import json
+
+import pytest
+
+from tests.conftest import run_cli
+from tests.toygame import GAME, all_worlds
+
+FILE = """game = "toy"
+[[fact]]
+position = 1
+not = "A"
+[[fact]]
+position = 2
+not = "B"
+[[claim]]
+text = "position 3 holds C"
+expect = "open"
+"""
+
+
+@pytest.fixture
+def registered(monkeypatch):
+    real = importlib.metadata.entry_points
+
+    class Point:
+        name, value = "three-cards", "tests.toygame:GAME"
+
+        def load(self):
+            return GAME
+
+    def fake(**kw):
+        return [Point()] if kw.get("group") == "sleuth.games" else real(**kw)
+
+    monkeypatch.setattr(importlib.metadata, "entry_points", fake)
+
+
+@pytest.mark.parametrize("backend", ["cpsat", "python-constraint"])
+def test_plugin_game_solves_like_brute_force(registered, tmp_path, backend):
+    f = tmp_path / "toy.toml"
+    f.write_text(FILE, encoding="utf-8")
+    res = run_cli(["solve", f, "--json", "--backend", backend])
+    assert res.code == 0, res.err
+    got = json.loads(res.out)["valids"]
+    from sleuth import load_puzzle
+
+    puzzle = load_puzzle(f)
+    expected = sorted([["ABC"[c] for c in w] for w in all_worlds() if puzzle.check(w)])
+    assert got == expected and len(got) == 3
+    assert run_cli(["verify", f, "--backend", backend, "--claim", "position 1 holds A"]).out.count("refuted")
+
+
+def test_plugin_game_is_listed_with_its_spec(registered, tmp_path):
+    assert "three-cards" in run_cli(["games"]).out
+    assert "position <n> holds <card>" in run_cli(["games", "toy"]).out
+    f = tmp_path / "bad.toml"
+    f.write_text(FILE.replace("not = \"A\"", "nor = \"A\""), encoding="utf-8")
+    res = run_cli(["solve", f])
+    assert res.code == 2 and "allowed: not, position" in res.err
+
+
+def test_plugin_cannot_take_a_builtin_name(monkeypatch):
+    from sleuth.games import GameInfo, all_games
+
+    class Point:
+        def load(self):
+            return GameInfo("clue", "tests.toygame", "an impostor")
+
+    monkeypatch.setattr(importlib.metadata, "entry_points", lambda **kw: [Point()])
+    assert [g.module for g in all_games() if g.name == "clue"] == ["sleuth.models.clue"]

@@ -1,0 +1,72 @@
+"""A toy game in one package, to show what a game is: three cards A, B, C lie face down on positions 1-3;
+each fact says a position does not hold a card.  It is registered the way a third-party package would be
+(an entry point in the ``sleuth.games`` group; the test fakes the entry point).
+
+The package gives ``load(doc)`` (read the file into a state, build the declarative model: one named
+observation per fact) and ``spec`` (its keys and claims); solving and verifying are the engine's.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from sleuth import Engine, Model, Puzzle, PuzzleDoc, Report, Status
+from sleuth.games import GameInfo
+from sleuth.results import ClaimResult, ClaimSpec
+from sleuth.schema import Names
+
+CARDS = ("A", "B", "C")
+GAME = GameInfo("three-cards", __name__, "Three face-down cards and facts about where they are not",
+                ("toy",))
+_CLAIM = re.compile(r"^\s*position\s+([123])\s+holds\s+(\w+)\s*$", re.I)
+
+
+class ThreeCards(Puzzle):
+    def __init__(self, doc: PuzzleDoc) -> None:
+        super().__init__(doc)
+        self.names = Names("card", CARDS)
+        self.facts = [(fs.int("position", lo=1, hi=3) - 1, self.names.index(fs.str("not"), fs, "not"))
+                      for fs in doc.section.sections("fact")]
+        self.model = Model()
+        self.at = [self.model.int_var(0, 2, f"position {i + 1}") for i in range(3)]
+        self.model.add_all_different(self.at)
+        for k, (pos, card) in enumerate(self.facts):
+            with self.model.observation(f"fact {k + 1}: position {pos + 1} is not {CARDS[card]}"):
+                self.model.add(self.at[pos] != card)
+
+    def check(self, world: Sequence[int]) -> bool:
+        """The rules in plain Python: a permutation that breaks no fact."""
+        return sorted(world) == [0, 1, 2] and all(world[p] != c for p, c in self.facts)
+
+    def solve(self, *, backend: str = "cpsat", options: Mapping[str, Any] | None = None) -> Report:
+        self.reject_options(options, ("time-limit",))
+        valids = sorted(Engine(self.model, backend).valids(self.at))
+        if not valids:
+            return Report(self.game, Status.CONTRADICTION, {"valids": []}, "", tuple(Engine(self.model).conflict()
+                                                                                      or ()))
+        rows = [[CARDS[c] for c in v] for v in valids]
+        return Report(self.game, Status.OK, {"valids": rows, "count": len(rows)},
+                      "\n".join(" ".join(r) for r in rows))
+
+    def verify(self, claims: Sequence[ClaimSpec], *, backend: str = "cpsat",
+               options: Mapping[str, Any] | None = None) -> list[ClaimResult]:
+        self.reject_options(options, ("time-limit",))
+        out = []
+        for spec in claims:
+            m = _CLAIM.match(spec.text)
+            if m is None:
+                raise self.doc.section.error(f"cannot read claim {spec.text!r}", allowed="position N holds CARD")
+            pos, card = int(m.group(1)) - 1, self.names.index(m.group(2))
+            out.append(Engine(self.model, backend).verify(self.at[pos] == card, spec.text, spec.expect))
+        return out
+
+
+def load(doc: PuzzleDoc) -> ThreeCards:
+    return ThreeCards(doc)
+
+
+def all_worlds() -> list[tuple[int, ...]]:
+    return list(itertools.permutations(range(3)))

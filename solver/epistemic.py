@@ -467,7 +467,7 @@ class KnowledgeState:
         for e, event in enumerate(action.events):
             rows = slice(start, start + len(rows_w[e]))
             for var, node in event.post:
-                data[rows, self.table.index[var]] = _assigned(ev, self.table, var, node, rows_w[e])
+                data[rows, self.table.index[var]] = assigned(ev, self.table, var, node, rows_w[e])
             start += len(rows_w[e])
         table = WorldTable(self.table.domains, data)
         learnt: np.ndarray | None = None
@@ -557,7 +557,7 @@ def common(state: KnowledgeState, holds: np.ndarray, agents: Sequence[str] | Non
     return result
 
 
-def _assigned(ev: Evaluator, table: WorldTable, var: str, node: Node, rows: np.ndarray) -> np.ndarray:
+def assigned(ev: Evaluator, table: WorldTable, var: str, node: Node, rows: np.ndarray) -> np.ndarray:
     """The values a factual change gives ``var`` in the worlds ``rows`` (computed before the event)."""
     dom = table.domains[table.index[var]]
     if isinstance(node, Str):

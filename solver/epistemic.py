@@ -638,7 +638,7 @@ class Evaluator:
     """Evaluates formulas over every world of a state at once; type errors name the formula."""
 
     state: KnowledgeState
-    _cache: dict[Node, tuple[Kind, np.ndarray]] = field(default_factory=dict)
+    _cache: dict[int, tuple[Node, Kind, np.ndarray]] = field(default_factory=dict)
 
     def truth(self, node: Node) -> np.ndarray:
         kind, val = self.value(node)
@@ -653,9 +653,12 @@ class Evaluator:
         return val
 
     def value(self, node: Node) -> tuple[Kind, np.ndarray]:
-        if node not in self._cache:
-            self._cache[node] = self._value(node)
-        return self._cache[node]
+        # keyed by identity: hashing a frozen tree walks it, which made deep formulas quadratic
+        hit = self._cache.get(id(node))
+        if hit is None or hit[0] is not node:
+            kind, val = self._value(node)
+            hit = self._cache[id(node)] = (node, kind, val)
+        return hit[1], hit[2]
 
     def _value(self, node: Node) -> tuple[Kind, np.ndarray]:
         n = self.state.size

@@ -153,7 +153,10 @@ class EpistemicPuzzle(Puzzle):
                 taken += 1
                 if only is not None and name not in only:
                     continue
-                nxt = step.apply(state)
+                try:
+                    nxt = step.apply(state)
+                except PuzzleError as exc:
+                    raise exc.located(self.doc.file, name) from None
                 if repeat == "stable" and nxt.size == state.size:
                     break
                 yield Step(step.formula, step.text, step.by, name, step.action, step.kind), nxt

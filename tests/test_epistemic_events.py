@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sleuth.epistemic import ActionModel, Event, KnowledgeState, WorldTable
-from sleuth.formula import parse
+from sleuth.formula import parse, to_text
 from sleuth.models.epistemic import classic, reference, russian
 from sleuth.puzzle import load_data
 from tests.conftest import PUZZLES, run_cli
@@ -242,3 +242,38 @@ def test_public_events_are_announcements():
     as_events = dict(doc, event=doc["announcement"])
     del as_events["announcement"]
     assert load_data(as_events).solve().fields["worlds"] == load_data(doc).solve().fields["worlds"]
+
+
+@pytest.mark.parametrize("text", [
+    "common([a, b], x == 1)", "common(all, knows(a, x))", "distributed([b], not knows(a))",
+    "after(x >= 2, common(all, x >= 2)) and believes(a, x)", "not after(x == 1, x == 1) or x == 2",
+])
+def test_new_operators_print_and_parse_back(text):
+    tree = parse(text)
+    assert parse(to_text(tree)) == tree
+
+
+@pytest.mark.parametrize("claim,needle", [
+    ("common([], x == 1)", "at least one agent"), ("common([a, zed], x == 1)", "zed"),
+    ("after(x == 1)", "announcement and a formula"), ("common(a, x == 1)", "expected '['"),
+    ("common(all, x)", "not a condition"),
+])
+def test_bad_group_formulas_exit_2(tmp_path, claim, needle):
+    doc = {"game": "epistemic", "variables": {"x": "1..3"}, "agents": {"a": ["x"], "b": []},
+           "claim": [{"text": claim}]}
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(doc))
+    res = run_cli(["verify", path])
+    assert res.code == 2 and needle in res.err and len(res.err.strip().splitlines()) == 1, res.err
+
+
+def test_after_is_the_announcement_read_as_a_box():
+    """[!f]g holds where f fails, and where f holds it is g after announcing f; with g = knows(a) it agrees
+    with announcing f and asking knows(a) in the survivors."""
+    puzzle = load_data(classic.sum_and_product(30))
+    state = puzzle.final_state(after=0)
+    f = "knows(S, not knows(P))"
+    box = state.truth(f"after({f}, knows(P))")
+    told = state.truth(f)
+    assert box[~told].all()
+    assert box[told].tolist() == state.announce(f).truth("knows(P)").tolist()

@@ -277,3 +277,20 @@ def test_after_is_the_announcement_read_as_a_box():
     told = state.truth(f)
     assert box[~told].all()
     assert box[told].tolist() == state.announce(f).truth("knows(P)").tolist()
+
+
+def test_private_learning():
+    """Anne privately learns x: she knows it, Bob believes she does not, and Anne knows Bob believes that."""
+    doc = {"game": "epistemic", "variables": {"x": "1..3"}, "agents": {"Anne": [], "Bob": []},
+           "actual": {"x": 2}, "event": [{"kind": "private", "to": ["Anne"], "learn": "x"}]}
+    state = load_data(doc).final_state()
+    at = state.point
+    assert state.count == 3 and state.size == 6
+    assert state.truth("knows(Anne, x == 2)")[at]
+    assert state.truth("believes(Bob, not knows(Anne, x))")[at]
+    assert state.truth("knows(Anne, believes(Bob, not knows(Anne, x)))")[at]
+    assert not state.truth("knows(Bob, x)")[at]
+    # a semi-private version: Bob knows that Anne knows x, without knowing x
+    doc["event"] = [{"kind": "semi-private", "to": ["Anne"], "learn": "x"}]
+    state = load_data(doc).final_state()
+    assert state.size == 3 and state.truth("knows(Bob, knows(Anne, x)) and not knows(Bob, x)").all()

@@ -166,7 +166,7 @@ class EpistemicPuzzle(Puzzle):
         """Names of the constraints and of the announcement rounds (up to ``after``)."""
         names = [name for name, _ in self.constraints]
         state = self.start(self.initial_table())
-        names += [s.name for s, _ in self.steps(state, after)]
+        names += [s.name for s, _ in self._run(state, after, None)]
         return names
 
     # -- solve ----------------------------------------------------------------------------------------
@@ -175,12 +175,17 @@ class EpistemicPuzzle(Puzzle):
         method = choose(str(opts.get("worlds", "auto")), ["auto", "table", "solver"], "world-building method",
                         key="--set worlds")
         start = self.start(self.initial_table(backend, method))
-        history = self.steps(start)
-        state = history[-1][1] if history else start
-        trace = [{"announcement": to_text(s.formula), "by": s.by, "name": s.name, "worlds": st.count}
-                 if s.action is None else
-                 {"event": s.text, "kind": s.kind, "by": s.by, "name": s.name, "worlds": st.count, "model": st.size}
-                 for s, st in history]
+        # streamed: each state is dropped once its row is written (the states of a long run do not all fit)
+        state, trace = start, []
+        knowers = [self._knower_row("start", start)] if self.actual is not None else []
+        for s, st in self._run(start, None, None):
+            trace.append({"announcement": to_text(s.formula), "by": s.by, "name": s.name, "worlds": st.count}
+                         if s.action is None else
+                         {"event": s.text, "kind": s.kind, "by": s.by, "name": s.name, "worlds": st.count,
+                          "model": st.size})
+            if self.actual is not None:
+                knowers.append(self._knower_row(s.name, st))
+            state = st
         if state.count == 0:
             conflict = self.minimal_conflict()
             return Report(self.game, Status.CONTRADICTION,
@@ -189,31 +194,27 @@ class EpistemicPuzzle(Puzzle):
                                   "initial": start.count, "steps": trace}
         if self.actual is not None:
             fields["actual"] = self.actual
-            fields["knowers"] = self._knowers(start, history)
-        return Report(self.game, Status.OK, fields, self._text(start, history, state, fields))
+            fields["knowers"] = knowers
+        return Report(self.game, Status.OK, fields, self._text(start.count, state, fields))
 
-    def _knowers(self, start: KnowledgeState, history: list[tuple[Step, KnowledgeState]]) -> list[dict[str, Any]]:
-        """At the actual world, after each round: which agents know the whole world."""
-        out = []
-        for label, state in [("start", start)] + [(s.name, st) for s, st in history]:
-            if state.point is None:
-                out.append({"after": label, "actual_possible": False, "know": [], "why": state.point_lost})
-                continue
-            w = state.point
-            sure = [a for a in self.agents if bool(state.truth(f"knows({a})")[w])]
-            right = {a for a in sure if state.relation(a).member[w] == state.relation(a).target[w]}
-            row = {"after": label, "actual_possible": True, "know": [a for a in sure if a in right]}
-            if len(right) < len(sure):   # certain of a world that is not the actual one (a false belief)
-                row["mistaken"] = [a for a in sure if a not in right]
-            out.append(row)
-        return out
+    def _knower_row(self, label: str, state: KnowledgeState) -> dict[str, Any]:
+        """At the actual world: which agents know the whole world (and who is certain of a wrong one)."""
+        if state.point is None:
+            return {"after": label, "actual_possible": False, "know": [], "why": state.point_lost}
+        w = state.point
+        sure = [a for a in self.agents if bool(state.truth(f"knows({a})")[w])]
+        right = {a for a in sure if state.relation(a).member[w] == state.relation(a).target[w]}
+        row = {"after": label, "actual_possible": True, "know": [a for a in sure if a in right]}
+        if len(right) < len(sure):   # certain of a world that is not the actual one (a false belief)
+            row["mistaken"] = [a for a in sure if a not in right]
+        return row
 
-    def _text(self, start: KnowledgeState, history: list[tuple[Step, KnowledgeState]], state: KnowledgeState,
-              fields: Mapping[str, Any]) -> str:
-        lines = [self.title or "epistemic puzzle", f"worlds at the start: {start.count}"]
-        for s, st in history:
-            extra = f" (model: {st.size}, with the worlds only believed possible)" if st.size != st.count else ""
-            lines.append(f"  {s.name}  -> {_worlds(st.count)}{extra}")
+    def _text(self, initial: int, state: KnowledgeState, fields: Mapping[str, Any]) -> str:
+        lines = [self.title or "epistemic puzzle", f"worlds at the start: {initial}"]
+        for step in fields["steps"]:
+            extra = f" (model: {step['model']}, with the worlds only believed possible)" \
+                if step.get("model", step["worlds"]) != step["worlds"] else ""
+            lines.append(f"  {step['name']}  -> {_worlds(step['worlds'])}{extra}")
         if "knowers" in fields:
             lines.append("at the actual world, who knows it:")
             for row in fields["knowers"]:

@@ -455,7 +455,8 @@ class KnowledgeState:
     def update(self, action: ActionModel) -> KnowledgeState:
         """The product update: a world per (world, event) where the event's precondition holds, with the
         event's factual change applied; an agent considers (v, f) possible from (w, e) when it considers v
-        possible from w and f possible from e (and, for ``learn``, the learnt values agree)."""
+        possible from w and f possible from e, the learnt values agree (``learn``) and, after a factual
+        change, what the agent observes has the same values in both (it keeps observing its expressions)."""
         ev = Evaluator(self)
         n_events = len(action.events)
         pres = [ev.truth(e.pre) for e in action.events]
@@ -476,10 +477,14 @@ class KnowledgeState:
             values = ev.value(expr)[1][src_w].astype(np.int64)
             learnt = np.where(np.isin(src_e, where), values, values.min() - 1 if len(values) else 0)
         relations = {}
+        after = Evaluator(KnowledgeState(table, {})) if any(e.post for e in action.events) else None
         for agent in self.agents:
             key = learnt if action.learn is not None and agent in action.learn[1] else None
+            # agents keep observing their expressions: after a factual change they see the new values
+            seen = None if after is None or not self.agents[agent] else \
+                group_ids([after.value(e)[1] for e in self.agents[agent]], len(table))
             relations[agent] = Relation.meet([(self.relation(agent).take(src_w), key),
-                                              (action.relation(agent).take(src_e), None)])
+                                              (action.relation(agent).take(src_e), seen)])
         child = self._child(table, relations)
         designated = np.array([e.designated for e in action.events], dtype=bool)[src_e]
         if self.designated is not None:

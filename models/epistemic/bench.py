@@ -97,7 +97,7 @@ def main(argv: list[str]) -> int:
         return 0
     print("event models, common knowledge, after(): 'worlds' is the number of claims verified as expected")
     for name in ("russian-cards", "dining-cryptographers", "drinking-logicians", "consecutive-numbers",
-                 "muddy-children-some-hear", "sally-anne"):
+                 "muddy-children-some-hear", "sally-anne", "gossip-4"):
         row(f"verify {name}", lambda name=name: verify_file(name))
     row("russian cards: safe announcements (SMCDEL 102)", lambda: len(russian.safe_announcements()))
     row("drinking logicians n=10 (SMCDEL thirstyCheck)",

@@ -98,3 +98,36 @@ def muddy_some_hear(n: int, muddy: int, hearers: int, rounds: int) -> dict[str, 
         "actual": {m: int(i < muddy) for i, m in enumerate(ms)},
         "event": events,
     }
+
+
+def gossip(agents: str, calls: list[str]) -> dict[str, Any]:
+    """The gossip problem as in SMCDEL's GossipS5: each agent has a secret; in a call the two agents tell each
+    other every secret they have; everyone knows that one call happens each time, only the two callers know
+    which.  ``x_y`` is 1 when agent x has y's secret; unlike GossipS5, each agent sees which secrets it has.
+    ``calls`` are the calls made, e.g. ``["ab", "cd"]``."""
+    pairs = [x + y for i, x in enumerate(agents) for y in agents[i + 1:]]
+
+    def changes(x: str, y: str) -> dict[str, str]:
+        out = {f"{x}_{y}": "1", f"{y}_{x}": "1"}
+        for z in agents:
+            if z not in (x, y):
+                out[f"{x}_{z}"] = f"max({x}_{z}, {y}_{z})"
+                out[f"{y}_{z}"] = f"max({y}_{z}, {x}_{z})"
+        return out
+
+    def view(k: str) -> list[list[str]]:
+        mine = [[p] for p in pairs if k in p]
+        others = [p for p in pairs if k not in p]
+        return mine + ([others] if others else [])
+
+    variables = [f"{x}_{y}" for x in agents for y in agents if x != y]
+    return {
+        "game": "epistemic", "title": f"Gossip ({len(agents)} agents: {', '.join(calls)})",
+        "variables": {v: [0, 1] for v in variables},
+        "worlds": [{v: 0 for v in variables}],
+        "actual": {v: 0 for v in variables},
+        "agents": {k: [f"{k}_{y}" for y in agents if y != k] for k in agents},   # the secrets k has
+        "event": [{"kind": "action", "by": call[0], "actual": call,
+                   "events": [{"name": p, "set": changes(*p)} for p in pairs],
+                   "observers": {k: view(k) for k in agents}} for call in calls],
+    }

@@ -113,18 +113,22 @@ def observation_model(worlds: Sequence[World], views: dict[str, Observe]) -> Kri
 
 
 def product(model: Kripke, events: Sequence[RefEvent], erel: dict[str, list[set[int]]],
-            learn: tuple[Callable[[World], Hashable], set[str]] | None = None) -> Kripke:
-    """The product update, pair by pair: (w, e) exists when e's precondition holds at w."""
+            learn: tuple[Callable[[World], Hashable], set[str]] | None = None,
+            views: dict[str, Observe] | None = None) -> Kripke:
+    """The product update, pair by pair: (w, e) exists when e's precondition holds at w; ``views``: what each
+    agent keeps observing, compared in the worlds after the event."""
     pairs = [(w, e) for e, ev in enumerate(events) for w in range(len(model.worlds)) if ev.pre(model.worlds[w])]
     index = {p: i for i, p in enumerate(pairs)}
+    worlds = [events[e].post(model.worlds[w]) for w, e in pairs]
     rel: dict[str, list[set[int]]] = {}
     for a, r in model.rel.items():
         rel[a] = []
-        for w, e in pairs:
+        view = (views or {}).get(a, lambda x: ())
+        for i, (w, e) in enumerate(pairs):
             same = (lambda v, w=w: learn[0](model.worlds[v]) == learn[0](model.worlds[w])) \
                 if learn is not None and a in learn[1] else (lambda v: True)
-            rel[a].append({index[(v, f)] for v in r[w] for f in erel[a][e] if (v, f) in index and same(v)})
-    worlds = [events[e].post(model.worlds[w]) for w, e in pairs]
+            rel[a].append({index[(v, f)] for v in r[w] for f in erel[a][e] if (v, f) in index and same(v)
+                           and view(worlds[index[(v, f)]]) == view(worlds[i])})
     designated = {i for i, (w, e) in enumerate(pairs) if w in model.designated and events[e].designated}
     return Kripke(worlds, rel, designated)
 

@@ -245,12 +245,10 @@ class Relation:
         return self.target is self.member
 
     def restrict(self, mask: np.ndarray) -> Relation:
+        """The relation on the selected worlds (a boolean mask, or row indices, repeats allowed)."""
         if self.s5:
             return Relation.partition(self.target[mask])
         return Relation(self.target[mask], self.member[mask])
-
-    def take(self, rows: np.ndarray) -> Relation:
-        return self.restrict(rows)
 
     def _cells(self) -> int:
         if not len(self.target):
@@ -483,8 +481,8 @@ class KnowledgeState:
             # agents keep observing their expressions: after a factual change they see the new values
             seen = None if after is None or not self.agents[agent] else \
                 group_ids([after.value(e)[1] for e in self.agents[agent]], len(table))
-            relations[agent] = Relation.meet([(self.relation(agent).take(src_w), key),
-                                              (action.relation(agent).take(src_e), seen)])
+            relations[agent] = Relation.meet([(self.relation(agent).restrict(src_w), key),
+                                              (action.relation(agent).restrict(src_e), seen)])
         child = self._child(table, relations)
         designated = np.array([e.designated for e in action.events], dtype=bool)[src_e]
         if self.designated is not None:

@@ -1,10 +1,15 @@
-"""The epistemic layer: worlds, agents who observe parts of a world, knowledge and public announcements.
+"""The epistemic layer: worlds, agents who observe parts of a world, knowledge, announcements and events.
 
 Knowledge of others is modelled as nested models per agent: what agent *a* knows in world *w* is what holds
-in every world *a* cannot tell from *w* (same observed values) among the worlds still possible.  Worlds are
-rows of a vectorised table (numpy), so the knowledge operators are a grouping and a reduction, and
-announcements are row filters; the set of worlds a puzzle starts from can be built by brute force over the
-product of the domains (vectorised, chunked) or enumerated by a constraint solver, and the two must agree.
+in every world *a* considers possible from *w*.  At the start that is every world with the same observed
+values (a partition, S5).  Events (action models with preconditions and factual change, private and
+semi-private announcements) replace worlds by (world, event) pairs, and an agent's relation by the product
+of its relation and its relation over the events; a private event can leave an agent believing something
+false, so a relation is stored as *belief cells* (:class:`Relation`, KD45), a partition being the special
+case.  Worlds are rows of a vectorised table (numpy), so the knowledge operators are a grouping and a
+reduction, and announcements are row filters; the set of worlds a puzzle starts from can be built by brute
+force over the product of the domains (vectorised, chunked) or enumerated by a constraint solver, and the
+two must agree.
 
 >>> table = WorldTable.from_product({"x": range(1, 4), "y": range(1, 4)}, ["x <= y"])
 >>> state = KnowledgeState(table, {"S": ["x + y"], "P": ["x * y"]})
@@ -21,8 +26,8 @@ from typing import Any
 import numpy as np
 
 from .errors import PuzzleError
-from .formula import (And, Arith, BoolConst, Call, Compare, FormulaError, Implies, Int, Knows, Name, Neg, Node,
-                      Not, Or, Str, is_epistemic, parse, to_text)
+from .formula import (After, And, Arith, BoolConst, Call, Common, Compare, Distributed, FormulaError, Implies, Int,
+                      Knows, Name, Neg, Node, Not, Or, Str, is_epistemic, parse, to_text)
 from .schema import fold
 
 DEFAULT_TABLE_LIMIT = 50_000_000   # largest domain product built by brute force
@@ -222,11 +227,137 @@ def _domains(domains: Mapping[str, Iterable[int | str]] | Sequence[Domain]) -> l
 
 # -- knowledge ----------------------------------------------------------------------------------------
 
+@dataclass(frozen=True)
+class Relation:
+    """An agent's accessibility as belief cells: world *w* considers possible exactly the worlds *v* with
+    ``member[v] == target[w]`` (``member[v] == -1``: *v* is in no cell).  Euclidean and transitive (KD45 while
+    no cell is empty); knowledge (S5, a partition) is the case ``target is member``."""
+
+    target: np.ndarray
+    member: np.ndarray
+
+    @staticmethod
+    def partition(ids: np.ndarray) -> Relation:
+        return Relation(ids, ids)
+
+    @property
+    def s5(self) -> bool:
+        return self.target is self.member
+
+    def restrict(self, mask: np.ndarray) -> Relation:
+        """The relation on the selected worlds (a boolean mask, or row indices, repeats allowed)."""
+        if self.s5:
+            return Relation.partition(self.target[mask])
+        return Relation(self.target[mask], self.member[mask])
+
+    def _cells(self) -> int:
+        if not len(self.target):
+            return 1
+        return int(max(self.target.max(), self.member.max())) + 1
+
+    def all(self, mask: np.ndarray) -> np.ndarray:
+        """Per world: does the mask hold in every world it considers possible?"""
+        if self.s5:
+            return class_all(self.target, mask)
+        if not len(self.target):
+            return np.zeros(0, dtype=bool)
+        inside = self.member >= 0
+        bad = np.bincount(self.member[inside], weights=(~mask[inside]).astype(np.float64), minlength=self._cells())
+        return bad[self.target] == 0
+
+    def size(self) -> np.ndarray:
+        """Per world: how many worlds it considers possible."""
+        if not len(self.target):
+            return np.zeros(0, dtype=np.int64)
+        inside = self.member >= 0
+        return np.bincount(self.member[inside], minlength=self._cells())[self.target]
+
+    def constant(self, values: np.ndarray) -> np.ndarray:
+        """Per world: is the value the same in every world it considers possible (vacuously, in none)?"""
+        if self.s5:
+            return class_constant(self.target, values)
+        if not len(self.target):
+            return np.zeros(0, dtype=bool)
+        k = self._cells()
+        inside = self.member >= 0
+        lo = np.full(k, np.iinfo(np.int64).max, dtype=np.int64)
+        hi = np.full(k, np.iinfo(np.int64).min, dtype=np.int64)
+        np.minimum.at(lo, self.member[inside], values[inside])
+        np.maximum.at(hi, self.member[inside], values[inside])
+        return (lo >= hi)[self.target]
+
+    @staticmethod
+    def meet(parts: Sequence[tuple[Relation, np.ndarray | None]]) -> Relation:
+        """The intersection of relations, each optionally refined by a key per world (``None``: no key)."""
+        n = len(parts[0][0].target)
+        if all(rel.s5 for rel, _ in parts):
+            cols = [rel.target for rel, _ in parts] + [key for _, key in parts if key is not None]
+            return Relation.partition(group_ids(cols, n))
+        tcols = [rel.target for rel, _ in parts] + [key for _, key in parts if key is not None]
+        mcols = [rel.member for rel, _ in parts] + [key for _, key in parts if key is not None]
+        inside = np.ones(n, dtype=bool)
+        for rel, _ in parts:
+            inside &= rel.member >= 0
+        ids = group_ids([np.concatenate([t, m[inside]]) for t, m in zip(tcols, mcols, strict=True)],
+                        n + int(inside.sum()))
+        member = np.full(n, -1, dtype=np.int64)
+        member[inside] = ids[n:]
+        return Relation(ids[:n], member)
+
+
+@dataclass(frozen=True)
+class Event:
+    """One event of an action model: where it can happen (``pre``), what it sets (factual change, each value
+    computed in the world before the event) and whether it may be the event that really happens."""
+
+    name: str
+    pre: Node = BoolConst(True)
+    post: tuple[tuple[str, Node], ...] = ()
+    designated: bool = True
+
+
+@dataclass(frozen=True)
+class ActionModel:
+    """Events and, per agent, the events it considers possible when each one happens (an agent not listed
+    cannot tell the events apart).  ``learn``: split every event by the value of an expression (taken before
+    the event) for the named agents, as if it were one event per value told apart by them only."""
+
+    events: tuple[Event, ...]
+    relations: Mapping[str, Sequence[Sequence[int]]] = field(default_factory=dict)
+    learn: tuple[Node, tuple[str, ...], tuple[int, ...]] | None = None   # (expression, agents, events)
+    actual: int | None = None   # the event that happens at the actual world, when several could
+
+    def relation(self, agent: str) -> Relation:
+        """The agent's belief cells over the events; a partition when its relation is one."""
+        n = len(self.events)
+        sets = self.relations.get(agent)
+        if sets is None:
+            return Relation.partition(np.zeros(n, dtype=np.int64))
+        cells: dict[frozenset[int], int] = {}
+        target = np.array([cells.setdefault(frozenset(r), len(cells)) for r in sets], dtype=np.int64)
+        member = np.full(n, -1, dtype=np.int64)
+        for e, r in enumerate(sets):
+            for f in r:
+                if member[f] not in (-1, target[e]) or frozenset(sets[f]) != frozenset(r):
+                    raise PuzzleError(f"agent {agent!r}: the events it considers possible are not a belief "
+                                      "relation (what it considers possible from one event must be the same "
+                                      "from every event it considers possible there)",
+                                      allowed="a partition of the events, or event -> events (transitive, "
+                                              "euclidean)")
+                member[f] = target[e]
+        if all(e in r for e, r in enumerate(sets)):
+            return Relation.partition(target)
+        return Relation(target, member)
+
+
 class KnowledgeState:
-    """The worlds still possible and the agents, each observing some expressions of the world.
+    """The worlds of a model and the agents, each observing some expressions of the world.
 
     ``agents`` maps an agent's name to the expressions (text or parsed) it observes; two worlds are
-    indistinguishable to an agent when all of them take the same values.
+    indistinguishable to an agent when all of them take the same values.  After an event the relations are
+    explicit (:class:`Relation`); ``designated`` marks the worlds that may be the actual one (the others are
+    only believed possible by someone, e.g. the "nothing happened" copy of a private event), and ``point``
+    follows the actual world when one is given.
     """
 
     def __init__(self, table: WorldTable, agents: Mapping[str, Sequence[str | Node]]) -> None:
@@ -234,11 +365,28 @@ class KnowledgeState:
         self.agents = {name: tuple(parse(e) if isinstance(e, str) else e for e in exprs)
                        for name, exprs in agents.items()}
         self._agent_names = {fold(a): a for a in self.agents}
-        self._classes: dict[str, np.ndarray] = {}
+        self._relations: dict[str, Relation] = {}
+        self.designated: np.ndarray | None = None   # None: every world
+        self.distinct = True                        # no two worlds share their values
+        self.point: int | None = None
+        self.point_lost: str | None = None          # why the actual world is no longer known
 
     @property
     def count(self) -> int:
+        """The worlds that may be the actual one."""
+        return len(self.table) if self.designated is None else int(self.designated.sum())
+
+    @property
+    def size(self) -> int:
+        """Every world of the model, designated or not."""
         return len(self.table)
+
+    def designated_mask(self) -> np.ndarray:
+        return np.ones(len(self.table), dtype=bool) if self.designated is None else self.designated
+
+    def worlds(self) -> WorldTable:
+        """The worlds that may be the actual one."""
+        return self.table if self.designated is None else self.table.subset(self.designated)
 
     def agent(self, name: str) -> str:
         found = self._agent_names.get(fold(name))
@@ -246,21 +394,43 @@ class KnowledgeState:
             raise FormulaError(f"unknown agent {name!r}", allowed=list(self.agents))
         return found
 
-    def classes(self, agent: str) -> np.ndarray:
-        """For each world, the id of the agent's indistinguishability class (small non-negative integers)."""
+    def group(self, names: Sequence[str] | None) -> list[str]:
+        return list(self.agents) if names is None else list(dict.fromkeys(self.agent(a) for a in names))
+
+    def relation(self, agent: str) -> Relation:
         agent = self.agent(agent)
-        if agent not in self._classes:
+        if agent not in self._relations:
             ev = Evaluator(self)
             cols = [ev.value(e)[1] for e in self.agents[agent]]
-            self._classes[agent] = group_ids(cols, len(self.table))
-        return self._classes[agent]
+            self._relations[agent] = Relation.partition(group_ids(cols, len(self.table)))
+        return self._relations[agent]
+
+    def classes(self, agent: str) -> np.ndarray:
+        """For each world, the id of the agent's indistinguishability class (small non-negative integers)."""
+        rel = self.relation(agent)
+        if not rel.s5:
+            raise FormulaError(f"agent {agent!r} has beliefs, not a partition, after a private event")
+        return rel.target
+
+    def _child(self, table: WorldTable, relations: dict[str, Relation]) -> KnowledgeState:
+        child = KnowledgeState(table, {})
+        child.agents, child._agent_names = self.agents, self._agent_names
+        child._relations = relations
+        child.distinct = self.distinct
+        return child
 
     def restrict(self, mask: np.ndarray) -> KnowledgeState:
-        """The state with only the masked worlds.  What an agent observes in a world does not change, so
-        the class ids already computed are inherited (ids need not be dense: they index bincounts)."""
-        child = KnowledgeState(self.table.subset(mask), {})
-        child.agents, child._agent_names = self.agents, self._agent_names
-        child._classes = {a: ids[mask] for a, ids in self._classes.items()}
+        """The state with only the masked worlds.  What an agent considers possible does not grow, so the
+        relations already computed are inherited (ids need not be dense: they index bincounts)."""
+        child = self._child(self.table.subset(mask), {a: r.restrict(mask) for a, r in self._relations.items()})
+        if self.designated is not None:
+            child.designated = self.designated[mask]
+        child.point_lost = self.point_lost
+        if self.point is not None:
+            if mask[self.point]:
+                child.point = int(np.count_nonzero(mask[:self.point]))
+            else:
+                child.point_lost = "the actual world was ruled out"
         return child
 
     def truth(self, formula: str | Node) -> np.ndarray:
@@ -275,41 +445,138 @@ class KnowledgeState:
         state = self
         for rounds in range(1, max_rounds + 1):
             nxt = state.announce(formula)
-            if nxt.count == state.count:
+            if nxt.size == state.size:
                 return nxt, rounds
             state = nxt
         return state, max_rounds
 
+    def update(self, action: ActionModel) -> KnowledgeState:
+        """The product update: a world per (world, event) where the event's precondition holds, with the
+        event's factual change applied; an agent considers (v, f) possible from (w, e) when it considers v
+        possible from w and f possible from e, the learnt values agree (``learn``) and, after a factual
+        change, what the agent observes has the same values in both (it keeps observing its expressions)."""
+        ev = Evaluator(self)
+        n_events = len(action.events)
+        pres = [ev.truth(e.pre) for e in action.events]
+        rows_w = [np.flatnonzero(p) for p in pres]
+        src_w = np.concatenate(rows_w) if rows_w else np.zeros(0, dtype=np.int64)
+        src_e = np.concatenate([np.full(len(r), e, dtype=np.int64) for e, r in enumerate(rows_w)])
+        data = self.table.data[src_w].copy()
+        start = 0
+        for e, event in enumerate(action.events):
+            rows = slice(start, start + len(rows_w[e]))
+            for var, node in event.post:
+                data[rows, self.table.index[var]] = assigned(ev, self.table, var, node, rows_w[e])
+            start += len(rows_w[e])
+        table = WorldTable(self.table.domains, data)
+        learnt: np.ndarray | None = None
+        if action.learn is not None:
+            expr, _, where = action.learn
+            values = ev.value(expr)[1][src_w].astype(np.int64)
+            learnt = np.where(np.isin(src_e, where), values, values.min() - 1 if len(values) else 0)
+        relations = {}
+        after = Evaluator(KnowledgeState(table, {})) if any(e.post for e in action.events) else None
+        for agent in self.agents:
+            key = learnt if action.learn is not None and agent in action.learn[1] else None
+            # agents keep observing their expressions: after a factual change they see the new values
+            seen = None if after is None or not self.agents[agent] else \
+                group_ids([after.value(e)[1] for e in self.agents[agent]], len(table))
+            relations[agent] = Relation.meet([(self.relation(agent).restrict(src_w), key),
+                                              (action.relation(agent).restrict(src_e), seen)])
+        child = self._child(table, relations)
+        designated = np.array([e.designated for e in action.events], dtype=bool)[src_e]
+        if self.designated is not None:
+            designated &= self.designated[src_w]
+        child.designated = None if designated.all() else designated
+        changes = any(e.post for e in action.events)
+        child.distinct = self.distinct and n_events == 1 and not changes
+        child.point_lost = self.point_lost
+        if self.point is not None:
+            at = np.flatnonzero((src_w == self.point) & designated)
+            if action.actual is not None:
+                at = at[src_e[at] == action.actual]
+            if len(at) == 1:
+                child.point = int(at[0])
+            else:
+                child.point_lost = ("no event can happen at the actual world" if not len(at) else
+                                    "several events can happen at the actual world; name the actual one")
+        return child
+
     def accessibility_graph(self, agents: Sequence[str] | None = None) -> Any:
-        """The Kripke structure as a networkx multigraph: worlds as nodes, an edge per agent between worlds
-        that agent cannot tell apart (each class as a star, which keeps the components and the size linear)."""
+        """The Kripke structure as a networkx digraph: worlds are nodes ``0..n-1``; each belief cell of each
+        agent is a node ``("cell", agent, id)`` with an edge from every world that considers the cell possible
+        and an edge to every world in it (linear size; a world reaches v in one step iff some agent considers
+        v possible from it)."""
         import networkx as nx
 
-        graph = nx.MultiGraph()
-        graph.add_nodes_from(range(self.count))
-        for agent in agents or list(self.agents):
-            cls = self.classes(agent)
-            order = np.argsort(cls, kind="stable")
-            first: dict[int, int] = {}
-            for w in order.tolist():
-                c = int(cls[w])
-                if c in first:
-                    graph.add_edge(first[c], w, agent=self.agent(agent))
-                else:
-                    first[c] = w
+        graph = nx.DiGraph()
+        graph.add_nodes_from(range(self.size))
+        for agent in self.group(agents):
+            rel = self.relation(agent)
+            graph.add_edges_from(zip(range(self.size), (("cell", agent, int(c)) for c in rel.target),
+                                     strict=True))
+            inside = np.flatnonzero(rel.member >= 0)
+            graph.add_edges_from(zip((("cell", agent, int(c)) for c in rel.member[inside]), inside.tolist(),
+                                     strict=True))
         return graph
 
     def common_knowledge(self, formula: str | Node, agents: Sequence[str] | None = None) -> np.ndarray:
-        """Worlds where the formula is common knowledge among ``agents``: it holds in every world of the
-        connected component of the group's accessibility graph."""
-        import networkx as nx
+        """Worlds where the formula is common knowledge (common belief) among ``agents``: it holds in every
+        world reachable in one step or more through the group's relations."""
+        holds = self.truth(formula) if isinstance(formula, (str, Node)) else formula
+        return common(self, holds, agents)
 
-        holds = self.truth(formula)
-        result = np.zeros(self.count, dtype=bool)
-        for comp in nx.connected_components(self.accessibility_graph(agents)):
-            members = np.fromiter(comp, dtype=np.int64)
-            result[members] = bool(holds[members].all())
+
+def common(state: KnowledgeState, holds: np.ndarray, agents: Sequence[str] | None) -> np.ndarray:
+    """Per world: ``holds`` is true in every world reachable in >= 1 step through the agents' relations.
+    The worlds that can reach a counterexample are the ancestors of its cells in the accessibility graph."""
+    import networkx as nx
+
+    names = state.group(agents)
+    result = np.ones(state.size, dtype=bool)
+    bad = np.flatnonzero(~holds)
+    if not len(bad):
         return result
+    if all(state.relation(a).s5 for a in names):   # reflexive, symmetric: components of the union
+        graph = nx.Graph()
+        graph.add_nodes_from(range(state.size))
+        for a in names:
+            graph.add_edges_from(zip(range(state.size), (("cell", a, int(c)) for c in state.relation(a).target),
+                                     strict=True))
+        for comp in nx.connected_components(graph):
+            worlds = [w for w in comp if isinstance(w, int)]
+            if not holds[worlds].all():
+                result[worlds] = False
+        return result
+    graph = state.accessibility_graph(names)
+    sources = {("cell", a, int(state.relation(a).member[w])) for a in names for w in bad.tolist()
+               if state.relation(a).member[w] >= 0}
+    reached: set[Any] = set()
+    for src in sources:
+        if src not in reached:
+            reached |= nx.ancestors(graph, src) | {src}
+    worlds = [w for w in reached if isinstance(w, int)]
+    result[worlds] = False
+    return result
+
+
+def assigned(ev: Evaluator, table: WorldTable, var: str, node: Node, rows: np.ndarray) -> np.ndarray:
+    """The values a factual change gives ``var`` in the worlds ``rows`` (computed before the event)."""
+    dom = table.domains[table.index[var]]
+    if isinstance(node, Str):
+        try:
+            return np.full(len(rows), dom.code(node.value), dtype=np.int64)
+        except PuzzleError as exc:
+            raise FormulaError(exc.message, allowed=exc.allowed) from None
+    kind, val = ev.value(node)
+    if (dom.labels is None) != (kind in (INT, BOOL)) or (dom.labels is not None and kind.domain != dom):
+        raise FormulaError(f"{to_text(node)!r} is {kind.name}-valued; it cannot be assigned to {var!r}")
+    out = val[rows].astype(np.int64)
+    ok = np.isin(out, np.array(dom.values, dtype=np.int64))
+    if not ok.all():
+        raise FormulaError(f"setting {var!r} to {to_text(node)!r} gives {dom.show(int(out[~ok][0]))}, outside its "
+                           "domain", allowed=dom.labels if dom.labels is not None else _range_text(dom.values))
+    return out
 
 
 def group_ids(columns: Sequence[np.ndarray], n: int) -> np.ndarray:
@@ -374,7 +641,7 @@ class Evaluator:
     """Evaluates formulas over every world of a state at once; type errors name the formula."""
 
     state: KnowledgeState
-    _cache: dict[Node, tuple[Kind, np.ndarray]] = field(default_factory=dict)
+    _cache: dict[int, tuple[Node, Kind, np.ndarray]] = field(default_factory=dict)
 
     def truth(self, node: Node) -> np.ndarray:
         kind, val = self.value(node)
@@ -389,12 +656,15 @@ class Evaluator:
         return val
 
     def value(self, node: Node) -> tuple[Kind, np.ndarray]:
-        if node not in self._cache:
-            self._cache[node] = self._value(node)
-        return self._cache[node]
+        # keyed by identity: hashing a frozen tree walks it, which made deep formulas quadratic
+        hit = self._cache.get(id(node))
+        if hit is None or hit[0] is not node:
+            kind, val = self._value(node)
+            hit = self._cache[id(node)] = (node, kind, val)
+        return hit[1], hit[2]
 
     def _value(self, node: Node) -> tuple[Kind, np.ndarray]:
-        n = self.state.count
+        n = self.state.size
         table = self.state.table
         if isinstance(node, Int):
             return INT, np.full(n, node.value, dtype=np.int64)
@@ -431,13 +701,17 @@ class Evaluator:
         if isinstance(node, Not):
             return BOOL, ~self.truth(node.operand)
         if isinstance(node, Knows):
-            classes = self.state.classes(node.agent)
-            if node.what is None:
-                return BOOL, np.bincount(classes, minlength=1)[classes] == 1 if n else np.zeros(0, bool)
-            kind, val = self.value(node.what)
-            if kind is BOOL:
-                return BOOL, class_all(classes, val)
-            return BOOL, class_constant(classes, val)
+            return BOOL, self._knows(self.state.relation(node.agent), node.what)
+        if isinstance(node, Distributed):
+            rel = Relation.meet([(self.state.relation(a), None) for a in self.state.group(node.agents)])
+            return BOOL, self._knows(rel, node.what)
+        if isinstance(node, Common):
+            return BOOL, common(self.state, self.truth(node.what), node.agents)
+        if isinstance(node, After):
+            told = self.truth(node.announcement)
+            out = ~told
+            out[told] = Evaluator(self.state.restrict(told)).truth(node.what)
+            return BOOL, out
         if isinstance(node, Call):
             if node.func == "count":
                 return INT, sum((self.truth(a).astype(np.int64) for a in node.args), np.zeros(n, np.int64))
@@ -450,6 +724,20 @@ class Evaluator:
                 out = reduce(out, x)
             return INT, out
         raise FormulaError(f"cannot evaluate {node!r}")  # pragma: no cover
+
+    def _knows(self, rel: Relation, what: Node | None) -> np.ndarray:
+        """Knows the whole world (None), that a formula holds, or an expression's value."""
+        if what is None:
+            if self.state.distinct:
+                return rel.size() <= 1
+            out = np.ones(self.state.size, dtype=bool)
+            for d in self.state.table.domains:
+                out &= rel.constant(self.state.table.column(d.name))
+            return out
+        kind, val = self.value(what)
+        if kind is BOOL:
+            return rel.all(val)
+        return rel.constant(val)
 
     def _compare(self, node: Compare) -> np.ndarray:
         left, right = node.left, node.right

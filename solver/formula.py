@@ -14,7 +14,11 @@ Grammar (lowest precedence first)::
 
 Functions: ``knows(agent)`` (the agent knows the whole world), ``knows(agent, formula)`` (knows that it
 holds), ``knows(agent, expression)`` (knows its value, e.g. ``knows(c1, m1)``: child 1 knows whether it is
-muddy), ``min(a, b, ...)``, ``max(a, b, ...)``, ``abs(a)``, ``count(f1, f2, ...)`` (how many hold).
+muddy), ``believes(...)`` (the same operator, read as belief once private events exist),
+``common(group, formula)`` and ``distributed(group, formula)`` (common / distributed knowledge of a group,
+written ``[a, b]`` or ``all``), ``after(f, g)`` (``[!f]g``: after a truthful public announcement of *f*, *g*
+holds; true where *f* is false), ``min(a, b, ...)``, ``max(a, b, ...)``, ``abs(a)``, ``count(f1, f2, ...)``
+(how many hold).
 Strings (``'July'``) compare with variables whose domain is a list of names.
 
 >>> f = parse("x+y <= 100 and not knows(P)")
@@ -111,12 +115,33 @@ class Knows(Node):
 
 
 @dataclass(frozen=True)
+class Common(Node):
+    agents: tuple[str, ...] | None  # None: every agent
+    what: Node
+
+
+@dataclass(frozen=True)
+class Distributed(Node):
+    agents: tuple[str, ...] | None
+    what: Node
+
+
+@dataclass(frozen=True)
+class After(Node):
+    """``[!announcement] what``: box semantics of a truthful public announcement."""
+
+    announcement: Node
+    what: Node
+
+
+@dataclass(frozen=True)
 class Call(Node):
     func: str
     args: tuple[Node, ...]
 
 
-FUNCTIONS = ("knows", "min", "max", "abs", "count")
+FUNCTIONS = ("knows", "believes", "common", "distributed", "after", "min", "max", "abs", "count")
+EPISTEMIC = (Knows, Common, Distributed, After)
 
 # -- tokens -------------------------------------------------------------------------------------------
 
@@ -124,7 +149,7 @@ _TOKEN = re.compile(r"""
     (?P<space>\s+)
   | (?P<int>\d+)
   | (?P<str>'[^']*'|"[^"]*")
-  | (?P<op>->|==|!=|<=|>=|//|[<>+\-*%(),])
+  | (?P<op>->|==|!=|<=|>=|//|[<>+\-*%(),\[\]])
   | (?P<name>[A-Za-z_][A-Za-z_0-9]*)
 """, re.VERBOSE)
 
@@ -146,7 +171,7 @@ def _tokens(text: str) -> list[_Tok]:
         if not m:
             raise FormulaError(f"unexpected character {text[pos]!r} at column {pos + 1} in {text!r}",
                                allowed="names, integers, 'strings', + - * // %, comparisons, and/or/not/implies,"
-                                       " knows(...), min/max/abs/count(...)")
+                                       " [ ] for groups, knows/common/distributed/after(...), min/max/abs/count(...)")
         kind = m.lastgroup or ""
         if kind != "space":
             word = m.group()
@@ -277,7 +302,13 @@ class _Parser:
                 raise FormulaError(f"unknown function {tok.text!r} at column {tok.col} in {self.text!r}",
                                    allowed=", ".join(FUNCTIONS))
             self.take()
-            if func == "knows":
+            if func in ("common", "distributed"):
+                group = self.group()
+                self.expect(",")
+                what = self.formula()
+                self.expect(")")
+                return (Common if func == "common" else Distributed)(group, what)
+            if func in ("knows", "believes"):
                 agent = self.take()
                 if agent.kind != "name":
                     self.i -= 1
@@ -295,9 +326,34 @@ class _Parser:
             self.expect(")")
             if func == "abs" and len(args) != 1:
                 self.fail("abs() takes one argument")
+            if func == "after":
+                if len(args) != 2:
+                    self.fail("after() takes an announcement and a formula")
+                return After(args[0], args[1])
             return Call(func, tuple(args))
         self.fail("expected a value, a name or '('")
         raise AssertionError  # pragma: no cover
+
+
+    def group(self) -> tuple[str, ...] | None:
+        """``all`` or ``[a, b, ...]``: the agents of common / distributed knowledge."""
+        if self.peek().kind == "name" and self.peek().text.lower() == "all":
+            self.take()
+            return None
+        self.expect("[")
+        names: list[str] = []
+        while not self.at("]"):
+            if names:
+                self.expect(",")
+            tok = self.take()
+            if tok.kind != "name":
+                self.i -= 1
+                self.fail("a group lists agent names")
+            names.append(tok.text)
+        self.take()
+        if not names:
+            self.fail("a group needs at least one agent")
+        return tuple(names)
 
 
 def parse(text: str) -> Node:
@@ -323,7 +379,7 @@ def names_in(node: Node) -> set[str]:
 
 
 def is_epistemic(node: Node) -> bool:
-    if isinstance(node, Knows):
+    if isinstance(node, EPISTEMIC):
         return True
     return any(is_epistemic(v) for v in vars(node).values() if isinstance(v, Node)) or any(
         is_epistemic(x) for v in vars(node).values() if isinstance(v, tuple) for x in v if isinstance(x, Node))
@@ -350,6 +406,11 @@ def to_text(node: Node) -> str:
         return f"{_wrap(node.left)} {op} {_wrap(node.right)}"
     if isinstance(node, Knows):
         return f"knows({node.agent})" if node.what is None else f"knows({node.agent}, {to_text(node.what)})"
+    if isinstance(node, (Common, Distributed)):
+        group = "all" if node.agents is None else f"[{', '.join(node.agents)}]"
+        return f"{type(node).__name__.lower()}({group}, {to_text(node.what)})"
+    if isinstance(node, After):
+        return f"after({to_text(node.announcement)}, {to_text(node.what)})"
     if isinstance(node, Call):
         return f"{node.func}({', '.join(to_text(a) for a in node.args)})"
     raise TypeError(node)
@@ -357,4 +418,4 @@ def to_text(node: Node) -> str:
 
 def _wrap(node: Node) -> str:
     text = to_text(node)
-    return text if isinstance(node, (Int, Str, BoolConst, Name, Knows, Call)) else f"({text})"
+    return text if isinstance(node, (Int, Str, BoolConst, Name, Call) + EPISTEMIC) else f"({text})"

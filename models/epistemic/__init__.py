@@ -17,6 +17,13 @@ Schema (see README, "Epistemic puzzles")::
     text = "x == 4 and y == 13"
     after = 3                                    # optional: after the first N announcement rounds
     at = "actual"                                # optional: judge at the actual world only
+
+Instead of ``[[announcement]]``, ``[[event]]`` tables (in order) with ``kind`` = ``"public"`` (an
+announcement: ``formula``, ``repeat``; or a public ``learn`` / ``set``), ``"private"`` (the agents ``to``
+learn ``formula`` / the value of ``learn`` and see ``set`` happen; the others believe nothing happened),
+``"semi-private"`` (the others know that ``to`` learnt the value of ``learn``, not which), or ``"action"``
+(an action model: ``events = [{ name, pre, set, designated }]``, ``observers = { agent = [[e1, e2], [e3]] }``
+or ``{ agent = { e1 = ["e2"], ... } }``, optional ``actual = "e1"``).
 """
 
 from __future__ import annotations
@@ -27,26 +34,33 @@ from typing import Any
 
 import numpy as np
 
-from sleuth.epistemic import DEFAULT_TABLE_LIMIT, Domain, Evaluator, KnowledgeState, WorldTable
+from sleuth.epistemic import (DEFAULT_TABLE_LIMIT, ActionModel, Domain, Evaluator, Event, KnowledgeState, WorldTable,
+                              assigned)
 from sleuth.errors import PuzzleError
-from sleuth.formula import FormulaError, Node, is_epistemic, parse, to_text
+from sleuth.formula import BoolConst, FormulaError, Node, Str, is_epistemic, parse, to_text
 from sleuth.puzzle import Puzzle, PuzzleDoc
 from sleuth.results import ClaimResult, ClaimSpec, Report, Status, Verdict
-from sleuth.schema import Section, choose, describe
+from sleuth.schema import Section, choose, describe, fold
 
 CLAIM_KEYS = ("after", "at")
+EVENT_KINDS = ("public", "private", "semi-private", "action")
 MAX_DOMAIN = 10_000_000
 SHRINK_LIMIT = 2_000_000   # explanations rebuild world sets; above this, constraints are not shrunk
 
 
 @dataclass(frozen=True)
 class Step:
-    """One announcement round: the formula, who made it, and its place in the file."""
+    """One announcement round or event: the formula (or the event model), who made it, its place in the file."""
 
     formula: Node
     text: str
     by: str | None
     name: str
+    action: ActionModel | None = None
+    kind: str = "public"
+
+    def apply(self, state: KnowledgeState) -> KnowledgeState:
+        return state.announce(self.formula) if self.action is None else state.update(self.action)
 
 
 @dataclass(frozen=True)
@@ -101,6 +115,18 @@ class EpistemicPuzzle(Puzzle):
             self._tables[key] = table
         return self._tables[key]
 
+    def start(self, table: WorldTable) -> KnowledgeState:
+        """The initial state, pointed at the actual world when the file gives one."""
+        state = KnowledgeState(table, self.agents)
+        if self.actual is not None:
+            mask = np.ones(len(table), dtype=bool)
+            for d in self.domains:
+                mask &= table.column(d.name) == d.code(self.actual[d.name])
+            hit = np.flatnonzero(mask)
+            state.point = int(hit[0]) if len(hit) else None
+            state.point_lost = None if len(hit) else "the actual world breaks the constraints"
+        return state
+
     def steps(self, state: KnowledgeState, limit: int | None = None) -> list[tuple[Step, KnowledgeState]]:
         """Apply the announcement rounds in order (``limit``: only the first N rounds)."""
         return list(self._run(state, limit, None))
@@ -109,7 +135,7 @@ class EpistemicPuzzle(Puzzle):
                     only: set[str] | None = None) -> KnowledgeState:
         """The state after the rounds (``only``: keep just the named observations, for explanations)."""
         idx = [i for i, (name, _) in enumerate(self.constraints) if only is None or name in only]
-        state = KnowledgeState(self.initial_table(backend, method, idx), self.agents)
+        state = self.start(self.initial_table(backend, method, idx))
         for _, nxt_state in self._run(state, after, only):
             state = nxt_state
         return state
@@ -127,17 +153,20 @@ class EpistemicPuzzle(Puzzle):
                 taken += 1
                 if only is not None and name not in only:
                     continue
-                nxt = state.announce(step.formula)
-                if repeat == "stable" and nxt.count == state.count:
+                try:
+                    nxt = step.apply(state)
+                except PuzzleError as exc:
+                    raise exc.located(self.doc.file, name) from None
+                if repeat == "stable" and nxt.size == state.size:
                     break
-                yield Step(step.formula, step.text, step.by, name), nxt
+                yield Step(step.formula, step.text, step.by, name, step.action, step.kind), nxt
                 state = nxt
 
     def observations(self, after: int | None = None) -> list[str]:
         """Names of the constraints and of the announcement rounds (up to ``after``)."""
         names = [name for name, _ in self.constraints]
-        state = KnowledgeState(self.initial_table(), self.agents)
-        names += [s.name for s, _ in self.steps(state, after)]
+        state = self.start(self.initial_table())
+        names += [s.name for s, _ in self._run(state, after, None)]
         return names
 
     # -- solve ----------------------------------------------------------------------------------------
@@ -145,54 +174,56 @@ class EpistemicPuzzle(Puzzle):
         opts = self.reject_options(options, ["worlds"])
         method = choose(str(opts.get("worlds", "auto")), ["auto", "table", "solver"], "world-building method",
                         key="--set worlds")
-        start = KnowledgeState(self.initial_table(backend, method), self.agents)
-        history = self.steps(start)
-        state = history[-1][1] if history else start
-        trace = [{"announcement": to_text(s.formula), "by": s.by, "name": s.name, "worlds": st.count}
-                 for s, st in history]
+        start = self.start(self.initial_table(backend, method))
+        # streamed: each state is dropped once its row is written (the states of a long run do not all fit)
+        state, trace = start, []
+        knowers = [self._knower_row("start", start)] if self.actual is not None else []
+        for s, st in self._run(start, None, None):
+            trace.append({"announcement": to_text(s.formula), "by": s.by, "name": s.name, "worlds": st.count}
+                         if s.action is None else
+                         {"event": s.text, "kind": s.kind, "by": s.by, "name": s.name, "worlds": st.count,
+                          "model": st.size})
+            if self.actual is not None:
+                knowers.append(self._knower_row(s.name, st))
+            state = st
         if state.count == 0:
             conflict = self.minimal_conflict()
             return Report(self.game, Status.CONTRADICTION,
                           {"worlds": [], "count": 0, "initial": start.count, "steps": trace}, conflict=conflict)
-        fields: dict[str, Any] = {"worlds": state.table.rows(), "count": state.count,
+        fields: dict[str, Any] = {"worlds": state.worlds().rows(), "count": state.count,
                                   "initial": start.count, "steps": trace}
         if self.actual is not None:
             fields["actual"] = self.actual
-            fields["knowers"] = self._knowers(start, history)
-        return Report(self.game, Status.OK, fields, self._text(start, history, state, fields))
+            fields["knowers"] = knowers
+        return Report(self.game, Status.OK, fields, self._text(start.count, state, fields))
 
-    def _actual_mask(self, state: KnowledgeState) -> np.ndarray:
-        assert self.actual is not None
-        mask = np.ones(state.count, dtype=bool)
-        for d in self.domains:
-            mask &= state.table.column(d.name) == d.code(self.actual[d.name])
-        return mask
+    def _knower_row(self, label: str, state: KnowledgeState) -> dict[str, Any]:
+        """At the actual world: which agents know the whole world (and who is certain of a wrong one)."""
+        if state.point is None:
+            return {"after": label, "actual_possible": False, "know": [], "why": state.point_lost}
+        w = state.point
+        sure = [a for a in self.agents if bool(state.truth(f"knows({a})")[w])]
+        right = {a for a in sure if state.relation(a).member[w] == state.relation(a).target[w]}
+        row = {"after": label, "actual_possible": True, "know": [a for a in sure if a in right]}
+        if len(right) < len(sure):   # certain of a world that is not the actual one (a false belief)
+            row["mistaken"] = [a for a in sure if a not in right]
+        return row
 
-    def _knowers(self, start: KnowledgeState, history: list[tuple[Step, KnowledgeState]]) -> list[dict[str, Any]]:
-        """At the actual world, after each round: which agents know the whole world."""
-        out = []
-        for label, state in [("start", start)] + [(s.name, st) for s, st in history]:
-            mask = self._actual_mask(state)
-            if not mask.any():
-                out.append({"after": label, "actual_possible": False, "know": []})
-                continue
-            w = int(np.flatnonzero(mask)[0])
-            know = [a for a in self.agents if bool(state.truth(f"knows({a})")[w])]
-            out.append({"after": label, "actual_possible": True, "know": know})
-        return out
-
-    def _text(self, start: KnowledgeState, history: list[tuple[Step, KnowledgeState]], state: KnowledgeState,
-              fields: Mapping[str, Any]) -> str:
-        lines = [self.title or "epistemic puzzle", f"worlds at the start: {start.count}"]
-        for s, st in history:
-            lines.append(f"  {s.name}  -> {_worlds(st.count)}")
+    def _text(self, initial: int, state: KnowledgeState, fields: Mapping[str, Any]) -> str:
+        lines = [self.title or "epistemic puzzle", f"worlds at the start: {initial}"]
+        for step in fields["steps"]:
+            extra = f" (model: {step['model']}, with the worlds only believed possible)" \
+                if step.get("model", step["worlds"]) != step["worlds"] else ""
+            lines.append(f"  {step['name']}  -> {_worlds(step['worlds'])}{extra}")
         if "knowers" in fields:
             lines.append("at the actual world, who knows it:")
             for row in fields["knowers"]:
                 know = ", ".join(row["know"]) or "nobody"
+                if row.get("mistaken"):
+                    know += f" (certain but wrong: {', '.join(row['mistaken'])})"
                 lines.append(f"  after {row['after']}: {know}" if row["actual_possible"]
-                             else f"  after {row['after']}: the actual world was ruled out")
-        shown = state.table.rows(20)
+                             else f"  after {row['after']}: {row['why']}")
+        shown = state.worlds().rows(20)
         lines.append(f"worlds left: {state.count}")
         lines += ["  " + ", ".join(f"{k} = {v}" for k, v in row.items()) for row in shown]
         if state.count > len(shown):
@@ -226,16 +257,15 @@ class EpistemicPuzzle(Puzzle):
         if state.count == 0:
             return ClaimResult(claim.text, Verdict.CONTRADICTION, self.minimal_conflict(), expect=claim.expect,
                                detail="no world is left")
-        holds = state.truth(node)
         if at_actual:
-            mask = self._actual_mask(state)
-            if not mask.any():
+            if state.point is None:
                 return ClaimResult(claim.text, Verdict.CONTRADICTION, expect=claim.expect,
-                                   detail="the actual world was ruled out by the announcements")
-            value = bool(holds[np.flatnonzero(mask)[0]])
+                                   detail=f"no actual world: {state.point_lost}")
+            value = bool(state.truth(node)[state.point])
             return ClaimResult(claim.text, Verdict.ENTAILED if value else Verdict.REFUTED,
                                expect=claim.expect, detail="judged at the actual world")
-        rows = state.table
+        holds = _judged(state, node)
+        rows = state.worlds()
         if holds.all():
             because = self.explain(node, after, want=True, backend=backend, method=method)
             return ClaimResult(claim.text, Verdict.ENTAILED, because, expect=claim.expect,
@@ -270,7 +300,7 @@ class EpistemicPuzzle(Puzzle):
             state = self.final_state(backend=backend, method=method, after=after, only=kept | set(fixed))
             if state.count == 0:
                 return False
-            holds = state.truth(node)
+            holds = _judged(state, node)
             return bool(holds.all()) if want else not bool(holds.any())
 
         free = [n for n in names if n not in fixed]
@@ -291,6 +321,12 @@ class EpistemicPuzzle(Puzzle):
                                self.agents)
         ev = Evaluator(empty)
         ev.truth(node) if boolean else ev.value(node)
+
+
+def _judged(state: KnowledgeState, node: Node) -> np.ndarray:
+    """The formula's truth in each world that may be the actual one."""
+    holds = state.truth(node)
+    return holds if state.designated is None else holds[state.designated]
 
 
 # -- loading --------------------------------------------------------------------------------------------
@@ -361,6 +397,159 @@ def _formula(text: object, sec: Section, key: str | int, check: Any) -> Node:
         raise PuzzleError(exc.message, file=sec.file, place=sec.path(key), allowed=exc.allowed) from None
 
 
+def _by(sec: Section, agents: Sequence[str]) -> str | None:
+    by = sec.str("by", None)
+    return None if by is None else choose(by, list(agents), "agent", sec, "by")
+
+
+def _announcement(a: Section, label: str, state0: KnowledgeState) -> tuple[Step, int | str]:
+    text = a.str("formula")
+    node = _formula(text, a, "formula", lambda n: Evaluator(state0).truth(n))
+    by = _by(a, list(state0.agents))
+    repeat = a.raw("repeat", 1)
+    if repeat != "stable":
+        repeat = a.int("repeat", 1, lo=0, hi=10_000)
+    return Step(node, text, by, f"{label} ({by + ': ' if by else ''}{text})"), repeat
+
+
+def _posts(sec: Section, key: str, state0: KnowledgeState) -> tuple[tuple[str, Node], ...]:
+    """``set = { var = "expression" }``: a factual change, each value computed before the event."""
+    spec = sec.section(key, None)
+    if spec is None:
+        return ()
+    table = state0.table
+    out = []
+    for var in spec.data:
+        name = choose(var, [d.name for d in table.domains], "variable", spec, var)
+        value = spec.raw(var)
+        if isinstance(value, (bool, int)):
+            value = str(int(value))
+        dom = table.domains[table.index[name]]
+        if isinstance(value, str) and dom.labels is not None and fold(value) in {fold(x) for x in dom.labels}:
+            out.append((name, Str(value)))   # a bare value of a named domain: set = { marble = "box" }
+            continue
+        node = _formula(value, spec, var,
+                        lambda n, name=name: assigned(Evaluator(state0), table, name, n, np.zeros(0, np.int64)))
+        out.append((name, node))
+    return tuple(out)
+
+
+def _agent_list(sec: Section, key: str, agents: Sequence[str]) -> tuple[str, ...]:
+    names = sec.raw(key)
+    if names == "all":
+        return tuple(agents)
+    if isinstance(names, str):
+        names = [names]
+    if not isinstance(names, list) or not names:
+        raise sec.error("expected agents", key, allowed="a list of agents, or 'all'")
+    return tuple(dict.fromkeys(choose(n, agents, "agent", sec, f"{key}[{j}]") for j, n in enumerate(names)))
+
+
+def _event(e: Section, number: int, state0: KnowledgeState) -> tuple[Step, int | str]:
+    """One ``[[event]]`` table as an announcement step or an action model."""
+    agents = list(state0.agents)
+    kind = e.str("kind", "public", choices=EVENT_KINDS)
+    if kind == "public" and not e.has("set") and not e.has("learn"):
+        step, repeat = _announcement(e, f"event {number}", state0)
+        e.finish()
+        return step, repeat
+    by = _by(e, agents)
+    truth = lambda n: Evaluator(state0).truth(n)  # noqa: E731
+    if kind == "action":
+        action = _action_model(e, state0)
+        text = "action " + ", ".join(ev.name for ev in action.events)
+    else:
+        pre_text = e.str("formula", None)
+        pre = BoolConst(True) if pre_text is None else _formula(pre_text, e, "formula", truth)
+        learn_text = e.str("learn", None if kind != "semi-private" else ...)
+        if learn_text is ...:
+            raise e.error("is required for a semi-private event", "learn",
+                          allowed="the expression or formula whose value the agents `to` learn")
+        learn = None if learn_text is None else _formula(learn_text, e, "learn", Evaluator(state0).value)
+        posts = _posts(e, "set", state0)
+        to = tuple(agents) if kind == "public" else _agent_list(e, "to", agents)
+        if kind == "private":
+            events = (Event("happens", pre, posts), Event("nothing", designated=False))
+            rel = {a: ([0], [1]) if a in to else ([1], [1]) for a in agents}
+        else:
+            events = (Event("happens", pre, posts),)
+            rel = {}
+        action = ActionModel(events, rel, None if learn is None else (learn, to, (0,)))
+        parts = [f"{', '.join(to)} learn {learn_text}" if learn_text else "",
+                 f"that {pre_text}" if pre_text else "",
+                 "set " + ", ".join(f"{v} = {to_text(n)}" for v, n in posts) if posts else ""]
+        text = f"{kind}: " + "; ".join(p for p in parts if p)
+    e.finish()
+    label = f"event {number} ({by + ': ' if by else ''}{text})"
+    return Step(BoolConst(True), text, by, label, action, kind), 1
+
+
+def _action_model(e: Section, state0: KnowledgeState) -> ActionModel:
+    """``events = [{ name, pre, set, designated }]``, ``observers``, ``actual``."""
+    raw = e.list("events", dict, min_len=1, max_len=1000)
+    events = []
+    for j, spec in enumerate(raw):
+        s = Section(spec, file=e.file, place=e.path(f"events[{j + 1}]"))
+        name = s.str("name")
+        pre_text = s.str("pre", None)
+        pre = BoolConst(True) if pre_text is None else _formula(pre_text, s, "pre", Evaluator(state0).truth)
+        events.append(Event(name, pre, _posts(s, "set", state0), s.bool("designated", True)))
+        s.finish()
+    names = [ev.name for ev in events]
+    if len({n.casefold() for n in names}) != len(names):
+        raise e.error("two events have the same name", "events")
+    relations: dict[str, list[list[int]]] = {}
+    obs = e.section("observers", None)
+    if obs is not None:
+        for agent in obs.data:
+            a = choose(agent, list(state0.agents), "agent", obs, agent)
+            relations[a] = _event_relation(obs, agent, names)
+        obs.finish()
+    actual = e.str("actual", None)
+    model = ActionModel(tuple(events), relations,
+                        actual=None if actual is None else names.index(choose(actual, names, "event", e, "actual")))
+    for a in relations:
+        try:
+            model.relation(a)
+        except PuzzleError as exc:
+            raise e.error(exc.message, f"observers.{a}", allowed=exc.allowed) from None
+    return model
+
+
+def _event_relation(obs: Section, agent: str, names: list[str]) -> list[list[int]]:
+    """An agent's view of the events: a partition ``[[e1, e2], [e3]]`` or a table ``{ e1 = [e2], ... }``."""
+    spec = obs.raw(agent)
+    index = lambda n, key: names.index(choose(n, names, "event", obs, key))  # noqa: E731
+    if isinstance(spec, list):
+        sets: list[list[int] | None] = [None] * len(names)
+        for block in spec:
+            if not isinstance(block, list) or not block:
+                raise obs.error("expected blocks of event names", agent, allowed="[['e1', 'e2'], ['e3']]")
+            members = [index(n, agent) for n in block]
+            for m in members:
+                if sets[m] is not None:
+                    raise obs.error(f"event {names[m]!r} is in two blocks", agent)
+                sets[m] = members
+        missing = [names[i] for i, x in enumerate(sets) if x is None]
+        if missing:
+            raise obs.error(f"event {missing[0]!r} is in no block", agent, allowed="every event in one block")
+        return [x for x in sets if x is not None]
+    if isinstance(spec, dict):
+        table = Section(spec, file=obs.file, place=obs.path(agent))
+        out: list[list[int]] = [[] for _ in names]
+        for key in spec:
+            targets = table.list(key, str, min_len=1)
+            out[index(key, agent)] = [index(t, agent) for t in targets]
+        table.finish()
+        missing = [names[i] for i, x in enumerate(out) if not x]
+        if missing:
+            raise obs.error(f"event {missing[0]!r} has no events it considers possible", agent,
+                            allowed="every event mapped to a non-empty list of events")
+        return out
+    raise obs.error(f"expected a partition or a table of events, got {describe(spec)}", agent,
+                    allowed="[['e1', 'e2'], ['e3']] or { e1 = ['e1'], e2 = ['e1'] }")
+
+
 def load(doc: PuzzleDoc) -> EpistemicPuzzle:
     top = doc.section
     explicit_raw = top.list("worlds", dict, None, min_len=1, max_len=MAX_DOMAIN)
@@ -395,9 +584,9 @@ def load(doc: PuzzleDoc) -> EpistemicPuzzle:
     for name in agent_sec.data:
         spec = agent_sec.raw(name)
         exprs = [spec] if isinstance(spec, str) else spec
-        if not isinstance(exprs, list) or not exprs:
+        if not isinstance(exprs, list):
             raise agent_sec.error("expected the expressions the agent observes", name,
-                                  allowed="a list of expressions such as ['x + y']")
+                                  allowed="a list of expressions such as ['x + y'], or [] (observes nothing)")
         agents[name] = [_formula(e, agent_sec, name, lambda n: Evaluator(KnowledgeState(empty, {})).value(n))
                         for e in exprs]
     agent_sec.finish()
@@ -406,18 +595,15 @@ def load(doc: PuzzleDoc) -> EpistemicPuzzle:
     state0 = KnowledgeState(empty, agents)
 
     announcements: list[tuple[Step, int | str]] = []
-    for i, a in enumerate(top.sections("announcement")):
-        text = a.str("formula")
-        node = _formula(text, a, "formula", lambda n: Evaluator(state0).truth(n))
-        by = a.str("by", None)
-        if by is not None:
-            by = choose(by, list(agents), "agent", a, "by")
-        repeat = a.raw("repeat", 1)
-        if repeat != "stable":
-            repeat = a.int("repeat", 1, lo=0, hi=10_000)
+    plain, events = top.sections("announcement"), top.sections("event")
+    if plain and events:
+        raise top.error("a file has [[announcement]] or [[event]] tables, not both", "event",
+                        allowed="[[event]] with kind = 'public' for the announcements")
+    for i, a in enumerate(plain):
+        announcements.append(_announcement(a, f"announcement {i + 1}", state0))
         a.finish()
-        label = f"announcement {i + 1} ({by + ': ' if by else ''}{text})"
-        announcements.append((Step(node, text, by, label), repeat))
+    for i, e in enumerate(events):
+        announcements.append(_event(e, i + 1, state0))
 
     actual_sec = top.section("actual", None)
     actual = None if actual_sec is None else _world(actual_sec, domains)

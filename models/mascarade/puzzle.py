@@ -11,7 +11,7 @@ from typing import Any
 
 from sleuth.backends import backend_class
 from sleuth.engine import Engine
-from sleuth.errors import PuzzleError
+from sleuth.errors import InternalError, PuzzleError
 from sleuth.puzzle import Puzzle, PuzzleDoc
 from sleuth.results import ClaimResult, ClaimSpec, Report, Status, Verdict
 from sleuth.schema import Names, Section, check_range, choose, parse_fraction
@@ -254,7 +254,7 @@ class MascaradePuzzle(Puzzle):
             res = cache["engine"].verify(~lit if negate else lit, spec.text, spec.expect,
                                          world=lambda values: show([values[v] for v in gm.final]))
             if res.verdict is not verdict and res.verdict is not Verdict.TIMEOUT:
-                raise AssertionError(f"CP-SAT and the exact belief disagree on {spec.text!r}")
+                raise InternalError(f"CP-SAT and the exact belief disagree on {spec.text!r}")
             return ClaimResult(res.text, res.verdict, res.because, res.witness, spec.expect, detail)
         if verdict is Verdict.OPEN:
             yes, no = tracker.witness(pos, card, not negate), tracker.witness(pos, card, negate)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import os
@@ -15,6 +16,7 @@ from typing import Any
 
 from .errors import PuzzleError, SleuthError
 from .games import GameInfo, find_game, game_module
+from .limits import TIME_KEY, deadline, time_limit
 from .resources import find_example, is_example
 from .results import ClaimResult, ClaimSpec, Report, Verdict
 from .schema import Section, choose
@@ -55,6 +57,13 @@ class Puzzle(ABC):
         self.title = doc.title
         self.claims = list(doc.claims)
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """Every game's solve, verify and suggest run under ``options["time-limit"]`` (see :mod:`sleuth.limits`)."""
+        super().__init_subclass__(**kwargs)
+        for name in ("solve", "verify", "suggest"):
+            if name in cls.__dict__:
+                setattr(cls, name, _timed(cls.__dict__[name]))
+
     @abstractmethod
     def solve(self, *, backend: str = "cpsat", options: Mapping[str, Any] | None = None) -> Report:
         """The game state solved: the JSON fields DESIGN.md names, and a human rendering."""
@@ -71,10 +80,19 @@ class Puzzle(ABC):
         """Fail clearly on a command-line option this game does not take."""
         opts = {k: v for k, v in (options or {}).items() if v is not None and v is not False}
         for key in opts:
-            if key not in allowed:
+            if key not in allowed and key != TIME_KEY:
                 raise PuzzleError(f"option --{key} does not apply to game {self.game!r}",
                                   file=self.doc.file, allowed=[f"--{a}" for a in allowed] or "none")
         return opts
+
+
+def _timed(method: Any) -> Any:
+    """``method`` run under the time limit its options give; reaching it raises SolverTimeout."""
+    @functools.wraps(method)
+    def run(self: Puzzle, *args: Any, options: Mapping[str, Any] | None = None, **kwargs: Any) -> Any:
+        with deadline(time_limit(options)):
+            return method(self, *args, options=options, **kwargs)
+    return run
 
 
 def read_document(path: str | os.PathLike[str]) -> dict[str, Any]:

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import json
+import logging
 import math
 import os
 import re
@@ -44,6 +46,15 @@ class PuzzleDoc:
     title: str | None = None
     viewer: str | None = None   # from the file, or --viewer
     claims: list[ClaimSpec] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # what was ignored or is suspicious, one line each
+    viewer_from_cli: bool = False
+
+    def note(self, message: str, place: str | None = None) -> None:
+        """Record a warning (a fact ignored for the viewer, a hand listed short...): one line, file and place."""
+        head = ": ".join(p for p in (self.file, place) if p)
+        line = f"{head}: {message}" if head else message
+        if line not in self.notes:
+            self.notes.append(line)
 
 
 class Puzzle(ABC):
@@ -76,6 +87,11 @@ class Puzzle(ABC):
     def suggest(self, *, method: str | None = None, options: Mapping[str, Any] | None = None) -> Report:
         raise SleuthError(f"{self.doc.file or 'puzzle'}: game {self.game!r} has no 'suggest'")
 
+    @property
+    def notes(self) -> list[str]:
+        """Warnings of this puzzle: set at load and by the commands run so far (also in ``Report.notes``)."""
+        return self.doc.notes
+
     def reject_options(self, options: Mapping[str, Any] | None, allowed: Sequence[str] = ()) -> dict[str, Any]:
         """Fail clearly on a command-line option this game does not take."""
         opts = {k: v for k, v in (options or {}).items() if v is not None and v is not False}
@@ -91,8 +107,23 @@ def _timed(method: Any) -> Any:
     @functools.wraps(method)
     def run(self: Puzzle, *args: Any, options: Mapping[str, Any] | None = None, **kwargs: Any) -> Any:
         with deadline(time_limit(options)):
-            return method(self, *args, options=options, **kwargs)
+            result = method(self, *args, options=options, **kwargs)
+        emit_notes(self)
+        if isinstance(result, Report) and self.notes:
+            result = dataclasses.replace(result, notes=tuple(dict.fromkeys((*result.notes, *self.notes))))
+        return result
     return run
+
+
+NOTES = logging.getLogger("sleuth.notes")
+
+
+def emit_notes(puzzle: Puzzle) -> None:
+    """Each note not yet shown, one line on the ``sleuth.notes`` logger (standard error unless configured)."""
+    shown = getattr(puzzle, "_notes_shown", 0)
+    for line in puzzle.notes[shown:]:
+        NOTES.warning("sleuth: note: %s", line)
+    puzzle._notes_shown = len(puzzle.notes)  # type: ignore[attr-defined]
 
 
 def read_document(path: str | os.PathLike[str]) -> dict[str, Any]:
@@ -261,7 +292,7 @@ def load_document(data: Mapping[str, Any], *, file: str | None = None, viewer: s
         options = {k: cs.raw(k) for k in claim_keys[2:] if cs.has(k)}
         cs.finish(claim_keys)
         claims.append(ClaimSpec(text, Verdict(expect), cs.place, options))
-    return PuzzleDoc(info, section, file, title, viewer or file_viewer, claims)
+    return PuzzleDoc(info, section, file, title, viewer or file_viewer, claims, viewer_from_cli=viewer is not None)
 
 
 def _module(info: GameInfo):  # type: ignore[no-untyped-def]
@@ -287,8 +318,12 @@ def load_puzzle(path: str | os.PathLike[str], *, viewer: str | None = None) -> P
 def load_data(data: Mapping[str, Any], *, file: str | None = None, viewer: str | None = None) -> Puzzle:
     """Load a puzzle from an already parsed table (the API's entry point for programs)."""
     doc = load_document(data, file=file, viewer=viewer)
-    puzzle = _module(doc.game).load(doc)
+    module = _module(doc.game)
+    puzzle = module.load(doc)
     doc.section.finish()
+    if doc.viewer is not None and not getattr(module, "HAS_VIEWER", True):
+        doc.note(f"viewer {doc.viewer!r} is ignored: game {doc.game.name!r} has no viewer",
+                 "--viewer" if doc.viewer_from_cli else "viewer")
     return puzzle
 
 

@@ -35,6 +35,7 @@ from sleuth.results import ClaimResult, ClaimSpec, Report, Status, Verdict
 from sleuth.schema import Section, choose, describe
 
 CLAIM_KEYS = ("after", "at")
+HAS_VIEWER = False  # knowledge is per agent, in formulas: a viewer is noted as ignored
 MAX_DOMAIN = 10_000_000
 SHRINK_LIMIT = 2_000_000   # explanations rebuild world sets; above this, constraints are not shrunk
 

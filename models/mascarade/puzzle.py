@@ -294,4 +294,12 @@ def _uses_cpsat(backend: str) -> bool:
 
 def load(doc: PuzzleDoc) -> MascaradePuzzle:
     game = parse_game(doc.section, doc.file)
-    return MascaradePuzzle(doc, game)
+    puzzle = MascaradePuzzle(doc, game)
+    who = "an observer of public events" if puzzle.viewer is None else f"the viewer {game.players[puzzle.viewer]}"
+    unseen = [e.index for e in game.events
+              if e.pair is not None and e.swapped is not None and not e.public and e.actor != puzzle.viewer]
+    if unseen:
+        doc.note(f"{len(unseen)} swap outcome(s) not used for the belief of {who}, since only the swapper saw "
+                 "them (write public = true where everyone did); each swapper's own knowledge uses them",
+                 "event[" + ", ".join(map(str, unseen)) + "].swapped")
+    return puzzle

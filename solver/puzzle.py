@@ -18,7 +18,7 @@ from typing import Any
 
 from .errors import PuzzleError, SleuthError
 from .games import GameInfo, find_game, game_module
-from .limits import TIME_KEY, deadline, time_limit
+from .limits import MAX_WORLDS_KEY, TIME_KEY, deadline, time_limit
 from .resources import find_example, is_example
 from .results import ClaimResult, ClaimSpec, Report, Verdict
 from .schema import Section, choose
@@ -96,7 +96,7 @@ class Puzzle(ABC):
         """Fail clearly on a command-line option this game does not take."""
         opts = {k: v for k, v in (options or {}).items() if v is not None and v is not False}
         for key in opts:
-            if key not in allowed and key != TIME_KEY:
+            if key not in allowed and key not in (TIME_KEY, MAX_WORLDS_KEY):
                 raise PuzzleError(f"option --{key} does not apply to game {self.game!r}",
                                   file=self.doc.file, allowed=[f"--{a}" for a in allowed] or "none")
         return opts

@@ -11,6 +11,7 @@ from typing import Any
 
 from sleuth.backends import backend_class
 from sleuth.engine import Engine
+from sleuth.limits import MAX_WORLDS_KEY
 from sleuth.errors import InternalError, PuzzleError
 from sleuth.puzzle import Puzzle, PuzzleDoc
 from sleuth.results import ClaimResult, ClaimSpec, Report, Status, Verdict
@@ -77,7 +78,8 @@ class MascaradePuzzle(Puzzle):
         want = str(opts.get("knowledge", "true")).casefold()
         if want not in ("true", "false", "yes", "no", "1", "0"):
             raise sec.error(f"{opts['knowledge']!r} is not true or false", "--set knowledge", allowed="true, false")
-        return Settings(method, prior, integer("max_states", DEFAULT_MAX_STATES, 1),
+        states = integer("max_states", integer(MAX_WORLDS_KEY, DEFAULT_MAX_STATES, 1), 1)  # one name for all games
+        return Settings(method, prior, states,
                         integer("tree_cap", DEFAULT_TREE_CAP, 1), integer("cpsat_limit", DEFAULT_CPSAT_LIMIT, 1),
                         want in ("true", "yes", "1"))
 
@@ -106,8 +108,8 @@ class MascaradePuzzle(Puzzle):
         try:
             result = self._belief(s, self.viewer, backend)
         except (TooLarge, LimitReached) as exc:
-            text = f"{viewer_name}'s belief was not computed: {exc}. Raise --set max_states / cpsat_limit, " \
-                   "or use --method auto."
+            text = f"{viewer_name}'s belief was not computed: {exc}. Raise --set max_worlds (alias max_states) / " \
+                   "cpsat_limit, or use --method auto."
             return Report(self.game_name, Status.TIMEOUT, {"viewer": viewer_name, "method": s.method.value,
                                                            "reason": str(exc)}, text)
         if not result.consistent:

@@ -18,7 +18,7 @@ from typing import Any
 
 from .errors import PuzzleError, SleuthError
 from .games import GameInfo, find_game, game_module
-from .limits import MAX_WORLDS_KEY, TIME_KEY, deadline, time_limit
+from .limits import MAX_WORLDS_KEY, TIME_KEY, deadline, max_items, time_limit
 from .resources import find_example, is_example
 from .results import ClaimResult, ClaimSpec, Report, Verdict
 from .schema import Section, choose
@@ -61,6 +61,7 @@ class Puzzle(ABC):
     """A loaded game state.  Games subclass this; the CLI is a thin layer over these three methods."""
 
     game: str = ""
+    uses_max_worlds = False  # games whose enumerations honour --set max_worlds (others note that it does not apply)
 
     def __init__(self, doc: PuzzleDoc) -> None:
         self.doc = doc
@@ -95,6 +96,11 @@ class Puzzle(ABC):
     def reject_options(self, options: Mapping[str, Any] | None, allowed: Sequence[str] = ()) -> dict[str, Any]:
         """Fail clearly on a command-line option this game does not take."""
         opts = {k: v for k, v in (options or {}).items() if v is not None and v is not False}
+        if MAX_WORLDS_KEY in opts:
+            max_items(opts, 1)  # validated for every game
+            if not self.uses_max_worlds:
+                self.doc.note(f"--set {MAX_WORLDS_KEY} does not apply to game {self.game!r} (its sizes have "
+                              "limits of their own)", f"--set {MAX_WORLDS_KEY}")
         for key in opts:
             if key not in allowed and key not in (TIME_KEY, MAX_WORLDS_KEY):
                 raise PuzzleError(f"option --{key} does not apply to game {self.game!r}",

@@ -46,6 +46,8 @@ _EXPECTED = re.compile(rf"^\s*E\s*\(\s*further\s+correct\s*\)\s*{_OP}\s*(\S+)\s*
 
 
 class CardGuessPuzzle(Puzzle):
+    uses_max_worlds = True
+
     def __init__(self, doc: PuzzleDoc) -> None:
         super().__init__(doc)
         self.state: CardGame = read_game(doc.section)

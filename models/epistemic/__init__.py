@@ -65,6 +65,8 @@ class Observation:
 
 
 class EpistemicPuzzle(Puzzle):
+    uses_max_worlds = True
+
     def __init__(self, doc: PuzzleDoc, domains: list[Domain], constraints: list[tuple[str, Node]],
                  explicit: list[dict[str, Any]] | None, agents: dict[str, list[Node]],
                  announcements: list[tuple[Step, int | str]], actual: dict[str, Any] | None) -> None:

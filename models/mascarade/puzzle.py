@@ -45,6 +45,8 @@ class Settings:
 
 
 class MascaradePuzzle(Puzzle):
+    uses_max_worlds = True
+
     def __init__(self, doc: PuzzleDoc, game: Game) -> None:
         super().__init__(doc)
         self.table = game

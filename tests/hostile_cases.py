@@ -24,7 +24,7 @@ from tests.conftest import PUZZLES
 SAMPLES = {
     "clue": "clue/small-deck.toml",
     "egghead": "egghead/seed_example_basic.toml",
-    "motus": "motus/seed-table2.toml",
+    "motus": "motus/logique.toml",
     "wordle": "wordle/example.toml",
     "mastermind": "mastermind/knuth.toml",
     "mascarade": "mascarade/seed-figure2.toml",

@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import ROOT, run_cli
-from tests.hostile_cases import Case, all_cases, binary_cases, bombs, write
+from tests.conftest import PUZZLES, ROOT, run_cli
+from tests.hostile_cases import SAMPLES, Case, all_cases, binary_cases, bombs, write
 
 CASES = all_cases() + list(binary_cases())
 WALL = 30.0
@@ -61,6 +61,15 @@ def test_the_suite_is_large_and_covers_every_game() -> None:
         assert games[game] >= 20, (game, games[game])
 
 
+@pytest.mark.parametrize("game", list(SAMPLES))
+def test_unmutated_samples_load_from_a_temporary_folder(game: str, tmp_path: Path) -> None:
+    """The baseline: each sample is valid where the cases are written, so a refusal is the mutation's."""
+    path = tmp_path / "case.toml"
+    path.write_text((PUZZLES / SAMPLES[game]).read_text(encoding="utf-8"), encoding="utf-8")
+    res = run_cli(["solve", path])
+    assert res.code == 0, res.err
+
+
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.id)
 def test_hostile_case_in_process(case: Case, tmp_path: Path, request: pytest.FixtureRequest) -> None:
     if case.pending:
@@ -87,8 +96,6 @@ def test_hostile_case_in_process(case: Case, tmp_path: Path, request: pytest.Fix
 def test_time_limit_refused_by_every_game_api(value: object) -> None:
     from sleuth.errors import PuzzleError
     from sleuth.puzzle import load_puzzle
-    from tests.hostile_cases import SAMPLES
-    from tests.conftest import PUZZLES
 
     for sample in SAMPLES.values():
         with pytest.raises(PuzzleError, match="time-limit"):

@@ -10,6 +10,7 @@ limits, options that are out of range.  ``bombs()`` are the resource cases run i
 from __future__ import annotations
 
 import json
+import random
 import tomllib
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -46,6 +47,7 @@ class Case:
     expect: int = 2
     env: dict[str, str] = field(default_factory=dict)
     pending: str | None = None   # a known gap outside this test's reach (run as a non-strict xfail)
+    slow: bool = False           # several seconds: left to `pytest -m slow`
 
     @property
     def id(self) -> str:
@@ -225,29 +227,33 @@ def bombs() -> list[Case]:
     tera_ep = ('game = "epistemic"\n[variables]\nx = "1..1000000"\ny = "1..1000000"\n[agents]\nS = ["x"]\n')
     deck16 = ('game = "cardguess"\ndeck = {' + ", ".join(f"T{i} = 7" for i in range(16)) + "}\n"
               + "".join(f'[[guess]]\ncard = "T{(i * 7) % 16}"\ncorrect = false\n' for i in range(40)))
+    rng = random.Random(1)
     players = [f"P{i}" for i in range(13)]
     cards = ["King", "Queen", "Judge", "Bishop", "Thief", "Witch", "Spy", "Fool", "Cheat", "Inquisitor", "Widow",
              "Peasant", "Beggar"]
     masc = (f"game = \"mascarade\"\nplayers = {json.dumps(players)}\ncards = {json.dumps(cards)}\n"
-            + "".join(f'[[event]]\nswap = ["P{i % 13}", "P{(i * 5 + 1) % 13 if (i * 5 + 1) % 13 != i % 13 else 0}"]\n'
-                      for i in range(500)))
+            + "".join(f'[[event]]\nswap = {json.dumps(rng.sample(players, 2))}\n' for _ in range(500)))
     motus_zero = 'game = "motus"\ndictionary = "/dev/zero"\nlength = 7\nfirst = "L"\n'
-    small = {"SLEUTH_MEMORY_BUDGET": "64M"}
+    small = {"SLEUTH_MEMORY_BUDGET": "8M"}
     return [
         Case("bombs", "dev-zero-file", None, ("solve", "/dev/zero")),
         Case("bombs", "dev-zero-word-list", motus_zero),
         Case("bombs", "epistemic-50-million-worlds", big_ep),
-        Case("bombs", "epistemic-10^12-worlds-small-budget", huge_ep, env=small),
+        Case("bombs", "epistemic-10^12-worlds-small-budget", huge_ep, env=small, slow=True),
         Case("bombs", "epistemic-10^12-worlds-no-constraint", tera_ep),
         Case("bombs", "epistemic-10^12-worlds-time-limit", huge_ep, ("solve", "{file}", "--time-limit", "3"),
-             expect=3),
+             expect=3, slow=True),
         Case("bombs", "cardguess-16-types-suggest", deck16, ("suggest", "{file}"), env=small),
-        Case("bombs", "cardguess-16-types-time-limit", deck16, ("suggest", "{file}", "--time-limit", "3"), expect=3),
-        Case("bombs", "mascarade-13x500-time-limit", masc, ("solve", "{file}", "--time-limit", "3"), expect=3),
-        Case("bombs", "mascarade-13x500-small-cap", masc, ("solve", "{file}", "--set", "max_worlds=1000"), expect=3),
+        Case("bombs", "cardguess-16-types-time-limit", deck16, ("suggest", "{file}", "--set", "time-limit=3"),
+             expect=3, slow=True),
+        Case("bombs", "mascarade-13x500-time-limit", masc, ("solve", "{file}", "--time-limit", "3"), expect=3,
+             slow=True),
+        Case("bombs", "mascarade-13x500-small-cap", masc, ("solve", "{file}", "--set", "max_worlds=1000"),
+             expect=3),
         Case("bombs", "deep-toml-63mb", "x = " + "[" * (60 * 1024 * 1024)),
-        Case("bombs", "wordle-minimax-time-limit", None,
-             ("suggest", "example:wordle/example", "--method", "minimax", "--time-limit", "2"), expect=3),
+        Case("bombs", "wordle-minimax-time-limit", 'game = "wordle"\ndictionary = "wordle"\n',
+             ("suggest", "{file}", "--method", "minimax", "--set", "time-limit=2"), expect=3,
+             pending="the CLI's suggest exits 0 on a report whose status is timeout", slow=True),
     ]
 
 

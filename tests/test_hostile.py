@@ -116,8 +116,11 @@ def run_limited(args: list[str], env: dict[str, str]) -> tuple[int, str, str, fl
     return proc.returncode, proc.stdout, proc.stderr, seconds, peak
 
 
-@pytest.mark.parametrize("case", bombs(), ids=lambda c: c.id)
-def test_resource_bomb_in_subprocess(case: Case, tmp_path: Path) -> None:
+@pytest.mark.parametrize("case", [pytest.param(c, marks=pytest.mark.slow) if c.slow else c for c in bombs()],
+                         ids=lambda c: c.id)
+def test_resource_bomb_in_subprocess(case: Case, tmp_path: Path, request: pytest.FixtureRequest) -> None:
+    if case.pending:
+        request.applymarker(pytest.mark.xfail(reason=case.pending, strict=False))
     args, path = _args(case, tmp_path)
     before = _digest(path)
     code, out, err, seconds, peak = run_limited(args, case.env)

@@ -121,7 +121,23 @@ def _timed(method: Any) -> Any:
     return run
 
 
+class _Stderr(logging.StreamHandler):  # type: ignore[type-arg]
+    """Writes to whatever ``sys.stderr`` is at the time (tests and the CLI redirect it)."""
+
+    @property  # type: ignore[override]
+    def stream(self) -> Any:
+        return sys.stderr
+
+    @stream.setter
+    def stream(self, value: Any) -> None:
+        pass
+
+
+# Notes go to standard error, one line each; a program silences them with NOTES.disabled = True (or
+# replaces the handler) and reads Puzzle.notes / Report.notes instead.
 NOTES = logging.getLogger("sleuth.notes")
+NOTES.addHandler(_Stderr())
+NOTES.propagate = False
 
 
 def emit_notes(puzzle: Puzzle) -> None:

@@ -82,3 +82,38 @@ def test_mascarade_without_events_refutes(tmp_path, backend: str) -> None:
         assert "Traceback" not in r.err
 
 
+
+
+def _deck16() -> str:
+    deck = ", ".join(f"T{i} = 7" for i in range(16))
+    guesses = "".join(f'[[guess]]\ncard = "T{(i * 7) % 16}"\ncorrect = false\n' for i in range(40))
+    return f'game = "cardguess"\ndeck = {{{deck}}}\n{guesses}'
+
+
+@pytest.mark.parametrize("in_thread", [False, True])
+def test_time_limit_interrupts_pure_python_work(in_thread: bool) -> None:
+    """The deadline lands in the main thread (a timer signal) and in any other thread (an async exception)."""
+    import threading
+    import time
+
+    from sleuth.backends import SolverTimeout
+    from sleuth.puzzle import loads
+
+    puzzle = loads(_deck16(), name="deck16.toml")
+    outcome: list[object] = []
+
+    def run() -> None:
+        start = time.monotonic()
+        try:
+            puzzle.suggest(options={"time-limit": 0.5, "max_worlds": 10 ** 8})
+            outcome.append("finished")
+        except SolverTimeout:
+            outcome.append(time.monotonic() - start)
+
+    if in_thread:
+        worker = threading.Thread(target=run)
+        worker.start()
+        worker.join(30)
+    else:
+        run()
+    assert len(outcome) == 1 and isinstance(outcome[0], float) and outcome[0] < 10, outcome

@@ -36,9 +36,10 @@ def _notes(tmp_path: Path, text: str, *args: str) -> tuple[list[str], list[str]]
 
 def test_clue_short_hand_and_unseen_shown_card_are_noted(tmp_path: Path) -> None:
     notes, stderr = _notes(tmp_path, CLUE_SHORT)
-    assert len(notes) == 2 and len(stderr) == 2
+    assert len(notes) == 3 and len(stderr) == 3
     assert "hands.Ann" in notes[0] and "5 of 6 cards" in notes[0]
-    assert "suggestion[1].card" in notes[1] and "Rope" in notes[1] and "Ann's own hand" in notes[1]
+    assert "suggestion[1].card" in notes[1] and "ignored for viewer Ann" in notes[1]
+    assert "suggestion[1].card" in notes[2] and "Rope is in Ann's own hand" in notes[2]
 
 
 def test_clue_full_hand_has_no_note(tmp_path: Path) -> None:
@@ -71,7 +72,7 @@ def test_max_worlds_where_it_does_not_apply_is_noted(tmp_path: Path) -> None:
 def test_api_puzzle_notes_and_report_notes_agree() -> None:
     puzzle = loads(CLUE_SHORT, name="short.toml")
     report = puzzle.solve()
-    assert report.status is Status.OK and list(report.notes) == puzzle.notes and len(puzzle.notes) == 2
+    assert report.status is Status.OK and list(report.notes) == puzzle.notes and len(puzzle.notes) == 3
 
 
 # -- egghead: a silent stage before the solvers --------------------------------------------------------

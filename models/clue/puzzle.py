@@ -214,8 +214,13 @@ def note_ignored(game: Game, doc: PuzzleDoc) -> None:
             if hand and p != v:
                 doc.note(f"ignored for viewer {name}: these are the cards the file's viewer saw, not {name}'s",
                          f"hands.{game.players[p]}")
-    for k, s in enumerate(game.suggestions):
-        if s.card is not None and s.shown_by is not None and v not in (s.by, s.shown_by):
-            clash = f" (and it is in {name}'s own hand)" if s.card in game.hands[v] else ""
-            doc.note(f"card {game.card(s.card)} is ignored for viewer {name}, who saw neither side of this "
-                     f"showing{clash}; only 'a card was shown' is used", f"suggestion[{k + 1}].card")
+    unseen = [k + 1 for k, s in enumerate(game.suggestions)
+              if s.card is not None and s.shown_by is not None and v not in (s.by, s.shown_by)]
+    if unseen:
+        doc.note(f"{len(unseen)} shown card(s) ignored for viewer {name}, who saw neither side of those showings; "
+                 "only 'a card was shown' is used", "suggestion[" + ", ".join(map(str, unseen)) + "].card")
+    for k in unseen:
+        card = game.suggestions[k - 1].card
+        if card in game.hands[v]:
+            doc.note(f"the ignored shown card {game.card(card)} is in {name}'s own hand: the file contradicts "
+                     "itself", f"suggestion[{k}].card")

@@ -48,6 +48,7 @@ class Case:
     env: dict[str, str] = field(default_factory=dict)
     pending: str | None = None   # a known gap outside this test's reach (run as a non-strict xfail)
     slow: bool = False           # several seconds: left to `pytest -m slow`
+    stdin: str | None = None     # a file given as standard input (subprocess cases)
 
     @property
     def id(self) -> str:
@@ -237,6 +238,7 @@ def bombs() -> list[Case]:
     small = {"SLEUTH_MEMORY_BUDGET": "8M"}
     return [
         Case("bombs", "dev-zero-file", None, ("solve", "/dev/zero")),
+        Case("bombs", "dev-zero-stdin", None, ("solve", "-"), stdin="/dev/zero"),
         Case("bombs", "dev-zero-word-list", motus_zero),
         Case("bombs", "epistemic-50-million-worlds", big_ep),
         Case("bombs", "epistemic-10^12-worlds-small-budget", huge_ep, env=small, slow=True),

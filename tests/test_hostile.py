@@ -106,11 +106,13 @@ def _limits() -> None:  # pragma: no cover - runs in the child
     resource.setrlimit(resource.RLIMIT_AS, (ADDRESS_SPACE, ADDRESS_SPACE))
 
 
-def run_limited(args: list[str], env: dict[str, str]) -> tuple[int, str, str, float, int]:
+def run_limited(args: list[str], env: dict[str, str], stdin: str | None = None) -> tuple[int, str, str, float, int]:
     """The CLI in a subprocess under 1 GB of address space: exit status, output, seconds, peak RSS (KB)."""
     start = time.monotonic()
-    proc = subprocess.run([sys.executable, "-m", "sleuth", *args], capture_output=True, text=True, timeout=WALL + 15,
-                          cwd=ROOT, env={**os.environ, **env}, preexec_fn=_limits)
+    with open(stdin or os.devnull, "rb") as source:
+        proc = subprocess.run([sys.executable, "-m", "sleuth", *args], capture_output=True, text=True,
+                              timeout=WALL + 15, cwd=ROOT, env={**os.environ, **env}, preexec_fn=_limits,
+                              stdin=source)
     seconds = time.monotonic() - start
     peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
     return proc.returncode, proc.stdout, proc.stderr, seconds, peak
@@ -123,7 +125,7 @@ def test_resource_bomb_in_subprocess(case: Case, tmp_path: Path, request: pytest
         request.applymarker(pytest.mark.xfail(reason=case.pending, strict=False))
     args, path = _args(case, tmp_path)
     before = _digest(path)
-    code, out, err, seconds, peak = run_limited(args, case.env)
+    code, out, err, seconds, peak = run_limited(args, case.env, case.stdin)
     print(f"{case.id}: exit {code}, {seconds:.1f} s, peak RSS of children so far {peak // 1024} MB")
     _check(case, code, out, err, seconds)
     assert _digest(path) == before

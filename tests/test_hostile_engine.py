@@ -117,3 +117,25 @@ def test_time_limit_interrupts_pure_python_work(in_thread: bool) -> None:
     else:
         run()
     assert len(outcome) == 1 and isinstance(outcome[0], float) and outcome[0] < 10, outcome
+
+
+def test_valids_stay_within_the_memory_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    from sleuth.limits import TooLarge
+
+    m = Model()
+    xs = [m.int_var(0, 9, f"x{i}") for i in range(3)]
+    monkeypatch.setenv("SLEUTH_MEMORY_BUDGET", "20K")
+    with pytest.raises(TooLarge, match="distinct solutions"):
+        sum(1 for _ in Engine(m).valids(xs))
+    monkeypatch.setenv("SLEUTH_MEMORY_BUDGET", "1M")
+    assert Engine(m).count(xs) == 1000
+
+
+@pytest.mark.parametrize("text", ["0", "-3G", "lots", "1.5X"])
+def test_a_bad_memory_budget_is_bad_input(monkeypatch: pytest.MonkeyPatch, text: str) -> None:
+    from sleuth.errors import PuzzleError
+    from sleuth.limits import memory_budget
+
+    monkeypatch.setenv("SLEUTH_MEMORY_BUDGET", text)
+    with pytest.raises(PuzzleError, match="SLEUTH_MEMORY_BUDGET"):
+        memory_budget()

@@ -226,6 +226,7 @@ def bombs() -> list[Case]:
     huge_ep = ('game = "epistemic"\nconstraints = ["x + y + z > 5"]\n[variables]\nx = "1..10000"\n'
                'y = "1..10000"\nz = "1..10000"\n[agents]\nS = ["x + y"]\n')
     tera_ep = ('game = "epistemic"\n[variables]\nx = "1..1000000"\ny = "1..1000000"\n[agents]\nS = ["x"]\n')
+    giga_ep = tera_ep.replace("1..1000000", "1..31623")
     deck16 = ('game = "cardguess"\ndeck = {' + ", ".join(f"T{i} = 7" for i in range(16)) + "}\n"
               + "".join(f'[[guess]]\ncard = "T{(i * 7) % 16}"\ncorrect = false\n' for i in range(40)))
     rng = random.Random(1)
@@ -243,6 +244,7 @@ def bombs() -> list[Case]:
         Case("bombs", "epistemic-50-million-worlds", big_ep),
         Case("bombs", "epistemic-10^12-worlds-small-budget", huge_ep, env=small, slow=True),
         Case("bombs", "epistemic-10^12-worlds-no-constraint", tera_ep),
+        Case("bombs", "epistemic-10^9-worlds-no-constraint", giga_ep),
         Case("bombs", "epistemic-10^12-worlds-time-limit", huge_ep, ("solve", "{file}", "--time-limit", "3"),
              expect=3, slow=True),
         Case("bombs", "cardguess-16-types-suggest", deck16, ("suggest", "{file}"), env=small),

@@ -15,7 +15,6 @@ import contextlib
 import hashlib
 import io
 import os
-import re
 import sys
 import tempfile
 from collections.abc import Callable
@@ -24,10 +23,11 @@ from pathlib import Path
 
 import numpy as np
 
+from . import limits
+
 DEFAULT_MAX_BYTES = 4 * 2**30
 _SUM = ".sha256"
 _TMP = ".tmp-"
-_SIZE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([kmgt]?)i?b?\s*$", re.IGNORECASE)
 _disabled_reason: str | None = None
 
 
@@ -52,11 +52,10 @@ def max_bytes() -> int:
 
 def parse_size(text: str) -> int:
     """``"4G"`` -> 4 GiB; ``"500M"``; ``"1000"`` bytes.  ValueError on anything else."""
-    m = _SIZE.match(text)
-    if not m:
+    value = limits.parse_size(text)
+    if value is None or value < 0:
         raise ValueError(f"SLEUTH_CACHE_MAX={text!r} is not a size (allowed: bytes, or a number with K, M, G or T)")
-    scale = {"": 1, "k": 2**10, "m": 2**20, "g": 2**30, "t": 2**40}[m.group(2).lower()]
-    return int(float(m.group(1)) * scale)
+    return value
 
 
 def _disable(reason: str) -> None:

@@ -12,12 +12,13 @@ from typing import Any, TextIO
 
 from . import __version__
 from .backends import BACKENDS, SolverTimeout, backend_name
-from .errors import PuzzleError, SleuthError
+from .errors import InternalError, PuzzleError, SleuthError
 from .games import EXPERIMENTS, all_games, experiment, find_game
 from .puzzle import load_puzzle
 from .results import ClaimSpec, Report, Status, Verdict, contradiction_text
 
-EXIT_OK, EXIT_CLAIM, EXIT_BAD_INPUT, EXIT_LIMIT, EXIT_CONTRADICTION, EXIT_INTERRUPTED = 0, 1, 2, 3, 4, 130
+EXIT_OK, EXIT_CLAIM, EXIT_BAD_INPUT, EXIT_LIMIT, EXIT_CONTRADICTION = 0, 1, 2, 3, 4
+EXIT_INTERNAL, EXIT_INTERRUPTED = 70, 130
 
 EXIT_STATUSES = """\
 exit status:
@@ -26,6 +27,7 @@ exit status:
   2    bad input: one line on stderr names the file, the place and what is allowed
   3    a limit (--time-limit, a state or memory budget) stopped the work before an exact answer
   4    contradiction: the observations admit no world (the output names a minimal conflicting set)
+  70   internal error: two exact computations disagree (a bug in sleuth; please report it)
   130  interrupted (Ctrl-C)"""
 
 FILE_HELP = "puzzle file (TOML or JSON), - for standard input, or example:GAME/NAME (see sleuth examples)"
@@ -172,11 +174,6 @@ def _options(args: argparse.Namespace) -> dict[str, Any]:
     return opts
 
 
-def _notes(report: Report | None) -> None:
-    for note in getattr(report, "notes", None) or ():
-        _print(f"sleuth: note: {note}", sys.stderr)
-
-
 def _status_code(report: Report) -> int:
     if report.status is Status.TIMEOUT:
         return EXIT_LIMIT
@@ -186,7 +183,7 @@ def _status_code(report: Report) -> int:
 
 
 def _emit(report: Report, as_json: bool) -> int:
-    _notes(report)
+    """Print a report (its notes already went to stderr, through the sleuth.notes logger)."""
     if as_json:
         _print_json(report.to_json())
     elif report.status is Status.CONTRADICTION:
@@ -210,7 +207,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
         raise PuzzleError("has no [[claim]] and no --claim was given", file=args.file)
     results = puzzle.verify(claims, backend=args.backend, options=_options(args))
     if args.json:
-        _print_json({"game": puzzle.game, "claims": [r.to_json() for r in results]})
+        _print_json({"game": puzzle.game, "claims": [r.to_json() for r in results], "notes": list(puzzle.notes)})
     else:
         for r in results:
             _print(r.to_text())
@@ -265,9 +262,9 @@ def cmd_games(args: argparse.Namespace) -> int:
                          ("suggest methods (sleuth suggest --method)", spec.suggest_methods)):
         if table:
             lines += ["", title + ":"] + [f"  {k:<15} {v}" for k, v in table.items()]
-    if spec.options:
+    if spec.all_options():
         lines += ["", "options:"]
-        for o in spec.options:
+        for o in spec.all_options():
             lines.append(f"  {o.usage:<28} {o.meaning} ({o.type}; default {o.default}; {', '.join(o.commands)})")
     lines += ["", "claims ([[claim]] text = ..., or --claim):"] + [f"  {c}" for c in spec.claims]
     lines += ["", "puzzle-file keys (sleuth schema " + spec.name + " prints them as JSON Schema):"]
@@ -346,6 +343,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SolverTimeout as exc:
         _print(f"sleuth: stopped at a limit: {exc}", sys.stderr)
         return EXIT_LIMIT
+    except InternalError as exc:
+        _print(f"sleuth: {exc}", sys.stderr)
+        return EXIT_INTERNAL
     except KeyboardInterrupt:
         _print("sleuth: interrupted", sys.stderr)
         return EXIT_INTERRUPTED

@@ -23,7 +23,7 @@ def _content(kind: str, game: str) -> str:
     if kind == "keys":
         return markdown_keys(spec)
     if kind == "options":
-        return markdown_options(spec) if spec.options else "This game takes no options."
+        return markdown_options(spec)
     example = find_example(spec.template)
     return (f"`sleuth new {spec.name}` prints this file (the bundled `example:{example.ref}`):\n\n"
             f"```toml\n{example.text().rstrip()}\n```")

@@ -11,6 +11,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
 from .backends import Backend, Outcome, SolverTimeout, SolveStatus, make_backend
+from .limits import TooLarge, max_items
 from .model import Constraint, Lit, Model, Var
 from .results import ClaimResult, Verdict
 
@@ -64,11 +65,19 @@ class Engine:
     # -- valids ---------------------------------------------------------------------------------------
     def valids(self, project: Sequence[Var], *, limit: int | None = None,
                extra: Sequence[Lit] = ()) -> Iterator[tuple[int, ...]]:
-        """Distinct projections of the solutions onto ``project``, streamed (at most ``limit``)."""
+        """Distinct projections of the solutions onto ``project``, streamed (at most ``limit``).
+
+        The set of projections seen stays within the memory budget (:mod:`sleuth.limits`): past it,
+        :class:`~sleuth.limits.TooLarge`.
+        """
         seen: set[tuple[int, ...]] = set()
+        most = max_items(None, 120 + 8 * len(project))  # a tuple of small ints and its set slot
         for sol in self.backend.solutions([*self.assumptions, *extra]):
             key = tuple(sol[v] for v in project)
             if key not in seen:
+                if len(seen) >= most:
+                    raise TooLarge(f"more than {most:,} distinct solutions to keep apart (the memory budget); "
+                                   "raise SLEUTH_MEMORY_BUDGET or narrow the puzzle")
                 seen.add(key)
                 yield key
                 if limit is not None and len(seen) >= limit:

@@ -177,8 +177,12 @@ class WorldTable:
 
     @classmethod
     def from_solver(cls, domains: Mapping[str, Iterable[int | str]] | Sequence[Domain],
-                    constraints: Sequence[str | Node] = (), *, backend: str = "cpsat") -> WorldTable:
-        """The same set, enumerated by a constraint solver from the compiled constraints."""
+                    constraints: Sequence[str | Node] = (), *, backend: str = "cpsat",
+                    limit: int | None = None) -> WorldTable:
+        """The same set, enumerated by a constraint solver from the compiled constraints.
+
+        More than ``limit`` worlds raise :class:`~sleuth.limits.TooLarge` (the enumeration stops there).
+        """
         from .backends import make_backend
         from .model import Model
 
@@ -194,7 +198,13 @@ class WorldTable:
             node = parse(c) if isinstance(c, str) else c
             compiler.require(node)
         order = [variables[d.name] for d in doms]
-        rows = [[sol[v] for v in order] for sol in make_backend(model, backend).solutions()]
+        rows = []
+        for sol in make_backend(model, backend).solutions(limit=None if limit is None else limit + 1):
+            rows.append([sol[v] for v in order])
+        if limit is not None and len(rows) > limit:
+            from .limits import TooLarge
+            raise TooLarge(f"more than {limit:,} worlds satisfy the constraints, more than the limit (--set "
+                           "max_worlds, else the memory budget); raise either, or narrow the domains")
         data = np.array(rows, dtype=np.int64).reshape(-1, len(doms))
         return cls(doms, data).sorted()
 

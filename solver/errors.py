@@ -49,3 +49,10 @@ class UnknownNameError(PuzzleError):
         self.kind = kind
         self.name = name
         super().__init__(f"unknown {kind} {name!r}", allowed=list(known), **where)
+
+
+class InternalError(RuntimeError):
+    """Two exact computations of sleuth disagree: a bug in sleuth, never a verdict (the CLI exits 1)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(f"internal error: {message}; please report it with the puzzle file")

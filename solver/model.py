@@ -322,12 +322,25 @@ class Model:
     def bool_var(self, name: str | None = None, *, aux: bool = False) -> Var:
         return self.int_var(0, 1, name, aux=aux)
 
+    def false_lit(self) -> Lit:
+        """A literal that is false in every solution (a helper variable whose domain is ``0..0``)."""
+        key = (-1, 0)
+        if key not in self._indicators:
+            self._indicators[key] = self.int_var(0, 0, "false", aux=True).lit()
+        return self._indicators[key]
+
     def world(self, values: Mapping[Var, int]) -> dict[str, int]:
         """An assignment as ``{name: value}`` over the puzzle's own variables (helpers left out)."""
         return {v.name: values[v] for v in self.variables if not v.aux}
 
     def indicator(self, var: Var, value: int) -> Lit:
-        """A literal true exactly when ``var == value`` (the variable itself for booleans)."""
+        """A literal true exactly when ``var == value`` (the variable itself for booleans).
+
+        A value outside the domain gives the constant false literal: a ``0..1`` (or ``1..1``) variable is
+        only a boolean for the values it can take, so ``x == 2`` must never become ``x == 1``.
+        """
+        if not var.lo <= value <= var.hi:
+            return self.false_lit()
         if var.is_bool:
             return Lit(var, bool(value))
         key = (var.index, value)

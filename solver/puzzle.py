@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import json
+import logging
+import math
 import os
+import re
 import sys
 import tomllib
 from abc import ABC, abstractmethod
@@ -13,6 +18,7 @@ from typing import Any
 
 from .errors import PuzzleError, SleuthError
 from .games import GameInfo, find_game, game_module
+from .limits import MAX_WORLDS_KEY, TIME_KEY, deadline, max_items, time_limit
 from .resources import example_path, find_example, is_example
 from .results import ClaimResult, ClaimSpec, Report, Verdict
 from .schema import Section, choose
@@ -20,6 +26,15 @@ from .spec import check_keys
 
 COMMON_KEYS = ("game", "title", "viewer", "claim")
 MAX_FILE_BYTES = 64 * 1024 * 1024
+MAX_DEPTH = 50              # nested arrays and tables ([ ], { }, dotted keys) in a puzzle file
+MAX_INT_DIGITS = 18         # every integer fits in 64 bits (what CP-SAT takes)
+MAX_STRING_CHARS = 10_000   # a string or a key
+MAX_ITEMS = 1_000_000       # the items of one list, or the keys of one table
+
+# Tokens that open or close a level of nesting, and what may hide a bracket (strings, comments).
+_TOML_TOKENS = re.compile(r'"""[\s\S]*?"""|\'\'\'[\s\S]*?\'\'\'|"(?:[^"\\\n]|\\.)*"|\'[^\'\n]*\'|#[^\n]*|[\[\]{}]')
+_JSON_TOKENS = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]')
+_LONG_INT = re.compile(r"(?<![\w.])[+-]?\d[\d_]{" + str(MAX_INT_DIGITS) + ",}")
 
 
 @dataclass
@@ -32,18 +47,35 @@ class PuzzleDoc:
     title: str | None = None
     viewer: str | None = None   # from the file, or --viewer
     claims: list[ClaimSpec] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # what was ignored or is suspicious, one line each
+    viewer_from_cli: bool = False
+
+    def note(self, message: str, place: str | None = None) -> None:
+        """Record a warning (a fact ignored for the viewer, a hand listed short...): one line, file and place."""
+        head = ": ".join(p for p in (self.file, place) if p)
+        line = f"{head}: {message}" if head else message
+        if line not in self.notes:
+            self.notes.append(line)
 
 
 class Puzzle(ABC):
     """A loaded game state.  Games subclass this; the CLI is a thin layer over these three methods."""
 
     game: str = ""
+    uses_max_worlds = False  # games whose enumerations honour --set max_worlds (others note that it does not apply)
 
     def __init__(self, doc: PuzzleDoc) -> None:
         self.doc = doc
         self.game = doc.game.name
         self.title = doc.title
         self.claims = list(doc.claims)
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """Every game's solve, verify and suggest run under ``options["time-limit"]`` (see :mod:`sleuth.limits`)."""
+        super().__init_subclass__(**kwargs)
+        for name in ("solve", "verify", "suggest"):
+            if name in cls.__dict__:
+                setattr(cls, name, _timed(cls.__dict__[name]))
 
     @abstractmethod
     def solve(self, *, backend: str = "cpsat", options: Mapping[str, Any] | None = None) -> Report:
@@ -57,11 +89,21 @@ class Puzzle(ABC):
     def suggest(self, *, method: str | None = None, options: Mapping[str, Any] | None = None) -> Report:
         raise SleuthError(f"{self.doc.file or 'puzzle'}: game {self.game!r} has no 'suggest'")
 
+    @property
+    def notes(self) -> list[str]:
+        """Warnings of this puzzle: set at load and by the commands run so far (also in ``Report.notes``)."""
+        return self.doc.notes
+
     def reject_options(self, options: Mapping[str, Any] | None, allowed: Sequence[str] = ()) -> dict[str, Any]:
         """Fail clearly on a command-line option this game does not take."""
         opts = {k: v for k, v in (options or {}).items() if v is not None and v is not False}
+        if MAX_WORLDS_KEY in opts:
+            max_items(opts, 1)  # validated for every game
+            if not self.uses_max_worlds:
+                self.doc.note(f"--set {MAX_WORLDS_KEY} does not apply to game {self.game!r} (its sizes have "
+                              "limits of their own)", f"--set {MAX_WORLDS_KEY}")
         for key in opts:
-            if key not in allowed:
+            if key not in allowed and key not in (TIME_KEY, MAX_WORLDS_KEY):
                 raise PuzzleError(f"option {option_usage(key)} does not apply to game {self.game!r}",
                                   file=self.doc.file, allowed=[option_usage(a) for a in allowed] or "none")
         return opts
@@ -73,6 +115,46 @@ FLAG_OPTIONS = ("method", "probabilities", "plot", "time-limit", "others", "show
 def option_usage(key: str) -> str:
     """How the user writes an option: ``--method`` for the command-line flags, ``--set key=VALUE`` otherwise."""
     return f"--{key}" if key in FLAG_OPTIONS else f"--set {key}=VALUE"
+
+
+def _timed(method: Any) -> Any:
+    """``method`` run under the time limit its options give; reaching it raises SolverTimeout."""
+    @functools.wraps(method)
+    def run(self: Puzzle, *args: Any, options: Mapping[str, Any] | None = None, **kwargs: Any) -> Any:
+        with deadline(time_limit(options)):
+            result = method(self, *args, options=options, **kwargs)
+        emit_notes(self)
+        if isinstance(result, Report) and self.notes:
+            result = dataclasses.replace(result, notes=tuple(dict.fromkeys((*result.notes, *self.notes))))
+        return result
+    return run
+
+
+class _Stderr(logging.StreamHandler):  # type: ignore[type-arg]
+    """Writes to whatever ``sys.stderr`` is at the time (tests and the CLI redirect it)."""
+
+    @property  # type: ignore[override]
+    def stream(self) -> Any:
+        return sys.stderr
+
+    @stream.setter
+    def stream(self, value: Any) -> None:
+        pass
+
+
+# Notes go to standard error, one line each; a program silences them with NOTES.disabled = True (or
+# replaces the handler) and reads Puzzle.notes / Report.notes instead.
+NOTES = logging.getLogger("sleuth.notes")
+NOTES.addHandler(_Stderr())
+NOTES.propagate = False
+
+
+def emit_notes(puzzle: Puzzle) -> None:
+    """Each note not yet shown, one line on the ``sleuth.notes`` logger (standard error unless configured)."""
+    shown = getattr(puzzle, "_notes_shown", 0)
+    for line in puzzle.notes[shown:]:
+        NOTES.warning("sleuth: note: %s", line)
+    puzzle._notes_shown = len(puzzle.notes)  # type: ignore[attr-defined]
 
 
 def read_document(path: str | os.PathLike[str]) -> dict[str, Any]:
@@ -91,7 +173,7 @@ def read_document(path: str | os.PathLike[str]) -> dict[str, Any]:
         raw = sys.stdin.buffer.read(MAX_FILE_BYTES + 1)
         name = "<stdin>"
     else:
-        raw = _read_bounded(name)
+        raw = read_bounded(name)
     if len(raw) > MAX_FILE_BYTES:
         raise PuzzleError(f"is larger than {MAX_FILE_BYTES} bytes, the limit for puzzle files", file=name)
     try:
@@ -103,36 +185,49 @@ def read_document(path: str | os.PathLike[str]) -> dict[str, Any]:
     return parse_text(text, name, json_hint=hint.lower().endswith(".json"))
 
 
-def _read_bounded(name: str) -> bytes:
-    """At most one byte more than the limit, whatever the file is (regular, pipe, character device)."""
+def read_bounded(name: str, limit: int = MAX_FILE_BYTES) -> bytes:
+    """At most ``limit`` bytes of a file, whatever it is (regular, pipe, character device), else PuzzleError."""
     try:
         if os.path.isdir(name):
             raise PuzzleError("is a directory, not a puzzle file", file=name)
         with open(name, "rb") as fh:
-            return fh.read(MAX_FILE_BYTES + 1)
+            raw = fh.read(limit + 1)
     except FileNotFoundError:
         raise PuzzleError("no such file", file=name) from None
     except PermissionError:
         raise PuzzleError("cannot be read (permission denied)", file=name) from None
     except OSError as exc:
         raise PuzzleError(f"cannot be read ({exc.strerror or exc})", file=name) from None
+    if len(raw) > limit:
+        raise PuzzleError(f"is larger than {limit} bytes, the limit for input files", file=name)
+    return raw
+
+
+class _BigInt(int):
+    """A JSON integer too long to convert: kept as its digit count, refused with its place by :func:`check_limits`."""
+
+
+def _json_int(digits: str) -> int:
+    return _BigInt(len(digits.lstrip("-"))) if len(digits.lstrip("-")) > MAX_INT_DIGITS else int(digits)
+
+
+def _json_constant(word: str) -> float:
+    raise PuzzleError(f"{word} is not a number a puzzle may use", allowed="finite numbers")
 
 
 def parse_text(text: str, name: str = "<puzzle>", *, json_hint: bool = False) -> dict[str, Any]:
+    """TOML or JSON text as a table, within the input limits (nesting, integer size, string and list length)."""
     looks_json = json_hint or name.lower().endswith(".json") or text.lstrip().startswith("{")
-    if looks_json:
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise PuzzleError(f"broken JSON: {exc.msg}", file=name, place=f"line {exc.lineno}, column {exc.colno}") \
-                from None
-        except RecursionError:
-            raise PuzzleError("JSON nested too deeply", file=name) from None
-        if not isinstance(data, dict):
-            raise PuzzleError("the top level must be an object", file=name)
-        return data
+    check_depth(text, name, json=looks_json)
+    kind = "JSON" if looks_json else "TOML"
     try:
-        return tomllib.loads(text)
+        if looks_json:
+            data = json.loads(text, parse_int=_json_int, parse_constant=_json_constant)
+        else:
+            data = tomllib.loads(text)
+    except json.JSONDecodeError as exc:
+        raise PuzzleError(f"broken JSON: {exc.msg}", file=name, place=f"line {exc.lineno}, column {exc.colno}") \
+            from None
     except tomllib.TOMLDecodeError as exc:
         msg = str(exc)
         place = None
@@ -140,9 +235,77 @@ def parse_text(text: str, name: str = "<puzzle>", *, json_hint: bool = False) ->
             msg, _, where = msg.partition(" (at ")
             place = where.rstrip(")")
         raise PuzzleError(f"broken TOML: {msg}", file=name, place=place) from None
+    except PuzzleError as exc:
+        raise exc.located(file=name) from None
+    except RecursionError:  # last resort: the scan above should have refused first
+        raise PuzzleError(f"{kind} nested too deeply", file=name, allowed=f"at most {MAX_DEPTH} levels") from None
+    except ValueError:  # an integer past Python's own conversion limit (TOML)
+        m = _LONG_INT.search(text)
+        place = f"line {text.count(chr(10), 0, m.start()) + 1}" if m else None
+        raise PuzzleError("an integer is too long", file=name, place=place,
+                          allowed=f"integers of at most {MAX_INT_DIGITS} digits") from None
+    if not isinstance(data, dict):
+        raise PuzzleError("the top level must be an object", file=name)
+    check_limits(data, name)
+    return data
+
+
+def check_depth(text: str, name: str, *, json: bool = False) -> None:
+    """Refuse text whose brackets nest deeper than :data:`MAX_DEPTH`, before a parser recurses into it."""
+    if text.count("[") + text.count("{") <= MAX_DEPTH:
+        return
+    depth = 0
+    for m in (_JSON_TOKENS if json else _TOML_TOKENS).finditer(text):
+        token = m.group()
+        if token in "[{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                line = text.count("\n", 0, m.start()) + 1
+                raise PuzzleError(f"nested more than {MAX_DEPTH} levels deep", file=name, place=f"line {line}",
+                                  allowed=f"at most {MAX_DEPTH} levels of arrays and tables")
+        elif token in "]}":
+            depth = max(0, depth - 1)
+
+
+def check_limits(data: Mapping[str, Any], name: str | None = None) -> None:
+    """Refuse a parsed table that nests too deeply, or holds a too long string, list or integer (iteratively)."""
+    stack: list[tuple[Any, str, int]] = [(data, "", 0)]
+    while stack:
+        value, place, depth = stack.pop()
+        where = (place if len(place) <= 80 else place[:77] + "...") or None
+        if depth > MAX_DEPTH:
+            raise PuzzleError(f"nested more than {MAX_DEPTH} levels deep", file=name, place=where,
+                              allowed=f"at most {MAX_DEPTH} levels of arrays and tables")
+        if isinstance(value, bool):
+            continue
+        if isinstance(value, _BigInt) or (isinstance(value, int) and abs(value) >= 10 ** MAX_INT_DIGITS):
+            digits = int(value) if isinstance(value, _BigInt) else len(str(abs(value)))
+            raise PuzzleError(f"an integer of {digits} digits is out of range", file=name, place=where,
+                              allowed=f"integers of at most {MAX_INT_DIGITS} digits")
+        if isinstance(value, float) and not math.isfinite(value):
+            raise PuzzleError(f"{value} is not a number a puzzle may use", file=name, place=where,
+                              allowed="finite numbers")
+        if isinstance(value, str) and len(value) > MAX_STRING_CHARS:
+            raise PuzzleError(f"a string of {len(value)} characters", file=name, place=where,
+                              allowed=f"at most {MAX_STRING_CHARS} characters")
+        if isinstance(value, (list, dict)) and len(value) > MAX_ITEMS:
+            raise PuzzleError(f"{len(value)} {'items' if isinstance(value, list) else 'keys'}", file=name,
+                              place=where, allowed=f"at most {MAX_ITEMS}")
+        if isinstance(value, list):
+            stack.extend((v, f"{place}[{i + 1}]", depth + 1) for i, v in enumerate(value))
+        elif isinstance(value, dict):
+            for k, v in value.items():
+                key = str(k)
+                if len(key) > MAX_STRING_CHARS:
+                    raise PuzzleError(f"a key of {len(key)} characters", file=name, place=where,
+                                      allowed=f"at most {MAX_STRING_CHARS} characters")
+                stack.append((v, f"{place}.{key}" if place else key, depth + 1))
 
 
 def load_document(data: Mapping[str, Any], *, file: str | None = None, viewer: str | None = None) -> PuzzleDoc:
+    if not isinstance(data, Mapping):
+        raise PuzzleError("the top level must be a table", file=file)
+    check_limits(data, file)
     section = Section(dict(data), file=file)
     game_name = section.raw("game")
     if not isinstance(game_name, str):
@@ -161,7 +324,7 @@ def load_document(data: Mapping[str, Any], *, file: str | None = None, viewer: s
         options = {k: cs.raw(k) for k in claim_keys[2:] if cs.has(k)}
         cs.finish(claim_keys)
         claims.append(ClaimSpec(text, Verdict(expect), cs.place, options))
-    return PuzzleDoc(info, section, file, title, viewer or file_viewer, claims)
+    return PuzzleDoc(info, section, file, title, viewer or file_viewer, claims, viewer_from_cli=viewer is not None)
 
 
 def _module(info: GameInfo):  # type: ignore[no-untyped-def]
@@ -190,8 +353,12 @@ def load_puzzle(path: str | os.PathLike[str], *, viewer: str | None = None) -> P
 def load_data(data: Mapping[str, Any], *, file: str | None = None, viewer: str | None = None) -> Puzzle:
     """Load a puzzle from an already parsed table (the API's entry point for programs)."""
     doc = load_document(data, file=file, viewer=viewer)
-    puzzle = _module(doc.game).load(doc)
+    module = _module(doc.game)
+    puzzle = module.load(doc)
     doc.section.finish()
+    if doc.viewer is not None and not getattr(module, "HAS_VIEWER", True):
+        doc.note(f"viewer {doc.viewer!r} is ignored: game {doc.game.name!r} has no viewer",
+                 "--viewer" if doc.viewer_from_cli else "viewer")
     return puzzle
 
 

@@ -90,12 +90,14 @@ class Report:
     fields: Mapping[str, Any] = field(default_factory=dict)
     text: str = ""
     conflict: tuple[str, ...] = ()  # with CONTRADICTION: a minimal set of conflicting observations
+    notes: tuple[str, ...] = ()     # facts of the file or options that were ignored, hands listed short...
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"game": self.game, "status": self.status.value}
         if self.status is Status.CONTRADICTION:
             out["conflict"] = list(self.conflict)
         out.update({k: jsonable(v) for k, v in self.fields.items()})
+        out["notes"] = list(self.notes)
         return out
 
 

@@ -110,6 +110,10 @@ class GameSpec:
     options: tuple[Option, ...] = ()
     template: str = ""          # the bundled example `sleuth new GAME` prints: "folder/name"
 
+    def all_options(self) -> tuple[Option, ...]:
+        """The game's options, then those every game takes."""
+        return (*self.options, *COMMON_OPTIONS)
+
     def all_keys(self) -> tuple[Key, ...]:
         return (*common_keys(self.claim_keys), *self.keys)
 
@@ -119,6 +123,14 @@ class GameSpec:
         schema.update(_object_schema(self.all_keys()))
         schema["properties"]["game"]["const"] = self.name
         return schema
+
+
+COMMON_OPTIONS = (
+    Option("time-limit", "seconds", "none", "stop the command after this long (exit 3: no exact answer)",
+           ("solve", "verify", "suggest"), flag=True),
+    Option("max_worlds", "integer", "memory budget / size of one", "the most worlds (deals, states) the game may "
+           "enumerate; past it, a refusal with the estimate", ("solve", "verify", "suggest")),
+)
 
 
 def common_keys(claim_keys: Sequence[Key] = ()) -> tuple[Key, ...]:
@@ -184,5 +196,5 @@ def markdown_keys(spec: GameSpec) -> str:
 def markdown_options(spec: GameSpec) -> str:
     head = ["| option | commands | type | default | meaning |", "| --- | --- | --- | --- | --- |"]
     rows = [f"| `{o.usage}` | {', '.join(o.commands)} | {o.type} | {o.default} | {o.meaning} |"
-            for o in spec.options]
+            for o in spec.all_options()]
     return "\n".join(head + rows)

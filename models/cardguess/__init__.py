@@ -16,6 +16,7 @@ from .scores import ScoreDistribution, score_distribution
 from .strategies import STRATEGIES, make_strategy
 
 CLAIM_KEYS = ("method", "gamma", "step")
+HAS_VIEWER = False  # one guesser: a viewer is noted as ignored
 
 
 def expected_score(deck: tuple[int, ...], strategy: str = "optimal", feedback: str = "partial",

@@ -27,6 +27,8 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
+from sleuth.limits import TooLarge, max_items
+
 Key = tuple[int, ...]
 BITS = 7                 # a type is coded as c << BITS | p; counts and "no"s stay below 2**BITS
 LOW = (1 << BITS) - 1
@@ -51,11 +53,19 @@ def multinomial(counts: Sequence[int]) -> int:
     return total
 
 
-class Arrangements:
-    """Memoised ``N(c, p)`` on canonical keys (one instance can serve many decks)."""
+ENTRY_BYTES = 400   # one memo entry: a tuple key, a big integer and the dict slot (measured: ~300-400 B)
 
-    def __init__(self) -> None:
+
+class Arrangements:
+    """Memoised ``N(c, p)`` on canonical keys (one instance can serve many decks).
+
+    The memo holds at most ``max_entries`` values (default: the memory budget over :data:`ENTRY_BYTES`,
+    see :mod:`sleuth.limits`); past that, :class:`~sleuth.limits.TooLarge` is raised.
+    """
+
+    def __init__(self, max_entries: int | None = None) -> None:
         self.memo: dict[Key, int] = {}
+        self.max_entries = max_entries if max_entries is not None else max_items(None, ENTRY_BYTES)
 
     def __call__(self, c: Sequence[int], p: Sequence[int]) -> int:
         if any(x < 0 for x in c):
@@ -65,6 +75,9 @@ class Arrangements:
     def of_key(self, key: Key) -> int:
         found = self.memo.get(key)
         if found is None:
+            if len(self.memo) >= self.max_entries:
+                raise TooLarge(f"counting deck orders needs more than {self.max_entries:,} memoised counts (the limit "
+                               "is --set max_worlds, else the memory budget); raise either")
             found = self.memo[key] = self._compute(key)
         return found
 

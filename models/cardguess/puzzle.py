@@ -20,10 +20,12 @@ from fractions import Fraction
 from typing import Any
 
 from sleuth.errors import PuzzleError, SleuthError
+from sleuth.limits import max_items
 from sleuth.puzzle import Puzzle, PuzzleDoc
 from sleuth.results import ClaimResult, ClaimSpec, Report, Status, Verdict
 from sleuth.schema import Names, parse_fraction
 
+from .counting import ENTRY_BYTES
 from .game import CardGame, read_game, read_method, read_parameter
 from .optimal import Feedback
 from .orders import conflicting_guesses, enumerate_posterior
@@ -44,6 +46,8 @@ _EXPECTED = re.compile(rf"^\s*E\s*\(\s*further\s+correct\s*\)\s*{_OP}\s*(\S+)\s*
 
 
 class CardGuessPuzzle(Puzzle):
+    uses_max_worlds = True
+
     def __init__(self, doc: PuzzleDoc) -> None:
         super().__init__(doc)
         self.state: CardGame = read_game(doc.section)
@@ -56,6 +60,10 @@ class CardGuessPuzzle(Puzzle):
     def _conflict(self, backend: str, time_limit: float | None) -> tuple[str, ...]:
         s = self.state
         return conflicting_guesses(s.types, s.counts, s.history, backend, time_limit)
+
+    def _budget(self, opts: Mapping[str, Any]) -> None:
+        """The memo of deck-order counts honours ``--set max_worlds`` (else the memory budget)."""
+        self.state.arrangements.max_entries = max_items(opts, ENTRY_BYTES)
 
     def _header(self) -> str:
         s, know = self.state, self.state.knowledge()
@@ -74,6 +82,7 @@ class CardGuessPuzzle(Puzzle):
     # -- solve ----------------------------------------------------------------------------------------
     def solve(self, *, backend: str = "cpsat", options: Mapping[str, Any] | None = None) -> Report:
         opts = self.reject_options(options, ("method", "plot", "probabilities", "time-limit"))
+        self._budget(opts)
         method = read_method_name(opts.get("method", "count"), self.doc.file)
         time_limit = opts.get("time-limit")
         s = self.state
@@ -140,6 +149,7 @@ class CardGuessPuzzle(Puzzle):
     def verify(self, claims: Sequence[ClaimSpec], *, backend: str = "cpsat",
                options: Mapping[str, Any] | None = None) -> list[ClaimResult]:
         opts = self.reject_options(options, ("method", "gamma", "step", "time-limit"))
+        self._budget(opts)
         parsed = [self._parse_claim(c, opts) for c in claims]  # every claim is checked before any work
         if not self.state.consistent:
             conflict = self._conflict(backend, opts.get("time-limit"))
@@ -222,7 +232,8 @@ class CardGuessPuzzle(Puzzle):
 
     # -- suggest --------------------------------------------------------------------------------------
     def suggest(self, *, method: str | None = None, options: Mapping[str, Any] | None = None) -> Report:
-        opts = self.reject_options(options, ("gamma", "step", "time-limit"))  # exact and fast: no limit is reached
+        opts = self.reject_options(options, ("gamma", "step"))
+        self._budget(opts)
         s = self.state
         strategy = self._strategy(method, opts, "--method")
         if not s.consistent:

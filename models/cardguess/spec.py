@@ -31,8 +31,6 @@ SPEC = GameSpec(
         Option("probabilities", "flag", "off", "accepted; the posteriors are always exact", ("solve",),
                flag=True),
         Option("plot", "FILE.png", "none", "draw the posterior after each guess", ("solve",), flag=True),
-        Option("time-limit", "seconds", "none", "stop the solver after this long", ("solve", "verify"),
-               flag=True),
         Option("gamma", "number", "0.15", "the entropy strategy's weight", ("verify", "suggest")),
         Option("step", "number", "0.55", "the constant-step strategy's step", ("verify", "suggest")),
     ),

@@ -210,4 +210,33 @@ def abbreviations(names: Sequence[str], room: int) -> list[str]:
 
 
 def load(doc: PuzzleDoc) -> CluePuzzle:
-    return CluePuzzle(doc, parse_game(doc.section, doc.viewer))
+    game = parse_game(doc.section, doc.viewer)
+    note_ignored(game, doc)
+    return CluePuzzle(doc, game)
+
+
+def note_ignored(game: Game, doc: PuzzleDoc) -> None:
+    """Notes for what the viewer's observations leave out: a short own hand, hands and shown cards not seen."""
+    v = game.viewer
+    if v is None:
+        return
+    name = game.players[v]
+    listed, size = len(game.hands[v]), game.hand_sizes[v]
+    if listed < size:
+        doc.note(f"the viewer {name}'s own hand lists {listed} of {size} cards; the others are treated as unknown",
+                 f"hands.{name}")
+    if v != game.file_viewer:
+        for p, hand in enumerate(game.hands):
+            if hand and p != v:
+                doc.note(f"ignored for viewer {name}: these are the cards the file's viewer saw, not {name}'s",
+                         f"hands.{game.players[p]}")
+    unseen = [k + 1 for k, s in enumerate(game.suggestions)
+              if s.card is not None and s.shown_by is not None and v not in (s.by, s.shown_by)]
+    if unseen:
+        doc.note(f"{len(unseen)} shown card(s) ignored for viewer {name}, who saw neither side of those showings; "
+                 "only 'a card was shown' is used", "suggestion[" + ", ".join(map(str, unseen)) + "].card")
+    for k in unseen:
+        card = game.suggestions[k - 1].card
+        if card in game.hands[v]:
+            doc.note(f"the ignored shown card {game.card(card)} is in {name}'s own hand: the file contradicts "
+                     "itself", f"suggestion[{k}].card")

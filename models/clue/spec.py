@@ -38,8 +38,6 @@ SPEC = GameSpec(
         Option("method", "string", "count", "how the sheet is derived (see methods)", ("solve",), flag=True),
         Option("probabilities", "flag", "off", "exact probabilities per cell and per envelope triple",
                ("solve",), flag=True),
-        Option("time-limit", "seconds", "none", "stop a solver call after this long (exit 3)",
-               ("solve", "verify", "suggest"), flag=True),
         Option("room", "string", "any room", "suggest only in this room", ("suggest",)),
         Option("by", "string", "the viewer", "whose suggestion to rank", ("suggest",)),
         Option("samples", "integer", "1000", "deals sampled for the estimate (10 to 100000)", ("suggest",)),

@@ -291,13 +291,21 @@ def play_round(tables: Knowledge, world: list[int | None], q: CompiledQuestion, 
     stand_in: set[int] = set()
     for stage in range(MAX_STAGES):
         view = [0 if p in stand_in else w for p, w in enumerate(world)]
+        reals = [None if p == moderator or any(view[o] is None for o in range(n) if o != p)
+                 else tables.reaction(p, view) for p in range(n)]
+        if stages is not None and stage < len(stages) and stages[stage] and all(
+                reals[p] is False for p in range(n) if p != moderator):
+            meant = [*stages[:stage], [], *stages[stage:]]
+            text = ", ".join("[" + ", ".join(f'"{names[p]}"' for p in st) + "]" for st in meant)
+            raise ValueError(f"{label}: nobody can solve at stage {stage + 1}, yet solves lists "
+                             f"{', '.join(names[p] for p in stages[stage])} there; a stage where nobody solves is "
+                             f"written [] (if they solved after that silence: solves = [{text}])")
         shown: list[bool | None] = []
         for p in range(n):
             if p == moderator:
                 shown.append(None)
                 continue
-            known = all(view[o] is not None for o in range(n) if o != p)
-            real = tables.reaction(p, view) if known else None
+            real = reals[p]
             if stages is not None:
                 said = p in (stages[stage] if stage < len(stages) else ())
                 if real is not None and real != said:

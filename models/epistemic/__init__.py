@@ -38,13 +38,19 @@ from sleuth.epistemic import (DEFAULT_TABLE_LIMIT, ActionModel, Domain, Evaluato
                               assigned)
 from sleuth.errors import PuzzleError
 from sleuth.formula import BoolConst, FormulaError, Node, Str, is_epistemic, parse, to_text
-from sleuth.puzzle import Puzzle, PuzzleDoc
+from sleuth.limits import MAX_WORLDS_KEY, check_size, max_items
+from sleuth.puzzle import Puzzle, PuzzleDoc, emit_notes
 from sleuth.results import ClaimResult, ClaimSpec, Report, Status, Verdict
 from sleuth.schema import Section, choose, describe, fold
 
 CLAIM_KEYS = ("after", "at")
 EVENT_KINDS = ("public", "private", "semi-private", "action")
+HAS_VIEWER = False  # knowledge is per agent, in formulas: a viewer is noted as ignored
 MAX_DOMAIN = 10_000_000
+WORLD_BYTES = 24           # per variable and world (measured: 9 million worlds of 2 variables, 2 agents, 690 MB)
+AGENT_BYTES = 16           # per agent and world (its class ids)
+SOLVER_WORLD_FACTOR = 3    # a world enumerated by the solver passes through Python lists first
+SOLVER_MAX_WORLDS = 200_000   # default cap of a solver enumeration (measured: about 3,000 worlds a second)
 SHRINK_LIMIT = 2_000_000   # explanations rebuild world sets; above this, constraints are not shrunk
 
 
@@ -73,6 +79,8 @@ class Observation:
 
 
 class EpistemicPuzzle(Puzzle):
+    uses_max_worlds = True
+
     def __init__(self, doc: PuzzleDoc, domains: list[Domain], constraints: list[tuple[str, Node]],
                  explicit: list[dict[str, Any]] | None, agents: dict[str, list[Node]],
                  announcements: list[tuple[Step, int | str]], actual: dict[str, Any] | None) -> None:
@@ -84,6 +92,7 @@ class EpistemicPuzzle(Puzzle):
         self.announcements = announcements
         self.actual = actual
         self._tables: dict[tuple[str, str, tuple[int, ...]], WorldTable] = {}
+        self.options: Mapping[str, Any] | None = None   # the current command's (max_worlds)
 
     # -- worlds ---------------------------------------------------------------------------------------
     def product_size(self) -> int:
@@ -95,9 +104,21 @@ class EpistemicPuzzle(Puzzle):
                       constraints: Sequence[int] | None = None) -> WorldTable:
         """The worlds allowed by the constraints (all, or the listed ones), built by ``method``."""
         chosen = tuple(range(len(self.constraints)) if constraints is None else constraints)
+        options = self.options
+        per_world = WORLD_BYTES * len(self.domains) + AGENT_BYTES * len(self.agents) + 16
+        table_limit = max_items(options, per_world)
         if method == "auto":
-            method = "table" if self.explicit is not None or self.product_size() <= DEFAULT_TABLE_LIMIT \
-                else "solver"
+            method = "table" if self.explicit is not None or self.product_size() <= min(
+                table_limit, DEFAULT_TABLE_LIMIT) else "solver"
+        solver_limit = SOLVER_MAX_WORLDS if MAX_WORLDS_KEY not in (options or {}) else table_limit
+        solver_limit = min(solver_limit, max_items(options, SOLVER_WORLD_FACTOR * per_world))
+        if self.explicit is None and (method == "table" or not chosen):
+            check_size("worlds (the product of the domains)", self.product_size(), options, per_world)
+        elif method == "solver" and self.explicit is None and self.product_size() > solver_limit:
+            self.doc.note(f"the domains have {self.product_size():,} combinations: CP-SAT enumerates the worlds "
+                          f"the constraints leave and stops past {solver_limit:,} (--set {MAX_WORLDS_KEY}=N; "
+                          "bound the time with --time-limit)", "variables")
+            emit_notes(self)
         key = (backend, method, chosen)
         if key not in self._tables:
             nodes = [self.constraints[i][1] for i in chosen]
@@ -111,7 +132,7 @@ class EpistemicPuzzle(Puzzle):
             elif method == "table":
                 table = WorldTable.from_product(self.domains, nodes)
             else:
-                table = WorldTable.from_solver(self.domains, nodes, backend=backend)
+                table = WorldTable.from_solver(self.domains, nodes, backend=backend, limit=solver_limit)
             self._tables[key] = table
         return self._tables[key]
 
@@ -172,6 +193,7 @@ class EpistemicPuzzle(Puzzle):
     # -- solve ----------------------------------------------------------------------------------------
     def solve(self, *, backend: str = "cpsat", options: Mapping[str, Any] | None = None) -> Report:
         opts = self.reject_options(options, ["worlds"])
+        self.options = opts
         method = choose(str(opts.get("worlds", "auto")), ["auto", "table", "solver"], "world-building method",
                         key="--set worlds")
         start = self.start(self.initial_table(backend, method))
@@ -234,6 +256,7 @@ class EpistemicPuzzle(Puzzle):
     def verify(self, claims: Sequence[ClaimSpec], *, backend: str = "cpsat",
                options: Mapping[str, Any] | None = None) -> list[ClaimResult]:
         opts = self.reject_options(options, ["worlds", "time-limit"])
+        self.options = opts
         method = choose(str(opts.get("worlds", "auto")), ["auto", "table", "solver"], "world-building method",
                         key="--set worlds")
         return [self.verify_one(c, backend, method) for c in claims]

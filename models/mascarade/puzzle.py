@@ -11,7 +11,8 @@ from typing import Any
 
 from sleuth.backends import backend_class
 from sleuth.engine import Engine
-from sleuth.errors import PuzzleError
+from sleuth.limits import MAX_WORLDS_KEY
+from sleuth.errors import InternalError, PuzzleError
 from sleuth.puzzle import Puzzle, PuzzleDoc
 from sleuth.results import ClaimResult, ClaimSpec, Report, Status, Verdict
 from sleuth.schema import Names, Section, check_range, choose, parse_fraction
@@ -44,6 +45,8 @@ class Settings:
 
 
 class MascaradePuzzle(Puzzle):
+    uses_max_worlds = True
+
     def __init__(self, doc: PuzzleDoc, game: Game) -> None:
         super().__init__(doc)
         self.table = game
@@ -77,7 +80,8 @@ class MascaradePuzzle(Puzzle):
         want = str(opts.get("knowledge", "true")).casefold()
         if want not in ("true", "false", "yes", "no", "1", "0"):
             raise sec.error(f"{opts['knowledge']!r} is not true or false", "--set knowledge", allowed="true, false")
-        return Settings(method, prior, integer("max_states", DEFAULT_MAX_STATES, 1),
+        states = integer("max_states", integer(MAX_WORLDS_KEY, DEFAULT_MAX_STATES, 1), 1)  # one name for all games
+        return Settings(method, prior, states,
                         integer("tree_cap", DEFAULT_TREE_CAP, 1), integer("cpsat_limit", DEFAULT_CPSAT_LIMIT, 1),
                         want in ("true", "yes", "1"))
 
@@ -106,8 +110,8 @@ class MascaradePuzzle(Puzzle):
         try:
             result = self._belief(s, self.viewer, backend)
         except (TooLarge, LimitReached) as exc:
-            text = f"{viewer_name}'s belief was not computed: {exc}. Raise --set max_states / cpsat_limit, " \
-                   "or use --method auto."
+            text = f"{viewer_name}'s belief was not computed: {exc}. Raise --set max_worlds (alias max_states) / " \
+                   "cpsat_limit, or use --method auto."
             return Report(self.game_name, Status.TIMEOUT, {"viewer": viewer_name, "method": s.method.value,
                                                            "reason": str(exc)}, text)
         if not result.consistent:
@@ -254,7 +258,7 @@ class MascaradePuzzle(Puzzle):
             res = cache["engine"].verify(~lit if negate else lit, spec.text, spec.expect,
                                          world=lambda values: show([values[v] for v in gm.final]))
             if res.verdict is not verdict and res.verdict is not Verdict.TIMEOUT:
-                raise AssertionError(f"CP-SAT and the exact belief disagree on {spec.text!r}")
+                raise InternalError(f"CP-SAT and the exact belief disagree on {spec.text!r}")
             return ClaimResult(res.text, res.verdict, res.because, res.witness, spec.expect, detail)
         if verdict is Verdict.OPEN:
             yes, no = tracker.witness(pos, card, not negate), tracker.witness(pos, card, negate)
@@ -294,4 +298,12 @@ def _uses_cpsat(backend: str) -> bool:
 
 def load(doc: PuzzleDoc) -> MascaradePuzzle:
     game = parse_game(doc.section, doc.file)
-    return MascaradePuzzle(doc, game)
+    puzzle = MascaradePuzzle(doc, game)
+    who = "an observer of public events" if puzzle.viewer is None else f"the viewer {game.players[puzzle.viewer]}"
+    unseen = [e.index for e in game.events
+              if e.pair is not None and e.swapped is not None and not e.public and e.actor != puzzle.viewer]
+    if unseen:
+        doc.note(f"{len(unseen)} swap outcome(s) not used for the belief of {who}, since only the swapper saw "
+                 "them (write public = true where everyone did); each swapper's own knowledge uses them",
+                 "event[" + ", ".join(map(str, unseen)) + "].swapped")
+    return puzzle

@@ -10,6 +10,7 @@ from __future__ import annotations
 from sleuth.puzzle import PuzzleDoc
 
 CLAIM_KEYS = ("method",)
+HAS_VIEWER = False  # every player sees the same feedback: a viewer is noted as ignored
 
 
 def load(doc: PuzzleDoc):  # type: ignore[no-untyped-def]

@@ -30,6 +30,8 @@ from functools import cached_property
 
 import numpy as np
 
+from sleuth.limits import TooLarge, memory_budget
+
 
 class SearchTimeout(RuntimeError):
     """The search ran out of time; ``lower`` is proven, ``upper`` is proven when not None."""
@@ -91,6 +93,7 @@ class GameTree:
         self.fit_at: dict[bytes, int] = {}   # smallest depth proven enough
         self.fail_at: dict[bytes, int] = {}  # largest depth proven not enough
         self.nodes = 0
+        self.cache_bytes, self.cache_limit = 0, memory_budget()  # the two caches stay within the budget
 
     @cached_property
     def columns(self) -> np.ndarray:
@@ -154,6 +157,11 @@ class GameTree:
             ok = status == 1
         else:
             ok = self._fits_numpy(p, k, bound, m)
+        if key not in self.fit_at and key not in self.fail_at:
+            self.cache_bytes += len(key) + 120  # the bytes key, its object and two dict slots
+            if self.cache_bytes > self.cache_limit:
+                raise TooLarge(f"the minimax search cached more than {self.cache_limit:,} bytes of proven sets "
+                               "(the memory budget); raise SLEUTH_MEMORY_BUDGET or use another method")
         if ok:
             self.fit_at[key] = min(k, self.fit_at.get(key, 1 << 30))
         else:

@@ -19,7 +19,7 @@ import numpy as np
 from sleuth.engine import Engine
 from sleuth.errors import PuzzleError
 from sleuth.model import LinearExpr, Model, Table, Var
-from sleuth.puzzle import Puzzle, PuzzleDoc
+from sleuth.puzzle import Puzzle, PuzzleDoc, emit_notes
 from sleuth.results import ClaimResult, ClaimSpec, Report, Status, Verdict, contradiction_text
 from sleuth.schema import Section
 
@@ -29,6 +29,7 @@ from .emi import GameTree, SearchTimeout
 from .space import CodeSpace, Space, WordSpace
 from .words import ALPHABET, dictionary, is_plain, normalise
 
+MINIMAX_NOTE_AT = 200  # possible words from which an exact minimax search is announced up front
 MAX_CODES = 10_000  # the full feedback matrix of suggest and studies stays small (10^8 pairs)
 DEFAULT_METHOD = {"motus": "sumgini", "wordle": "sumgini", "mastermind": "max"}
 SHOW_LIMIT = 60
@@ -148,6 +149,11 @@ class SecretPuzzle(Puzzle):
         codes = self.space.codes(self.space.guess_array[rows], self.space.answer_array[poss])
         minimax = None
         if method is st.Method.MINIMAX:
+            if poss.size > MINIMAX_NOTE_AT:
+                bound = f"stops at the time limit, {time_limit:g} s" if time_limit is not None else "has no time limit"
+                self.doc.note(f"exact minimax over {poss.size} possible and {rows.size} proposable words can take "
+                              f"long; it {bound} (--time-limit)", "--method minimax")
+                emit_notes(self)
             tree = GameTree(codes, self.space.found, time_limit=time_limit)
 
             def minimax(cand: np.ndarray) -> np.ndarray:

@@ -11,8 +11,6 @@ _OPTIONS = (
     Option("engine", "string", "table", "table: the vectorised feedback rule; model: enumerate the constraint "
            "model", ("solve",)),
     Option("method", "string", "sumgini (mastermind: max)", "the scoring method", ("suggest",), flag=True),
-    Option("time-limit", "seconds", "60 (minimax)", "stop the search after this long", ("suggest", "verify"),
-           flag=True),
 )
 _CLAIM_KEYS = (Key("method", "string", "the method a `best guess is` claim is judged by",
                    default="the game's default"),)

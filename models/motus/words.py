@@ -26,6 +26,7 @@ import numpy as np
 
 from sleuth import cache
 from sleuth.errors import PuzzleError, SleuthError
+from sleuth.puzzle import read_bounded
 
 ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 _LIGATURES = str.maketrans({"Œ": "OE", "œ": "OE", "Æ": "AE", "æ": "AE", "ß": "SS"})
@@ -180,9 +181,9 @@ def from_file(path: str, *, file: str | None = None, place: str = "dictionary") 
     if not p.is_absolute() and file:
         p = Path(file).resolve().parent / p
     try:
-        raw = p.read_bytes()
-    except OSError as exc:
-        raise PuzzleError(f"cannot read word list {str(p)!r} ({exc.strerror or exc})", file=file, place=place,
+        raw = read_bounded(str(p))
+    except PuzzleError as exc:
+        raise PuzzleError(f"word list {str(p)!r} {exc.message}", file=file, place=place,
                           allowed="fr, wordle, or a path to a UTF-8 file with one word per line") from None
     return _parse_file(raw, str(p), file, place)
 

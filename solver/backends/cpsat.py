@@ -14,6 +14,7 @@ from collections.abc import Iterator, Sequence
 
 from ortools.sat.python import cp_model
 
+from ..limits import remaining
 from ..model import AllDifferent, Clause, Linear, LinearExpr, Lit, Model, Table, Var
 from . import Backend, Outcome, SolverTimeout, SolveStatus
 
@@ -68,8 +69,9 @@ class CpSatBackend(Backend):
     def _solver(self) -> cp_model.CpSolver:
         s = cp_model.CpSolver()
         s.parameters.num_workers = max(1, self.workers)
-        if self.time_limit is not None:
-            s.parameters.max_time_in_seconds = float(self.time_limit)
+        limit = min((x for x in (self.time_limit, remaining()) if x is not None), default=None)
+        if limit is not None:
+            s.parameters.max_time_in_seconds = float(limit)
         return s
 
     def _assume(self, assumptions: Sequence[Lit]) -> None:

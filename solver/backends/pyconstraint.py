@@ -43,8 +43,10 @@ class PythonConstraintBackend(Backend):
         return problem
 
     def _conflicting(self, assumptions: Sequence[Lit]) -> bool:
+        """Two assumptions on one variable disagree, or one asks for a value outside the domain."""
         seen: dict[int, bool] = {}
-        return any(seen.setdefault(a.var.index, a.positive) != a.positive for a in assumptions)
+        return any(seen.setdefault(a.var.index, a.positive) != a.positive
+                   or not a.var.lo <= int(a.positive) <= a.var.hi for a in assumptions)
 
     def solutions(self, assumptions: Sequence[Lit] = (), *, limit: int | None = None) -> Iterator[dict[Var, int]]:
         if self._conflicting(assumptions) or not self.model.variables:

@@ -1,0 +1,160 @@
+"""Resource limits every game honours: one memory budget for enumerations, and the time limit of a command.
+
+Size before work: a game estimates what it is about to enumerate or tabulate (worlds, deals, states, tree
+leaves) and calls :func:`check_size` before allocating it.  The limit is one option for every game,
+``--set max_worlds=N``; without it, the limit is the memory budget divided by the game's cost per item.  The
+budget is :data:`DEFAULT_MEMORY_BUDGET` or the environment variable ``SLEUTH_MEMORY_BUDGET`` (bytes, or with
+a suffix: ``512M``, ``8G``).
+
+Time: :func:`time_limit` reads ``options["time-limit"]`` (seconds, a number > 0) and :func:`deadline` raises
+:class:`~sleuth.backends.SolverTimeout` when it runs out, whatever the game is doing (CP-SAT calls are cut
+by their own limit, see :func:`remaining`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import math
+import os
+import signal
+import threading
+import time
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from .errors import PuzzleError, SleuthError
+
+DEFAULT_MEMORY_BUDGET = 4 * 1024 ** 3   # bytes: well below the memory of a small machine (the whole CLI run)
+MAX_WORLDS_KEY = "max_worlds"
+TIME_KEY = "time-limit"
+_SUFFIX = {"": 1, "k": 1024, "m": 1024 ** 2, "g": 1024 ** 3, "t": 1024 ** 4}
+
+
+class TooLarge(SleuthError):
+    """What a game was about to enumerate is over the limit: the estimate, the limit and how to raise it."""
+
+
+def memory_budget() -> int:
+    """The memory budget in bytes (``SLEUTH_MEMORY_BUDGET``, else :data:`DEFAULT_MEMORY_BUDGET`)."""
+    text = os.environ.get("SLEUTH_MEMORY_BUDGET", "").strip()
+    if not text:
+        return DEFAULT_MEMORY_BUDGET
+    value = parse_size(text)
+    if value is None or value <= 0:
+        raise PuzzleError(f"{text!r} is not a memory size", place="SLEUTH_MEMORY_BUDGET",
+                          allowed="bytes > 0, or with a suffix: 512M, 8G")
+    return value
+
+
+def parse_size(text: str) -> int | None:
+    """A size in bytes: ``"1000"``, ``"512M"``, ``"8G"``, ``"1.5GiB"`` (None when it is not one)."""
+    t = text.strip().lower().removesuffix("b").removesuffix("i")
+    try:
+        return int(float(t[:-1] if t[-1:] in _SUFFIX else t) * _SUFFIX.get(t[-1:], 1))
+    except ValueError:
+        return None
+
+
+def max_items(options: Mapping[str, Any] | None, bytes_each: int) -> int:
+    """The largest count a game may enumerate: ``--set max_worlds=N``, else the budget over ``bytes_each``."""
+    value = (options or {}).get(MAX_WORLDS_KEY)
+    if value is None:
+        return max(1, memory_budget() // max(1, bytes_each))
+    try:
+        number = int(str(value).replace("_", ""))
+    except ValueError:
+        number = 0
+    if number <= 0:
+        raise PuzzleError(f"{value!r} is not a positive integer", place=f"--set {MAX_WORLDS_KEY}",
+                          allowed="an integer > 0")
+    return number
+
+
+def check_size(what: str, estimate: int | float, options: Mapping[str, Any] | None, bytes_each: int,
+               *, at_least: bool = False) -> None:
+    """Refuse before allocating: ``estimate`` items of ``what`` (about ``bytes_each`` bytes each) over the limit."""
+    limit = max_items(options, bytes_each)
+    if estimate > limit:
+        about = "more than" if at_least else "about" if isinstance(estimate, float) else ""
+        raise TooLarge(f"{about} {_num(estimate)} {what} to enumerate ({_bytes(estimate * bytes_each)}), more than "
+                       f"the limit of {_num(limit)} (memory budget {_bytes(memory_budget())}); raise it with "
+                       f"--set {MAX_WORLDS_KEY}=N or SLEUTH_MEMORY_BUDGET".strip())
+
+
+def _num(x: int | float) -> str:
+    return f"{int(x):,}" if x < 1e15 else f"{x:.3g}"
+
+
+def _bytes(n: float) -> str:
+    for unit in ("B", "KB", "MB", "GB", "TB"):
+        if n < 1024 or unit == "TB":
+            return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
+        n /= 1024
+    return f"{n:.1f} TB"  # pragma: no cover
+
+
+# -- time ----------------------------------------------------------------------------------------------
+
+_deadline = threading.local()
+
+
+def time_limit(options: Mapping[str, Any] | None) -> float | None:
+    """``options["time-limit"]`` as seconds (a finite number > 0), or None; anything else is bad input."""
+    value = (options or {}).get(TIME_KEY)
+    if value is None:
+        return None
+    try:
+        seconds = float(value) if not isinstance(value, bool) else math.nan
+    except (TypeError, ValueError):
+        seconds = math.nan
+    if not (math.isfinite(seconds) and seconds > 0):
+        raise PuzzleError(f"{value!r} is not a time limit", place="--time-limit", allowed="seconds > 0")
+    return seconds
+
+
+def remaining() -> float | None:
+    """Seconds left before the current thread's deadline (None: no deadline); backends cap their limit by it."""
+    end = getattr(_deadline, "end", None)
+    return None if end is None else max(0.001, end - time.monotonic())
+
+
+@contextlib.contextmanager
+def deadline(seconds: float | None) -> Iterator[None]:
+    """Raise :class:`SolverTimeout` in this thread once ``seconds`` have passed (None: no limit).
+
+    In the main thread a timer signal interrupts the work; elsewhere a timer thread raises the exception
+    asynchronously in this thread.  Either way it lands between Python steps, never inside a C call.
+    """
+    from .backends import SolverTimeout
+
+    if seconds is None or getattr(_deadline, "end", None) is not None:
+        yield
+        return
+    _deadline.end = time.monotonic() + seconds
+    message = f"the time limit of {seconds:g} s was reached"
+    main = threading.current_thread() is threading.main_thread() and hasattr(signal, "setitimer")
+    timer: threading.Timer | None = None
+    previous: Any = None
+    try:
+        if main:
+            def on_alarm(signum: int, frame: object) -> None:
+                raise SolverTimeout(message)
+            previous = signal.signal(signal.SIGALRM, on_alarm)
+            signal.setitimer(signal.ITIMER_REAL, seconds)
+        else:
+            ident = threading.get_ident()
+            exc_type = type("SolverTimeoutHere", (SolverTimeout,), {"__init__": lambda self: SolverTimeout.__init__(
+                self, message)})
+            timer = threading.Timer(seconds, lambda: ctypes.pythonapi.PyThreadState_SetAsyncExc(
+                ctypes.c_ulong(ident), ctypes.py_object(exc_type)))
+            timer.daemon = True
+            timer.start()
+        yield
+    finally:
+        if main:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, previous)
+        elif timer is not None:
+            timer.cancel()
+        _deadline.end = None

@@ -164,9 +164,7 @@ def options(game: str) -> Iterator[Case]:
     """Options that are out of range or do not exist, on the game's own sample."""
     text = (PUZZLES / SAMPLES[game]).read_text(encoding="utf-8")
     for value in ("-1", "0", "nan", "inf", "-inf", "soon"):
-        yield Case("options", f"{game}-time-limit-{value}", text, ("solve", "{file}", f"--time-limit={value}"),
-                   pending="the CLI drops a zero --time-limit before the game sees it (refused at the parser "
-                           "once the CLI does)" if value == "0" else None)
+        yield Case("options", f"{game}-time-limit-{value}", text, ("solve", "{file}", f"--time-limit={value}"))
     for value in ("0", "-5", "many"):
         yield Case("options", f"{game}-max-worlds-{value}", text, ("solve", "{file}", "--set", f"max_worlds={value}"))
     yield Case("options", f"{game}-unknown-set", text, ("solve", "{file}", "--set", "zz_unknown=1"))
@@ -256,8 +254,7 @@ def bombs() -> list[Case]:
              expect=3),
         Case("bombs", "deep-toml-63mb", "x = " + "[" * (60 * 1024 * 1024)),
         Case("bombs", "wordle-minimax-time-limit", 'game = "wordle"\ndictionary = "wordle"\n',
-             ("suggest", "{file}", "--method", "minimax", "--set", "time-limit=2"), expect=3,
-             pending="the CLI's suggest exits 0 on a report whose status is timeout", slow=True),
+             ("suggest", "{file}", "--method", "minimax", "--time-limit", "2"), expect=3, slow=True),
     ]
 
 

@@ -293,3 +293,25 @@ def brute_force_others(game: Game, player: int) -> dict[str, Fraction]:
             for part, yes in cache[key].items():
                 out[part] += w * yes
     return {part: out.get(part, Fraction(0)) for part in PARTS}
+
+
+def show_advice(game: Game, by: int, cards: tuple[int, int, int]) -> list[dict[str, object]]:
+    """The viewer must show one of ``cards`` to ``by``: for each card they hold, what ``by`` then knows,
+    in expectation over the viewer's worlds: the entropy (bits) of ``by``'s envelope distribution (uniform
+    over the deals ``by`` considers possible) and the probability that ``by`` knows the envelope.  Least
+    revealing first; [] when no world is consistent with the suggestion being answered by the viewer."""
+    v = game.viewer
+    assert v is not None
+    rows = []
+    for c in cards:
+        if c not in game.hands[v]:
+            continue
+        after = Game(game.deck, game.players, game.hand_sizes, game.hands,
+                     (*game.suggestions, Suggestion(by, cards, v, c)), game.accusations, game.file_viewer, v,
+                     game.card_names)
+        values = expectation(after, by, lambda counts: {"entropy": envelope_entropy(counts),
+                                                        "knows": knows(counts)["envelope"]})
+        if values:
+            rows.append({"card": c, "entropy": float(values["entropy"]), "knows": values["knows"]})
+    rows.sort(key=lambda r: (-r["entropy"], r["knows"], r["card"]))  # type: ignore[operator]
+    return rows

@@ -271,6 +271,7 @@ def brute_force_others(game: Game, player: int) -> dict[str, Fraction]:
     """:func:`others_knowledge` for one player by listing every deal and every card shown."""
     deals = list(all_deals(game))
     worlds = [d for d in deals if satisfies(d, game.observations())]
+    public = [d for d in deals if satisfies(d, player_game(game, player, frozenset(), {}).observations())]
     if not worlds:
         return {}
     n = len(game.players)
@@ -285,8 +286,8 @@ def brute_force_others(game: Game, player: int) -> dict[str, Fraction]:
             hand = frozenset(c for c, p in enumerate(deal) if p == player)
             key = (hand, tuple((s.index, c) for s, c in zip(shows, cards, strict=True)))
             if key not in cache:
-                pg = player_game(game, player, hand, dict(key[1]))
-                seen = [d for d in deals if satisfies(d, pg.observations())]
+                seen = [d for d in public if frozenset(c for c, p in enumerate(d) if p == player) == hand
+                        and all(d[c] == s.shower for s, c in zip(shows, cards, strict=True))]
                 envs = {tuple(c for c, p in enumerate(d) if p == n) for d in seen}
                 cache[key] = {"envelope": len(envs) == 1,
                               **{name: len({e[i] for e in envs}) == 1 for i, name in enumerate(CATEGORIES)}}

@@ -25,7 +25,7 @@ from fractions import Fraction
 from typing import TypeVar
 
 from .counting import Counts, Problem, count_deals
-from .game import CATEGORIES, Game, Obs, ObsKind, Suggestion
+from .game import CATEGORIES, Deck, Game, Obs, ObsKind, Suggestion
 
 PARTS = ("envelope", *CATEGORIES)
 T = TypeVar("T")
@@ -178,13 +178,11 @@ def view_problem(game: Game, player: int, view: View) -> Problem:
     return Problem.from_observations(pg, pg.observations())
 
 
-def knows(counts: Counts) -> dict[str, bool]:
-    """Which parts of the envelope are the same in every counted deal."""
-    triples = [t for t, k in (counts.triples or {}).items() if k]
-    out = {"envelope": len(triples) == 1}
-    for i, name in enumerate(CATEGORIES):
-        out[name] = len({t[i] for t in triples}) == 1
-    return out
+def knows(counts: Counts, deck: Deck) -> dict[str, bool]:
+    """Which parts of the envelope are the same in every counted deal (read off the envelope column: every
+    deal has one card of each category there)."""
+    out = {name: sum(1 for c in deck.members(k) if counts.cells[c][-1]) == 1 for k, name in enumerate(CATEGORIES)}
+    return {"envelope": all(out.values()), **out}
 
 
 def expectation(game: Game, player: int, value: Callable[[Counts], dict[str, T]]) -> dict[str, Fraction]:
@@ -210,7 +208,7 @@ def others_knowledge(game: Game, players: Sequence[int] | None = None) -> dict[i
         for view, info in found.items():
             if all(len(e) > 1 for e in info.envelope):
                 continue   # two of the viewer's own worlds with this view differ in every part
-            for part, yes in knows(count_deals(view_problem(game, p, view), triples=True)).items():
+            for part, yes in knows(count_deals(view_problem(game, p, view)), game.deck).items():
                 sums[part] += info.weight * yes
         out[p] = {part: Fraction(k, denominator) if denominator else Fraction(0) for part, k in sums.items()}
     return out
@@ -311,7 +309,7 @@ def show_advice(game: Game, by: int, cards: tuple[int, int, int]) -> list[dict[s
                      (*game.suggestions, Suggestion(by, cards, v, c)), game.accusations, game.file_viewer, v,
                      game.card_names)
         values = expectation(after, by, lambda counts: {"entropy": envelope_entropy(counts),
-                                                        "knows": knows(counts)["envelope"]})
+                                                        "knows": knows(counts, game.deck)["envelope"]})
         if values:
             rows.append({"card": c, "entropy": float(values["entropy"]), "knows": values["knows"]})
     rows.sort(key=lambda r: (-r["entropy"], r["knows"], r["card"]))  # type: ignore[operator]

@@ -156,7 +156,9 @@ def show_report(puzzle: CluePuzzle, opts: Mapping[str, Any]) -> Report:
                           place=place, allowed=[game.card(c) for c in game.hands[game.viewer]] or "a listed hand")
     rows = show_advice(game, by, (cards[0], cards[1], cards[2]))
     if not rows:
-        return Report(puzzle.game, Status.CONTRADICTION, {}, conflict=puzzle.conflict())
+        raise PuzzleError(f"no deal lets this suggestion reach {game.players[game.viewer]}: a player seated "
+                          f"between {game.players[by]} and {game.players[game.viewer]} must hold one of the cards",
+                          file=file, place=place, allowed="a suggestion the viewer can be the one to answer")
     fields: dict[str, Any] = {
         "by": game.players[by], "show": game.card(rows[0]["card"]),  # type: ignore[arg-type]
         "ranking": [{"card": game.card(r["card"]), "entropy": round(r["entropy"], 4),  # type: ignore[arg-type]

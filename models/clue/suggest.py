@@ -156,8 +156,10 @@ def show_report(puzzle: CluePuzzle, opts: Mapping[str, Any]) -> Report:
                           place=place, allowed=[game.card(c) for c in game.hands[game.viewer]] or "a listed hand")
     rows = show_advice(game, by, (cards[0], cards[1], cards[2]))
     if not rows:
-        raise PuzzleError(f"no deal lets this suggestion reach {game.players[game.viewer]}: a player seated "
-                          f"between {game.players[by]} and {game.players[game.viewer]} must hold one of the cards",
+        n = len(game.players)
+        between = [game.players[(by + i) % n] for i in range(1, (game.viewer - by) % n)]
+        raise PuzzleError(f"no deal lets this suggestion reach {game.players[game.viewer]}: "
+                          f"{' or '.join(between) or 'nobody'} must hold one of the cards",
                           file=file, place=place, allowed="a suggestion the viewer can be the one to answer")
     fields: dict[str, Any] = {
         "by": game.players[by], "show": game.card(rows[0]["card"]),  # type: ignore[arg-type]

@@ -95,7 +95,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = command("suggest", "propose the next move")
     puzzle_options(p, backend=False)
     p.add_argument("--method", help="scoring method or strategy (sleuth games GAME lists them)")
-    p.add_argument("--show", metavar="CARD", help="clue: you must show a card: which one reveals least")
+    p.add_argument("--show", metavar="'PLAYER: C1, C2, C3'",
+                   help="clue: PLAYER suggested C1, C2, C3 and you must show one: which reveals least")
 
     p = command("experiment", "run a study or benchmark (sleuth experiment NAME --help)")
     p.add_argument("name", nargs="?", metavar="NAME", help="one of: " + ", ".join(EXPERIMENTS))

@@ -94,6 +94,16 @@ class Puzzle(ABC):
         """Warnings of this puzzle: set at load and by the commands run so far (also in ``Report.notes``)."""
         return self.doc.notes
 
+    def flag(self, value: object, place: str) -> bool:
+        """An on/off option: a boolean (a command-line flag), or true/false, yes/no, 1/0, on/off from ``--set``."""
+        if isinstance(value, bool):
+            return value
+        text = str(value).strip().casefold()
+        if text in ("true", "yes", "1", "on") or text in ("false", "no", "0", "off"):
+            return text in ("true", "yes", "1", "on")
+        raise PuzzleError(f"{value!r} is not true or false", file=self.doc.file, place=place,
+                          allowed="true or false")
+
     def reject_options(self, options: Mapping[str, Any] | None, allowed: Sequence[str] = ()) -> dict[str, Any]:
         """Fail clearly on a command-line option this game does not take."""
         opts = {k: v for k, v in (options or {}).items() if v is not None and v is not False}

@@ -23,6 +23,7 @@ from sleuth.bench import percentile, timed
 
 from .counting import Problem, count_deals
 from .model import build_model
+from .others import others_knowledge
 from .rules import apply_rules
 from .sheet import Mark, Sheet, backbone_sheet, counted_sheet, exact_sheet, naive_sheet
 from .simulate import simulate
@@ -43,9 +44,10 @@ def subset(small: Sheet, big: Sheet) -> bool:
                for ra, rb in zip(small.marks, big.marks, strict=True) for a, b in zip(ra, rb, strict=True))
 
 
-def run(players: int, games: int, seed: int, every: int, viewer: int | None, progress: bool) -> dict[str, Any]:
+def run(players: int, games: int, seed: int, every: int, viewer: int | None, progress: bool,
+        others: bool = False) -> dict[str, Any]:
     rng = random.Random(seed)
-    t_sheet, t_rules, t_prob, t_fast_sub, t_backbone, t_naive = [], [], [], [], [], []
+    t_sheet, t_rules, t_prob, t_fast_sub, t_backbone, t_naive, t_others = [], [], [], [], [], [], []
     extra_cells = states = mismatches = unsound = states_rules_short = fallbacks = 0
     for g in range(games):
         sim = simulate(players, rng)
@@ -60,6 +62,8 @@ def run(players: int, games: int, seed: int, every: int, viewer: int | None, pro
             t_rules.append(dt)
             probs, dt = timed(count_deals, problem, triples=True)
             t_prob.append(dt)
+            if others:
+                t_others.append(timed(others_knowledge, game)[1])
             unsound += not (fits(sheet, sim.deal) and fits(rules.sheet, sim.deal) and subset(rules.sheet, sheet)
                             and counted_sheet(probs) == sheet)
             gap = sheet.known() - rules.sheet.known()
@@ -84,7 +88,9 @@ def run(players: int, games: int, seed: int, every: int, viewer: int | None, pro
         return {"median_ms": 1e3 * statistics.median(xs), "p95_ms": 1e3 * percentile(xs, 0.95),
                 "max_ms": 1e3 * max(xs)}
 
-    return {"players": players, "games": games, "states": states, "exact_sheet": stats(t_sheet),
+    extra = {"others": stats(t_others), "others_over_sheet": statistics.median(t_others) / statistics.median(t_sheet)
+             } if others else {}
+    return {**extra, "players": players, "games": games, "states": states, "exact_sheet": stats(t_sheet),
             "rules": stats(t_rules), "probabilities": stats(t_prob),
             "compared_states": len(t_naive), "fast_on_compared": stats(t_fast_sub),
             "backbone": stats(t_backbone), "naive": stats(t_naive),
@@ -102,6 +108,8 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--every", type=int, default=20,
                     help="time the backbone and the naive sheet on every K-th state (default 20)")
     ap.add_argument("--observer", action="store_true", help="an outside observer's view instead of player 1's")
+    ap.add_argument("--others", action="store_true",
+                    help="also time what the other players know (models.clue.others) on every state")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
     try:
@@ -110,8 +118,8 @@ def main(argv: list[str]) -> int:
         ap.error("--players takes integers such as 3,4,6")
     if any(not 2 <= n <= 6 for n in counts) or args.games < 1 or args.every < 1:
         ap.error("players 2..6, --games and --every at least 1")
-    results = [run(n, args.games, args.seed + n, args.every, None if args.observer else 0, sys.stderr.isatty())
-               for n in counts]
+    results = [run(n, args.games, args.seed + n, args.every, None if args.observer else 0, sys.stderr.isatty(),
+                   args.others) for n in counts]
     if args.json:
         print(json.dumps(results, indent=2))
         return 0
@@ -131,6 +139,12 @@ def main(argv: list[str]) -> int:
         print(f"{r['players']:>7} {r['compared_states']:>6}  {r['fast_on_compared']['median_ms']:>11.2f}  "
               f"{r['backbone']['median_ms']:>15.1f}  {r['naive']['median_ms']:>12.0f}  "
               f"{r['backbone_over_fast']:>13.0f}x  {r['naive_over_fast']:>9.0f}x  {r['sheet_mismatches']:>8}")
+    if args.others:
+        print("\nWhat the others know (exact, every state), beside the plain sheet: median / p95 / max ms")
+        for r in results:
+            o = r["others"]
+            print(f"{r['players']:>7} players: {o['median_ms']:.1f} / {o['p95_ms']:.0f} / {o['max_ms']:.0f}; "
+                  f"median others / median sheet: {r['others_over_sheet']:.0f}x")
     print("\nCells the exact sheet knows and the rules engine does not (all states)")
     for r in results:
         print(f"{r['players']:>7} players: {r['cells_exact_not_rules']} cells in {r['states_rules_short']} of "

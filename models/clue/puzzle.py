@@ -9,18 +9,21 @@ from typing import Any
 
 from sleuth.errors import PuzzleError
 from sleuth.puzzle import Puzzle, PuzzleDoc
-from sleuth.results import ClaimResult, ClaimSpec, Report, Status
-from sleuth.schema import fold
+from sleuth.results import ClaimResult, ClaimSpec, Report, Status, Verdict
+from sleuth.schema import Names, fold
 from sleuth.errors import UnknownNameError
 
 from .counting import Counts, Problem, count_deals
 from .game import CATEGORIES, Game, Obs, parse_game
 from .model import ClueModel, build_model
+from .others import PARTS, others_knowledge
 from .rules import apply_rules
 from .sheet import Mark, Sheet, backbone_sheet, counted_sheet, exact_sheet, naive_sheet
 
 METHODS = ("count", "backbone", "naive", "rules")
 _CLAIM = re.compile(r"^\s*(not\s+)?(.+?)\s+(holds|lacks)\s+(.+?)\s*$", re.IGNORECASE)
+_KNOWS = re.compile(r"^\s*(not\s+)?(.+?)\s+(knows|may\s+know)\s+the\s+(envelope|suspect|weapon|room)\s*$",
+                    re.IGNORECASE)
 
 
 class CluePuzzle(Puzzle):
@@ -69,8 +72,9 @@ class CluePuzzle(Puzzle):
 
     # -- solve --------------------------------------------------------------------------------------------
     def solve(self, *, backend: str = "cpsat", options: Mapping[str, Any] | None = None) -> Report:
-        opts = self.reject_options(options, ["probabilities", "method", "time-limit"])
+        opts = self.reject_options(options, ["probabilities", "method", "time-limit", "others"])
         method = self.option_choice(opts.get("method", "count"), METHODS, "method", "--method")
+        others = self.flag(opts.get("others", False), "--others")
         game = self.state
         fields: dict[str, Any] = {"viewer": game.players[game.viewer] if game.viewer is not None else None}
         counts = None
@@ -104,26 +108,82 @@ class CluePuzzle(Puzzle):
             text += f"\n\nConsistent deals: {counts.total}\nMost likely envelopes:\n"
             text += "\n".join(f"  {row['p']!s:>12}  {row['suspect']}, {row['weapon']}, {row['room']}"
                               for row in fields["envelope_probabilities"][:5])
+        if others:
+            text += "\n\n" + self._others(fields)
         return Report(self.game, Status.OK, fields, text)
+
+    def _others(self, fields: dict[str, Any]) -> str:
+        """Adds ``others`` (and a note for each player who may already be able to accuse); returns the text."""
+        game = self.state
+        table = others_knowledge(game)
+        fields["others"] = {game.players[p]: row for p, row in table.items()}
+        for p, row in table.items():
+            if row["envelope"] > 0:
+                self.doc.note(f"{game.players[p]} may already be able to accuse: knows the envelope with "
+                              f"probability {row['envelope']}")
+        who = f"{game.players[game.viewer]}'s" if game.viewer is not None else "an outside observer's"
+        lines = [f"What the others know (exact probabilities, from {who} side):",
+                 f"  {'player':<12} {'envelope':>10} {'suspect':>10} {'weapon':>10} {'room':>10}"]
+        for p, row in table.items():
+            lines.append(f"  {game.players[p]:<12} " + " ".join(f"{row[part]!s:>10}" for part in PARTS))
+        return "\n".join(lines)
 
     # -- verify --------------------------------------------------------------------------------------------
     def verify(self, claims: Sequence[ClaimSpec], *, backend: str = "cpsat",
                options: Mapping[str, Any] | None = None) -> list[ClaimResult]:
         opts = self.reject_options(options, ["time-limit"])
         cm = self.clue_model()
-        parsed = [(spec, self.parse_claim(spec)) for spec in claims]
+        parsed = [(spec, self.parse_knows(spec) or self.parse_claim(spec)) for spec in claims]
         engine = cm.engine(backend, opts.get("time-limit"))
         results = []
-        for spec, (card, place, positive) in parsed:
+        known: dict[int, dict[str, Fraction]] = {}
+        for spec, claim in parsed:
+            if len(claim) == 4:
+                results.append(self._verify_knows(spec, claim, known))  # type: ignore[arg-type]
+                continue
+            card, place, positive = claim
             lit = cm.lit(card, place)
             results.append(engine.verify(lit if positive else ~lit, spec.text, spec.expect, world=cm.deal))
         return results
+
+    def parse_knows(self, spec: ClaimSpec) -> tuple[int, str, bool, bool] | None:
+        """``[not ]<player> knows|may know the envelope|suspect|weapon|room`` as (player, part, may,
+        negated); None when the claim has another form."""
+        match = _KNOWS.match(spec.text)
+        if not match:
+            return None
+        negated, who, verb, part = match.groups()
+        try:
+            player = Names("player", self.state.players).index(who.strip())
+        except PuzzleError as exc:
+            raise PuzzleError(exc.message, file=self.doc.file, place=spec.place, allowed=exc.allowed) from None
+        return player, part.casefold(), verb.casefold() != "knows", bool(negated)
+
+    def _verify_knows(self, spec: ClaimSpec, claim: tuple[int, str, bool, bool],
+                      known: dict[int, dict[str, Fraction]]) -> ClaimResult:
+        """Knows: in every world of the viewer; may know: in some world (exact probabilities)."""
+        player, part, may, negated = claim
+        if player not in known:
+            known[player] = others_knowledge(self.state, [player])[player]
+        p = known[player][part]
+        if self.counts().total == 0:
+            return ClaimResult(spec.text, Verdict.CONTRADICTION, expect=spec.expect)
+        if may:
+            verdict = Verdict.ENTAILED if p > 0 else Verdict.REFUTED
+        else:
+            verdict = Verdict.ENTAILED if p == 1 else Verdict.REFUTED if p == 0 else Verdict.OPEN
+        if negated and verdict is not Verdict.OPEN:
+            verdict = Verdict.REFUTED if verdict is Verdict.ENTAILED else Verdict.ENTAILED
+        name = self.state.players[player]
+        return ClaimResult(spec.text, verdict, expect=spec.expect,
+                           detail=f"probability that {name} knows the {part}: {p}")
 
     def parse_claim(self, spec: ClaimSpec) -> tuple[int, int, bool]:
         """``[not ]<player>|envelope holds|lacks <card>`` as (card, place, positive)."""
         match = _CLAIM.match(spec.text)
         allowed = "'<player> holds <card>', '<player> lacks <card>', 'envelope holds <card>', " \
-                  "'envelope lacks <card>', each optionally prefixed by 'not '"
+                  "'envelope lacks <card>', '<player> knows the envelope|suspect|weapon|room', " \
+                  "'<player> may know the ...', each optionally prefixed by 'not '"
         if not match:
             raise PuzzleError(f"cannot read claim {spec.text!r}", file=self.doc.file, place=spec.place,
                               allowed=allowed)
@@ -144,8 +204,11 @@ class CluePuzzle(Puzzle):
     # -- suggest ------------------------------------------------------------------------------------------
     def suggest(self, *, method: str | None = None, options: Mapping[str, Any] | None = None) -> Report:
         from .suggest import suggest_report
-        opts = self.reject_options(options, ["room", "by", "samples", "seed", "top"])
+        opts = self.reject_options(options, ["room", "by", "samples", "seed", "top", "show"])
         self.option_choice(method or "information", ["information"], "method", "--method")
+        if "show" in opts:
+            from .suggest import show_report
+            return show_report(self, opts)
         return suggest_report(self, opts)
 
 

@@ -29,6 +29,7 @@ SPEC = GameSpec(
             Key("correct", "boolean", "whether the accusation was right", required=True))),
     ),
     claims=("<player> holds <card>", "<player> lacks <card>", "envelope holds <card>", "envelope lacks <card>",
+            "<player> knows the envelope|suspect|weapon|room", "<player> may know the envelope|suspect|weapon|room",
             "not <claim>"),
     methods={"count": "exact counting of the consistent deals (default)",
              "backbone": "the engine's backbone, solution-guided", "naive": "two solver calls per cell",
@@ -38,6 +39,11 @@ SPEC = GameSpec(
         Option("method", "string", "count", "how the sheet is derived (see methods)", ("solve",), flag=True),
         Option("probabilities", "flag", "off", "exact probabilities per cell and per envelope triple",
                ("solve",), flag=True),
+        Option("others", "flag", "off", "for every other player, the exact probability that they already know "
+               "the envelope and each part (JSON others); a note when one may accuse", ("solve",), flag=True),
+        Option("show", "'PLAYER: C1, C2, C3'", "none", "PLAYER suggested C1, C2, C3 and you must show one: which "
+               "card reveals least to them (exact expected entropy, probability they then know)", ("suggest",),
+               flag=True),
         Option("room", "string", "any room", "suggest only in this room", ("suggest",)),
         Option("by", "string", "the viewer", "whose suggestion to rank", ("suggest",)),
         Option("samples", "integer", "1000", "deals sampled for the estimate (10 to 100000)", ("suggest",)),

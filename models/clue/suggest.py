@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from sleuth.errors import PuzzleError
 from sleuth.results import Report, Status
+from sleuth.schema import Names
 
 from .counting import sample_deals
 from .sheet import counted_sheet
@@ -123,3 +124,52 @@ def _int_option(opts: Mapping[str, Any], key: str, default: int, lo: int, hi: in
     if not lo <= value <= hi:
         raise PuzzleError(f"{value} is out of range", file=file, place=f"--set {key}", allowed=f"{lo} to {hi}")
     return value
+
+
+def show_report(puzzle: CluePuzzle, opts: Mapping[str, Any]) -> Report:
+    """``--set show="BY: SUSPECT, WEAPON, ROOM"``: the viewer must answer this suggestion; which of their
+    cards reveals least to the suggester (exact, over the viewer's worlds)."""
+    from .others import show_advice
+    game, file, place = puzzle.state, puzzle.doc.file, "--set show"
+    form = "'PLAYER: SUSPECT, WEAPON, ROOM' (the suggestion the viewer must answer)"
+    if game.viewer is None:
+        raise PuzzleError("show needs the viewer who shows: set viewer in the file or --viewer NAME",
+                          file=file, place="--viewer", allowed=list(game.players))
+    by_name, sep, rest = str(opts["show"]).partition(":")
+    names = [x.strip() for x in rest.split(",")]
+    if not sep or len(names) != 3:
+        raise PuzzleError(f"cannot read {opts['show']!r}", file=file, place=place, allowed=form)
+    try:
+        by = Names("player", game.players).index(by_name.strip())
+        cards = sorted(game.card_names.index(x) for x in names)
+    except PuzzleError as exc:
+        raise PuzzleError(exc.message, file=file, place=place, allowed=exc.allowed) from None
+    if sorted(game.deck.category(c) for c in cards) != [0, 1, 2]:
+        raise PuzzleError("the suggestion must name one suspect, one weapon and one room", file=file,
+                          place=place, allowed=form)
+    if by == game.viewer:
+        raise PuzzleError("the viewer does not show a card to themselves", file=file, place=place,
+                          allowed=[p for i, p in enumerate(game.players) if i != by])
+    held = [c for c in cards if c in game.hands[game.viewer]]
+    if not held:
+        raise PuzzleError(f"{game.players[game.viewer]}'s hand holds none of these cards", file=file,
+                          place=place, allowed=[game.card(c) for c in game.hands[game.viewer]] or "a listed hand")
+    rows = show_advice(game, by, (cards[0], cards[1], cards[2]))
+    if not rows:
+        n = len(game.players)
+        between = [game.players[(by + i) % n] for i in range(1, (game.viewer - by) % n)]
+        raise PuzzleError(f"no deal lets this suggestion reach {game.players[game.viewer]}: "
+                          f"{' or '.join(between) or 'nobody'} must hold one of the cards",
+                          file=file, place=place, allowed="a suggestion the viewer can be the one to answer")
+    fields: dict[str, Any] = {
+        "by": game.players[by], "show": game.card(rows[0]["card"]),  # type: ignore[arg-type]
+        "ranking": [{"card": game.card(r["card"]), "entropy": round(r["entropy"], 4),  # type: ignore[arg-type]
+                     "knows_envelope": r["knows"]} for r in rows]}
+    lines = [f"{game.players[game.viewer]} shows {game.players[by]} one of: "
+             + ", ".join(game.card(c) for c in held),
+             f"What {game.players[by]} then knows (exact expectation over {game.players[game.viewer]}'s worlds):",
+             f"  {'card':<16} {'envelope entropy (bits)':>24} {'P(knows the envelope)':>22}"]
+    for r in fields["ranking"]:
+        lines.append(f"  {r['card']:<16} {r['entropy']:>24.4f} {r['knows_envelope']!s:>22}")
+    lines.append(f"Show {fields['show']} (reveals least: highest entropy left, then lowest chance of knowing).")
+    return Report(puzzle.game, Status.OK, fields, "\n".join(lines))

@@ -22,14 +22,21 @@ from .analysis import (DEFAULT_CPSAT_LIMIT, BeliefResult, OwnCard, belief, knowl
 from .belief import DEFAULT_TREE_CAP, ComponentBelief, Method, TooLarge
 from .cpmodel import GameModel, LimitReached, build_model, holds_lit
 from .game import Game, format_placement, parse_game
+from .nested import nested
 
-OPTIONS = ("method", "probabilities", "swap_probability", "max_states", "tree_cap", "cpsat_limit", "knowledge")
+OPTIONS = ("method", "probabilities", "swap_probability", "max_states", "tree_cap", "cpsat_limit", "knowledge",
+           "others")
 DEFAULT_MAX_STATES = 6_000_000           # measured peak: 624 MB for a component of this size
 _P_CLAIM = re.compile(r"^\s*P\s*\(\s*(?P<who>.+?)\s+holds\s+(?P<card>.+?)\s*\)\s*(?P<op>==|=|!=|<=|>=|<|>)"
                       r"\s*(?P<value>\S+)\s*$", re.IGNORECASE)
 _HOLDS = re.compile(r"^\s*(?P<neg>not\s+)?(?P<who>.+?)\s+holds\s+(?P<card>.+?)\s*$", re.IGNORECASE)
 _KNOWS = re.compile(r"^\s*(?P<neg>not\s+)?(?P<who>.+?)\s+knows\s+(?:their|own|his|her)\s+(?:own\s+)?card\s*$",
                     re.IGNORECASE)
+_NESTED = re.compile(r"^\s*P\s*\(\s*(?P<who>.+?)\s+(?:(?P<knows>knows\s+(?:their|own|his|her)\s+(?:own\s+)?card)"
+                     r"|believes\s+(?P<pos>.+?)\s+holds\s+(?P<card>.+?))\s*\)\s*(?P<op>==|=|!=|<=|>=|<|>)"
+                     r"\s*(?P<value>\S+)\s*$", re.IGNORECASE)
+_MAY = re.compile(r"^\s*(?P<neg>not\s+)?(?P<who>.+?)\s+may\s+know\s+(?:their|own|his|her)\s+(?:own\s+)?card\s*$",
+                  re.IGNORECASE)
 _OPS = {"=": Fraction.__eq__, "==": Fraction.__eq__, "!=": Fraction.__ne__, "<": Fraction.__lt__,
         "<=": Fraction.__le__, ">": Fraction.__gt__, ">=": Fraction.__ge__}
 
@@ -42,6 +49,7 @@ class Settings:
     tree_cap: int
     cpsat_limit: int
     knowledge: bool
+    others: bool = False
 
 
 class MascaradePuzzle(Puzzle):
@@ -77,13 +85,11 @@ class MascaradePuzzle(Puzzle):
                 raise sec.error(f"{opts[key]!r} is not an integer", f"--set {key}") from None
             return check_range(value, lo, 10 ** 9, sec, f"--set {key}")
 
-        want = str(opts.get("knowledge", "true")).casefold()
-        if want not in ("true", "false", "yes", "no", "1", "0"):
-            raise sec.error(f"{opts['knowledge']!r} is not true or false", "--set knowledge", allowed="true, false")
         states = integer("max_states", integer(MAX_WORLDS_KEY, DEFAULT_MAX_STATES, 1), 1)  # one name for all games
         return Settings(method, prior, states,
                         integer("tree_cap", DEFAULT_TREE_CAP, 1), integer("cpsat_limit", DEFAULT_CPSAT_LIMIT, 1),
-                        want in ("true", "yes", "1"))
+                        self.flag(opts.get("knowledge", True), "--set knowledge"),
+                        self.flag(opts.get("others", False), "--set others"))
 
     def _game(self, s: Settings) -> Game:
         if s.prior == self.table.swap_probability:
@@ -136,7 +142,37 @@ class MascaradePuzzle(Puzzle):
             own = knowledge(g, tree_cap=s.tree_cap, max_rows=s.max_states)
             fields["knowledge"] = {g.players[o.player]: self._own_json(o) for o in own}
             fields["knows_own_card"] = [g.players[o.player] for o in own if o.available and o.certain]
-        return Report(self.game_name, Status.OK, fields, self._text(result, viewer_name, s, own))
+        text = self._text(result, viewer_name, s, own)
+        if s.others:
+            text += "\n" + self._others(g, viewer_name, fields)
+        return Report(self.game_name, Status.OK, fields, text)
+
+    def _others(self, g: Game, viewer_name: str, fields: dict[str, Any]) -> str:
+        """Adds ``others`` and ``safe_claims`` (the viewer's view of every other player's beliefs)."""
+        try:
+            table = nested(g, self.viewer)
+        except TooLarge as exc:
+            fields["others"] = None
+            fields["others_reason"] = str(exc)
+            return f"What the others believe: not computed ({exc})."
+        C, v = g.identities, self.viewer
+        fields["others"] = {g.players[n.player]: {
+            "knows_own_card": n.knows_own, "own": {C[c]: p for c, p in n.own.items()},
+            **({"about_viewer": {C[c]: p for c, p in n.about.get(v, {}).items()}} if v is not None else {})}
+            for n in table}
+        fields["safe_claims"] = [g.players[n.player] for n in table if n.knows_own == 1]
+        lines = [f"What the others believe, from {viewer_name}'s side (exact; expected beliefs over "
+                 f"{viewer_name}'s worlds):"]
+        for n in table:
+            own = ", ".join(f"{C[c]} {p}" for c, p in sorted(n.own.items(), key=lambda kv: -kv[1]))
+            line = f"  {g.players[n.player]}: sure of own card with P = {n.knows_own}; own card: {own}"
+            if v is not None:
+                line += "; about " + g.players[v] + ": " + ", ".join(
+                    f"{C[c]} {p}" for c, p in sorted(n.about.get(v, {}).items(), key=lambda kv: -kv[1]))
+            lines.append(line)
+        safe = fields["safe_claims"]
+        lines.append("can claim safely (sure of their card in every world): " + (", ".join(safe) if safe else "nobody"))
+        return "\n".join(lines)
 
     @property
     def game_name(self) -> str:
@@ -207,7 +243,9 @@ class MascaradePuzzle(Puzzle):
         cache: dict[str, Any] = {}
         out = []
         for spec, (kind, pos, card, op, value, negate) in zip(claims, parsed, strict=True):
-            if kind == "p":
+            if kind in ("nested-knows", "nested-believes", "may-know"):
+                out.append(self._nested_claim(spec, kind, pos, card, op, value, negate, g, cache))
+            elif kind == "p":
                 p = result.p(pos, card)
                 ok = _OPS[op](p, value)
                 out.append(ClaimResult(spec.text, Verdict.ENTAILED if ok else Verdict.REFUTED, (), None, spec.expect,
@@ -228,6 +266,32 @@ class MascaradePuzzle(Puzzle):
             else:
                 out.append(self._holds(spec, pos, card, negate, g, s, backend, cache))
         return out
+
+    def _nested_claim(self, spec: ClaimSpec, kind: str, who: int, packed: int, op: str, value: Fraction,
+                      negate: bool, g: Game, cache: dict[str, Any]) -> ClaimResult:
+        """A claim on another player's belief, judged over the viewer's worlds (exact)."""
+        if "nested" not in cache:
+            try:
+                cache["nested"] = {n.player: n for n in nested(g, self.viewer, range(len(g.players)))}
+            except TooLarge as exc:
+                cache["nested"] = str(exc)
+        if isinstance(cache["nested"], str):
+            return ClaimResult(spec.text, Verdict.TIMEOUT, expect=spec.expect, detail=cache["nested"])
+        n = cache["nested"][who]
+        name = g.players[who]
+        if kind == "may-know":
+            truth = (n.knows_own > 0) != negate
+            return ClaimResult(spec.text, Verdict.ENTAILED if truth else Verdict.REFUTED, expect=spec.expect,
+                               detail=f"P({name} is sure of their card) = {n.knows_own}")
+        if kind == "nested-knows":
+            p, what = n.knows_own, f"P({name} knows their card)"
+        else:
+            pos, card = divmod(packed, len(g.identities))
+            p = n.about.get(pos, {}).get(card, Fraction(0))
+            what = f"E[{name}'s P({g.positions[pos]} holds {g.identities[card]})]"
+        ok = _OPS[op](p, value)
+        return ClaimResult(spec.text, Verdict.ENTAILED if ok else Verdict.REFUTED, expect=spec.expect,
+                           detail=f"{what} = {p} (exact, over the viewer's worlds)")
 
     def _holds(self, spec: ClaimSpec, pos: int, card: int, negate: bool, g: Game, s: Settings,
                backend: str, cache: dict[str, Any]) -> ClaimResult:
@@ -275,6 +339,17 @@ class MascaradePuzzle(Puzzle):
         positions, cards = g.position_names(), g.card_names()
         if spec.options:
             raise sec.error(f"unknown key {next(iter(spec.options))!r}", allowed="text, expect")
+        m = _NESTED.match(spec.text)
+        if m:
+            who = Names("player", g.players).index(m["who"], sec)
+            value = parse_fraction(m["value"], sec, None)
+            if m["knows"]:
+                return ("nested-knows", who, 0, m["op"], value, False)
+            packed = positions.index(m["pos"], sec) * len(g.identities) + cards.index(m["card"], sec)
+            return ("nested-believes", who, packed, m["op"], value, False)
+        m = _MAY.match(spec.text)
+        if m:
+            return ("may-know", Names("player", g.players).index(m["who"], sec), 0, "", Fraction(0), bool(m["neg"]))
         m = _P_CLAIM.match(spec.text)
         if m:
             value = parse_fraction(m["value"], sec, None)
@@ -289,7 +364,9 @@ class MascaradePuzzle(Puzzle):
         raise PuzzleError(f"cannot read claim {spec.text!r}", file=self.doc.file, place=spec.place,
                           allowed="'<player> holds <card>', 'not <player> holds <card>', "
                                   "'P(<player> holds <card>) = p/q' (also != < <= > >=), "
-                                  "'<player> knows their card'")
+                                  "'<player> knows their card', '<player> may know their card', "
+                                  "'P(<player> knows their card) >= p/q', "
+                                  "'P(<player> believes <position> holds <card>) >= p/q'")
 
 
 def _uses_cpsat(backend: str) -> bool:

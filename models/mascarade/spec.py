@@ -31,7 +31,8 @@ SPEC = GameSpec(
                 *_OUTCOME)),
     ),
     claims=("<player> holds <card>", "not <player> holds <card>", "P(<player> holds <card>) = p/q",
-            "<player> knows their card"),
+            "<player> knows their card", "P(<player> knows their card) >= p/q", "<player> may know their card",
+            "P(<player> believes <position> holds <card>) = p/q"),
     methods={"auto": "tree per component while small, then states (default)", "tree": "the seed's "
              "branching-time tree", "states": "distribution over distinct placements",
              "cpsat": "enumerate the consistent histories of the CP-SAT model",
@@ -45,6 +46,8 @@ SPEC = GameSpec(
                ("solve", "verify")),
         Option("cpsat_limit", "integer", "65536", "histories the cpsat method may enumerate",
                ("solve", "verify")),
+        Option("others", "flag", "off", "every other player's belief about their own card and about the "
+               "viewer's card (second order), and who can claim safely", ("solve",), flag=True),
         Option("knowledge", "boolean", "true", "also compute every player's knowledge of their own card",
                ("solve",)),
     ),

@@ -1,0 +1,316 @@
+"""What the other players know, seen from the viewer's side: nested exact counting over their views.
+
+A *world* is a deal consistent with the viewer's observations (uniform) together with the card shown at
+every showing the viewer did not see (uniform among the suggested cards the shower holds).  A player's
+*view* in a world is their own hand and the cards shown to them; the public log is common to all.  The
+player knows a part of the envelope in a world when every deal consistent with their view and the public
+log has the same answer for that part.
+
+Nested counting, not enumeration of deals: for one player, the views are listed (their possible hands, and
+for each showing to them that the viewer did not see, which suggested cards the shower holds and which one
+was shown); each view's probability is an exact deal count of :mod:`.counting` (the viewer's problem with
+that hand and those holdings fixed, times 1/|held| per unseen showing); what the player knows in a view is
+read off the deal counts of the player's own problem (cached per view).  :func:`brute_force_others` lists
+every deal and every shown card instead (the tests' reference on small decks).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections import defaultdict
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import TypeVar
+
+from .counting import Counts, Problem, count_deals
+from .game import CATEGORIES, Deck, Game, Obs, ObsKind, Suggestion
+
+PARTS = ("envelope", *CATEGORIES)
+T = TypeVar("T")
+
+View = tuple[frozenset[int], tuple[int, ...]]   # (hand, card shown at each unseen showing to the player)
+
+
+@dataclass
+class ViewInfo:
+    weight: int = 0
+    envelope: tuple[frozenset[int], ...] = (frozenset(), frozenset(), frozenset())
+
+
+@dataclass(frozen=True)
+class Showing:
+    """A showing to the player: suggestion ``index``; ``card`` is None when the viewer did not see it."""
+
+    index: int
+    shower: int
+    cards: tuple[int, int, int]
+    card: int | None
+
+
+def showings_to(game: Game, player: int) -> list[Showing]:
+    v = game.viewer
+    out = []
+    for k, s in enumerate(game.suggestions):
+        if s.by == player and s.shown_by is not None:
+            seen = s.card is not None and (v is None or v in (s.by, s.shown_by))
+            out.append(Showing(k, s.shown_by, s.cards, s.card if seen else None))
+    return out
+
+
+def player_game(game: Game, player: int, hand: frozenset[int], shown: dict[int, int]) -> Game:
+    """The game as ``player`` sees it: their hand, the cards shown to them (``shown``: suggestion index ->
+    card), the public log."""
+    hands = tuple(hand if p == player else frozenset() for p in range(len(game.players)))
+    sugg = tuple(Suggestion(s.by, s.cards, s.shown_by, shown.get(k)) for k, s in enumerate(game.suggestions))
+    return Game(game.deck, game.players, game.hand_sizes, hands, sugg, game.accusations, None, player,
+                game.card_names)
+
+
+def _restrict(prob: Problem, cards: Sequence[int], place: int, *, only: bool) -> Problem:
+    """``only``: the cards are in ``place``; else they are not."""
+    allowed = list(prob.allowed)
+    for c in cards:
+        allowed[c] = allowed[c] & (1 << place) if only else allowed[c] & ~(1 << place)
+    return Problem(prob.sizes, prob.card_category, allowed, prob.some, prob.excluded)
+
+
+def views(game: Game, player: int) -> tuple[dict[View, ViewInfo], int]:
+    """The views of ``player`` the viewer considers possible, up to symmetry, with their weights: a view
+    stands for ``weight / denominator`` of the worlds (exact integers; the weights add up to the
+    denominator), and the envelope cards the viewer's own worlds with that view leave possible (a part
+    with two of them is a part the player cannot know in that view).
+
+    Cards that share a category, their place masks in the viewer's and in the public problem, and that no
+    shown-card set or accusation names are interchangeable in every problem involved, so hands are listed
+    as how many cards they take of each such class (one representative hand, weighted by the number of
+    hands it stands for)."""
+    pv = Problem.from_observations(game, game.observations())
+    reduced = pv.propagate()
+    if reduced is None:
+        return {}, 0
+    total = count_deals(reduced).total
+    if total == 0:
+        return {}, 0
+    unseen = [s for s in showings_to(game, player) if s.card is None]
+    scale = 6 ** len(unseen)               # a common multiple of every product of |held| (1, 2 or 3 each)
+    classes = _classes(game, pv, reduced, player)
+    others = set(range(len(pv.allowed)))
+    found: dict[View, ViewInfo] = {}
+    for takes in _compositions([len(c) for c, _ in classes], reduced.sizes[player],
+                               [fixed for _, fixed in classes]):
+        hand = frozenset(c for (cards, _), m in zip(classes, takes, strict=True) for c in cards[:m])
+        ways = math.prod(math.comb(len(cards), m) for (cards, _), m in zip(classes, takes, strict=True))
+        ph = _restrict(_restrict(reduced, sorted(hand), player, only=True), sorted(others - hand), player,
+                       only=False).propagate()
+        if ph is None:
+            continue
+        for held, counts in _holdings(ph, unseen, 0, ()):
+            share = ways * counts.total * scale // math.prod(len(h) for h in held)
+            env = tuple(frozenset(c for c in game.deck.members(k) if counts.cells[c][-1]) for k in range(3))
+            for sigma in itertools.product(*held):
+                info = found.setdefault((hand, sigma), ViewInfo())
+                info.weight += share
+                info.envelope = tuple(a | b for a, b in zip(info.envelope, env, strict=True))
+    return found, total * scale
+
+
+def _classes(game: Game, pv: Problem, reduced: Problem, player: int) -> list[tuple[list[int], bool]]:
+    """The player's possible cards in classes of interchangeable cards, each with whether it is certainly
+    in the player's hand (then every card of the class is)."""
+    public = public_problem(game)
+    named = {c for p in (pv, public) for _, s in p.some for c in s} | {c for t in public.excluded for c in t}
+    bit = 1 << player
+    groups: dict[tuple[int, ...], list[int]] = defaultdict(list)
+    for c, m in enumerate(reduced.allowed):
+        if m & bit:
+            key = (-1, c) if c in named else (pv.card_category[c], pv.allowed[c], public.allowed[c])
+            groups[key].append(c)
+    return [(cards, reduced.allowed[cards[0]] == bit) for cards in groups.values()]
+
+
+def _compositions(sizes: Sequence[int], total: int, fixed: Sequence[bool]) -> Iterator[tuple[int, ...]]:
+    """How many cards to take of each class: all of a fixed class, 0..size of the others, ``total`` in all."""
+    if not sizes:
+        if total == 0:
+            yield ()
+        return
+    options = [sizes[0]] if fixed[0] else range(min(sizes[0], total) + 1)
+    for m in options:
+        if m <= total:
+            for rest in _compositions(sizes[1:], total - m, fixed[1:]):
+                yield (m, *rest)
+
+
+def public_problem(game: Game) -> Problem:
+    """The problem of the public log alone: hand sizes, passes, who showed, accusations."""
+    pg = Game(game.deck, game.players, game.hand_sizes, tuple(frozenset() for _ in game.players),
+              tuple(Suggestion(s.by, s.cards, s.shown_by, None) for s in game.suggestions), game.accusations,
+              None, None, game.card_names)
+    return Problem.from_observations(pg, pg.observations())
+
+
+def _holdings(prob: Problem, unseen: Sequence[Showing], i: int,
+              held: tuple[tuple[int, ...], ...]) -> Iterator[tuple[tuple[tuple[int, ...], ...], Counts]]:
+    """Which suggested cards each shower holds (one choice per unseen showing), with the deal count."""
+    if i == len(unseen):
+        counts = count_deals(prob)
+        if counts.total:
+            yield held, counts
+        return
+    s = unseen[i]
+    cands = [c for c in s.cards if prob.allowed[c] >> s.shower & 1]
+    for r in range(1, len(cands) + 1):
+        for subset in itertools.combinations(cands, r):
+            rest = [c for c in s.cards if c not in subset]
+            sub = _restrict(_restrict(prob, subset, s.shower, only=True), rest, s.shower, only=False).propagate()
+            if sub is not None:
+                yield from _holdings(sub, unseen, i + 1, (*held, subset))
+
+
+def view_problem(game: Game, player: int, view: View) -> Problem:
+    hand, sigma = view
+    shown = {s.index: s.card for s in showings_to(game, player) if s.card is not None}
+    shown.update({s.index: c for s, c in zip((s for s in showings_to(game, player) if s.card is None), sigma,
+                                              strict=True)})
+    pg = player_game(game, player, hand, shown)
+    return Problem.from_observations(pg, pg.observations())
+
+
+def knows(counts: Counts, deck: Deck) -> dict[str, bool]:
+    """Which parts of the envelope are the same in every counted deal (read off the envelope column: every
+    deal has one card of each category there)."""
+    out = {name: sum(1 for c in deck.members(k) if counts.cells[c][-1]) == 1 for k, name in enumerate(CATEGORIES)}
+    return {"envelope": all(out.values()), **out}
+
+
+def expectation(game: Game, player: int, value: Callable[[Counts], dict[str, T]]) -> dict[str, Fraction]:
+    """The viewer's exact expectation of ``value`` (numbers or booleans per key) of the player's own deal
+    counts; {} when no world is consistent."""
+    found, denominator = views(game, player)
+    sums: dict[str, Fraction] = defaultdict(Fraction)
+    for view, info in found.items():
+        counts = count_deals(view_problem(game, player, view), triples=True)
+        for key, x in value(counts).items():
+            sums[key] += Fraction(info.weight, denominator) * x  # type: ignore[operator]
+    return dict(sums)
+
+
+def others_knowledge(game: Game, players: Sequence[int] | None = None) -> dict[int, dict[str, Fraction]]:
+    """For every other player: the probability that they know the envelope and each of its parts."""
+    if players is None:
+        players = [p for p in range(len(game.players)) if p != game.viewer]
+    out = {}
+    for p in players:
+        found, denominator = views(game, p)
+        sums = dict.fromkeys(PARTS, 0)
+        for view, info in found.items():
+            if all(len(e) > 1 for e in info.envelope):
+                continue   # two of the viewer's own worlds with this view differ in every part
+            for part, yes in knows(count_deals(view_problem(game, p, view)), game.deck).items():
+                sums[part] += info.weight * yes
+        out[p] = {part: Fraction(k, denominator) if denominator else Fraction(0) for part, k in sums.items()}
+    return out
+
+
+def envelope_entropy(counts: Counts) -> float:
+    """The entropy (bits) of the envelope over the counted deals (uniform)."""
+    return -sum(k / counts.total * math.log2(k / counts.total) for k in (counts.triples or {}).values() if k)
+
+
+# -- reference: every deal and every shown card (tests only: small decks) -------------------------------
+
+def all_deals(game: Game) -> Iterator[tuple[int, ...]]:
+    """Every deal of the deck (place per card) with the game's hand sizes."""
+    deck, n = game.deck, len(game.players)
+    for env in itertools.product(*(deck.members(k) for k in range(3))):
+        rest = [c for c in range(len(deck)) if c not in env]
+        for places in _fill(rest, list(game.hand_sizes)):
+            deal = [n] * len(deck)
+            for c, p in zip(rest, places, strict=True):
+                deal[c] = p
+            yield tuple(deal)
+
+
+def _fill(cards: list[int], sizes: list[int]) -> Iterator[tuple[int, ...]]:
+    if not cards:
+        yield ()
+        return
+    for p, left in enumerate(sizes):
+        if left:
+            sizes[p] -= 1
+            for rest in _fill(cards[1:], sizes):
+                yield (p, *rest)
+            sizes[p] += 1
+
+
+def satisfies(deal: Sequence[int], obs: Sequence[Obs]) -> bool:
+    """Whether the deal agrees with every observation (read literally, one by one)."""
+    n = max(deal)
+    env = tuple(sorted(c for c, p in enumerate(deal) if p == n))
+    for o in obs:
+        if o.kind is ObsKind.HOLDS and any(deal[c] != o.player for c in o.cards):
+            return False
+        if o.kind is ObsKind.LACKS and any(deal[c] == o.player for c in o.cards):
+            return False
+        if o.kind is ObsKind.SOME and not any(deal[c] == o.player for c in o.cards):
+            return False
+        if o.kind is ObsKind.HAND_SIZE and sum(1 for p in deal if p == o.player) != o.size:
+            return False
+        if o.kind is ObsKind.NOT_TRIPLE and env == tuple(sorted(o.cards)):
+            return False
+        if o.kind is ObsKind.ENVELOPE and env != tuple(sorted(o.cards)):
+            return False
+    return True
+
+
+def brute_force_others(game: Game, player: int) -> dict[str, Fraction]:
+    """:func:`others_knowledge` for one player by listing every deal and every card shown."""
+    deals = list(all_deals(game))
+    worlds = [d for d in deals if satisfies(d, game.observations())]
+    public = [d for d in deals if satisfies(d, player_game(game, player, frozenset(), {}).observations())]
+    if not worlds:
+        return {}
+    n = len(game.players)
+    shows = showings_to(game, player)
+    out: dict[str, Fraction] = defaultdict(Fraction)
+    cache: dict[tuple[frozenset[int], tuple[tuple[int, int], ...]], dict[str, bool]] = {}
+    for deal in worlds:
+        options = [[s.card] if s.card is not None else [c for c in s.cards if deal[c] == s.shower]
+                   for s in shows]
+        for cards in itertools.product(*options):
+            w = Fraction(1, len(worlds) * math.prod(len(o) for o in options))
+            hand = frozenset(c for c, p in enumerate(deal) if p == player)
+            key = (hand, tuple((s.index, c) for s, c in zip(shows, cards, strict=True)))
+            if key not in cache:
+                seen = [d for d in public if frozenset(c for c, p in enumerate(d) if p == player) == hand
+                        and all(d[c] == s.shower for s, c in zip(shows, cards, strict=True))]
+                envs = {tuple(c for c, p in enumerate(d) if p == n) for d in seen}
+                cache[key] = {"envelope": len(envs) == 1,
+                              **{name: len({e[i] for e in envs}) == 1 for i, name in enumerate(CATEGORIES)}}
+            for part, yes in cache[key].items():
+                out[part] += w * yes
+    return {part: out.get(part, Fraction(0)) for part in PARTS}
+
+
+def show_advice(game: Game, by: int, cards: tuple[int, int, int]) -> list[dict[str, object]]:
+    """The viewer must show one of ``cards`` to ``by``: for each card they hold, what ``by`` then knows,
+    in expectation over the viewer's worlds: the entropy (bits) of ``by``'s envelope distribution (uniform
+    over the deals ``by`` considers possible) and the probability that ``by`` knows the envelope.  Least
+    revealing first; [] when no world is consistent with the suggestion being answered by the viewer."""
+    v = game.viewer
+    assert v is not None
+    rows = []
+    for c in cards:
+        if c not in game.hands[v]:
+            continue
+        after = Game(game.deck, game.players, game.hand_sizes, game.hands,
+                     (*game.suggestions, Suggestion(by, cards, v, c)), game.accusations, game.file_viewer, v,
+                     game.card_names)
+        values = expectation(after, by, lambda counts: {"entropy": envelope_entropy(counts),
+                                                        "knows": knows(counts, game.deck)["envelope"]})
+        if values:
+            rows.append({"card": c, "entropy": float(values["entropy"]), "knows": values["knows"]})
+    rows.sort(key=lambda r: (-r["entropy"], r["knows"], r["card"]))  # type: ignore[operator]
+    return rows

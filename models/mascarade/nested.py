@@ -1,0 +1,158 @@
+"""What the other players believe, seen from the viewer's side (second-order beliefs), exact.
+
+A *world* is an outcome for every swap the viewer did not see, weighted by the swap probability and kept
+when it agrees with every card the viewer saw.  In a world, a player saw the outcomes of their own swaps,
+the public ones and their own looks; their belief is the exact belief (:func:`.analysis.run_steps`) from
+those steps, computed once per distinct set of steps.  For each other player the viewer gets the
+probability that the player is certain of their own card (a player who can claim safely), and the
+expected belief of that player about their own card and about the viewer's card.
+
+The worlds are listed one by one: 2^k of them for k swaps the viewer did not see, so at most
+:data:`MAX_HIDDEN` such swaps.  :func:`brute_force_nested` (the tests' reference) lists every outcome of
+every swap and judges each player with the plain reference of :mod:`.reference`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+from collections import defaultdict
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+from .analysis import run_steps
+from .belief import TooLarge
+from .game import Event, Game, Step, SwapStep
+from .reference import brute_force, marginals_of
+
+MAX_HIDDEN = 16
+
+
+@dataclass(frozen=True)
+class Nested:
+    """The viewer's view of one other player's beliefs (every number exact)."""
+
+    player: int
+    knows_own: Fraction                      # P(the player is certain of their own card)
+    own: dict[int, Fraction]                 # identity -> E[P_player(own card = identity)]
+    about: dict[int, dict[int, Fraction]]    # position -> identity -> E[P_player(position holds identity)]
+
+
+def completed(game: Game, outcomes: Sequence[bool]) -> Game:
+    """The game with every swap's outcome (one per swap event, in order) and every card looked at or
+    revealed filled in as they would be in that world (whatever the file records)."""
+    state = list(game.initial)
+    events: list[Event] = []
+    it = iter(outcomes)
+    for e in game.events:
+        seen = [(pos, state[pos]) for pos, _ in e.seen]
+        swapped = e.swapped
+        if e.pair is not None:
+            swapped = happened = next(it)
+            if happened:
+                a, b = e.pair
+                state[a], state[b] = state[b], state[a]
+        events.append(dataclasses.replace(e, seen=tuple(seen), swapped=swapped))
+    return dataclasses.replace(game, events=events)
+
+
+def worlds(game: Game, viewer: int | None) -> Iterator[tuple[Game, Fraction]]:
+    """The viewer's worlds (completed games) with their unnormalised weights."""
+    game.steps_for(viewer)   # raises MissingFact when the file lacks what the viewer saw
+    swaps = [e for e in game.events if e.pair is not None]
+    hidden = [k for k, e in enumerate(swaps) if not (e.public or (viewer is not None and e.actor == viewer))]
+    if len(hidden) > MAX_HIDDEN:
+        raise TooLarge(f"{len(hidden)} swaps the viewer did not see (at most {MAX_HIDDEN} are listed one by one)")
+    prior = game.swap_probability
+    known = {k: e.swapped for k, e in enumerate(swaps) if k not in hidden}
+    seen = _steps_key(game.steps_for(viewer))
+    for bits in itertools.product((False, True), repeat=len(hidden)):
+        outcomes = dict(zip(hidden, bits, strict=True))
+        w = Fraction(1)
+        for b in bits:
+            w *= prior if b else 1 - prior
+        world = completed(game, [outcomes[k] if k in outcomes else bool(known[k]) for k in range(len(swaps))])
+        if w and _steps_key(world.steps_for(viewer)) == seen:
+            yield world, w
+
+
+def _steps_key(steps: Sequence[Step]) -> tuple[object, ...]:
+    return tuple((s.a, s.b, s.outcome) if isinstance(s, SwapStep) else (s.position, s.identity) for s in steps)
+
+
+def nested(game: Game, viewer: int | None, players: Sequence[int] | None = None,
+           belief_of: Callable[[Game, int], list[dict[int, Fraction]]] | None = None) -> list[Nested]:
+    """Every other player's beliefs as the viewer sees them; [] when no world agrees with the viewer.
+
+    ``belief_of(world, player)`` gives the player's marginals in a world (default: the exact belief of
+    :func:`.analysis.run_steps`, cached per distinct steps)."""
+    if players is None:
+        players = [p for p in range(len(game.players)) if p != viewer]
+    cache: dict[tuple[int, tuple[object, ...]], list[dict[int, Fraction]]] = {}
+
+    def exact(world: Game, p: int) -> list[dict[int, Fraction]]:
+        steps = world.steps_for(p)
+        key = (p, _steps_key(steps))
+        if key not in cache:
+            cache[key] = run_steps(world.initial, steps, world.swap_probability).marginals
+        return cache[key]
+
+    belief_of = belief_of or exact
+    found = list(worlds(game, viewer))
+    total = sum((w for _, w in found), Fraction(0))
+    if not total:
+        return []
+    out = []
+    for p in players:
+        knows = Fraction(0)
+        about: dict[int, dict[int, Fraction]] = defaultdict(lambda: defaultdict(Fraction))
+        for world, w in found:
+            marg = belief_of(world, p)
+            knows += w * any(x == 1 for x in marg[p].values())
+            for pos, row in enumerate(marg):
+                for card, x in row.items():
+                    if x:
+                        about[pos][card] += w * x
+        table = {pos: {c: x / total for c, x in sorted(row.items())} for pos, row in sorted(about.items())}
+        out.append(Nested(p, knows / total, table.get(p, {}), table))
+    return out
+
+
+def brute_force_nested(game: Game, viewer: int | None) -> list[Nested]:
+    """:func:`nested` by every outcome of every swap and the plain reference belief (tests only)."""
+    swaps = [e for e in game.events if e.pair is not None]
+    prior = game.swap_probability
+    viewer_steps = _steps_key(game.steps_for(viewer))
+    found = []
+    for bits in itertools.product((False, True), repeat=len(swaps)):
+        world = completed(game, bits)
+        if _steps_key(world.steps_for(viewer)) != viewer_steps:
+            continue
+        w = Fraction(1)
+        for b in bits:
+            w *= prior if b else 1 - prior
+        found.append((world, w))
+    def reference(world: Game, p: int) -> list[dict[int, Fraction]]:
+        return marginals_of(brute_force(world.initial, world.steps_for(p), prior), world.n_positions)
+
+    return _from_worlds(game, viewer, found, reference)
+
+
+def _from_worlds(game: Game, viewer: int | None, found: list[tuple[Game, Fraction]],
+                 belief_of: Callable[[Game, int], list[dict[int, Fraction]]]) -> list[Nested]:
+    total = sum((w for _, w in found), Fraction(0))
+    players = [p for p in range(len(game.players)) if p != viewer]
+    out = []
+    for p in players:
+        knows = sum((w for world, w in found if any(x == 1 for x in belief_of(world, p)[p].values())), Fraction(0))
+        about: dict[int, dict[int, Fraction]] = {}
+        for pos in range(game.n_positions):
+            row = {c: sum((w * belief_of(world, p)[pos].get(c, Fraction(0)) for world, w in found), Fraction(0))
+                   / total for c in range(len(game.identities))}
+            about[pos] = {c: x for c, x in row.items() if x}
+        out.append(Nested(p, knows / total, about[p], about))
+    return out
+
+
+__all__ = ["MAX_HIDDEN", "Nested", "brute_force_nested", "completed", "nested", "worlds"]

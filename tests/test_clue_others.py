@@ -1,0 +1,122 @@
+"""Clue, what the other players know: nested counting against brute force over every deal and shown card,
+claims, the show advice and the command line."""
+
+from __future__ import annotations
+
+import json
+import random
+from fractions import Fraction
+
+import pytest
+
+from sleuth.models.clue.game import Accusation, Deck, Game, Suggestion
+from sleuth.models.clue.others import PARTS, brute_force_others, others_knowledge, show_advice, views
+from sleuth.models.clue.simulate import simulate
+from tests.conftest import PUZZLES
+
+SMALL = Deck(("Ash", "Birch", "Cedar"), ("Axe", "Bow", "Club"), ("Attic", "Barn", "Cellar"))
+SMALL_DECK = PUZZLES / "clue" / "small-deck.toml"
+
+
+def small_states(seed: int, players: int, every: int, games: int) -> list[Game]:
+    rng = random.Random(seed)
+    out = []
+    for _ in range(games):
+        sim = simulate(players, rng, deck=SMALL)
+        for k in range(0, len(sim.suggestions) + 1, every):
+            out.extend(sim.view(v, k) for v in (0, None))
+    return out
+
+
+@pytest.mark.parametrize(("seed", "players", "every", "games"), [
+    (3, 3, 4, 1), (5, 2, 2, 1),
+    pytest.param(11, 3, 1, 4, marks=pytest.mark.slow), pytest.param(12, 2, 1, 4, marks=pytest.mark.slow)])
+def test_nested_counts_match_brute_force(seed: int, players: int, every: int, games: int) -> None:
+    known = 0
+    for game in small_states(seed, players, every, games):
+        fast = others_knowledge(game)
+        for p, row in fast.items():
+            assert row == brute_force_others(game, p), (game, p)
+            known += row["envelope"] > 0
+    assert known  # some state has a player who may know the envelope
+
+
+def test_view_weights_add_up_and_a_correct_accusation_tells_everyone() -> None:
+    sim = simulate(3, random.Random(2), deck=SMALL)
+    game = sim.view(0, 2)
+    for p in (1, 2):
+        found, denominator = views(game, p)
+        assert sum(info.weight for info in found.values()) == denominator
+    env = sim.envelope
+    solved = Game(game.deck, game.players, game.hand_sizes, game.hands, game.suggestions,
+                  (Accusation(1, env, True),), 0, 0)
+    assert others_knowledge(solved) == {p: dict.fromkeys(PARTS, Fraction(1)) for p in (1, 2)}
+
+
+def test_show_advice_matches_brute_force_knowledge() -> None:
+    rng = random.Random(7)
+    checked = 0
+    for _ in range(3):
+        sim = simulate(3, rng, deck=SMALL)
+        game = sim.view(0, len(sim.suggestions) // 2)
+        hand = game.hands[0]
+        triple = next(((s, w, r) for s in SMALL.members(0) for w in SMALL.members(1) for r in SMALL.members(2)
+                       if len(hand & {s, w, r}) >= 2), None)
+        if triple is None:
+            continue
+        rows = show_advice(game, 2, triple)   # the suggester sits after the viewer: nobody passes
+        assert {r["card"] for r in rows} == hand & set(triple)
+        for r in rows:
+            after = Game(game.deck, game.players, game.hand_sizes, game.hands,
+                         (*game.suggestions, Suggestion(2, triple, 0, r["card"])), game.accusations, 0, 0)
+            assert r["knows"] == brute_force_others(after, 2)["envelope"]
+            checked += 1
+        entropies = [r["entropy"] for r in rows]
+        assert entropies == sorted(entropies, reverse=True)
+    assert checked
+
+
+def test_solve_others_json_and_note(cli) -> None:
+    res = cli(["solve", SMALL_DECK, "--viewer", "Ann", "--set", "others=true", "--json"])
+    data = json.loads(res.out)
+    assert res.code == 0
+    assert data["others"] == {"Bob": {"envelope": "8/17", "suspect": "13/17", "weapon": "1", "room": "9/17"}}
+    assert any(n.endswith(": Bob may already be able to accuse: knows the envelope with probability 8/17")
+               for n in data["notes"])
+    res = cli(["solve", SMALL_DECK, "--viewer", "Ann", "--others"])
+    assert "note: Bob may already be able to accuse" in res.err and "What the others know" in res.out
+    assert "others" not in json.loads(cli(["solve", SMALL_DECK, "--json"]).out)
+
+
+def test_knowledge_claims(cli) -> None:
+    claims = ["Bob knows the weapon", "Bob may know the envelope", "Bob knows the envelope",
+              "not Bob knows the weapon", "bob MAY KNOW the room"]
+    res = cli(["verify", SMALL_DECK, "--viewer", "Ann", "--json", *(x for c in claims for x in ("--claim", c))])
+    verdicts = [c["verdict"] for c in json.loads(res.out)["claims"]][-5:]
+    assert verdicts == ["entailed", "entailed", "open", "refuted", "entailed"]
+    assert "8/17" in json.loads(res.out)["claims"][-3]["detail"]
+
+
+def test_show_advice_cli(cli) -> None:
+    res = cli(["suggest", PUZZLES / "clue" / "classic-3-players.toml", "--json", "--set",
+               "show=Bob: Scarlet, Candlestick, Ballroom"])
+    data = json.loads(res.out)
+    assert res.code == 0, res.err
+    assert {r["card"] for r in data["ranking"]} == {"Scarlet", "Candlestick", "Ballroom"}
+    assert data["show"] == data["ranking"][0]["card"]
+
+
+@pytest.mark.parametrize(("args", "words"), [
+    (["solve", SMALL_DECK, "--set", "others=maybe"], ["--others", "true or false"]),
+    (["suggest", SMALL_DECK, "--viewer", "Ann", "--set", "show=Bob Ash Axe Attic"], ["--set show", "PLAYER:"]),
+    (["suggest", SMALL_DECK, "--viewer", "Ann", "--set", "show=Zed: Ash, Axe, Attic"], ["--set show", "Zed"]),
+    (["suggest", SMALL_DECK, "--viewer", "Ann", "--set", "show=Bob: Birch, Axe, Attic"], ["holds none"]),
+    (["suggest", SMALL_DECK, "--set", "show=Bob: Ash, Axe, Attic"], ["viewer"]),
+    (["suggest", PUZZLES / "clue" / "classic-3-players.toml", "--set", "show=Bob: Scarlet, Rope, Lounge"],
+     ["--set show", "Cat", "must hold"]),
+    (["verify", SMALL_DECK, "--claim", "Zed knows the room"], ["Zed"]),
+])
+def test_bad_options_exit_2(cli, args: list[str], words: list[str]) -> None:
+    res = cli(args)
+    assert res.code == 2 and "Traceback" not in res.err
+    assert all(w in res.err for w in words), res.err

@@ -84,7 +84,7 @@ def test_solve_others_json_and_note(cli) -> None:
     assert any(n.endswith(": Bob may already be able to accuse: knows the envelope with probability 8/17")
                for n in data["notes"])
     res = cli(["solve", SMALL_DECK, "--viewer", "Ann", "--others"])
-    assert "note: Bob may already be able to accuse" in res.err and "What the others know" in res.out
+    assert ": Bob may already be able to accuse" in res.err and "What the others know" in res.out
     assert "others" not in json.loads(cli(["solve", SMALL_DECK, "--json"]).out)
 
 

@@ -54,7 +54,7 @@ def test_second_order_belief_is_the_viewers_expectation() -> None:
 
 
 @pytest.mark.parametrize(("args", "words"), [
-    (["solve", SIX, "--set", "others=maybe"], ["--set others", "true, false"]),
+    (["solve", SIX, "--set", "others=maybe"], ["--set others", "true or false"]),
     (["verify", SIX, "--claim", "P(Zed knows his card) = 1"], ["Zed"]),
     (["verify", SIX, "--claim", "P(Bob believes Ann holds Crown) = 1"], ["Crown"]),
 ])

@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 
 from .errors import PuzzleError
+from .names import unique_keys
 from .formula import (And, Arith, BoolConst, Call, Compare, FormulaError, Implies, Int, Knows, Name, Neg, Node,
                       Not, Or, Str, is_epistemic, parse, to_text)
 from .schema import fold
@@ -60,7 +61,13 @@ class Domain:
         if not vals:
             raise PuzzleError(f"variable {name!r} has an empty domain")
         if all(isinstance(v, str) for v in vals):
-            labels = tuple(dict.fromkeys(vals))
+            if any(not fold(v) for v in vals):
+                raise PuzzleError(f"variable {name!r} has an empty name among its values",
+                                  allowed="names with a letter or digit")
+            first: dict[str, str] = {}
+            for v in vals:
+                first.setdefault(fold(v), v)   # names compare case-insensitively; the first spelling is kept
+            labels = tuple(first.values())
             return Domain(name, tuple(range(len(labels))), labels)
         if all(isinstance(v, int) and not isinstance(v, bool) for v in vals):
             return Domain(name, tuple(sorted(set(vals))))  # type: ignore[arg-type]
@@ -274,6 +281,7 @@ class KnowledgeState:
 
     def __init__(self, table: WorldTable, agents: Mapping[str, Sequence[str | Node]]) -> None:
         self.table = table
+        unique_keys("agent", agents, "agents")
         self.agents = {name: tuple(parse(e) if isinstance(e, str) else e for e in exprs)
                        for name, exprs in agents.items()}
         self._agent_names = {fold(a): a for a in self.agents}

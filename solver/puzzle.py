@@ -13,6 +13,7 @@ from typing import Any
 
 from .errors import PuzzleError, SleuthError
 from .games import GameInfo, find_game, game_module
+from .names import check_keys, loads_json
 from .resources import find_example, is_example
 from .results import ClaimResult, ClaimSpec, Report, Verdict
 from .schema import Section, choose
@@ -113,7 +114,7 @@ def parse_text(text: str, name: str = "<puzzle>", *, json_hint: bool = False) ->
     looks_json = json_hint or name.lower().endswith(".json") or text.lstrip().startswith("{")
     if looks_json:
         try:
-            data = json.loads(text)
+            data = loads_json(text)   # a key given twice is kept for check_keys
         except json.JSONDecodeError as exc:
             raise PuzzleError(f"broken JSON: {exc.msg}", file=name, place=f"line {exc.lineno}, column {exc.colno}") \
                 from None
@@ -176,6 +177,7 @@ def load_puzzle(path: str | os.PathLike[str], *, viewer: str | None = None) -> P
 
 def load_data(data: Mapping[str, Any], *, file: str | None = None, viewer: str | None = None) -> Puzzle:
     """Load a puzzle from an already parsed table (the API's entry point for programs)."""
+    check_keys(data, file)
     doc = load_document(data, file=file, viewer=viewer)
     puzzle = _module(doc.game).load(doc)
     doc.section.finish()

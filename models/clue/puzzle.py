@@ -8,6 +8,7 @@ from fractions import Fraction
 from typing import Any
 
 from sleuth.errors import PuzzleError
+from sleuth.names import NAME, unquote
 from sleuth.puzzle import Puzzle, PuzzleDoc
 from sleuth.results import ClaimResult, ClaimSpec, Report, Status
 from sleuth.schema import fold
@@ -20,7 +21,7 @@ from .rules import apply_rules
 from .sheet import Mark, Sheet, backbone_sheet, counted_sheet, exact_sheet, naive_sheet
 
 METHODS = ("count", "backbone", "naive", "rules")
-_CLAIM = re.compile(r"^\s*(not\s+)?(.+?)\s+(holds|lacks)\s+(.+?)\s*$", re.IGNORECASE)
+_CLAIM = re.compile(rf"^\s*(not\s+)?({NAME})\s+(holds|lacks)\s+({NAME})\s*$", re.IGNORECASE)
 
 
 class CluePuzzle(Puzzle):
@@ -123,14 +124,16 @@ class CluePuzzle(Puzzle):
         """``[not ]<player>|envelope holds|lacks <card>`` as (card, place, positive)."""
         match = _CLAIM.match(spec.text)
         allowed = "'<player> holds <card>', '<player> lacks <card>', 'envelope holds <card>', " \
-                  "'envelope lacks <card>', each optionally prefixed by 'not '"
+                  "'envelope lacks <card>', each optionally prefixed by 'not '; a name with spaces or a word " \
+                  "of the claim in \"double quotes\""
         if not match:
             raise PuzzleError(f"cannot read claim {spec.text!r}", file=self.doc.file, place=spec.place,
                               allowed=allowed)
         negated, who, verb, card_name = match.groups()
+        who, card_name = unquote(who), unquote(card_name)
         game = self.state
-        places = {p.casefold(): i for i, p in enumerate(game.places)}
-        place = places.get(who.strip().casefold())
+        places = {fold(p): i for i, p in enumerate(game.places)}
+        place = places.get(fold(who))
         if place is None:
             raise PuzzleError(f"unknown player {who!r}", file=self.doc.file, place=spec.place,
                               allowed=list(game.places))

@@ -29,6 +29,7 @@ import numpy as np
 
 from sleuth.epistemic import DEFAULT_TABLE_LIMIT, Domain, Evaluator, KnowledgeState, WorldTable
 from sleuth.errors import PuzzleError
+from sleuth.names import first_repeat, unique_names
 from sleuth.formula import FormulaError, Node, is_epistemic, parse, to_text
 from sleuth.puzzle import Puzzle, PuzzleDoc
 from sleuth.results import ClaimResult, ClaimSpec, Report, Status, Verdict
@@ -323,8 +324,10 @@ def _domain(name: str, spec: object, sec: Section) -> Domain:
                                                           for v in spec)
         if not ok:
             raise sec.error("values must be all integers or all names", name)
-        if len(set(spec)) != len(spec):
-            raise sec.error("a value is listed twice", name)
+        if isinstance(spec[0], str):
+            unique_names("value", spec, sec.path(name), file=sec.file)
+        elif (rep := first_repeat(spec)) is not None:
+            raise sec.error(f"the value {spec[rep[1]]} is listed twice (also at [{rep[0]}])", f"{name}[{rep[1]}]")
         return Domain.of(name, spec)
     raise sec.error(f"expected a domain, got {describe(spec)}", name,
                     allowed="'lo..hi', a list of integers or names, or { min = lo, max = hi }")
@@ -374,10 +377,17 @@ def load(doc: PuzzleDoc) -> EpistemicPuzzle:
     if explicit_raw is not None:
         if not domains:
             names = list(explicit_raw[0])
-            domains = [Domain.of(n, [w.get(n) for w in explicit_raw if isinstance(w.get(n), (int, str))])
-                       for n in names]
+            try:
+                domains = [Domain.of(n, [w.get(n) for w in explicit_raw if isinstance(w.get(n), (int, str))])
+                           for n in names]
+            except PuzzleError as exc:
+                raise top.error(exc.message, "worlds", allowed=exc.allowed) from None
         explicit = [_world(Section(w, file=doc.file, place=f"worlds[{i + 1}]"), domains)
                     for i, w in enumerate(explicit_raw)]
+        rows = [tuple(d.code(w[d.name]) for d in domains) for w in explicit]
+        if (rep := first_repeat(rows)) is not None:
+            raise top.error(f"repeats worlds[{rep[0] + 1}] (a world is listed once: counts and probabilities"
+                            " are over distinct worlds)", f"worlds[{rep[1] + 1}]")
     if not domains:
         raise top.error("needs [variables] or a 'worlds' list", "variables",
                         allowed="[variables] name = 'lo..hi' | [values]")

@@ -127,14 +127,14 @@ def check_keys(data: Any, file: str | None = None) -> None:
         value, place = stack.pop()
         if isinstance(value, dict):
             if isinstance(value, _Pairs) and value.repeated is not None:
-                raise PuzzleError(f"key {value.repeated!r} is given twice", file=file, place=place or None,
-                                  allowed="each key once")
+                raise PuzzleError(f"key {value.repeated!r} is listed twice in one JSON object", file=file,
+                                  place=place or None, allowed="each key once")
             seen: dict[str, str] = {}
             for key in value:
                 k = fold(key) if isinstance(key, str) else key
                 if k in seen:
-                    raise PuzzleError(f"keys {seen[k]!r} and {key!r} differ only in case (names compare"
-                                      " case-insensitively)", file=file, place=place or None)
+                    raise PuzzleError(f"key {key!r} is listed twice: as {seen[k]!r} and as {key!r} (keys and"
+                                      " names compare case-insensitively)", file=file, place=place or None)
                 seen[k] = key
             stack.extend((v, f"{place}.{k}" if place else str(k)) for k, v in value.items())
         elif isinstance(value, list):

@@ -217,7 +217,7 @@ class WorldTable:
                     constraints: Sequence[str | Node] = (), *, backend: str = "cpsat") -> WorldTable:
         """The same set, enumerated by a constraint solver from the compiled constraints."""
         from .backends import make_backend
-        from .model import Model
+        from .model import LinearExpr, Model, as_expr
 
         doms = _domains(domains)
         for d in doms:
@@ -226,17 +226,21 @@ class WorldTable:
                 raise PuzzleError(f"variable {d.name!r} ranges over {lo}..{hi}, beyond what the constraint solvers"
                                   f" take (|value| <= 2^62)", allowed="--set worlds=table, or smaller values")
         model = Model()
-        variables = {}
+        variables: dict[str, Any] = {}
         for d in doms:
-            variables[d.name] = model.int_var(min(d.values), max(d.values), d.name)
-            if len(d.values) != max(d.values) - min(d.values) + 1:
-                model.add_table([variables[d.name]], [(v,) for v in d.values])
+            lo, hi = min(d.values), max(d.values)
+            if len(d.values) == hi - lo + 1:
+                variables[d.name] = model.int_var(lo, hi, d.name)
+            else:   # a sparse domain: one boolean per value (no backend enumerates the gaps)
+                picks = [model.bool_var(f"{d.name}={v}") for v in d.values]
+                model.add(LinearExpr.sum(picks) == 1)
+                variables[d.name] = LinearExpr({b: v for b, v in zip(picks, d.values, strict=True)}, 0)
         compiler = ModelCompiler(model, variables, {d.name: d for d in doms})
         for c in constraints:
             node = parse(c) if isinstance(c, str) else c
             compiler.require(node)
-        order = [variables[d.name] for d in doms]
-        rows = [[sol[v] for v in order] for sol in make_backend(model, backend).solutions()]
+        order = [as_expr(variables[d.name]) for d in doms]
+        rows = [[e.value(sol) for e in order] for sol in make_backend(model, backend).solutions()]
         return cls(doms, np.array(rows, dtype=table_dtype(doms)).reshape(-1, len(doms))).sorted()
 
 
@@ -679,7 +683,7 @@ class ModelCompiler:
             if not isinstance(name_node, Name) or node.op not in ("==", "!="):
                 raise NotCompilable(f"{to_text(node)!r}: names compare with == or != to a variable only")
             var = self._var(name_node.name)
-            code = self.domains[var.name].code(text.value)  # type: ignore[union-attr]
+            code = self._domain(name_node.name).code(text.value)  # type: ignore[union-attr]
             return (var == code) if node.op == "==" else (var != code)
         a, b = self.linear(left), self.linear(right)
         self._check(Arith(left, (("-", right),)), a - b)
@@ -687,10 +691,17 @@ class ModelCompiler:
                 ">": lambda: a > b, ">=": lambda: a >= b}[node.op]()
 
     def _var(self, name: str) -> Any:
+        """The variable (or, for a sparse domain, the expression) named ``name``."""
+        return self.variables[self._key(name)]
+
+    def _domain(self, name: str) -> Domain:
+        return self.domains[self._key(name)]
+
+    def _key(self, name: str) -> str:
         key = self._folded.get(fold(name))
         if key is None:
             raise FormulaError(f"unknown variable {name!r}", allowed=list(self.variables))
-        return self.variables[key]
+        return key
 
     @staticmethod
     def _check(node: Node, expr: Any) -> Any:
@@ -706,15 +717,14 @@ class ModelCompiler:
         return self._check(node, self._linear(node))
 
     def _linear(self, node: Node) -> Any:
-        from .model import LinearExpr
+        from .model import LinearExpr, as_expr
 
         if isinstance(node, Int):
             return LinearExpr({}, node.value)
         if isinstance(node, Name):
-            var = self._var(node.name)
-            if self.domains[var.name].labels is not None:
+            if self._domain(node.name).labels is not None:
                 raise NotCompilable(f"{node.name!r} is a named value, not a number")
-            return var.expr()
+            return as_expr(self._var(node.name))
         if isinstance(node, Neg):
             return -self.linear(node.operand)
         if isinstance(node, Arith):

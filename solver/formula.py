@@ -33,6 +33,7 @@ True
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from .errors import PuzzleError
@@ -443,23 +444,41 @@ def _wrap(node: Node) -> str:
     return text if isinstance(node, (Int, Str, BoolConst, Name, Knows, Call)) else f"({text})"
 
 
-def rename(node: Node, names: dict[str, str]) -> Node:
-    """The same formula with variables and agents renamed (``names`` maps old to new; others kept)."""
-    if isinstance(node, Name):
-        return Name(names.get(node.name, node.name))
-    if isinstance(node, Knows):
-        what = None if node.what is None else rename(node.what, names)
-        return Knows(names.get(node.agent, node.agent), what)
+def transform(node: Node, fn: Callable[[Node], Node]) -> Node:
+    """Rebuild the tree bottom-up, replacing every node ``n`` by ``fn(n)`` (its children already rebuilt)."""
     if isinstance(node, Arith):
-        return Arith(rename(node.first, names), tuple((op, rename(x, names)) for op, x in node.rest))
-    if isinstance(node, (And, Or)):
-        return type(node)(tuple(rename(a, names) for a in node.args))
-    if isinstance(node, Call):
-        return Call(node.func, tuple(rename(a, names) for a in node.args))
-    if isinstance(node, (Neg, Not)):
-        return type(node)(rename(node.operand, names))
-    if isinstance(node, Compare):
-        return Compare(rename(node.left, names), node.op, rename(node.right, names))
-    if isinstance(node, Implies):
-        return Implies(rename(node.left, names), rename(node.right, names))
-    return node
+        node = Arith(transform(node.first, fn), tuple((op, transform(x, fn)) for op, x in node.rest))
+    elif isinstance(node, (And, Or)):
+        node = type(node)(tuple(transform(a, fn) for a in node.args))
+    elif isinstance(node, Call):
+        node = Call(node.func, tuple(transform(a, fn) for a in node.args))
+    elif isinstance(node, (Neg, Not)):
+        node = type(node)(transform(node.operand, fn))
+    elif isinstance(node, Compare):
+        node = Compare(transform(node.left, fn), node.op, transform(node.right, fn))
+    elif isinstance(node, Implies):
+        node = Implies(transform(node.left, fn), transform(node.right, fn))
+    elif isinstance(node, Knows) and node.what is not None:
+        node = Knows(node.agent, transform(node.what, fn))
+    return fn(node)
+
+
+def rename(node: Node, names: Mapping[str, str], values: Mapping[str, str] | None = None,
+           agents: Mapping[str, str] | None = None) -> Node:
+    """The same formula with variables renamed (``names``: old to new), named values (``values``, for
+    ``'July'``) and agents (``agents``; default: ``names``); names match case-insensitively, others are kept."""
+    from .schema import fold
+
+    by_name = {fold(k): v for k, v in names.items()}
+    by_value = {fold(k): v for k, v in (values or {}).items()}
+    by_agent = by_name if agents is None else {fold(k): v for k, v in agents.items()}
+
+    def one(n: Node) -> Node:
+        if isinstance(n, Name):
+            return Name(by_name.get(fold(n.name), n.name))
+        if isinstance(n, Knows):
+            return Knows(by_agent.get(fold(n.agent), n.agent), n.what)
+        if isinstance(n, Str):
+            return Str(by_value.get(fold(n.value), n.value))
+        return n
+    return transform(node, one)

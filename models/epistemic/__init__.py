@@ -30,7 +30,7 @@ import numpy as np
 from sleuth.epistemic import DEFAULT_TABLE_LIMIT, Domain, Evaluator, KnowledgeState, WorldTable
 from sleuth.errors import PuzzleError
 from sleuth.names import first_repeat, unique_names
-from sleuth.formula import FormulaError, Node, is_epistemic, parse, to_text
+from sleuth.formula import FormulaError, Knows, Node, is_epistemic, parse, to_text
 from sleuth.puzzle import Puzzle, PuzzleDoc
 from sleuth.results import ClaimResult, ClaimSpec, Report, Status, Verdict
 from sleuth.schema import Section, choose, describe
@@ -178,7 +178,7 @@ class EpistemicPuzzle(Puzzle):
                 out.append({"after": label, "actual_possible": False, "know": []})
                 continue
             w = int(np.flatnonzero(mask)[0])
-            know = [a for a in self.agents if bool(state.truth(f"knows({a})")[w])]
+            know = [a for a in self.agents if bool(state.truth(Knows(a, None))[w])]   # no text: any name works
             out.append({"after": label, "actual_possible": True, "know": know})
         return out
 

@@ -27,6 +27,9 @@ from .schema import fold
 NAME = r'(?:"[^"]+"|`(?:[^`]|``)+`|.+?)'
 
 
+_SPECIAL = set('"`=,()')
+
+
 def unquote(text: str) -> str:
     """The name a claim wrote: quotes and surrounding space removed (a doubled backquote is one)."""
     text = text.strip()
@@ -38,11 +41,10 @@ def unquote(text: str) -> str:
 
 
 def quote(name: str, words: Iterable[str] = ()) -> str:
-    """How a claim writes ``name``: bare when that reads back unambiguously, else in double quotes (or in
-    backquotes when the name has a double quote)."""
-    parts = {p.casefold() for p in name.split()}
-    plain = name == name.strip() and name and " " not in name and not parts & {w.casefold() for w in words} \
-        and not name.startswith(('"', "`"))
+    """How a claim writes ``name``: bare when it is one word, not one of ``words`` and without ``"`=,()``;
+    else in double quotes (in backquotes when the name has a double quote)."""
+    plain = bool(name) and not any(ch.isspace() or ch in _SPECIAL for ch in name) \
+        and name.casefold() not in {w.casefold() for w in words}
     if plain:
         return name
     return f'"{name}"' if '"' not in name else "`" + name.replace("`", "``") + "`"

@@ -36,8 +36,8 @@ def to_toml(doc: dict[str, Any]) -> str:
     def value(v: Any) -> str:
         if isinstance(v, bool):
             return "true" if v else "false"
-        if isinstance(v, (int, str)):
-            return json.dumps(v, ensure_ascii=False) if isinstance(v, str) else str(v)
+        if isinstance(v, (int, float, str)):
+            return json.dumps(v, ensure_ascii=False) if isinstance(v, str) else repr(v)
         if isinstance(v, list):
             return "[" + ", ".join(value(x) for x in v) + "]"
         if isinstance(v, dict):

@@ -11,6 +11,11 @@ reduction, and announcements are row filters; the set of worlds a puzzle starts 
 force over the product of the domains (vectorised, chunked) or enumerated by a constraint solver, and the
 two must agree.
 
+Arithmetic is exact.  Every integer expression has a range computed from the domains (:meth:`Evaluator.bounds`);
+it is evaluated in ``int64`` only where that range (and its operands') fits, otherwise on object arrays of
+Python integers.  Tables whose values leave ``int64`` are object arrays.  Formulas compiled for a constraint
+solver are refused, with the expression and its range, when a range leaves :data:`SOLVER_LIMIT`.
+
 >>> table = WorldTable.from_product({"x": range(1, 4), "y": range(1, 4)}, ["x <= y"])
 >>> state = KnowledgeState(table, {"S": ["x + y"], "P": ["x * y"]})
 >>> state.count, state.announce("knows(S)").count
@@ -28,10 +33,23 @@ import numpy as np
 from .errors import PuzzleError
 from .formula import (After, And, Arith, BoolConst, Call, Common, Compare, Distributed, FormulaError, Implies, Int,
                       Knows, Name, Neg, Node, Not, Or, Str, is_epistemic, parse, to_text)
+from .names import unique_keys
 from .schema import fold
 
 DEFAULT_TABLE_LIMIT = 50_000_000   # largest domain product built by brute force
 CHUNK = 2_000_000
+INT64_MAX = 2 ** 63 - 1
+SOLVER_LIMIT = 2 ** 62             # |value| bound of every expression compiled for CP-SAT / python-constraint
+
+
+def fits_int64(lo: int, hi: int) -> bool:
+    """Whether every integer in ``lo..hi`` is an exact ``int64``."""
+    return lo >= -INT64_MAX and hi <= INT64_MAX
+
+
+def table_dtype(domains: Sequence[Domain]) -> Any:
+    """``int64`` when every domain value fits, else ``object`` (exact Python integers)."""
+    return np.int64 if all(fits_int64(min(d.values), max(d.values)) for d in domains if d.values) else object
 
 
 @dataclass(frozen=True)
@@ -48,7 +66,13 @@ class Domain:
         if not vals:
             raise PuzzleError(f"variable {name!r} has an empty domain")
         if all(isinstance(v, str) for v in vals):
-            labels = tuple(dict.fromkeys(vals))
+            if any(not fold(v) for v in vals):
+                raise PuzzleError(f"variable {name!r} has an empty name among its values",
+                                  allowed="names with a letter or digit")
+            first: dict[str, str] = {}
+            for v in vals:
+                first.setdefault(fold(v), v)   # names compare case-insensitively; the first spelling is kept
+            labels = tuple(first.values())
             return Domain(name, tuple(range(len(labels))), labels)
         if all(isinstance(v, int) and not isinstance(v, bool) for v in vals):
             return Domain(name, tuple(sorted(set(vals))))  # type: ignore[arg-type]
@@ -78,11 +102,13 @@ def _range_text(values: Sequence[int]) -> str:
 # -- world tables -------------------------------------------------------------------------------------
 
 class WorldTable:
-    """Worlds as rows of an ``int64`` array with one column per variable."""
+    """Worlds as rows of an array with one column per variable (``int64``, or exact objects when a domain
+    value leaves ``int64``)."""
 
-    def __init__(self, domains: Sequence[Domain], data: np.ndarray) -> None:
+    def __init__(self, domains: Sequence[Domain], data: np.ndarray | Sequence[Sequence[int]]) -> None:
         self.domains = tuple(domains)
-        self.data = np.ascontiguousarray(data, dtype=np.int64).reshape(-1, len(self.domains))
+        self.dtype = table_dtype(self.domains)
+        self.data = np.ascontiguousarray(np.asarray(data, dtype=self.dtype)).reshape(-1, len(self.domains))
         self.index = {d.name: i for i, d in enumerate(self.domains)}
 
     def __len__(self) -> int:
@@ -102,14 +128,26 @@ class WorldTable:
         return set(map(tuple, self.data.tolist()))
 
     def sorted(self) -> WorldTable:
-        order = np.lexsort(self.data.T[::-1]) if len(self) else np.arange(0)
+        if self.dtype is object:
+            order = np.array(sorted(range(len(self)), key=lambda i: tuple(self.data[i])), dtype=np.int64)
+        else:
+            order = np.lexsort(self.data.T[::-1]) if len(self) else np.arange(0)
         return WorldTable(self.domains, self.data[order])
+
+    def duplicate(self) -> tuple[int, int] | None:
+        """The first pair of equal rows ``(i, j)``, ``i < j``, or None."""
+        seen: dict[tuple[int, ...], int] = {}
+        for j, row in enumerate(map(tuple, self.data.tolist())):
+            if row in seen:
+                return seen[row], j
+            seen[row] = j
+        return None
 
     # -- building -----------------------------------------------------------------------------------
     @classmethod
     def from_rows(cls, domains: Sequence[Domain], rows: Iterable[Mapping[str, int | str]]) -> WorldTable:
         data = [[d.code(row[d.name]) for d in domains] for row in rows]
-        return cls(domains, np.array(data, dtype=np.int64).reshape(-1, len(domains)))
+        return cls(domains, np.array(data, dtype=table_dtype(domains)).reshape(-1, len(domains)))
 
     @classmethod
     def from_product(cls, domains: Mapping[str, Iterable[int | str]] | Sequence[Domain],
@@ -135,16 +173,17 @@ class WorldTable:
         if total > limit:
             raise PuzzleError(f"the domains have {total} combinations, more than the table limit {limit}",
                               allowed="a solver-built world set (--set worlds=solver) or smaller domains")
-        values = [np.array(d.values, dtype=np.int64) for d in doms]
+        dtype = table_dtype(doms)
+        values = [np.array(d.values, dtype=dtype) for d in doms]
         kept = []
         for start in range(0, total, CHUNK):
             idx = np.arange(start, min(start + CHUNK, total), dtype=np.int64)
-            data = np.empty((len(idx), len(doms)), dtype=np.int64)
+            data = np.empty((len(idx), len(doms)), dtype=dtype)
             for j in range(len(doms) - 1, -1, -1):
                 data[:, j] = values[j][idx % sizes[j]]
                 idx //= sizes[j]
             kept.append(cls(doms, data).filter(nodes).data)
-        data = np.concatenate(kept) if kept else np.zeros((0, len(doms)), dtype=np.int64)
+        data = np.concatenate(kept) if kept else np.zeros((0, len(doms)), dtype=dtype)
         return cls(doms, data)
 
     @classmethod
@@ -157,13 +196,16 @@ class WorldTable:
             sub = cls.from_product(others, free, limit=limit)
             defined = Evaluator(KnowledgeState(sub, {})).number(expr)
             dom = next(d for d in doms if d.name == var)
-            ok = np.isin(defined, np.array(dom.values, dtype=np.int64))
+            ok = np.isin(defined, np.array(dom.values, dtype=defined.dtype))
             cols = {d.name: sub.column(d.name)[ok] for d in others}
             cols[var] = defined[ok]
-            table = cls(doms, np.stack([cols[d.name] for d in doms], axis=1) if doms else np.zeros((0, 0)))
+            dtype = table_dtype(doms)
+            table = cls(doms, np.stack([np.asarray(cols[d.name], dtype=dtype) for d in doms], axis=1))
             parts.append(table.filter([n for n in rest if var in _names(n)]).data)
-        data = np.unique(np.concatenate(parts), axis=0) if parts else np.zeros((0, len(doms)), dtype=np.int64)
-        return cls(doms, data)
+        table = cls(doms, np.concatenate(parts))
+        if table.dtype is object:
+            return cls(doms, list(dict.fromkeys(map(tuple, table.data.tolist())))).sorted()
+        return cls(doms, np.unique(table.data, axis=0))
 
     def filter(self, nodes: Sequence[Node]) -> WorldTable:
         """The worlds where every (non-epistemic) formula holds."""
@@ -184,29 +226,37 @@ class WorldTable:
         More than ``limit`` worlds raise :class:`~sleuth.limits.TooLarge` (the enumeration stops there).
         """
         from .backends import make_backend
-        from .model import Model
+        from .model import LinearExpr, Model, as_expr
 
         doms = _domains(domains)
-        model = Model()
-        variables = {}
         for d in doms:
-            variables[d.name] = model.int_var(min(d.values), max(d.values), d.name)
-            if len(d.values) != max(d.values) - min(d.values) + 1:
-                model.add_table([variables[d.name]], [(v,) for v in d.values])
+            lo, hi = min(d.values), max(d.values)
+            if max(-lo, hi) > SOLVER_LIMIT:
+                raise PuzzleError(f"variable {d.name!r} ranges over {lo}..{hi}, beyond what the constraint solvers"
+                                  f" take (|value| <= 2^62)", allowed="--set worlds=table, or smaller values")
+        model = Model()
+        variables: dict[str, Any] = {}
+        for d in doms:
+            lo, hi = min(d.values), max(d.values)
+            if len(d.values) == hi - lo + 1:
+                variables[d.name] = model.int_var(lo, hi, d.name)
+            else:   # a sparse domain: one boolean per value (no backend enumerates the gaps)
+                picks = [model.bool_var(f"{d.name}={v}") for v in d.values]
+                model.add(LinearExpr.sum(picks) == 1)
+                variables[d.name] = LinearExpr({b: v for b, v in zip(picks, d.values, strict=True)}, 0)
         compiler = ModelCompiler(model, variables, {d.name: d for d in doms})
         for c in constraints:
             node = parse(c) if isinstance(c, str) else c
             compiler.require(node)
-        order = [variables[d.name] for d in doms]
+        order = [as_expr(variables[d.name]) for d in doms]
         rows = []
         for sol in make_backend(model, backend).solutions(limit=None if limit is None else limit + 1):
-            rows.append([sol[v] for v in order])
+            rows.append([e.value(sol) for e in order])
         if limit is not None and len(rows) > limit:
             from .limits import TooLarge
             raise TooLarge(f"more than {limit:,} worlds satisfy the constraints, more than the limit (--set "
                            "max_worlds, else the memory budget); raise either, or narrow the domains")
-        data = np.array(rows, dtype=np.int64).reshape(-1, len(doms))
-        return cls(doms, data).sorted()
+        return cls(doms, np.array(rows, dtype=table_dtype(doms)).reshape(-1, len(doms))).sorted()
 
 
 def _names(node: Node) -> set[str]:
@@ -218,9 +268,13 @@ def _definitions(node: Node, variables: set[str]) -> list[tuple[str, Node]] | No
     """``[(v, e), ...]`` when the formula is ``v1 == e1 or v2 == e2 ...`` with each ``v`` a variable that its
     ``e`` does not mention (a disjunction of definitions), else None."""
     if isinstance(node, Or):
-        left = _definitions(node.left, variables)
-        right = _definitions(node.right, variables)
-        return None if left is None or right is None else left + right
+        out: list[tuple[str, Node]] = []
+        for arg in node.args:
+            part = _definitions(arg, variables)
+            if part is None:
+                return None
+            out += part
+        return out
     if isinstance(node, Compare) and node.op == "==":
         for side, other in ((node.left, node.right), (node.right, node.left)):
             if isinstance(side, Name) and side.name in variables and side.name not in _names(other) \
@@ -372,6 +426,7 @@ class KnowledgeState:
 
     def __init__(self, table: WorldTable, agents: Mapping[str, Sequence[str | Node]]) -> None:
         self.table = table
+        unique_keys("agent", agents, "agents")
         self.agents = {name: tuple(parse(e) if isinstance(e, str) else e for e in exprs)
                        for name, exprs in agents.items()}
         self._agent_names = {fold(a): a for a in self.agents}
@@ -593,6 +648,7 @@ def group_ids(columns: Sequence[np.ndarray], n: int) -> np.ndarray:
     """Dense ids of the distinct rows of the given columns (packed into one int64 key when it fits)."""
     if not columns:
         return np.zeros(n, dtype=np.int64)
+    columns = [_dense(c) for c in columns]
     key = np.zeros(n, dtype=np.int64)
     span = 1
     packable = True
@@ -613,6 +669,15 @@ def group_ids(columns: Sequence[np.ndarray], n: int) -> np.ndarray:
     return inv.reshape(-1).astype(np.int64)
 
 
+def _dense(values: np.ndarray) -> np.ndarray:
+    """``int64`` values as they are; exact (object) integers as dense ids of their distinct values."""
+    values = np.asarray(values)
+    if values.dtype != object:
+        return values
+    return np.unique(values, return_inverse=True)[1].reshape(-1).astype(np.int64) if len(values) \
+        else np.zeros(0, dtype=np.int64)
+
+
 def class_all(classes: np.ndarray, mask: np.ndarray) -> np.ndarray:
     """Per world: does the mask hold in every world of its class?"""
     if len(classes) == 0:
@@ -625,6 +690,7 @@ def class_constant(classes: np.ndarray, values: np.ndarray) -> np.ndarray:
     """Per world: is the value the same in every world of its class?"""
     if len(classes) == 0:
         return np.zeros(0, dtype=bool)
+    values = _dense(values)
     k = int(classes.max()) + 1
     lo = np.full(k, np.iinfo(np.int64).max, dtype=np.int64)
     hi = np.full(k, np.iinfo(np.int64).min, dtype=np.int64)
@@ -652,6 +718,7 @@ class Evaluator:
 
     state: KnowledgeState
     _cache: dict[int, tuple[Node, Kind, np.ndarray]] = field(default_factory=dict)
+    _bounds: dict[Node, tuple[int, int]] = field(default_factory=dict)
 
     def truth(self, node: Node) -> np.ndarray:
         kind, val = self.value(node)
@@ -673,6 +740,46 @@ class Evaluator:
             hit = self._cache[id(node)] = (node, kind, val)
         return hit[1], hit[2]
 
+    def bounds(self, node: Node) -> tuple[int, int]:
+        """The smallest and largest value an integer expression can take over the domains (exact)."""
+        if node not in self._bounds:
+            self._bounds[node] = self._bounds_of(node)
+        return self._bounds[node]
+
+    def _bounds_of(self, node: Node) -> tuple[int, int]:
+        if isinstance(node, Int):
+            return node.value, node.value
+        if isinstance(node, Name):
+            dom = self._domain(node.name)
+            return min(dom.values), max(dom.values)
+        if isinstance(node, Neg):
+            lo, hi = self.bounds(node.operand)
+            return -hi, -lo
+        if isinstance(node, Arith):
+            acc = self.bounds(node.first)
+            for op, x in node.rest:
+                acc = _interval(op, acc, self.bounds(x))
+            return acc
+        if isinstance(node, Call):
+            if node.func == "count":
+                return 0, len(node.args)
+            parts = [self.bounds(a) for a in node.args]
+            if node.func == "abs":
+                lo, hi = parts[0]
+                return (0 if lo <= 0 <= hi else min(abs(lo), abs(hi))), max(abs(lo), abs(hi))
+            pick = min if node.func == "min" else max
+            return pick(p[0] for p in parts), pick(p[1] for p in parts)
+        raise FormulaError(f"{to_text(node)!r} is not a number")  # pragma: no cover (type-checked first)
+
+    def _domain(self, name: str) -> Domain:
+        table = self.state.table
+        if name not in table.index:
+            match = [d.name for d in table.domains if fold(d.name) == fold(name)]
+            if not match:
+                raise FormulaError(f"unknown variable {name!r}", allowed=[d.name for d in table.domains])
+            name = match[0]
+        return table.domains[table.index[name]]
+
     def _value(self, node: Node) -> tuple[Kind, np.ndarray]:
         n = self.state.size
         table = self.state.table
@@ -683,29 +790,32 @@ class Evaluator:
         if isinstance(node, Str):
             raise FormulaError(f"the name '{node.value}' can only be compared with a variable")
         if isinstance(node, Name):
-            if node.name not in table.index:
-                match = [d.name for d in table.domains if fold(d.name) == fold(node.name)]
-                if not match:
-                    raise FormulaError(f"unknown variable {node.name!r}", allowed=[d.name for d in table.domains])
-                return self.value(Name(match[0]))
-            dom = table.domains[table.index[node.name]]
+            dom = self._domain(node.name)
             kind = INT if dom.labels is None else Kind(dom.name, dom)
-            return kind, table.column(node.name)
+            col = table.column(dom.name)
+            if col.dtype == object and fits_int64(min(dom.values), max(dom.values)):
+                col = col.astype(np.int64)
+            return kind, col
         if isinstance(node, Neg):
-            return INT, -self.number(node.operand)
+            val = self.number(node.operand)
+            return INT, _fit(-_exact(val, self.bounds(node)), self.bounds(node))
         if isinstance(node, Arith):
-            a, b = self.number(node.left), self.number(node.right)
-            if node.op in ("//", "%"):
-                if np.any(b == 0):
+            acc, acc_b = self.number(node.first), self.bounds(node.first)
+            for op, x in node.rest:
+                val = self.number(x)
+                if op in ("//", "%") and np.any(val == 0):
                     raise FormulaError(f"division by zero in {to_text(node)!r}")
-                return INT, (a // b if node.op == "//" else a % b)
-            return INT, {"+": a + b, "-": a - b, "*": a * b}[node.op]
+                res_b = _interval(op, acc_b, self.bounds(x))
+                acc = _apply(op, acc, val, res_b)
+                acc_b = res_b
+            return INT, acc
         if isinstance(node, Compare):
             return BOOL, self._compare(node)
-        if isinstance(node, And):
-            return BOOL, self.truth(node.left) & self.truth(node.right)
-        if isinstance(node, Or):
-            return BOOL, self.truth(node.left) | self.truth(node.right)
+        if isinstance(node, (And, Or)):
+            out = self.truth(node.args[0]).copy()
+            for arg in node.args[1:]:
+                out = (out & self.truth(arg)) if isinstance(node, And) else (out | self.truth(arg))
+            return BOOL, out
         if isinstance(node, Implies):
             return BOOL, ~self.truth(node.left) | self.truth(node.right)
         if isinstance(node, Not):
@@ -727,11 +837,11 @@ class Evaluator:
                 return INT, sum((self.truth(a).astype(np.int64) for a in node.args), np.zeros(n, np.int64))
             nums = [self.number(a) for a in node.args]
             if node.func == "abs":
-                return INT, np.abs(nums[0])
+                return INT, _fit(np.abs(_exact(nums[0], self.bounds(node))), self.bounds(node))
             reduce = np.minimum if node.func == "min" else np.maximum
             out = nums[0]
             for x in nums[1:]:
-                out = reduce(out, x)
+                out = _fit(reduce(*_common(out, x)), self.bounds(node))
             return INT, out
         raise FormulaError(f"cannot evaluate {node!r}")  # pragma: no cover
 
@@ -772,7 +882,53 @@ class Evaluator:
             raise FormulaError(f"cannot compare {lk.name} with {rk.name} in {to_text(node)!r}")
         if lk is not INT and op not in ("==", "!="):
             raise FormulaError(f"only == and != compare {lk.name} values, in {to_text(node)!r}")
-        return {"==": lv == rv, "!=": lv != rv, "<": lv < rv, "<=": lv <= rv, ">": lv > rv, ">=": lv >= rv}[op]
+        lv, rv = _common(lv, rv)
+        out = {"==": np.equal, "!=": np.not_equal, "<": np.less, "<=": np.less_equal, ">": np.greater,
+               ">=": np.greater_equal}[op](lv, rv)
+        return np.asarray(out, dtype=bool)
+
+
+def _interval(op: str, a: tuple[int, int], b: tuple[int, int]) -> tuple[int, int]:
+    """The exact range of ``x op y`` for ``x`` in ``a`` and ``y`` in ``b`` (a superset for ``//`` and ``%``)."""
+    if op == "+":
+        return a[0] + b[0], a[1] + b[1]
+    if op == "-":
+        return a[0] - b[1], a[1] - b[0]
+    if op == "*":
+        corners = [x * y for x in a for y in b]
+        return min(corners), max(corners)
+    if op == "//":   # |x // y| <= |x| when y != 0
+        m = max(abs(a[0]), abs(a[1]))
+        return -m, m
+    m = max(abs(b[0]), abs(b[1]))   # %: |x % y| < |y|
+    return -m, m
+
+
+def _exact(values: np.ndarray, result: tuple[int, int]) -> np.ndarray:
+    """The operand as exact Python integers when the result's range leaves ``int64``."""
+    return values if fits_int64(*result) else values.astype(object)
+
+
+def _fit(values: np.ndarray, result: tuple[int, int]) -> np.ndarray:
+    """Back to ``int64`` when the result's range fits."""
+    return values.astype(np.int64) if values.dtype == object and fits_int64(*result) else values
+
+
+def _common(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Both as ``int64``, or both as exact objects when either is."""
+    if a.dtype == object or b.dtype == object:
+        return a.astype(object), b.astype(object)
+    return a, b
+
+
+def _apply(op: str, a: np.ndarray, b: np.ndarray, result: tuple[int, int]) -> np.ndarray:
+    """``a op b`` exactly: in ``int64`` when the operands and the result fit, else on Python integers."""
+    if not fits_int64(*result):
+        a, b = a.astype(object), b.astype(object)
+    else:
+        a, b = _common(a, b)
+    out = {"+": np.add, "-": np.subtract, "*": np.multiply, "//": np.floor_divide, "%": np.remainder}[op](a, b)
+    return _fit(np.asarray(out), result)
 
 
 # -- compiling non-epistemic formulas to a constraint model ------------------------------------------------
@@ -794,8 +950,8 @@ class ModelCompiler:
         if is_epistemic(node):
             raise NotCompilable(f"{to_text(node)!r} mentions knowledge; constraints cannot")
         if isinstance(node, And):
-            self.require(node.left)
-            self.require(node.right)
+            for arg in node.args:
+                self.require(arg)
         elif isinstance(node, Compare):
             self.model.add(self.linear_compare(node))
         else:
@@ -808,12 +964,10 @@ class ModelCompiler:
             return self.model.reify(self.linear_compare(node))
         if isinstance(node, Not):
             return ~self.lit(node.operand)
-        if isinstance(node, (And, Or, Implies)):
-            left = self.lit(node.left)
-            right = self.lit(node.right)
-            if isinstance(node, Implies):
-                left = ~left
-            return self.model.reify(Clause((left, right), all_of=isinstance(node, And)))
+        if isinstance(node, (And, Or)):
+            return self.model.reify(Clause(tuple(self.lit(a) for a in node.args), all_of=isinstance(node, And)))
+        if isinstance(node, Implies):
+            return self.model.reify(Clause((~self.lit(node.left), self.lit(node.right)), all_of=False))
         if isinstance(node, BoolConst):
             b = self.model.bool_var(aux=True)
             self.model.add(b == int(node.value))
@@ -827,40 +981,64 @@ class ModelCompiler:
             if not isinstance(name_node, Name) or node.op not in ("==", "!="):
                 raise NotCompilable(f"{to_text(node)!r}: names compare with == or != to a variable only")
             var = self._var(name_node.name)
-            code = self.domains[var.name].code(text.value)  # type: ignore[union-attr]
+            code = self._domain(name_node.name).code(text.value)  # type: ignore[union-attr]
             return (var == code) if node.op == "==" else (var != code)
         a, b = self.linear(left), self.linear(right)
+        self._check(Arith(left, (("-", right),)), a - b)
         return {"==": lambda: a == b, "!=": lambda: a != b, "<": lambda: a < b, "<=": lambda: a <= b,
                 ">": lambda: a > b, ">=": lambda: a >= b}[node.op]()
 
     def _var(self, name: str) -> Any:
+        """The variable (or, for a sparse domain, the expression) named ``name``."""
+        return self.variables[self._key(name)]
+
+    def _domain(self, name: str) -> Domain:
+        return self.domains[self._key(name)]
+
+    def _key(self, name: str) -> str:
         key = self._folded.get(fold(name))
         if key is None:
             raise FormulaError(f"unknown variable {name!r}", allowed=list(self.variables))
-        return self.variables[key]
+        return key
+
+    @staticmethod
+    def _check(node: Node, expr: Any) -> Any:
+        """Refuse an expression whose range (or whose sum of absolute terms) leaves the solvers' bound."""
+        lo, hi = expr.bounds()
+        spread = abs(expr.const) + sum(abs(c) * max(abs(v.lo), abs(v.hi)) for v, c in expr.terms.items())
+        if spread > SOLVER_LIMIT:
+            raise PuzzleError(f"{to_text(node)!r} ranges over {lo}..{hi}, beyond what the constraint solvers take"
+                              f" exactly (|value| <= 2^62)", allowed="--set worlds=table, or smaller values")
+        return expr
 
     def linear(self, node: Node) -> Any:
-        from .model import LinearExpr
+        return self._check(node, self._linear(node))
+
+    def _linear(self, node: Node) -> Any:
+        from .model import LinearExpr, as_expr
 
         if isinstance(node, Int):
             return LinearExpr({}, node.value)
         if isinstance(node, Name):
-            var = self._var(node.name)
-            if self.domains[var.name].labels is not None:
+            if self._domain(node.name).labels is not None:
                 raise NotCompilable(f"{node.name!r} is a named value, not a number")
-            return var.expr()
+            return as_expr(self._var(node.name))
         if isinstance(node, Neg):
             return -self.linear(node.operand)
         if isinstance(node, Arith):
-            if node.op in ("+", "-"):
-                a, b = self.linear(node.left), self.linear(node.right)
-                return a + b if node.op == "+" else a - b
-            if node.op == "*":
-                if isinstance(node.left, Int):
-                    return self.linear(node.right) * node.left.value
-                if isinstance(node.right, Int):
-                    return self.linear(node.left) * node.right.value
-            raise NotCompilable(f"{to_text(node)!r} is not linear")
+            acc = self.linear(node.first)
+            for i, (op, x) in enumerate(node.rest):
+                done = Arith(node.first, node.rest[:i + 1])
+                if op in ("+", "-"):
+                    acc = acc + self.linear(x) if op == "+" else acc - self.linear(x)
+                elif op == "*" and not acc.terms:
+                    acc = self.linear(x) * acc.const
+                elif op == "*" and isinstance(x, Int):
+                    acc = acc * x.value
+                else:
+                    raise NotCompilable(f"{to_text(node)!r} is not linear")
+                self._check(done, acc)
+            return acc
         if isinstance(node, Call) and node.func == "count":
             return LinearExpr.sum(self.lit(a) for a in node.args)
         raise NotCompilable(f"{to_text(node)!r} is not a linear expression")

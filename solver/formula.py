@@ -10,7 +10,7 @@ Grammar (lowest precedence first)::
     sum      := term ( ("+" | "-") term )*
     term     := unary ( ("*" | "//" | "%") unary )*
     unary    := "-" unary | atom
-    atom     := INTEGER | STRING | "true" | "false" | NAME | NAME "(" args ")" | "(" formula ")"
+    atom     := INTEGER | STRING | "true" | "false" | NAME | QUOTED_NAME | NAME "(" args ")" | "(" formula ")"
 
 Functions: ``knows(agent)`` (the agent knows the whole world), ``knows(agent, formula)`` (knows that it
 holds), ``knows(agent, expression)`` (knows its value, e.g. ``knows(c1, m1)``: child 1 knows whether it is
@@ -19,7 +19,13 @@ muddy), ``believes(...)`` (the same operator, read as belief once private events
 written ``[a, b]`` or ``all``), ``after(f, g)`` (``[!f]g``: after a truthful public announcement of *f*, *g*
 holds; true where *f* is false), ``min(a, b, ...)``, ``max(a, b, ...)``, ``abs(a)``, ``count(f1, f2, ...)``
 (how many hold).
-Strings (``'July'``) compare with variables whose domain is a list of names.
+Strings (``'July'``) compare with variables whose domain is a list of names.  A variable or agent whose
+name is not a plain identifier (or is a keyword) is written in backquotes: ```my var` + 1``,
+``knows(`and`)``; a backquote inside is doubled.
+
+Chains of ``and``, ``or``, ``+``/``-`` and ``*``/``//``/``%`` are flat n-ary nodes, so a sum of thousands
+of terms never recurses deeply.  Nesting (parentheses, ``not``, unary minus, ``implies``, calls, and the
+depth of the tree) is limited to :data:`MAX_DEPTH` levels; deeper formulas get a one-line error.
 
 >>> f = parse("x+y <= 100 and not knows(P)")
 >>> to_text(f)
@@ -31,6 +37,7 @@ True
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from .errors import PuzzleError
@@ -38,6 +45,7 @@ from .errors import PuzzleError
 
 class FormulaError(PuzzleError):
     """A formula that does not parse or does not type-check; the message quotes it and the column."""
+
 
 
 # -- syntax tree --------------------------------------------------------------------------------------
@@ -68,9 +76,14 @@ class Name(Node):
 
 @dataclass(frozen=True)
 class Arith(Node):
-    left: Node
-    op: str
-    right: Node
+    """``first op1 x1 op2 x2 ...`` evaluated left to right; the operators are all ``+``/``-`` or all
+    ``*``/``//``/``%`` (one precedence level)."""
+
+    first: Node
+    rest: tuple[tuple[str, Node], ...]
+
+    def operands(self) -> tuple[Node, ...]:
+        return (self.first, *(x for _, x in self.rest))
 
 
 @dataclass(frozen=True)
@@ -87,14 +100,12 @@ class Compare(Node):
 
 @dataclass(frozen=True)
 class And(Node):
-    left: Node
-    right: Node
+    args: tuple[Node, ...]
 
 
 @dataclass(frozen=True)
 class Or(Node):
-    left: Node
-    right: Node
+    args: tuple[Node, ...]
 
 
 @dataclass(frozen=True)
@@ -142,6 +153,37 @@ class Call(Node):
 
 FUNCTIONS = ("knows", "believes", "common", "distributed", "after", "min", "max", "abs", "count")
 EPISTEMIC = (Knows, Common, Distributed, After)
+MAX_DEPTH = 100   # deepest nesting a formula may have (parentheses, not, -, implies, calls, tree depth)
+
+
+def children(node: Node) -> tuple[Node, ...]:
+    """The direct sub-formulas of a node."""
+    if isinstance(node, Arith):
+        return node.operands()
+    if isinstance(node, (And, Or, Call)):
+        return node.args
+    if isinstance(node, (Neg, Not)):
+        return (node.operand,)
+    if isinstance(node, (Compare, Implies)):
+        return (node.left, node.right)
+    if isinstance(node, Knows):
+        return () if node.what is None else (node.what,)
+    if isinstance(node, (Common, Distributed)):
+        return (node.what,)
+    if isinstance(node, After):
+        return (node.announcement, node.what)
+    return ()
+
+
+def walk(node: Node) -> list[Node]:
+    """Every node of the tree (iteratively, parents before children)."""
+    out, stack = [], [node]
+    while stack:
+        n = stack.pop()
+        out.append(n)
+        stack.extend(reversed(children(n)))
+    return out
+
 
 # -- tokens -------------------------------------------------------------------------------------------
 
@@ -149,12 +191,22 @@ _TOKEN = re.compile(r"""
     (?P<space>\s+)
   | (?P<int>\d+)
   | (?P<str>'[^']*'|"[^"]*")
+  | (?P<quoted>`(?:[^`]|``)+`)
   | (?P<op>->|==|!=|<=|>=|//|[<>+\-*%(),\[\]])
   | (?P<name>[A-Za-z_][A-Za-z_0-9]*)
 """, re.VERBOSE)
 
-_KEYWORDS = {"and", "or", "not", "implies", "true", "false"}
+KEYWORDS = frozenset({"and", "or", "not", "implies", "true", "false"})
 MAX_INT = 10 ** 15
+_IDENT = re.compile(r"[A-Za-z_][A-Za-z_0-9]*\Z")
+
+
+def quote_name(name: str) -> str:
+    """How a variable or agent name is written in a formula: bare when it is a plain identifier that is
+    not a keyword, else in backquotes (a backquote inside doubled)."""
+    if _IDENT.match(name) and name.lower() not in KEYWORDS:
+        return name
+    return "`" + name.replace("`", "``") + "`"
 
 
 @dataclass(frozen=True)
@@ -170,24 +222,40 @@ def _tokens(text: str) -> list[_Tok]:
         m = _TOKEN.match(text, pos)
         if not m:
             raise FormulaError(f"unexpected character {text[pos]!r} at column {pos + 1} in {text!r}",
-                               allowed="names, integers, 'strings', + - * // %, comparisons, and/or/not/implies,"
-                                       " [ ] for groups, knows/common/distributed/after(...), min/max/abs/count(...)")
+                               allowed="names, `quoted names`, integers, 'strings', + - * // %, comparisons,"
+                                       " and/or/not/implies, [ ] for groups, knows/common/distributed/after(...),"
+                                       " min/max/abs/count(...)")
         kind = m.lastgroup or ""
         if kind != "space":
             word = m.group()
-            if kind == "name" and word.lower() in _KEYWORDS:
+            if kind == "name" and word.lower() in KEYWORDS:
                 kind, word = "kw", word.lower()
+            elif kind == "quoted":
+                kind, word = "name", word[1:-1].replace("``", "`")
             out.append(_Tok(kind, word, pos + 1))
         pos = m.end()
     out.append(_Tok("end", "", len(text) + 1))
     return out
 
 
+_COMPARE = ("==", "!=", "<", "<=", ">", ">=")
+_IMPLIES, _OR, _AND, _NOT, _COMPARE_LEVEL, _SUM, _TERM, _UNARY = range(1, 9)
+_LEVELS = {"implies": _IMPLIES, "->": _IMPLIES, "or": _OR, "and": _AND, **dict.fromkeys(_COMPARE, _COMPARE_LEVEL),
+           "+": _SUM, "-": _SUM, "*": _TERM, "//": _TERM, "%": _TERM}
+
+
 class _Parser:
+    """Precedence climbing; parentheses, calls and pending operators are counted before recursing, and the
+    height of every node built is checked, so that nothing recurses past :data:`MAX_DEPTH` levels."""
+
     def __init__(self, text: str) -> None:
         self.text = text
         self.toks = _tokens(text)
         self.i = 0
+        self.parens = 0    # open parentheses and calls
+        self.pending = 0   # binary operators whose right operand is being parsed
+        self.heights: dict[int, int] = {}   # id(node) -> height of its tree, for the depth limit
+        self.made: list[Node] = []          # keeps the nodes alive, so that their ids stay unique
 
     def peek(self) -> _Tok:
         return self.toks[self.i]
@@ -209,77 +277,101 @@ class _Parser:
     def fail(self, message: str) -> None:
         tok = self.peek()
         found = "the end" if tok.kind == "end" else repr(tok.text)
-        raise FormulaError(f"{message} at column {tok.col} (found {found}) in {self.text!r}")
+        raise FormulaError(f"{message} at column {tok.col} (found {found}) in {_short(self.text)!r}")
+
+    def nest(self, rule, *args):  # type: ignore[no-untyped-def]
+        """Parse ``rule`` inside one more parenthesis or call; past :data:`MAX_DEPTH`, a clear error."""
+        return self._deeper("parens", rule, *args)
+
+    def operand(self, level: int) -> Node:
+        """The right operand of a binary operator: a future ancestor is pending, so the tree will be at
+        least as tall as the pending operators; counting them bounds the recursion before it happens."""
+        return self._deeper("pending", self.expr, level)
+
+    def _deeper(self, counter: str, rule, *args):  # type: ignore[no-untyped-def]
+        depth = getattr(self, counter)
+        if depth >= MAX_DEPTH:
+            self.fail(f"formula nested more than {MAX_DEPTH} levels deep")
+        setattr(self, counter, depth + 1)
+        try:
+            return rule(*args)
+        finally:
+            setattr(self, counter, depth)
+
+    def make(self, node: Node) -> Node:
+        """Record the height of a new node; a tree taller than :data:`MAX_DEPTH` is refused."""
+        height = 1 + max((self.heights.get(id(c), 1) for c in children(node)), default=0)
+        if height > MAX_DEPTH:
+            self.fail(f"formula nested more than {MAX_DEPTH} levels deep")
+        self.heights[id(node)] = height
+        self.made.append(node)
+        return node
 
     def parse(self) -> Node:
-        node = self.formula()
+        node = self.expr(_IMPLIES)
         if self.peek().kind != "end":
             self.fail("unexpected text")
         return node
 
     def formula(self) -> Node:
-        left = self.or_()
-        if self.at("implies", "->"):
-            self.take()
-            return Implies(left, self.formula())
+        return self.expr(_IMPLIES)
+
+    def level(self) -> int | None:
+        tok = self.peek()
+        return _LEVELS.get(tok.text) if tok.kind in ("op", "kw") else None
+
+    def expr(self, min_level: int) -> Node:
+        """Precedence climbing over the binary levels; chains of one level are collected in a loop."""
+        left = self.prefix(min_level)
+        while (level := self.level()) is not None and level >= min_level:
+            if level == _COMPARE_LEVEL:
+                op = self.take().text
+                left = self.make(Compare(left, op, self.operand(_COMPARE_LEVEL + 1)))
+                if self.level() == _COMPARE_LEVEL:
+                    self.fail("comparisons do not chain; use 'and'")
+                continue
+            items: list[tuple[str, Node]] = []
+            while self.level() == level:
+                op = self.take().text
+                items.append((op, self.operand(level + 1)))
+            if level == _IMPLIES:   # right-associative: a -> b -> c is a -> (b -> c)
+                right = items[-1][1]
+                for i in range(len(items) - 2, -1, -1):
+                    right = self.make(Implies(items[i][1], right))
+                left = self.make(Implies(left, right))
+            elif level in (_OR, _AND):
+                left = self.make((Or if level == _OR else And)((left, *(x for _, x in items))))
+            else:
+                left = self.make(Arith(left, tuple(items)))
         return left
 
-    def or_(self) -> Node:
-        node = self.and_()
-        while self.at("or"):
+    def prefix(self, min_level: int) -> Node:
+        """``not``s and unary minuses, counted in a loop (a long chain never recurses)."""
+        nots = 0
+        while self.at("not") and min_level <= _NOT:
             self.take()
-            node = Or(node, self.and_())
-        return node
-
-    def and_(self) -> Node:
-        node = self.not_()
-        while self.at("and"):
+            nots += 1
+        if nots:
+            node = self.expr(_NOT)
+            for _ in range(nots):
+                node = self.make(Not(node))
+            return node
+        negs = 0
+        while self.at("-"):
             self.take()
-            node = And(node, self.not_())
+            negs += 1
+        node = self.atom()
+        for _ in range(negs):
+            node = self.make(Neg(node))
         return node
-
-    def not_(self) -> Node:
-        if self.at("not"):
-            self.take()
-            return Not(self.not_())
-        return self.compare()
-
-    def compare(self) -> Node:
-        left = self.sum()
-        if self.at("==", "!=", "<", "<=", ">", ">="):
-            op = self.take().text
-            right = self.sum()
-            if self.at("==", "!=", "<", "<=", ">", ">="):
-                self.fail("comparisons do not chain; use 'and'")
-            return Compare(left, op, right)
-        return left
-
-    def sum(self) -> Node:
-        node = self.term()
-        while self.at("+", "-"):
-            op = self.take().text
-            node = Arith(node, op, self.term())
-        return node
-
-    def term(self) -> Node:
-        node = self.unary()
-        while self.at("*", "//", "%"):
-            op = self.take().text
-            node = Arith(node, op, self.unary())
-        return node
-
-    def unary(self) -> Node:
-        if self.at("-"):
-            self.take()
-            return Neg(self.unary())
-        return self.atom()
 
     def atom(self) -> Node:
         tok = self.peek()
         if tok.kind == "int":
             self.take()
-            value = int(tok.text)
+            value = int(tok.text) if len(tok.text) <= 20 else MAX_INT + 1
             if value > MAX_INT:
+                self.i -= 1
                 self.fail(f"integer larger than {MAX_INT}")
             return Int(value)
         if tok.kind == "str":
@@ -290,49 +382,52 @@ class _Parser:
             return BoolConst(tok.text == "true")
         if self.at("("):
             self.take()
-            node = self.formula()
+            node = self.nest(self.expr, _IMPLIES)
             self.expect(")")
             return node
         if tok.kind == "name":
             self.take()
             if not self.at("("):
                 return Name(tok.text)
-            func = tok.text.lower()
-            if func not in FUNCTIONS:
-                raise FormulaError(f"unknown function {tok.text!r} at column {tok.col} in {self.text!r}",
-                                   allowed=", ".join(FUNCTIONS))
-            self.take()
-            if func in ("common", "distributed"):
-                group = self.group()
-                self.expect(",")
-                what = self.formula()
-                self.expect(")")
-                return (Common if func == "common" else Distributed)(group, what)
-            if func in ("knows", "believes"):
-                agent = self.take()
-                if agent.kind != "name":
-                    self.i -= 1
-                    self.fail("knows() takes an agent name first")
-                what = None
-                if self.at(","):
-                    self.take()
-                    what = self.formula()
-                self.expect(")")
-                return Knows(agent.text, what)
-            args = [self.formula()]
-            while self.at(","):
-                self.take()
-                args.append(self.formula())
-            self.expect(")")
-            if func == "abs" and len(args) != 1:
-                self.fail("abs() takes one argument")
-            if func == "after":
-                if len(args) != 2:
-                    self.fail("after() takes an announcement and a formula")
-                return After(args[0], args[1])
-            return Call(func, tuple(args))
+            return self.nest(self.call, tok)
         self.fail("expected a value, a name or '('")
         raise AssertionError  # pragma: no cover
+
+    def call(self, tok: _Tok) -> Node:
+        func = tok.text.lower()
+        if func not in FUNCTIONS:
+            raise FormulaError(f"unknown function {tok.text!r} at column {tok.col} in {_short(self.text)!r}",
+                               allowed=", ".join(FUNCTIONS))
+        self.take()
+        if func in ("common", "distributed"):
+            group = self.group()
+            self.expect(",")
+            what = self.formula()
+            self.expect(")")
+            return self.make((Common if func == "common" else Distributed)(group, what))
+        if func in ("knows", "believes"):
+            agent = self.take()
+            if agent.kind != "name":
+                self.i -= 1
+                self.fail("knows() takes an agent name first")
+            what = None
+            if self.at(","):
+                self.take()
+                what = self.formula()
+            self.expect(")")
+            return self.make(Knows(agent.text, what))
+        args = [self.formula()]
+        while self.at(","):
+            self.take()
+            args.append(self.formula())
+        self.expect(")")
+        if func == "abs" and len(args) != 1:
+            self.fail("abs() takes one argument")
+        if func == "after":
+            if len(args) != 2:
+                self.fail("after() takes an announcement and a formula")
+            return self.make(After(args[0], args[1]))
+        return self.make(Call(func, tuple(args)))
 
 
     def group(self) -> tuple[str, ...] | None:
@@ -356,6 +451,10 @@ class _Parser:
         return tuple(names)
 
 
+def _short(text: str) -> str:
+    return text if len(text) <= 200 else text[:197] + "..."
+
+
 def parse(text: str) -> Node:
     """Parse a formula or expression; raises :class:`FormulaError` quoting the text and the column."""
     if not isinstance(text, str) or not text.strip():
@@ -365,24 +464,11 @@ def parse(text: str) -> Node:
 
 def names_in(node: Node) -> set[str]:
     """Variable names a formula mentions (agents in ``knows`` are not variables)."""
-    if isinstance(node, Name):
-        return {node.name}
-    out: set[str] = set()
-    for value in vars(node).values():
-        if isinstance(value, Node):
-            out |= names_in(value)
-        elif isinstance(value, tuple):
-            for v in value:
-                if isinstance(v, Node):
-                    out |= names_in(v)
-    return out
+    return {n.name for n in walk(node) if isinstance(n, Name)}
 
 
 def is_epistemic(node: Node) -> bool:
-    if isinstance(node, EPISTEMIC):
-        return True
-    return any(is_epistemic(v) for v in vars(node).values() if isinstance(v, Node)) or any(
-        is_epistemic(x) for v in vars(node).values() if isinstance(v, tuple) for x in v if isinstance(x, Node))
+    return any(isinstance(n, EPISTEMIC) for n in walk(node))
 
 
 def to_text(node: Node) -> str:
@@ -390,24 +476,27 @@ def to_text(node: Node) -> str:
     if isinstance(node, Int):
         return str(node.value)
     if isinstance(node, Str):
-        return f"'{node.value}'"
+        return f"'{node.value}'" if "'" not in node.value else f'"{node.value}"'
     if isinstance(node, BoolConst):
         return "true" if node.value else "false"
     if isinstance(node, Name):
-        return node.name
+        return quote_name(node.name)
     if isinstance(node, Neg):
         return f"-({to_text(node.operand)})"
     if isinstance(node, Not):
         return f"not {_wrap(node.operand)}"
-    if isinstance(node, (Arith, Compare)):
-        return f"{_wrap(node.left)} {node.op} {_wrap(node.right)}"
-    if isinstance(node, (And, Or, Implies)):
-        op = {And: "and", Or: "or", Implies: "implies"}[type(node)]
+    if isinstance(node, Arith):
+        return " ".join([_wrap(node.first), *(f"{op} {_wrap(x)}" for op, x in node.rest)])
+    if isinstance(node, (Compare, Implies)):
+        op = node.op if isinstance(node, Compare) else "implies"
         return f"{_wrap(node.left)} {op} {_wrap(node.right)}"
+    if isinstance(node, (And, Or)):
+        return f" {'and' if isinstance(node, And) else 'or'} ".join(_wrap(a) for a in node.args)
     if isinstance(node, Knows):
-        return f"knows({node.agent})" if node.what is None else f"knows({node.agent}, {to_text(node.what)})"
+        agent = quote_name(node.agent)
+        return f"knows({agent})" if node.what is None else f"knows({agent}, {to_text(node.what)})"
     if isinstance(node, (Common, Distributed)):
-        group = "all" if node.agents is None else f"[{', '.join(node.agents)}]"
+        group = "all" if node.agents is None else f"[{', '.join(map(quote_name, node.agents))}]"
         return f"{type(node).__name__.lower()}({group}, {to_text(node.what)})"
     if isinstance(node, After):
         return f"after({to_text(node.announcement)}, {to_text(node.what)})"
@@ -419,3 +508,43 @@ def to_text(node: Node) -> str:
 def _wrap(node: Node) -> str:
     text = to_text(node)
     return text if isinstance(node, (Int, Str, BoolConst, Name, Call) + EPISTEMIC) else f"({text})"
+
+
+def transform(node: Node, fn: Callable[[Node], Node]) -> Node:
+    """Rebuild the tree bottom-up, replacing every node ``n`` by ``fn(n)`` (its children already rebuilt)."""
+    if isinstance(node, Arith):
+        node = Arith(transform(node.first, fn), tuple((op, transform(x, fn)) for op, x in node.rest))
+    elif isinstance(node, (And, Or)):
+        node = type(node)(tuple(transform(a, fn) for a in node.args))
+    elif isinstance(node, Call):
+        node = Call(node.func, tuple(transform(a, fn) for a in node.args))
+    elif isinstance(node, (Neg, Not)):
+        node = type(node)(transform(node.operand, fn))
+    elif isinstance(node, Compare):
+        node = Compare(transform(node.left, fn), node.op, transform(node.right, fn))
+    elif isinstance(node, Implies):
+        node = Implies(transform(node.left, fn), transform(node.right, fn))
+    elif isinstance(node, Knows) and node.what is not None:
+        node = Knows(node.agent, transform(node.what, fn))
+    return fn(node)
+
+
+def rename(node: Node, names: Mapping[str, str], values: Mapping[str, str] | None = None,
+           agents: Mapping[str, str] | None = None) -> Node:
+    """The same formula with variables renamed (``names``: old to new), named values (``values``, for
+    ``'July'``) and agents (``agents``; default: ``names``); names match case-insensitively, others are kept."""
+    from .schema import fold
+
+    by_name = {fold(k): v for k, v in names.items()}
+    by_value = {fold(k): v for k, v in (values or {}).items()}
+    by_agent = by_name if agents is None else {fold(k): v for k, v in agents.items()}
+
+    def one(n: Node) -> Node:
+        if isinstance(n, Name):
+            return Name(by_name.get(fold(n.name), n.name))
+        if isinstance(n, Knows):
+            return Knows(by_agent.get(fold(n.agent), n.agent), n.what)
+        if isinstance(n, Str):
+            return Str(by_value.get(fold(n.value), n.value))
+        return n
+    return transform(node, one)

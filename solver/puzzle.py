@@ -19,6 +19,8 @@ from typing import Any
 from .errors import PuzzleError, SleuthError
 from .games import GameInfo, find_game, game_module
 from .limits import MAX_WORLDS_KEY, TIME_KEY, deadline, max_items, time_limit
+from .names import check_keys as check_repeated_keys
+from .names import json_object
 from .resources import example_path, find_example, is_example
 from .results import ClaimResult, ClaimSpec, Report, Verdict
 from .schema import Section, choose
@@ -232,7 +234,8 @@ def parse_text(text: str, name: str = "<puzzle>", *, json_hint: bool = False) ->
     kind = "JSON" if looks_json else "TOML"
     try:
         if looks_json:
-            data = json.loads(text, parse_int=_json_int, parse_constant=_json_constant)
+            data = json.loads(text, parse_int=_json_int, parse_constant=_json_constant,
+                              object_pairs_hook=json_object)  # a key given twice is kept for the check
         else:
             data = tomllib.loads(text)
     except json.JSONDecodeError as exc:
@@ -362,6 +365,7 @@ def load_puzzle(path: str | os.PathLike[str], *, viewer: str | None = None) -> P
 
 def load_data(data: Mapping[str, Any], *, file: str | None = None, viewer: str | None = None) -> Puzzle:
     """Load a puzzle from an already parsed table (the API's entry point for programs)."""
+    check_repeated_keys(data, file)
     doc = load_document(data, file=file, viewer=viewer)
     module = _module(doc.game)
     puzzle = module.load(doc)

@@ -19,6 +19,7 @@ from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
+from sleuth.names import NAME, quote, unquote
 from sleuth.errors import PuzzleError, SleuthError
 from sleuth.limits import max_items
 from sleuth.puzzle import Puzzle, PuzzleDoc
@@ -39,9 +40,10 @@ OPS: dict[str, Callable[[Any, Any], bool]] = {
 _OP = r"(==|!=|<=|>=|=|<|>)"
 CLAIM_FORMS = ("P(next is <card>) = p/q", "P(remaining is <card>=<n> ...) = p/q", "best guess is <card>",
                "E(further correct) = p/q")
-_NEXT = re.compile(rf"^\s*P\s*\(\s*next\s+is\s+(.+?)\s*\)\s*{_OP}\s*(\S+)\s*$", re.I)
+_NEXT = re.compile(rf"^\s*P\s*\(\s*next\s+is\s+({NAME})\s*\)\s*{_OP}\s*(\S+)\s*$", re.I)
 _REMAINING = re.compile(rf"^\s*P\s*\(\s*remaining\s+is\s+(.+?)\s*\)\s*{_OP}\s*(\S+)\s*$", re.I)
-_BEST = re.compile(r"^\s*best\s+guess\s+is\s+(.+?)\s*$", re.I)
+_ITEM = re.compile(r'\s*("[^"]+"|`(?:[^`]|``)+`|[^\s,="`]+)\s*=\s*(\d+)\s*(?:,|\s|$)\s*')
+_BEST = re.compile(rf"^\s*best\s+guess\s+is\s+({NAME})\s*$", re.I)
 _EXPECTED = re.compile(rf"^\s*E\s*\(\s*further\s+correct\s*\)\s*{_OP}\s*(\S+)\s*$", re.I)
 
 
@@ -164,7 +166,7 @@ class CardGuessPuzzle(Puzzle):
 
         def card(name: str) -> int:
             try:
-                return self.names.index(name)
+                return self.names.index(unquote(name))
             except PuzzleError as exc:
                 raise self._error(exc.message, place, exc.allowed) from None
 
@@ -212,13 +214,16 @@ class CardGuessPuzzle(Puzzle):
 
     def _parse_composition(self, body: str, place: str, text: str) -> tuple[int, ...]:
         x: dict[int, int] = {}
-        for item in re.split(r"[\s,]+", body.strip()):
-            name, sep, num = item.partition("=")
-            if not sep or not num.strip().isdigit():
+        pos, body = 0, body.strip()
+        while pos < len(body):
+            m = _ITEM.match(body, pos)
+            if not m:
+                item = re.split(r"[\s,]+", body[pos:].strip())[0]
                 raise self._error(f"in claim {text!r}: expected <card>=<count>, got {item!r}", place,
-                                  allowed=" ".join(f"{t}=<n>" for t in self.state.types))
+                                  allowed=" ".join(f"{quote(t, ['='])}=<n>" for t in self.state.types))
+            pos, name, num = m.end(), m.group(1), m.group(2)
             try:
-                a = self.names.index(name.strip())
+                a = self.names.index(unquote(name))
             except PuzzleError as exc:
                 raise self._error(exc.message, place, exc.allowed) from None
             if a in x:

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sleuth.errors import PuzzleError
+from sleuth.names import unique_items, unique_names
 from sleuth.schema import Names, Section
 
 CATEGORIES = ("suspect", "weapon", "room")
@@ -212,7 +213,10 @@ def parse_deck(section: Section) -> Deck:
         raise section.error("expected a deck name or a table", "deck",
                             allowed=[*NAMED_DECKS, "a [deck] table with suspects, weapons, rooms"])
     ds = section.section("deck")
-    cats = [tuple(ds.list(key, str, min_len=1)) for key in ("suspects", "weapons", "rooms")]
+    keys = ("suspects", "weapons", "rooms")
+    cats = [tuple(ds.list(key, str, min_len=1)) for key in keys]
+    unique_items("card", [(ds.path(f"{key}[{i}]"), c) for key, cat in zip(keys, cats, strict=True)
+                          for i, c in enumerate(cat)], file=section.file)
     ds.finish()
     deck = Deck(*cats)
     if len(deck) > MAX_CARDS:
@@ -228,6 +232,8 @@ def parse_game(section: Section, viewer: str | None) -> Game:
     except PuzzleError as exc:
         raise exc.located(section.file, "deck") from None
     names = section.list("players", str, min_len=2, max_len=MAX_PLAYERS)
+    unique_names("player", names, "players", file=section.file, reserved=["envelope"],
+                 why=" (the envelope's place in claims and in the --json sheet)")
     try:
         players = Names("player", names)
     except PuzzleError as exc:

@@ -8,6 +8,7 @@ from fractions import Fraction
 from typing import Any
 
 from sleuth.errors import PuzzleError
+from sleuth.names import NAME, unquote
 from sleuth.puzzle import Puzzle, PuzzleDoc
 from sleuth.results import ClaimResult, ClaimSpec, Report, Status, Verdict
 from sleuth.schema import Names, fold
@@ -21,8 +22,8 @@ from .rules import apply_rules
 from .sheet import Mark, Sheet, backbone_sheet, counted_sheet, exact_sheet, naive_sheet
 
 METHODS = ("count", "backbone", "naive", "rules")
-_CLAIM = re.compile(r"^\s*(not\s+)?(.+?)\s+(holds|lacks)\s+(.+?)\s*$", re.IGNORECASE)
-_KNOWS = re.compile(r"^\s*(not\s+)?(.+?)\s+(knows|may\s+know)\s+the\s+(envelope|suspect|weapon|room)\s*$",
+_CLAIM = re.compile(rf"^\s*(not\s+)?({NAME})\s+(holds|lacks)\s+({NAME})\s*$", re.IGNORECASE)
+_KNOWS = re.compile(rf"^\s*(not\s+)?({NAME})\s+(knows|may\s+know)\s+the\s+(envelope|suspect|weapon|room)\s*$",
                     re.IGNORECASE)
 
 
@@ -154,7 +155,7 @@ class CluePuzzle(Puzzle):
             return None
         negated, who, verb, part = match.groups()
         try:
-            player = Names("player", self.state.players).index(who.strip())
+            player = Names("player", self.state.players).index(unquote(who.strip()))
         except PuzzleError as exc:
             raise PuzzleError(exc.message, file=self.doc.file, place=spec.place, allowed=exc.allowed) from None
         return player, part.casefold(), verb.casefold() != "knows", bool(negated)
@@ -183,14 +184,16 @@ class CluePuzzle(Puzzle):
         match = _CLAIM.match(spec.text)
         allowed = "'<player> holds <card>', '<player> lacks <card>', 'envelope holds <card>', " \
                   "'envelope lacks <card>', '<player> knows the envelope|suspect|weapon|room', " \
-                  "'<player> may know the ...', each optionally prefixed by 'not '"
+                  "'<player> may know the ...', each optionally prefixed by 'not '; a name with spaces or a " \
+                  "word of the claim in \"double quotes\""
         if not match:
             raise PuzzleError(f"cannot read claim {spec.text!r}", file=self.doc.file, place=spec.place,
                               allowed=allowed)
         negated, who, verb, card_name = match.groups()
+        who, card_name = unquote(who), unquote(card_name)
         game = self.state
-        places = {p.casefold(): i for i, p in enumerate(game.places)}
-        place = places.get(who.strip().casefold())
+        places = {fold(p): i for i, p in enumerate(game.places)}
+        place = places.get(fold(who))
         if place is None:
             raise PuzzleError(f"unknown player {who!r}", file=self.doc.file, place=spec.place,
                               allowed=list(game.places))

@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from sleuth.names import NAME, unquote
 from sleuth.engine import Engine
 from sleuth.errors import PuzzleError
 from sleuth.model import Clause, Constraint, Model
@@ -322,14 +323,14 @@ class EggheadPuzzle(Puzzle):
 
     def _parse_claim(self, spec: ClaimSpec) -> tuple[int, Callable[[tuple[int, ...]], bool], Callable]:
         text = " ".join(spec.text.split())
-        m = (re.fullmatch(r"(?P<who>.+?) holds (?P<cards>\d+(?:[ ,]+\d+)*)", text, re.I)
-             or re.fullmatch(r"(?P<who>.+?) has (?:a|an) (?P<v>\d+)", text, re.I)
-             or re.fullmatch(r"(?P<who>.+?) has no (?P<no>\d+)", text, re.I))
+        m = (re.fullmatch(rf"(?P<who>{NAME}) holds (?P<cards>\d+(?:[ ,]+\d+)*)", text, re.I)
+             or re.fullmatch(rf"(?P<who>{NAME}) has (?:a|an) (?P<v>\d+)", text, re.I)
+             or re.fullmatch(rf"(?P<who>{NAME}) has no (?P<no>\d+)", text, re.I))
         if m is None:
             raise PuzzleError(f"cannot read the claim {spec.text!r}", place=spec.place, file=self.doc.file,
                               allowed=CLAIM_FORMS)
         try:
-            p = self.names.index(m["who"])
+            p = self.names.index(unquote(m["who"]))
         except PuzzleError as exc:
             raise exc.located(self.doc.file, spec.place) from None
         vmax, h = self.setup.values, self.setup.hand_size

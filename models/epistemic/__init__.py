@@ -37,8 +37,9 @@ import numpy as np
 from sleuth.epistemic import (DEFAULT_TABLE_LIMIT, ActionModel, Domain, Evaluator, Event, KnowledgeState, WorldTable,
                               assigned)
 from sleuth.errors import PuzzleError
-from sleuth.formula import BoolConst, FormulaError, Node, Str, is_epistemic, parse, to_text
+from sleuth.formula import BoolConst, FormulaError, Knows, Node, Str, is_epistemic, parse, to_text
 from sleuth.limits import MAX_WORLDS_KEY, check_size, max_items
+from sleuth.names import first_repeat, unique_names
 from sleuth.puzzle import Puzzle, PuzzleDoc, emit_notes
 from sleuth.results import ClaimResult, ClaimSpec, Report, Status, Verdict
 from sleuth.schema import Section, choose, describe, fold
@@ -224,7 +225,7 @@ class EpistemicPuzzle(Puzzle):
         if state.point is None:
             return {"after": label, "actual_possible": False, "know": [], "why": state.point_lost}
         w = state.point
-        sure = [a for a in self.agents if bool(state.truth(f"knows({a})")[w])]
+        sure = [a for a in self.agents if bool(state.truth(Knows(a, None))[w])]   # no text: any name works
         right = {a for a in sure if state.relation(a).member[w] == state.relation(a).target[w]}
         row = {"after": label, "actual_possible": True, "know": [a for a in sure if a in right]}
         if len(right) < len(sure):   # certain of a world that is not the actual one (a false belief)
@@ -382,8 +383,10 @@ def _domain(name: str, spec: object, sec: Section) -> Domain:
                                                           for v in spec)
         if not ok:
             raise sec.error("values must be all integers or all names", name)
-        if len(set(spec)) != len(spec):
-            raise sec.error("a value is listed twice", name)
+        if isinstance(spec[0], str):
+            unique_names("value", spec, sec.path(name), file=sec.file)
+        elif (rep := first_repeat(spec)) is not None:
+            raise sec.error(f"the value {spec[rep[1]]} is listed twice (also at [{rep[0]}])", f"{name}[{rep[1]}]")
         return Domain.of(name, spec)
     raise sec.error(f"expected a domain, got {describe(spec)}", name,
                     allowed="'lo..hi', a list of integers or names, or { min = lo, max = hi }")
@@ -586,10 +589,17 @@ def load(doc: PuzzleDoc) -> EpistemicPuzzle:
     if explicit_raw is not None:
         if not domains:
             names = list(explicit_raw[0])
-            domains = [Domain.of(n, [w.get(n) for w in explicit_raw if isinstance(w.get(n), (int, str))])
-                       for n in names]
+            try:
+                domains = [Domain.of(n, [w.get(n) for w in explicit_raw if isinstance(w.get(n), (int, str))])
+                           for n in names]
+            except PuzzleError as exc:
+                raise top.error(exc.message, "worlds", allowed=exc.allowed) from None
         explicit = [_world(Section(w, file=doc.file, place=f"worlds[{i + 1}]"), domains)
                     for i, w in enumerate(explicit_raw)]
+        rows = [tuple(d.code(w[d.name]) for d in domains) for w in explicit]
+        if (rep := first_repeat(rows)) is not None:
+            raise top.error(f"repeats worlds[{rep[0] + 1}] (a world is listed once: counts and probabilities"
+                            " are over distinct worlds)", f"worlds[{rep[1] + 1}]")
     if not domains:
         raise top.error("needs [variables] or a 'worlds' list", "variables",
                         allowed="[variables] name = 'lo..hi' | [values]")

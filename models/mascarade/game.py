@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from sleuth.errors import PuzzleError
+from sleuth.names import unique_names
 from sleuth.schema import Names, Section
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 13
@@ -193,13 +194,8 @@ def parse_game(section: Section, file: str | None) -> Game:
         raise section.error(f"{len(players)} players and {len(middle_cards)} middle cards", "middle",
                             allowed=f"at most {MAX_POSITIONS} positions in all")
     middle = [f"{MIDDLE_PREFIX}{i + 1}" for i in range(len(middle_cards))]
-    try:
-        Names("player", players + middle)
-    except PuzzleError as exc:
-        raise section.error(exc.message, "players") from None
-    for i, name in enumerate(players):
-        if not name.strip() or " holds " in f" {name.casefold()} ":
-            raise section.error(f"{name!r} cannot be a player name", f"players[{i}]")
+    unique_names("player", players, "players", file=section.file, reserved=middle,
+                 why=" (a middle position's name)")   # a name with 'holds' is quoted in claims
     identities: list[str] = []
     index: dict[str, int] = {}
     initial: list[int] = []

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from sleuth.names import NAME, unquote
 from sleuth.backends import backend_class
 from sleuth.engine import Engine
 from sleuth.limits import MAX_WORLDS_KEY
@@ -27,10 +28,10 @@ from .nested import nested
 OPTIONS = ("method", "probabilities", "swap_probability", "max_states", "tree_cap", "cpsat_limit", "knowledge",
            "others")
 DEFAULT_MAX_STATES = 6_000_000           # measured peak: 624 MB for a component of this size
-_P_CLAIM = re.compile(r"^\s*P\s*\(\s*(?P<who>.+?)\s+holds\s+(?P<card>.+?)\s*\)\s*(?P<op>==|=|!=|<=|>=|<|>)"
+_P_CLAIM = re.compile(rf"^\s*P\s*\(\s*(?P<who>{NAME})\s+holds\s+(?P<card>{NAME})\s*\)\s*(?P<op>==|=|!=|<=|>=|<|>)"
                       r"\s*(?P<value>\S+)\s*$", re.IGNORECASE)
-_HOLDS = re.compile(r"^\s*(?P<neg>not\s+)?(?P<who>.+?)\s+holds\s+(?P<card>.+?)\s*$", re.IGNORECASE)
-_KNOWS = re.compile(r"^\s*(?P<neg>not\s+)?(?P<who>.+?)\s+knows\s+(?:their|own|his|her)\s+(?:own\s+)?card\s*$",
+_HOLDS = re.compile(rf"^\s*(?P<neg>not\s+)?(?P<who>{NAME})\s+holds\s+(?P<card>{NAME})\s*$", re.IGNORECASE)
+_KNOWS = re.compile(rf"^\s*(?P<neg>not\s+)?(?P<who>{NAME})\s+knows\s+(?:their|own|his|her)\s+(?:own\s+)?card\s*$",
                     re.IGNORECASE)
 _NESTED = re.compile(r"^\s*P\s*\(\s*(?P<who>.+?)\s+(?:(?P<knows>knows\s+(?:their|own|his|her)\s+(?:own\s+)?card)"
                      r"|believes\s+(?P<pos>.+?)\s+holds\s+(?P<card>.+?))\s*\)\s*(?P<op>==|=|!=|<=|>=|<|>)"
@@ -353,14 +354,16 @@ class MascaradePuzzle(Puzzle):
         m = _P_CLAIM.match(spec.text)
         if m:
             value = parse_fraction(m["value"], sec, None)
-            return ("p", positions.index(m["who"], sec), cards.index(m["card"], sec), m["op"], value, False)
+            return ("p", positions.index(unquote(m["who"]), sec), cards.index(unquote(m["card"]), sec), m["op"], value,
+                    False)
         m = _KNOWS.match(spec.text)
         if m:
-            return ("knows", Names("player", g.players).index(m["who"], sec), 0, "", Fraction(0), bool(m["neg"]))
+            return ("knows", Names("player", g.players).index(unquote(m["who"]), sec), 0, "", Fraction(0),
+                    bool(m["neg"]))
         m = _HOLDS.match(spec.text)
         if m:
-            return ("holds", positions.index(m["who"], sec), cards.index(m["card"], sec), "", Fraction(0),
-                    bool(m["neg"]))
+            return ("holds", positions.index(unquote(m["who"]), sec), cards.index(unquote(m["card"]), sec), "",
+                    Fraction(0), bool(m["neg"]))
         raise PuzzleError(f"cannot read claim {spec.text!r}", file=self.doc.file, place=spec.place,
                           allowed="'<player> holds <card>', 'not <player> holds <card>', "
                                   "'P(<player> holds <card>) = p/q' (also != < <= > >=), "

@@ -131,9 +131,14 @@ class SecretPuzzle(Puzzle):
         pick = self.best(method, time_limit=_time_limit(opts))
         if pick is None:
             return ClaimResult(claim.text, Verdict.TIMEOUT, expect=claim.expect, detail="time limit reached")
-        verdict = Verdict.ENTAILED if pick.word == word else Verdict.REFUTED
-        return ClaimResult(claim.text, verdict, (f"method {method.title}",), None if pick.word == word else
-                           {"best": pick.word}, claim.expect, f"{method.title} proposes {pick.word}")
+        tied = pick.tied or (pick.word,)
+        # a tie is broken alphabetically, a convention: the claim is open for every tied word
+        verdict = Verdict.ENTAILED if tied == (word,) else Verdict.OPEN if word in tied else Verdict.REFUTED
+        detail = f"{method.title} proposes {pick.word}" + (f" (tied with {len(tied) - 1} more: "
+                                                           f"{', '.join(w for w in tied[:10] if w != pick.word)})"
+                                                           if len(tied) > 1 else "")
+        return ClaimResult(claim.text, verdict, (f"method {method.title}",), None if verdict is Verdict.ENTAILED
+                           else {"best": pick.word}, claim.expect, detail)
 
     # -- suggestions ------------------------------------------------------------------------------------
     def best(self, method: st.Method, *, time_limit: float | None = None) -> Suggestion | None:
@@ -143,9 +148,11 @@ class SecretPuzzle(Puzzle):
         if poss.size == 0:
             return None
         proposed = {p.text for p in self.proposals}
-        rows = np.array([i for i, w in enumerate(self.space.guesses) if w not in proposed], dtype=np.int64)
         possible_rows = np.zeros(len(self.space.guesses), dtype=bool)
         possible_rows[self.space.answer_rows[poss]] = True
+        # a proposal already made is left out, unless it is still possible (it was the secret: it wins again)
+        rows = np.array([i for i, w in enumerate(self.space.guesses) if w not in proposed or possible_rows[i]],
+                        dtype=np.int64)
         codes = self.space.codes(self.space.guess_array[rows], self.space.answer_array[poss])
         minimax = None
         if method is st.Method.MINIMAX:
@@ -159,15 +166,17 @@ class SecretPuzzle(Puzzle):
             def minimax(cand: np.ndarray) -> np.ndarray:
                 return cand[tree.optimal_rows(cand, np.arange(poss.size))]
             try:
-                pick = st.choose(codes, possible_rows[rows], method, minimax)
+                tied = st.best_rows(codes, possible_rows[rows], method, minimax)
             except SearchTimeout:
                 return None
         else:
-            pick = st.choose(codes, possible_rows[rows], method)
+            tied = st.best_rows(codes, possible_rows[rows], method)
+        pick = int(tied.min())
         stats = st.row_stats(codes[[pick]])
         return Suggestion(self.space.guesses[rows[pick]], method, int(poss.size), bool(possible_rows[rows[pick]]),
                           int(stats.sumsq[0]), int(stats.largest[0]), int(stats.classes[0]),
-                          st.gini(stats, 0, int(poss.size)), float(stats.entropy[0]))
+                          st.gini(stats, 0, int(poss.size)), float(stats.entropy[0]),
+                          tuple(sorted(self.space.guesses[rows[i]] for i in tied.tolist())))
 
     def suggest(self, *, method: str | None = None, options: Mapping[str, Any] | None = None) -> Report:
         opts = self.reject_options(options, ("time-limit",))
@@ -202,6 +211,7 @@ class Suggestion:
     classes: int
     gini: Any
     entropy: float
+    tied: tuple[str, ...] = ()   # every proposal the method ranks as good (``word`` is the first)
 
     def scores(self) -> dict[str, Any]:
         return {"sum": self.sumsq, "max": self.largest, "classes": self.classes, "gini": self.gini,

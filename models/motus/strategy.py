@@ -188,13 +188,20 @@ def _keep_leximin(cand: np.ndarray, codes: np.ndarray) -> np.ndarray:
 def choose(codes: np.ndarray, possible: np.ndarray, method: Method,
            minimax: Callable[[np.ndarray], np.ndarray] | None = None, stats: RowStats | None = None,
            allowed: np.ndarray | None = None) -> int:
-    """The row a method proposes.
+    """The row a method proposes: the first (alphabetically) of :func:`best_rows`."""
+    return int(best_rows(codes, possible, method, minimax, stats, allowed).min())
+
+
+def best_rows(codes: np.ndarray, possible: np.ndarray, method: Method,
+              minimax: Callable[[np.ndarray], np.ndarray] | None = None, stats: RowStats | None = None,
+              allowed: np.ndarray | None = None) -> np.ndarray:
+    """The rows a method ranks best, ties included (possible words preferred among equal scores).
 
     ``codes``: (candidate rows x possible words) feedback codes, rows in alphabetical order of the words;
     ``possible``: which rows are possible words.  ``minimax`` (for Method.MINIMAX) maps candidate rows to
     the rows of optimal worst case; ``stats``: :func:`row_stats` of ``codes`` when already known;
     ``allowed``: the rows that may be proposed (default all; words already proposed are not).
-    Returns a row index of ``codes``.
+    Returns row indices of ``codes``; which of them is proposed is only a convention (the first).
     """
     k, m = codes.shape
     if allowed is None:
@@ -203,7 +210,7 @@ def choose(codes: np.ndarray, possible: np.ndarray, method: Method,
         # with one or two possible words every method's scores tie among the possible words
         rows = np.flatnonzero(possible & allowed)
         if rows.size:
-            return int(rows[0])
+            return rows
     cand = np.flatnonzero(allowed)
     if method is Method.POSSIBLE_GMAX and (possible & allowed).any():
         cand = np.flatnonzero(possible & allowed)
@@ -236,7 +243,7 @@ def choose(codes: np.ndarray, possible: np.ndarray, method: Method,
         if method is Method.ENTROPY:
             cand = _keep_min_close(cand, stats.entropy)
     preferred = cand[possible[cand]]
-    return int((preferred if preferred.size else cand).min())
+    return preferred if preferred.size else cand
 
 
 def scores(codes: np.ndarray, possible_count: int) -> dict[str, np.ndarray | list[Fraction]]:

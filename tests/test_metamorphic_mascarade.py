@@ -35,7 +35,8 @@ def renamed(doc: dict[str, Any], new: list[str]) -> tuple[dict[str, Any], dict[s
     pmap = {p: next(it) for p in doc["players"]}
     cmap: dict[str, str] = {}
     for c in doc["cards"] + doc.get("middle", []):
-        cmap.setdefault(fold(c), next(it))
+        if fold(c) not in cmap:   # a repeated character is one identity
+            cmap[fold(c)] = next(it)
     p = lambda x: pmap.get(x, x)  # noqa: E731  (middle positions keep their names)
     c = lambda x: cmap[fold(x)]  # noqa: E731
     doc["players"] = [p(x) for x in doc["players"]]

@@ -334,6 +334,8 @@ def plot(results: list[dict[str, Any]], path: str, points: int, title: str = "")
         ax.legend(fontsize=7, title="k = players using BA (the first k)", title_fontsize=7)
         ax.grid(alpha=0.3)
     axes[2].legend(fontsize=7, title="players using BA", title_fontsize=7)
+    if title:
+        fig.suptitle(title)
     fig.tight_layout()
     save(fig, path)
 

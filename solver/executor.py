@@ -46,7 +46,11 @@ class ExperimentParser(argparse.ArgumentParser):
     """An argument parser whose errors are one :class:`PuzzleError` line (the CLI exits 2), never a usage dump."""
 
     def error(self, message: str) -> NoReturn:  # type: ignore[override]
-        raise PuzzleError(message, place=self.prog)
+        head, sep, choices = message.partition(" (choose from ")
+        if sep:
+            raise PuzzleError(head, place=self.prog, allowed=choices.rstrip(")").replace("'", ""))
+        raise PuzzleError(message, place=self.prog,
+                          allowed=None if "(allowed: " in message else f"see {self.prog} --help")
 
 
 def bounded(kind: type, lo: float | None = None, hi: float | None = None, *, above: bool = False
@@ -193,6 +197,8 @@ class Executor:
         self._cluster: Any = None
         self.stats = RunStats(workers=workers)
         self._maps = 0
+        self._skip: set[int] = set()
+        self._futures: dict[int, Any] = {}
 
     @classmethod
     def from_args(cls, args: argparse.Namespace, name: str) -> Executor:
@@ -256,6 +262,7 @@ class Executor:
                              (self.name, digest)) if self.resume else None
         done = dict(store.done) if store else {}
         todo = [i for i in range(len(items)) if i not in done]
+        self._skip = set()
         self.stats.resumed += len(done)
         bar = progress_bar(sum(weights), label, unit=unit, quiet=self.quiet,
                            initial=sum(weights[i] for i in done))
@@ -278,19 +285,30 @@ class Executor:
             if store:
                 store.close()
 
+    def cancel(self, indices: Iterator[int] | Sequence[int]) -> None:
+        """Drop tasks of the current :meth:`completed` loop that are not finished (their results never come)."""
+        for i in indices:
+            self._skip.add(i)
+            if i in self._futures:
+                self._futures[i].cancel()
+
     def _run(self, fn: Callable[[T], R], items: list[T], todo: list[int]
              ) -> Iterator[tuple[int, tuple[R, float, float]]]:
         if not self.distributed:
             for i in todo:
-                yield i, _timed_call(fn, items[i])
+                if i not in self._skip:
+                    yield i, _timed_call(fn, items[i])
             return
         if self.client is None:
             self._connect()
         from distributed import as_completed
 
         futures = {self.client.submit(_timed_call, fn, items[i], pure=False, retries=1): i for i in todo}
+        self._futures = {i: fut for fut, i in futures.items()}
         try:
             for fut in as_completed(list(futures)):
+                if futures[fut] in self._skip:
+                    continue
                 try:
                     result = fut.result()
                 except SleuthError:
@@ -303,6 +321,7 @@ class Executor:
                 yield futures[fut], result
                 fut.release()
         finally:
+            self._futures = {}
             for fut in futures:
                 if not fut.done():
                     fut.cancel()

@@ -46,23 +46,24 @@ class ExperimentParser(argparse.ArgumentParser):
     """An argument parser whose errors are one :class:`PuzzleError` line (the CLI exits 2), never a usage dump."""
 
     def error(self, message: str) -> NoReturn:  # type: ignore[override]
+        place = self.prog.removeprefix("sleuth ")
         head, sep, choices = message.partition(" (choose from ")
         if sep:
-            raise PuzzleError(head, place=self.prog, allowed=choices.rstrip(")").replace("'", ""))
-        raise PuzzleError(message, place=self.prog,
-                          allowed=None if "(allowed: " in message else f"see {self.prog} --help")
+            raise PuzzleError(head, place=place, allowed=choices.rstrip(")").replace("'", ""))
+        raise PuzzleError(message, place=place, allowed=None if "(allowed: " in message else f"see {self.prog} --help")
 
 
 def bounded(kind: type, lo: float | None = None, hi: float | None = None, *, above: bool = False
             ) -> Callable[[str], Any]:
     """An argparse ``type``: an ``int`` or ``float`` in ``[lo, hi]`` (``(lo, hi]`` with ``above``)."""
     what = "an integer" if kind is int else "a number"
+    num = lambda x: str(int(x)) if float(x).is_integer() else f"{x:g}"
     if lo is not None and hi is not None:
-        allowed = f"{what} {'above' if above else 'from'} {lo:g} {'and at most' if above else 'to'} {hi:g}"
+        allowed = f"{what} {'above' if above else 'from'} {num(lo)} {'and at most' if above else 'to'} {num(hi)}"
     elif lo is not None:
-        allowed = f"{what} {'above' if above else 'of at least'} {lo:g}"
+        allowed = f"{what} {'above' if above else 'of at least'} {num(lo)}"
     else:
-        allowed = what if hi is None else f"{what} up to {hi:g}"
+        allowed = what if hi is None else f"{what} up to {num(hi)}"
 
     def parse(text: str) -> Any:
         try:
@@ -80,13 +81,15 @@ def bounded(kind: type, lo: float | None = None, hi: float | None = None, *, abo
 
 def int_list(lo: int, hi: int) -> Callable[[str], list[int]]:
     """An argparse ``type``: comma-separated integers, each in ``[lo, hi]``."""
+    allowed = f"integers from {lo} to {hi}, comma separated"
+
     def parse(text: str) -> list[int]:
         try:
             values = [int(x) for x in text.split(",") if x.strip()]
         except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a list of integers (e.g. {lo},{hi})") from None
+            raise argparse.ArgumentTypeError(f"{text!r} is not a list of integers (allowed: {allowed})") from None
         if not values or any(not lo <= v <= hi for v in values):
-            raise argparse.ArgumentTypeError(f"{text!r} is out of range (allowed: integers from {lo} to {hi})")
+            raise argparse.ArgumentTypeError(f"{text!r} is out of range (allowed: {allowed})")
         return values
 
     parse.__name__ = "list"

@@ -156,8 +156,8 @@ class _ResultsFile:
             try:
                 with open(path, "rb") as f:
                     if pickle.load(f) != header:
-                        raise PuzzleError("was written by another experiment or with other options", file=path,
-                                          place="--resume", allowed="the same command, or a new file")
+                        good = -1
+                        raise EOFError
                     good = f.tell()
                     while True:
                         try:
@@ -169,6 +169,9 @@ class _ResultsFile:
                         self.done[index] = result
                         good = f.tell()
             except (pickle.UnpicklingError, EOFError, ValueError, TypeError, AttributeError):
+                if good == -1:
+                    raise PuzzleError("was written by another experiment or with other options", file=path,
+                                      place="--resume", allowed="the same command, or a new file") from None
                 raise PuzzleError("is not a sleuth results file", file=path, place="--resume") from None
             except OSError as exc:
                 raise PuzzleError(f"cannot read it ({exc.strerror})", file=path, place="--resume") from None
@@ -192,6 +195,8 @@ class _ResultsFile:
 
 class Executor:
     """Maps task functions over items, serially or on Dask; use as a context manager (closes the cluster)."""
+
+    connect_timeout = 10.0  # seconds to reach an existing scheduler
 
     def __init__(self, workers: int = 1, cluster: str | None = None, *, resume: str | None = None,
                  quiet: bool = False, name: str = "experiment") -> None:
@@ -235,14 +240,14 @@ class Executor:
                 from None
         if self.address:
             try:
-                self.client = Client(self.address, timeout=10)
+                self.client = Client(self.address, timeout=self.connect_timeout)
             except (OSError, TimeoutError, ValueError) as exc:
                 raise PuzzleError(f"cannot reach the Dask scheduler ({exc})", place="--cluster",
                                   allowed="an address such as tcp://host:8786") from None
             self.stats.workers = max(1, len(self.client.scheduler_info().get("workers", {})))
         else:
             self._cluster = LocalCluster(n_workers=self.workers, threads_per_worker=1, processes=True,
-                                         dashboard_address=None, silence_logs=logging.CRITICAL)
+                                         host="127.0.0.1", dashboard_address=":0", silence_logs=logging.CRITICAL)
             self.client = Client(self._cluster)
 
     def map(self, fn: Callable[[T], R], items: Sequence[T], *, label: str = "tasks", unit: str = "task",

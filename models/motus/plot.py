@@ -79,8 +79,7 @@ def plot_emi(path: str, cells: Mapping[tuple[int, str], EmiCell], title: str) ->
         grid[lengths.index(n), letters.index(x)] = c.value.lower
     fig, ax = plt.subplots(figsize=(max(6.0, 0.42 * len(letters) + 2.5), max(3.0, 0.55 * len(lengths) + 1.8)))
     lo, hi = np.nanmin(grid), np.nanmax(grid)
-    cmap = plt.get_cmap("viridis", int(hi - lo + 1)).copy()
-    cmap.set_bad("white")
+    cmap = plt.get_cmap("viridis", int(hi - lo + 1)).with_extremes(bad="white")
     im = ax.imshow(np.ma.masked_invalid(grid), cmap=cmap, vmin=lo - 0.5, vmax=hi + 0.5, aspect="auto")
     for (n, x), c in cells.items():
         i, j = lengths.index(n), letters.index(x)

@@ -7,6 +7,7 @@ import argparse
 import os
 import pickle
 import signal
+from typing import Any
 
 import pytest
 
@@ -142,15 +143,23 @@ def test_missing_dask_is_a_clear_error(monkeypatch) -> None:  # type: ignore[no-
 
 # -- Dask: a cluster this test starts on the loopback address, and the executor's own local cluster ---------
 
-@pytest.fixture(scope="module")
-def address():  # type: ignore[no-untyped-def]
-    """One 2-worker Dask cluster on 127.0.0.1 for the module (start-up costs seconds)."""
-    distributed = pytest.importorskip("distributed")
-    import logging
+def loopback_cluster() -> Any:
+    """A module-scoped fixture: the address of a 2-worker Dask cluster on 127.0.0.1 (start-up costs seconds,
+    so one per test module)."""
 
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
-                                  dashboard_address=":0", silence_logs=logging.CRITICAL) as cluster:
-        yield cluster.scheduler_address
+    @pytest.fixture(scope="module")
+    def address():  # type: ignore[no-untyped-def]
+        distributed = pytest.importorskip("distributed")
+        import logging
+
+        with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
+                                      dashboard_address=":0", silence_logs=logging.CRITICAL) as cluster:
+            yield cluster.scheduler_address
+
+    return address
+
+
+address = loopback_cluster()
 
 
 def test_cluster_results_equal_serial(address) -> None:  # type: ignore[no-untyped-def]

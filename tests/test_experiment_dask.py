@@ -4,7 +4,6 @@ local cluster (``--workers 2``) give the same results; ``--plot`` writes a PNG f
 from __future__ import annotations
 
 import json
-import logging
 import re
 from importlib.util import find_spec
 from typing import Any
@@ -12,6 +11,9 @@ from typing import Any
 import pytest
 
 from .conftest import PUZZLES, run_cli
+from .test_executor import loopback_cluster
+
+address = loopback_cluster()
 
 D7L = str(PUZZLES / "motus" / "seed-d7l.txt")
 
@@ -57,19 +59,6 @@ def _result(argv: list[str], how: str, *extra: str) -> Any:
     # text tables: keep the words and the world counts, drop the times
     return [line.split()[:-3] if "muddy" in line or "sum" in line else line.split()
             for line in r.out.splitlines()[1:] if "SMCDEL" not in line]
-
-
-@pytest.fixture(scope="module")
-def address():  # type: ignore[no-untyped-def]
-    distributed = pytest.importorskip("distributed")
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
-                                  dashboard_address=":0", silence_logs=logging.CRITICAL) as cluster:
-        yield cluster.scheduler_address
-
-
-@pytest.fixture(scope="module")
-def serial() -> dict[str, Any]:
-    return {}
 
 
 @pytest.mark.parametrize("name", FAST)

@@ -321,6 +321,9 @@ class Executor:
                     result = fut.result()
                 except SleuthError:
                     raise
+                except ModuleNotFoundError as exc:
+                    raise SleuthError(f"{self.name}: a Dask worker cannot import {exc.name!r}: install sleuth "
+                                      "(same version) where the workers run") from None
                 except Exception as exc:
                     if type(exc).__name__ == "KilledWorker":
                         raise SleuthError(f"{self.name}: task {futures[fut]} killed every worker that ran it "

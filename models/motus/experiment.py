@@ -234,7 +234,8 @@ def main_study(argv: list[str]) -> int:
 
         by_length = {n: merge([p for p, j in zip(parts, jobs, strict=True) if j[1] == n], methods)[0]
                      for n in lengths if any(j[1] == n for j in jobs)}
-        plot_study(args.plot, tallies, by_length, f"Motus study: {total} words of {args.dictionary}")
+        plot_study(args.plot, tallies, by_length, f"Motus study: {total} words of {args.dictionary}, "
+                                                  f"lengths {args.lengths}, letters {args.letters}")
     if args.json:
         print(json.dumps({"words": total, "cells": len(spaces), "seconds": round(wall, 1),
                           "cpu_seconds": round(cpu, 1), "workers": ex.stats.workers,

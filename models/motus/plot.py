@@ -77,7 +77,7 @@ def plot_emi(path: str, cells: Mapping[tuple[int, str], EmiCell], title: str) ->
     grid = np.full((len(lengths), len(letters)), np.nan)
     for (n, x), c in cells.items():
         grid[lengths.index(n), letters.index(x)] = c.value.lower
-    fig, ax = plt.subplots(figsize=(max(6.0, 0.42 * len(letters) + 2.5), max(3.0, 0.55 * len(lengths) + 1.8)))
+    fig, ax = plt.subplots(figsize=(max(7.0, 0.42 * len(letters) + 3.0), max(3.2, 0.55 * len(lengths) + 2.0)))
     lo, hi = np.nanmin(grid), np.nanmax(grid)
     cmap = plt.get_cmap("viridis", int(hi - lo + 1)).with_extremes(bad="white")
     im = ax.imshow(np.ma.masked_invalid(grid), cmap=cmap, vmin=lo - 0.5, vmax=hi + 0.5, aspect="auto")
@@ -90,9 +90,10 @@ def plot_emi(path: str, cells: Mapping[tuple[int, str], EmiCell], title: str) ->
             ax.add_patch(plt.Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False, hatch="///", ec="red", lw=0))
     ax.set_xticks(range(len(letters)), letters)
     ax.set_yticks(range(len(lengths)), [str(n) for n in lengths])
-    ax.set(xlabel="first letter", ylabel="word length", title=title)
-    bar = fig.colorbar(im, ax=ax, ticks=range(int(lo), int(hi) + 1))
-    bar.set_label("EMI (tries the evil host can force; hatched: lower bound)")
+    ax.set(xlabel="first letter", ylabel="word length")
+    ax.set_title(f"{title}\nhatched: search stopped at the time limit (proven lower bound - strategy bound)",
+                 fontsize=9)
+    fig.colorbar(im, ax=ax, ticks=range(int(lo), int(hi) + 1)).set_label("EMI (proposals)")
     fig.tight_layout()
     save(fig, path)
 

@@ -261,7 +261,7 @@ class Executor:
     def completed(self, fn: Callable[[T], R], items: Sequence[T], *, label: str = "tasks", unit: str = "task",
                   weights: Sequence[float] | None = None) -> Iterator[tuple[int, R]]:
         """``(index, fn(items[index]))`` as tasks finish (resumed ones first); ``weights`` (e.g. words per
-        cell) drive the progress count instead of one per task."""
+        cell) drive the progress count instead of one per task, and on a cluster the heaviest tasks go first."""
         items = list(items)
         weights = list(weights) if weights is not None else [1.0] * len(items)
         self._maps += 1
@@ -278,6 +278,8 @@ class Executor:
         try:
             for i in sorted(done):
                 yield i, done[i]
+            if self.distributed:  # heaviest first, so that a long task does not start last
+                todo.sort(key=lambda i: -weights[i])
             for i, (result, wall, cpu) in self._run(fn, items, todo):
                 self.stats.tasks += 1
                 self.stats.task_seconds += wall

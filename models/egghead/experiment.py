@@ -86,6 +86,12 @@ def _questions(setup: Setup, ids: tuple[str, ...]) -> list[CompiledQuestion]:
     return [by_id[x].compile(setup) for x in ids]
 
 
+def warm(setup: Setup, ids: tuple[str, ...]) -> None:
+    """Build what every task of this setup shares (run once per worker before timing it)."""
+    _space(setup)
+    _questions(setup, ids)
+
+
 Batch = tuple[int, int, int, tuple[str, ...], tuple[bool, ...], int, int, str]
 
 

@@ -132,6 +132,7 @@ def test_timeout_reports_bounds_only() -> None:
     assert fb.found_code(6) == space.found
 
 
+@pytest.mark.slow  # --jobs is --workers: a Dask cluster whose fresh workers compile the numba kernel
 def test_experiment_emi_jobs(capsys) -> None:
     from sleuth.models.motus import experiment
 

@@ -9,6 +9,12 @@ Modes (one per run)::
     --benchmark [--decks ...] [--timeout 600] [--reference-timeout 300] [--repeats 3]
                                     exact optimal score for growing decks, fast recursion vs the seed's
                                     approach, each deck in a child process with a time and memory limit
+
+Tasks of :mod:`sleuth.executor` (``--workers``, ``--cluster``, ``--resume``): one strategy, one gamma, one deck
+(the benchmark's decks run in order of size per number of types; a deck that does not finish cancels the
+larger ones of its family).  ``--plot FILE.png`` draws the score distributions, the gamma sweep (the seed's
+Figure 3), the bounds per step, or the benchmark's times.  Benchmark times are only comparable with one
+worker on an otherwise idle machine.
 """
 
 from __future__ import annotations
@@ -24,9 +30,11 @@ import time
 from collections.abc import Sequence
 from fractions import Fraction
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any
 
 from sleuth.errors import PuzzleError, SleuthError
+from sleuth.executor import Executor, ExperimentParser, add_run_options, bounded
+from sleuth.figures import check_target
 
 from .bounds import complete_feedback_bounds
 from .counting import Knowledge
@@ -55,11 +63,6 @@ DEFAULT_DECKS = ("3,3,3", "4,4,4", "5,5,5", "3,3,3,3", "4,4,4,4", "2,2,2,2,2",
                  "20,20,20", "13,13,13,13", "8,8,8,8,8", "25,25,25")
 
 
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> NoReturn:  # type: ignore[override]
-        raise PuzzleError(message, place=PLACE, allowed="see sleuth experiment cardguess --help")
-
-
 def parse_deck(text: str, place: str = "--deck") -> tuple[int, ...]:
     try:
         counts = tuple(int(x) for x in text.replace(" ", "").split(",") if x != "")
@@ -73,8 +76,7 @@ def parse_deck(text: str, place: str = "--deck") -> tuple[int, ...]:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = _Parser(prog="sleuth experiment cardguess", description=__doc__,
-                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = ExperimentParser(prog=PLACE, description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--deck", default="3,3,3", help="counts per type, e.g. 3,3,3 (default)")
     p.add_argument("--strategy", default="all", help="one of " + ", ".join(STRATEGIES) + ", or all")
     p.add_argument("--feedback", default="partial", choices=[f.value for f in Feedback])
@@ -87,11 +89,16 @@ def build_parser() -> argparse.ArgumentParser:
     mode.add_argument("--benchmark", action="store_true", help="optimal score for growing decks, timed")
     mode.add_argument("--child", metavar="DECK", help=argparse.SUPPRESS)
     p.add_argument("--decks", nargs="+", default=list(DEFAULT_DECKS), help="benchmark decks, in order")
-    p.add_argument("--timeout", type=float, default=600.0, help="seconds per deck, fast recursion")
-    p.add_argument("--reference-timeout", type=float, default=300.0, help="seconds per deck, seed's approach")
-    p.add_argument("--repeats", type=int, default=3, help="timed runs per deck when quick (median reported)")
-    p.add_argument("--memory-limit", type=float, default=6.0, help="GB per child process (benchmark)")
+    p.add_argument("--timeout", type=bounded(float, 0, 10**6, above=True), default=600.0,
+                   help="seconds per deck, fast recursion")
+    p.add_argument("--reference-timeout", type=bounded(float, 0, 10**6, above=True), default=300.0,
+                   help="seconds per deck, seed's approach")
+    p.add_argument("--repeats", type=bounded(int, 1, 100), default=3,
+                   help="timed runs per deck when quick (median reported)")
+    p.add_argument("--memory-limit", type=bounded(float, 0.1, 1024), default=6.0,
+                   help="GB per child process (benchmark)")
     p.add_argument("--impl", choices=("fast", "seed"), default="fast", help=argparse.SUPPRESS)
+    add_run_options(p)
     return p
 
 
@@ -99,25 +106,26 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(list(argv or []))
     if args.child:
         return child(args)
-    if args.benchmark:
-        return benchmark(args)
-    deck = parse_deck(args.deck)
-    if args.bounds:
-        return bounds(deck, args.json)
-    gamma = float(_fraction(args.gamma, "--gamma"))
-    step = _fraction(args.step, "--step")
-    if args.gamma_sweep:
-        return gamma_sweep(deck, args.json)
-    feedback = Feedback(args.feedback)
-    names = list(STRATEGIES) if args.strategy.lower() == "all" else [read_method(args.strategy, "--strategy")]
-    results: dict[str, ScoreDistribution] = {}
-    for name in names:
-        strategy = make_strategy(name, feedback, gamma=gamma, step=step)
-        ensure_recursion(sum(deck) * 2)
-        try:
-            results[name] = score_distribution(strategy, deck, max_states=MAX_STATES)
-        except StateBudgetExceeded:
-            raise SleuthError(f"deck {args.deck} is too large for an exact evaluation of {name!r}") from None
+    check_target(args.plot)
+    with Executor.from_args(args, "cardguess") as ex:
+        if args.benchmark:
+            return benchmark(args, ex)
+        deck = parse_deck(args.deck)
+        if args.bounds:
+            return bounds(deck, args.json, args.plot)
+        gamma = float(_fraction(args.gamma, "--gamma"))
+        step = _fraction(args.step, "--step")
+        if args.gamma_sweep:
+            return gamma_sweep(deck, args.json, ex, args.plot)
+        feedback = Feedback(args.feedback)
+        names = list(STRATEGIES) if args.strategy.lower() == "all" else [read_method(args.strategy, "--strategy")]
+        jobs = [(name, feedback.value, gamma, step, deck) for name in names]
+        results = dict(zip(names, ex.map(strategy_score, jobs, label="strategies", unit="strategy"), strict=True))
+    if args.plot:
+        from .plot import plot_scores
+
+        plot_scores(args.plot, results, f"deck {','.join(map(str, deck))}, {feedback.value} feedback: "
+                                        "number of correct guesses per strategy")
     if args.json:
         print(json.dumps({"deck": list(deck), "feedback": feedback.value,
                           "strategies": {n: d.to_json() for n, d in results.items()}}, indent=2))
@@ -136,6 +144,28 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 0
 
 
+def strategy_score(job: tuple[str, str, float, Fraction, tuple[int, ...]]) -> ScoreDistribution:
+    """One task: the exact score distribution of one strategy on one deck."""
+    name, feedback, gamma, step, deck = job
+    strategy = make_strategy(name, Feedback(feedback), gamma=gamma, step=step)
+    ensure_recursion(sum(deck) * 2)
+    try:
+        return score_distribution(strategy, deck, max_states=MAX_STATES)
+    except StateBudgetExceeded:
+        raise SleuthError(f"deck {','.join(map(str, deck))} is too large for an exact evaluation of {name!r}") \
+            from None
+
+
+def _sweep_task(job: tuple[str, Fraction, tuple[int, ...]]) -> Fraction:
+    """One task of the gamma sweep: greedy, optimal, or the entropy strategy at one gamma."""
+    what, gamma, deck = job
+    ensure_recursion(sum(deck) * 2)
+    if what == "optimal":
+        return OptimalSolver().expected(Knowledge.initial(deck))
+    strategy = make_strategy("greedy") if what == "greedy" else make_strategy("entropy", gamma=float(gamma))
+    return score_distribution(strategy, deck, max_states=MAX_STATES).expected
+
+
 def _fraction(text: str, place: str) -> Fraction:
     try:
         value = Fraction(text)
@@ -146,8 +176,13 @@ def _fraction(text: str, place: str) -> Fraction:
     return value
 
 
-def bounds(deck: tuple[int, ...], as_json: bool) -> int:
+def bounds(deck: tuple[int, ...], as_json: bool, plot: str | None = None) -> int:
     b = complete_feedback_bounds(deck)
+    if plot:
+        from .plot import plot_bounds
+
+        plot_bounds(plot, b, f"complete feedback, deck {','.join(map(str, deck))}: P(right) per step and "
+                             "entropy bounds (seed Fig. 2)")
     totals = {k: b.total(k) for k in ("lower_avg", "upper_avg", "lower_state", "upper_state")}
     if as_json:
         print(json.dumps({"deck": list(deck), "greedy": str(b.greedy), "greedy_decimal": float(b.greedy),
@@ -168,11 +203,16 @@ def bounds(deck: tuple[int, ...], as_json: bool) -> int:
     return 0
 
 
-def gamma_sweep(deck: tuple[int, ...], as_json: bool) -> int:
+def gamma_sweep(deck: tuple[int, ...], as_json: bool, ex: Executor, plot: str | None = None) -> int:
     gammas = [Fraction(k, 100) for k in range(0, 51, 5)]
-    greedy = score_distribution(make_strategy("greedy"), deck).expected
-    optimal = OptimalSolver().expected(Knowledge.initial(deck))
-    rows = [(g, score_distribution(make_strategy("entropy", gamma=float(g)), deck).expected) for g in gammas]
+    jobs = [("greedy", Fraction(0), deck), ("optimal", Fraction(0), deck), *(("entropy", g, deck) for g in gammas)]
+    greedy, optimal, *values = ex.map(_sweep_task, jobs, label="gamma sweep", unit="run")
+    rows = list(zip(gammas, values, strict=True))
+    if plot:
+        from .plot import plot_sweep
+
+        plot_sweep(plot, rows, greedy, optimal, f"entropy heuristic on {','.join(map(str, deck))}, partial "
+                                                "feedback (seed Fig. 3)")
     if as_json:
         print(json.dumps({"deck": list(deck), "greedy": str(greedy), "optimal": str(optimal),
                           "entropy": {str(float(g)): str(v) for g, v in rows}}, indent=2))
@@ -224,47 +264,68 @@ def _run_child(deck: str, impl: str, repeats: int, timeout: float, memory_gb: fl
         done = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env, preexec_fn=cap)
     except subprocess.TimeoutExpired:
         return {"status": f"timeout ({timeout:g} s)"}
+    except (OSError, subprocess.SubprocessError) as exc:
+        return {"status": f"failed to start ({exc})"}
     if done.returncode != 0:
         reason = "out of memory" if "MemoryError" in done.stderr else f"failed ({done.stderr.strip()[-200:]})"
         return {"status": reason}
     return {"status": "ok", **json.loads(done.stdout.strip().splitlines()[-1])}
 
 
-def benchmark(args: argparse.Namespace) -> int:
+def _bench_task(job: tuple[str, str, float, int, float]) -> dict[str, Any]:
+    """One task of the benchmark: one deck by one implementation, in a child process: one probing run, and the
+    median of ``repeats`` further runs when it is quick."""
+    deck, impl, timeout, repeats, memory_gb = job
+    first = _run_child(deck, impl, 1, timeout, memory_gb)
+    if first["status"] != "ok" or first["times"][0] >= 20 or repeats <= 1:
+        return first
+    again = _run_child(deck, impl, repeats, timeout, memory_gb)
+    return again if again["status"] == "ok" else first
+
+
+def _in_families(ex: Executor, decks: list[str], impl: str, timeout: float, args: argparse.Namespace,
+                 ) -> dict[str, dict[str, Any]]:
+    """Every deck by ``impl``; a deck that does not finish cancels the larger decks with as many types."""
+    jobs = [(d, impl, timeout, args.repeats, args.memory_limit) for d in decks]
+    out: dict[str, dict[str, Any]] = {}
+    label = "decks" if impl == "fast" else "decks, seed's approach"
+    for i, result in ex.completed(_bench_task, jobs, label=label, unit="deck"):
+        out[decks[i]] = result
+        if result["status"] != "ok":
+            family, size = len(parse_deck(decks[i])), sum(parse_deck(decks[i]))
+            ex.cancel([j for j, d in enumerate(decks) if len(parse_deck(d)) == family and sum(parse_deck(d)) > size])
+    return out
+
+
+def benchmark(args: argparse.Namespace, ex: Executor) -> int:
     decks = [",".join(map(str, parse_deck(d, "--decks"))) for d in args.decks]
     print(f"exact optimal expected score, partial feedback; each deck in a child process "
           f"(timeout {args.timeout:g} s fast / {args.reference_timeout:g} s seed's approach, "
           f"{args.memory_limit:g} GB); times are medians of {args.repeats} runs when a run takes < 20 s, "
           f"else one run; machine shared (2 cores): wall time suffers from other jobs, CPU time less; "
           f"ratio = seed's CPU time / fast CPU time", flush=True)
+    fast_rows = _in_families(ex, decks, "fast", args.timeout, args)
+    solved = [d for d in decks if fast_rows.get(d, {}).get("status") == "ok"]
+    seed_rows = _in_families(ex, solved, "seed", args.reference_timeout, args)
     header = (f"{'deck':<14} {'cards':>5} {'E(optimal)':>12} {'wall s':>9} {'cpu s':>9} {'states':>10} "
               f"{'N memo':>9} {'peak MB':>8} | {'seed wall':>9} {'seed cpu':>9} {'states':>8} {'ratio':>7}")
     print(header)
     print("-" * len(header), flush=True)
-    failed_families: set[int] = set()
-    seed_failed: set[int] = set()
     rows = []
     largest = None
     for deck in decks:
         counts = parse_deck(deck)
-        family = len(counts)
-        if family in failed_families:
-            print(f"{deck:<14} {sum(counts):>5}  skipped: a smaller deck with {family} types did not finish")
+        fast = fast_rows.get(deck)
+        if fast is None:
+            print(f"{deck:<14} {sum(counts):>5}  skipped: a smaller deck with {len(counts)} types did not finish")
             continue
-        fast = _timed(deck, "fast", args)
         if fast["status"] != "ok":
-            failed_families.add(family)
             print(f"{deck:<14} {sum(counts):>5}  fast: {fast['status']}", flush=True)
             rows.append({"deck": deck, "fast": fast})
             continue
         largest = deck if largest is None or sum(counts) >= sum(parse_deck(largest)) else largest
         fast_t, fast_cpu = statistics.median(fast["times"]), statistics.median(fast["cpu"])
-        if family in seed_failed:
-            seed = {"status": "skipped"}
-        else:
-            seed = _timed(deck, "seed", args, timeout=args.reference_timeout)
-            if seed["status"] != "ok":
-                seed_failed.add(family)
+        seed = seed_rows.get(deck, {"status": "skipped"})
         if seed["status"] == "ok":
             seed_t, seed_cpu = statistics.median(seed["times"]), statistics.median(seed["cpu"])
             if seed["value"] != fast["value"]:
@@ -280,16 +341,12 @@ def benchmark(args: argparse.Namespace) -> int:
     for row in rows:
         if row["fast"]["status"] == "ok" and len(row["fast"]["value"]) <= 60:
             print(f"  E(optimal) {row['deck']:<12} = {row['fast']['value']}")
+    if args.plot:
+        from .plot import plot_benchmark
+
+        plot_benchmark(args.plot, rows, "exact optimal score, partial feedback: CPU seconds per deck")
     if args.json:
         print(json.dumps(rows))
     return 0
 
 
-def _timed(deck: str, impl: str, args: argparse.Namespace, timeout: float | None = None) -> dict[str, Any]:
-    """One probing run; when it is quick, the median of ``repeats`` further runs."""
-    timeout = args.timeout if timeout is None else timeout
-    first = _run_child(deck, impl, 1, timeout, args.memory_limit)
-    if first["status"] != "ok" or first["times"][0] >= 20 or args.repeats <= 1:
-        return first
-    again = _run_child(deck, impl, args.repeats, timeout, args.memory_limit)
-    return again if again["status"] == "ok" else first

@@ -10,16 +10,18 @@ every sheet).
 
 from __future__ import annotations
 
-import argparse
 import json
 import random
 import statistics
-import sys
-from functools import partial
 from collections.abc import Sequence
+from functools import partial
 from typing import Any
 
+import numpy as np
+
 from sleuth.bench import percentile, timed
+from sleuth.executor import Executor, ExperimentParser, add_run_options, bounded, int_list, task_seed
+from sleuth.figures import check_target, pyplot, save
 
 from .counting import Problem, count_deals
 from .model import build_model
@@ -44,82 +46,120 @@ def subset(small: Sheet, big: Sheet) -> bool:
                for ra, rb in zip(small.marks, big.marks, strict=True) for a, b in zip(ra, rb, strict=True))
 
 
-def run(players: int, games: int, seed: int, every: int, viewer: int | None, progress: bool,
-        others: bool = False) -> dict[str, Any]:
-    rng = random.Random(seed)
-    t_sheet, t_rules, t_prob, t_fast_sub, t_backbone, t_naive, t_others = [], [], [], [], [], [], []
-    extra_cells = states = mismatches = unsound = states_rules_short = fallbacks = 0
-    for g in range(games):
-        sim = simulate(players, rng)
-        for k in range(len(sim.suggestions) + 1):
-            game = sim.view(viewer, k)
-            obs = game.observations()
-            problem = Problem.from_observations(game, obs)
-            (sheet, how), dt = timed(exact_sheet, problem, partial(build_model, game, obs))
-            t_sheet.append(dt)
-            fallbacks += how != "count"
-            rules, dt = timed(apply_rules, game, obs)
-            t_rules.append(dt)
-            probs, dt = timed(count_deals, problem, triples=True)
-            t_prob.append(dt)
-            if others:
-                t_others.append(timed(others_knowledge, game)[1])
-            unsound += not (fits(sheet, sim.deal) and fits(rules.sheet, sim.deal) and subset(rules.sheet, sheet)
-                            and counted_sheet(probs) == sheet)
-            gap = sheet.known() - rules.sheet.known()
-            extra_cells += gap
-            states_rules_short += gap > 0
-            if states % every == 0:
-                cm = build_model(game, obs)
-                _, dt = timed(exact_sheet, problem, partial(lambda model: model, cm))
-                t_fast_sub.append(dt)
-                bb, dt = timed(backbone_sheet, cm)
-                t_backbone.append(dt)
-                nv, dt = timed(naive_sheet, cm)
-                t_naive.append(dt)
-                mismatches += not (bb == sheet and nv == sheet)
-            states += 1
-        if progress:
-            print(f"\r  {players} players: game {g + 1}/{games}", end="", file=sys.stderr, flush=True)
-    if progress:
-        print(file=sys.stderr)
+TIMES = ("exact_sheet", "rules", "probabilities", "fast_on_compared", "backbone", "naive")
+COUNTS = ("cells_exact_not_rules", "states_rules_short", "sheet_mismatches", "unsound_states",
+          "backbone_fallbacks", "states")
+
+
+def play_game(job: tuple[int, int, int, int | None, bool]) -> dict[str, Any]:
+    """One task: a simulated game seen after every prefix of its log; per-state times (seconds) and counts."""
+    players, seed, every, viewer, others = job
+    sim = simulate(players, random.Random(seed))
+    times: dict[str, list[float]] = {k: [] for k in (*TIMES, "others")}
+    counts = dict.fromkeys(COUNTS, 0)
+    for k in range(len(sim.suggestions) + 1):
+        game = sim.view(viewer, k)
+        obs = game.observations()
+        problem = Problem.from_observations(game, obs)
+        (sheet, how), dt = timed(exact_sheet, problem, partial(build_model, game, obs))
+        times["exact_sheet"].append(dt)
+        counts["backbone_fallbacks"] += how != "count"
+        rules, dt = timed(apply_rules, game, obs)
+        times["rules"].append(dt)
+        probs, dt = timed(count_deals, problem, triples=True)
+        times["probabilities"].append(dt)
+        if others:
+            times["others"].append(timed(others_knowledge, game)[1])
+        counts["unsound_states"] += not (fits(sheet, sim.deal) and fits(rules.sheet, sim.deal)
+                                         and subset(rules.sheet, sheet) and counted_sheet(probs) == sheet)
+        gap = sheet.known() - rules.sheet.known()
+        counts["cells_exact_not_rules"] += gap
+        counts["states_rules_short"] += gap > 0
+        if k % every == 0:
+            cm = build_model(game, obs)
+            _, dt = timed(exact_sheet, problem, partial(lambda model: model, cm))
+            times["fast_on_compared"].append(dt)
+            bb, dt = timed(backbone_sheet, cm)
+            times["backbone"].append(dt)
+            nv, dt = timed(naive_sheet, cm)
+            times["naive"].append(dt)
+            counts["sheet_mismatches"] += not (bb == sheet and nv == sheet)
+        counts["states"] += 1
+    return {"times": times, "counts": counts}
+
+
+def summarise(players: int, parts: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """The figures of one player count from its games (in game order)."""
+    times = {k: [x for p in parts for x in p["times"][k]] for k in (*TIMES, "others")}
+    others = times.pop("others")
+    counts = {k: sum(p["counts"][k] for p in parts) for k in COUNTS}
 
     def stats(xs: list[float]) -> dict[str, float]:
         return {"median_ms": 1e3 * statistics.median(xs), "p95_ms": 1e3 * percentile(xs, 0.95),
                 "max_ms": 1e3 * max(xs)}
 
-    extra = {"others": stats(t_others), "others_over_sheet": statistics.median(t_others) / statistics.median(t_sheet)
-             } if others else {}
-    return {**extra, "players": players, "games": games, "states": states, "exact_sheet": stats(t_sheet),
-            "rules": stats(t_rules), "probabilities": stats(t_prob),
-            "compared_states": len(t_naive), "fast_on_compared": stats(t_fast_sub),
-            "backbone": stats(t_backbone), "naive": stats(t_naive),
-            "naive_over_fast": statistics.median(t_naive) / statistics.median(t_fast_sub),
-            "backbone_over_fast": statistics.median(t_backbone) / statistics.median(t_fast_sub),
-            "cells_exact_not_rules": extra_cells, "states_rules_short": states_rules_short,
-            "sheet_mismatches": mismatches, "unsound_states": unsound, "backbone_fallbacks": fallbacks}
+    fast = statistics.median(times["fast_on_compared"])
+    extra = {"others": stats(others), "others_over_sheet": statistics.median(others) /
+             statistics.median(times["exact_sheet"])} if others else {}
+    return {**extra, "players": players, "games": len(parts), **counts, **{k: stats(v) for k, v in times.items()},
+            "compared_states": len(times["naive"]),
+            "naive_over_fast": statistics.median(times["naive"]) / fast,
+            "backbone_over_fast": statistics.median(times["backbone"]) / fast,
+            "samples_ms": {k: [round(1e3 * x, 4) for x in v] for k, v in times.items()}}
+
+
+def plot(path: str, results: Sequence[dict[str, Any]], title: str) -> None:
+    """Time per state of each method, one box per player count (log scale)."""
+    plt = pyplot()
+    labels = {"rules": "rules engine (seed)", "exact_sheet": "exact sheet", "probabilities": "probabilities",
+              "backbone": "engine backbone", "naive": "naive sheet (2 solves/cell)"}
+    fig, ax = plt.subplots(figsize=(11, 5))
+    width = 0.8 / len(results)
+    colours = plt.get_cmap("tab10")
+    for i, r in enumerate(results):
+        data = [r["samples_ms"][k] for k in labels]
+        box = ax.boxplot(data, positions=np.arange(len(labels)) + (i - (len(results) - 1) / 2) * width,
+                         widths=width * 0.9, patch_artist=True, showfliers=False,
+                         medianprops={"color": "black"})
+        for patch in box["boxes"]:
+            patch.set_facecolor(colours(i))
+        ax.plot([], [], color=colours(i), lw=8, label=f"{r['players']} players ({r['states']} states)")
+    ax.set_xticks(np.arange(len(labels)), list(labels.values()))
+    ax.set_yscale("log")
+    ax.set(ylabel="milliseconds per state (log scale)", title=title)
+    ax.grid(alpha=0.3, axis="y")
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    save(fig, path)
 
 
 def main(argv: list[str]) -> int:
-    ap = argparse.ArgumentParser(prog="sleuth experiment clue", description=__doc__.splitlines()[0])
-    ap.add_argument("--games", type=int, default=50, help="simulated games per player count (default 50)")
-    ap.add_argument("--players", default="3,4,6", help="player counts, comma separated (default 3,4,6)")
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--every", type=int, default=20,
-                    help="time the backbone and the naive sheet on every K-th state (default 20)")
+    ap = ExperimentParser(prog="sleuth experiment clue", description=__doc__.splitlines()[0])
+    ap.add_argument("--games", type=bounded(int, 1, 10**6), default=50,
+                    help="simulated games per player count (default 50)")
+    ap.add_argument("--players", type=int_list(2, 6), default=[3, 4, 6],
+                    help="player counts, comma separated (default 3,4,6)")
+    ap.add_argument("--seed", type=bounded(int, 0, 2**63 - 1), default=1)
+    ap.add_argument("--every", type=bounded(int, 1, 10**6), default=20,
+                    help="time the backbone and the naive sheet on every K-th state of a game (default 20)")
     ap.add_argument("--observer", action="store_true", help="an outside observer's view instead of player 1's")
     ap.add_argument("--others", action="store_true",
                     help="also time what the other players know (models.clue.others) on every state")
     ap.add_argument("--json", action="store_true")
+    add_run_options(ap)
     args = ap.parse_args(argv)
-    try:
-        counts = [int(x) for x in args.players.split(",")]
-    except ValueError:
-        ap.error("--players takes integers such as 3,4,6")
-    if any(not 2 <= n <= 6 for n in counts) or args.games < 1 or args.every < 1:
-        ap.error("players 2..6, --games and --every at least 1")
-    results = [run(n, args.games, args.seed + n, args.every, None if args.observer else 0, sys.stderr.isatty(),
-                   args.others) for n in counts]
+    check_target(args.plot)
+    viewer = None if args.observer else 0
+    jobs = [(n, task_seed(args.seed, n, g), args.every, viewer, args.others) for n in args.players
+            for g in range(args.games)]
+    with Executor.from_args(args, "clue") as ex:
+        parts = ex.map(play_game, jobs, label="games", unit="game")
+    results = [summarise(n, parts[i * args.games:(i + 1) * args.games]) for i, n in enumerate(args.players)]
+    if args.plot:
+        plot(args.plot, results, f"Clue: time per state, {args.games} simulated games per player count, seen by "
+                                 + ("an outside observer" if args.observer else "player 1"))
+    for r in results:
+        del r["samples_ms"]
     if args.json:
         print(json.dumps(results, indent=2))
         return 0

@@ -73,9 +73,12 @@ class CluePuzzle(Puzzle):
 
     # -- solve --------------------------------------------------------------------------------------------
     def solve(self, *, backend: str = "cpsat", options: Mapping[str, Any] | None = None) -> Report:
-        opts = self.reject_options(options, ["probabilities", "method", "time-limit", "others"])
+        opts = self.reject_options(options, ["probabilities", "method", "plot", "time-limit", "others"])
         method = self.option_choice(opts.get("method", "count"), METHODS, "method", "--method")
         others = self.flag(opts.get("others", False), "--others")
+        if method == "rules" and opts.get("plot"):
+            raise PuzzleError("--plot draws the exact probabilities, which --method rules does not compute",
+                              file=self.doc.file, place="--plot", allowed="--plot without --method rules")
         game = self.state
         fields: dict[str, Any] = {"viewer": game.players[game.viewer] if game.viewer is not None else None}
         counts = None
@@ -85,7 +88,7 @@ class CluePuzzle(Puzzle):
             fields["facts"] = [{"card": game.card(f.card), "place": game.places[f.place],
                                 "value": "yes" if f.value else "no", "rule": f.rule, "because": f.because}
                                for f in result.facts]
-        elif opts.get("probabilities"):
+        elif opts.get("probabilities") or opts.get("plot"):
             counts = self.counts(triples=True)
             sheet = counted_sheet(counts)
         else:
@@ -101,6 +104,12 @@ class CluePuzzle(Puzzle):
             fields["deals"] = counts.total
             fields["probabilities"] = {card: {place: p for place, p in row.items()} for card, row in probs.items()}
             fields["envelope_probabilities"] = envelope_table(game, counts)
+        if probs is not None and opts.get("plot"):
+            from .plot import plot_probabilities
+
+            who = "an outside observer" if game.viewer is None else game.players[game.viewer]
+            plot_probabilities(opts["plot"], probs, f"{self.title or 'Clue'}\ncell probabilities seen by {who}, "
+                               f"{counts.total} consistent deals", tuple(len(c) for c in game.deck.categories))
         text = render_grid(game, sheet, probs)
         if method == "rules":
             text += "\n\nRules engine (the seed's rules; may know less than the exact sheet):\n"

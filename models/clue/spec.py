@@ -39,6 +39,8 @@ SPEC = GameSpec(
         Option("method", "string", "count", "how the sheet is derived (see methods)", ("solve",), flag=True),
         Option("probabilities", "flag", "off", "exact probabilities per cell and per envelope triple",
                ("solve",), flag=True),
+        Option("plot", "FILE.png", "none", "draw the exact cell probabilities as a heat map (the 'plot' extra)",
+               ("solve",), flag=True),
         Option("others", "flag", "off", "for every other player, the exact probability that they already know "
                "the envelope and each part (JSON others); a note when one may accuse", ("solve",), flag=True),
         Option("show", "'PLAYER: C1, C2, C3'", "none", "PLAYER suggested C1, C2, C3 and you must show one: which "

@@ -6,6 +6,11 @@ solve" (the count restarts with each new hand); observations are pooled per play
 variance and the empirical CDF per type, the CDF of the rounds needed to score ``--points`` points (the
 ``points``-fold convolution of the empirical distribution, as the seed does) and, from those CDFs under the
 seed's independence assumption, each player's probability of winning (ties count for every tied player).
+
+Each configuration is one game of ``--rounds`` rounds (the seed's design), one task of :mod:`sleuth.executor`;
+``--batch B`` splits it into independent games of ``B`` rounds (fresh deals, seeded from the experiment's seed,
+``k`` and the batch index) so that one configuration spreads over several workers.  Hands not solved when a
+game ends are not observations, so smaller batches drop a few more long solves.
 """
 
 from __future__ import annotations
@@ -14,23 +19,24 @@ import argparse
 import json
 import resource
 import statistics
-import sys
 import time
 import tracemalloc
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
 
 from sleuth.bench import percentile
-from sleuth.errors import PuzzleError, SleuthError
-
+from sleuth.errors import PuzzleError
+from sleuth.executor import Executor, ExperimentParser, add_run_options, bounded, task_seed
+from sleuth.figures import check_target, pyplot, save
 
 from .hands import Setup
 from .questions import CompiledQuestion, load_catalogue
 from .reference import ReferenceTables
-from .tables import PackedTables, RoundRecord, play_round
+from .tables import PackedSpace, PackedTables, RoundRecord, play_round
 
 SEED_TABLE = {"no BA": (9.78, 29.3), "BA": (6.16, 14.0)}
 
@@ -47,7 +53,7 @@ class Game:
 
 
 def simulate(setup: Setup, questions: Sequence[CompiledQuestion], behavioural: Sequence[bool], rounds: int,
-             seed: int, *, moderator: str = "external", tables: Any = None, progress: bool = False) -> Game:
+             seed: int, *, moderator: str = "external", tables: Any = None) -> Game:
     """Play ``rounds`` rounds with uniformly drawn questions and hands of independent uniform cards."""
     rng = np.random.default_rng(seed)
     n = setup.players
@@ -66,11 +72,36 @@ def simulate(setup: Setup, questions: Sequence[CompiledQuestion], behavioural: S
             for p in stage:
                 game.solve_rounds[p].append(t - dealt_at[p])
                 dealt_at[p] = t
-        if progress and t % 50 == 0:
-            print(f"\r  round {t}/{rounds}", end="", file=sys.stderr, flush=True)
-    if progress:
-        print(file=sys.stderr)
     return game
+
+
+@lru_cache(maxsize=4)
+def _space(setup: Setup) -> PackedSpace:
+    return PackedSpace(setup)
+
+
+@lru_cache(maxsize=4)
+def _questions(setup: Setup, ids: tuple[str, ...]) -> list[CompiledQuestion]:
+    by_id = {q.qid: q for q in load_catalogue(setup.values)}
+    return [by_id[x].compile(setup) for x in ids]
+
+
+def warm(setup: Setup, ids: tuple[str, ...]) -> None:
+    """Build what every task of this setup shares (run once per worker before timing it)."""
+    _space(setup)
+    _questions(setup, ids)
+
+
+Batch = tuple[int, int, int, tuple[str, ...], tuple[bool, ...], int, int, str]
+
+
+def simulate_batch(job: Batch) -> tuple[list[list[int]], list[float]]:
+    """One task: a game of ``rounds`` rounds; the rounds each player's solves took, and each round's seconds."""
+    players, values, hand_size, ids, flags, rounds, seed, moderator = job
+    setup = Setup(players, values, hand_size)
+    game = simulate(setup, _questions(setup, ids), flags, rounds, seed, moderator=moderator,
+                    tables=PackedTables(setup, flags, _space(setup)))
+    return game.solve_rounds, game.round_times
 
 
 # -- statistics ---------------------------------------------------------------------------------------
@@ -153,36 +184,30 @@ def game_wins(game: Game, stats: list[TypeStats]) -> list[float]:
 # -- command line ---------------------------------------------------------------------------------------
 
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="sleuth experiment egghead", description=__doc__.split("\n\n")[0])
-    p.add_argument("--players", type=int, default=4)
-    p.add_argument("--values", type=int, default=6)
-    p.add_argument("--hand-size", type=int, default=3)
+    p = ExperimentParser(prog="sleuth experiment egghead", description=__doc__.split("\n\n")[0])
+    p.add_argument("--players", type=bounded(int, 2, 8), default=4)
+    p.add_argument("--values", type=bounded(int, 2, 12), default=6)
+    p.add_argument("--hand-size", type=bounded(int, 1, 8), default=3)
     p.add_argument("--questions", default="all", help="'all' or comma-separated question ids")
     p.add_argument("--ba", default="1,2,3,4",
                    help="comma-separated numbers of BA players, one game each (the first k players analyse)")
-    p.add_argument("--rounds", type=int, default=1000)
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--rounds", type=bounded(int, 1, 10**7), default=1000)
+    p.add_argument("--batch", type=bounded(int, 0, 10**7), default=0,
+                   help="rounds per task: each configuration's game is split into independent games of this "
+                        "many rounds (default 0: one game per configuration)")
+    p.add_argument("--seed", type=bounded(int, 0, 2**63 - 1), default=0)
     p.add_argument("--moderator", choices=("external", "rotating"), default="external")
-    p.add_argument("--points", type=int, default=10, help="points to win (for the convolved CDF)")
-    p.add_argument("--plot", metavar="FILE.png", help="draw the CDF figures (needs the 'plot' extra)")
+    p.add_argument("--points", type=bounded(int, 1, 1000), default=10, help="points to win (for the convolved CDF)")
     p.add_argument("--json", action="store_true")
     p.add_argument("--bench", action="store_true", help="run the benchmark instead of the study")
-    p.add_argument("--bench-rounds", type=int, default=40, help="benchmark: rounds timed per configuration")
+    p.add_argument("--bench-rounds", type=bounded(int, 1, 10**5), default=40,
+                   help="benchmark: rounds timed per configuration")
     p.add_argument("--no-five", action="store_true", help="benchmark: skip the 5-player run")
+    add_run_options(p)
     return p
 
 
 def _setup(args: argparse.Namespace) -> tuple[Setup, list[CompiledQuestion]]:
-    if not 2 <= args.players <= 8:
-        raise PuzzleError(f"{args.players} players", place="--players", allowed="2 to 8")
-    if not 2 <= args.values <= 12:
-        raise PuzzleError(f"{args.values} values", place="--values", allowed="2 to 12")
-    if not 1 <= args.hand_size <= 8:
-        raise PuzzleError(f"hand size {args.hand_size}", place="--hand-size", allowed="1 to 8")
-    if args.rounds < 1 or args.rounds > 10**7:
-        raise PuzzleError(f"{args.rounds} rounds", place="--rounds", allowed="1 to 10000000")
-    if not 1 <= args.points <= 1000:
-        raise PuzzleError(f"{args.points} points", place="--points", allowed="1 to 1000")
     setup = Setup(args.players, args.values, args.hand_size)
     if setup.n_worlds > 600_000_000:
         raise PuzzleError(f"{setup.n_worlds} worlds are too many", place="--players",
@@ -208,24 +233,41 @@ def _ba_counts(text: str, players: int) -> list[int]:
     return counts
 
 
+def study(args: argparse.Namespace, setup: Setup, questions: Sequence[CompiledQuestion], counts: Sequence[int],
+          ex: Executor) -> list[dict[str, Any]]:
+    """One game per BA count (or ``--batch``-round games), on the executor; the statistics per count."""
+    size = args.batch or args.rounds
+    ids = tuple(q.qid for q in questions)
+    jobs: list[Batch] = []
+    for k in counts:
+        flags = tuple(p < k for p in range(setup.players))
+        for b, first in enumerate(range(0, args.rounds, size)):
+            seed = args.seed if not args.batch else task_seed(args.seed, k, b)
+            jobs.append((setup.players, setup.values, setup.hand_size, ids, flags, min(size, args.rounds - first),
+                         seed, args.moderator))
+    parts = ex.map(simulate_batch, jobs, label="rounds", unit="round", weights=[j[5] for j in jobs])
+    results = []
+    for k in counts:
+        mine = [(job, part) for job, part in zip(jobs, parts, strict=True) if job[4] == tuple(
+            p < k for p in range(setup.players))]
+        game = Game(setup, [p < k for p in range(setup.players)],
+                    solve_rounds=[[x for _, (solves, _) in mine for x in solves[p]] for p in range(setup.players)],
+                    round_times=[t for _, (_, times) in mine for t in times])
+        stats = type_stats(game, args.points)
+        results.append({"ba_players": k, "seconds": sum(game.round_times), "types": stats,
+                        "wins": game_wins(game, stats), "median_round_seconds": statistics.median(game.round_times)})
+    return results
+
+
 def main(argv: list[str]) -> int:
     args = _parser().parse_args(argv)
     setup, questions = _setup(args)
     if args.bench:
         return bench(args, setup, questions)
+    check_target(args.plot)
     counts = _ba_counts(args.ba, setup.players)
-    results = []
-    progress = sys.stderr.isatty()
-    for k in counts:
-        flags = [p < k for p in range(setup.players)]
-        start = time.perf_counter()
-        game = simulate(setup, questions, flags, args.rounds, args.seed, moderator=args.moderator,
-                        progress=progress)
-        elapsed = time.perf_counter() - start
-        stats = type_stats(game, args.points)
-        wins = game_wins(game, stats)
-        results.append({"ba_players": k, "seconds": elapsed, "types": stats, "wins": wins,
-                        "median_round_seconds": statistics.median(game.round_times)})
+    with Executor.from_args(args, "egghead") as ex:
+        results = study(args, setup, questions, counts, ex)
     if args.json:
         print(json.dumps({"setup": _setup_json(args, setup, questions), "seed_table": SEED_TABLE,
                           "results": [{**r, "types": [s.to_json() for s in r["types"]]} for r in results]},
@@ -233,7 +275,8 @@ def main(argv: list[str]) -> int:
     else:
         print(_table(args, setup, questions, results))
     if args.plot:
-        plot(results, args.plot, args.points)
+        plot(results, args.plot, args.points, f"Egghead: {setup.players} players, values 1-{setup.values}, "
+             f"{setup.hand_size} cards, {args.rounds} rounds per configuration, seed {args.seed}")
         if not args.json:
             print(f"figure written to {args.plot}")
     return 0
@@ -265,40 +308,42 @@ def _table(args: argparse.Namespace, setup: Setup, questions: Sequence[CompiledQ
     return "\n".join(lines)
 
 
-def plot(results: list[dict[str, Any]], path: str, points: int) -> None:
-    try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        raise SleuthError("--plot needs matplotlib: pip install 'sleuth[plot]'") from None
-    fig, axes = plt.subplots(1, 3, figsize=(16, 4.5))
+def plot(results: list[dict[str, Any]], path: str, points: int, title: str = "") -> None:
+    """The seed's Figures 1-3: one colour per configuration (k BA players) in every panel, solid lines for
+    the BA players and dashed lines for the others."""
+    plt = pyplot()
+    fig, axes = plt.subplots(1, 3, figsize=(16, 4.8))
+    colours = {r["ba_players"]: plt.get_cmap("tab10")(i % 10) for i, r in enumerate(results)}
+    style = {"BA": "-", "no BA": "--"}
     for r in results:
         for s in r["types"]:
-            label = f"{r['ba_players']} BA, {s.label}"
-            axes[0].step(np.arange(len(s.cdf)), s.cdf, where="post", label=label)
-            axes[1].step(np.arange(len(s.cdf_points)), s.cdf_points, where="post", label=label)
+            kw = dict(where="post", color=colours[r["ba_players"]], ls=style[s.label],
+                      label=f"k={r['ba_players']}: {s.label}")
+            axes[0].step(np.arange(len(s.cdf)), s.cdf, **kw)
+            axes[1].step(np.arange(len(s.cdf_points)), s.cdf_points, **kw)
     axes[0].set(title="(a) rounds needed to score 1 point", xlabel="rounds", ylabel="empirical CDF")
     axes[1].set(title=f"(b) rounds needed to score {points} points", xlabel="rounds", ylabel="CDF")
     width = 0.8 / max(1, len(results))
     for i, r in enumerate(results):
         xs = np.arange(len(r["wins"])) + i * width
-        axes[2].bar(xs, r["wins"], width=width, label=f"{r['ba_players']} BA")
+        axes[2].bar(xs, r["wins"], width=width, color=colours[r["ba_players"]], label=f"k={r['ba_players']}")
     players = len(results[0]["wins"]) if results else 0
     axes[2].set_xticks(np.arange(players) + width * (len(results) - 1) / 2,
                        [f"player {i + 1}" for i in range(players)])
-    axes[2].set(title="(c) winning probability per player", xlabel="the first k players use BA", ylabel="P(win)")
+    axes[2].set(title=f"(c) P(first to {points} points) per player", xlabel="player", ylabel="P(win)")
     tail = max((len(s.cdf_points) for r in results for s in r["types"]), default=1)
     last = [int(np.searchsorted(s.cdf_points, 0.999)) for r in results for s in r["types"]]
     axes[1].set_xlim(0, min(tail, max(last, default=tail) + 5))
-    for ax in axes:
-        ax.legend(fontsize=7)
+    axes[0].set_xlim(0, max((int(np.searchsorted(s.cdf, 0.999)) for r in results for s in r["types"]),
+                            default=1) + 2)
+    for ax in axes[:2]:
+        ax.legend(fontsize=7, title="k = players using BA (the first k)", title_fontsize=7)
+        ax.grid(alpha=0.3)
+    axes[2].legend(fontsize=7, title="players using BA", title_fontsize=7)
+    if title:
+        fig.suptitle(title)
     fig.tight_layout()
-    try:
-        fig.savefig(path, dpi=110)
-    except OSError as exc:
-        raise PuzzleError(f"cannot write the figure ({exc.strerror or exc})", place="--plot") from None
-    plt.close(fig)
+    save(fig, path)
 
 
 # -- benchmark --------------------------------------------------------------------------------------------

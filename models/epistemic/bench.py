@@ -1,17 +1,21 @@
 """``sleuth experiment epistemic``: median CPU seconds of the classic and the event-model puzzles, against the
-plain explicit-state Python reference run in the same process, with peak memory for muddy children.
+plain explicit-state Python reference run in the same process, with peak memory for muddy children on request.
+
+Each workload (one puzzle at one size, sleuth and the reference) is one task of :mod:`sleuth.executor`; both
+are timed where the task runs, so the ratio holds on any worker.  ``--plot`` draws time against size.
 SMCDEL's published timings (van Benthem, van Eijck, Gattinger, Su 2018) are not stored with sleuth: the
 figures quoted below are the ones the project noted earlier, for orientation only."""
 
 from __future__ import annotations
 
-import argparse
 import statistics
 import time
 import tracemalloc
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
+from sleuth.executor import Executor, ExperimentParser, add_run_options, bounded, int_list
+from sleuth.figures import check_target, pyplot, save
 from sleuth.puzzle import load_data, load_puzzle
 from sleuth.resources import example_path
 
@@ -48,6 +52,11 @@ def solve_worlds(doc: dict[str, Any]) -> int:
     return int(report.fields["count"])
 
 
+REF_CHILDREN = 14   # the plain reference is run up to this many muddy children
+EVENT_FILES = ("russian-cards", "dining-cryptographers", "drinking-logicians", "consecutive-numbers",
+               "muddy-children-some-hear", "sally-anne", "gossip-4")
+
+
 def verify_file(name: str) -> int:
     """Verify a bundled puzzle's claims; the number that came out as expected."""
     with example_path(f"epistemic/{name}") as path:
@@ -55,57 +64,118 @@ def verify_file(name: str) -> int:
     return sum(r.ok for r in puzzle.verify(puzzle.claims))
 
 
+EVENT_KINDS: dict[str, Callable[[int], Callable[[], int]]] = {
+    **{f"verify:{name}": (lambda n, name=name: lambda: verify_file(name)) for name in EVENT_FILES},
+    "russian": lambda n: lambda: len(russian.safe_announcements()),
+    "drinking": lambda n: lambda: int(load_data(classic.drinking_logicians(n)).final_state(after=0).truth(
+        classic.drinking_check(n)).sum()),
+    # only child 1 hears the father (semi-private); n - 1 rounds of silence, then children 2..n know
+    "muddy-hear": lambda n: lambda: len(load_data(classic.muddy_some_hear(n, n, 1, n - 1)).solve()
+                                         .fields["knowers"][-1]["know"]),
+}
+EVENT_REFERENCES: dict[str, Callable[[int], Callable[[], Any]]] = {
+    "muddy-hear": lambda n: lambda: reference.muddy_some_hear(n, n, 1)}
+
+
+def workload(job: tuple[str, int, int, bool]) -> dict[str, Any]:
+    """One task: a puzzle (``sum-and-product``, ``what-sum`` or ``muddy``) at one size, by sleuth and, unless
+    ``skip_reference``, by the reference; median seconds of ``runs`` runs and the worlds left."""
+    kind, size, runs, skip_reference = job
+    if kind in EVENT_KINDS:
+        t, worlds = median_time(EVENT_KINDS[kind](size), runs)
+        out: dict[str, Any] = {"kind": kind, "size": size, "worlds": worlds, "seconds": t}
+        ref_of = EVENT_REFERENCES.get(kind)
+        if ref_of is not None and not skip_reference and size <= 8:
+            rt, result = median_time(ref_of(size), runs)
+            out.update(reference_seconds=rt, agree=len(result[-1]) == worlds)
+        return out
+    if kind == "sum-and-product":
+        doc, ref, count = classic.sum_and_product(), reference.sum_and_product, len
+    elif kind == "what-sum":
+        doc, ref, count = classic.what_sum(size), (lambda: reference.what_sum(size)), len
+    else:  # every child muddy, n - 1 rounds of silence; 'worlds' is what is left at the end
+        doc, ref = classic.muddy_children(size, size), (lambda: reference.muddy_children(size, size))
+        count = lambda r: 1 if r[0] == size - 1 else -1
+    t, worlds = median_time(lambda: solve_worlds(doc), runs)
+    out = {"kind": kind, "size": size, "worlds": worlds, "seconds": t}
+    if kind == "muddy" and size > REF_CHILDREN:
+        skip_reference = True
+    if not skip_reference:
+        rt, result = median_time(ref, runs)
+        out.update(reference_seconds=rt, agree=count(result) == worlds)
+    return out
+
+
+def plot(path: str, rows: Sequence[dict[str, Any]], runs: int) -> None:
+    """Median seconds against the puzzle's size, sleuth and the reference, one panel per family."""
+    plt = pyplot()
+    fig, axes = plt.subplots(1, 2, figsize=(12, 4.8))
+    for ax, kind, xlabel in ((axes[0], "what-sum", "bound (values 1..bound)"),
+                             (axes[1], "muddy", "children (all muddy)")):
+        mine = [r for r in rows if r["kind"] == kind]
+        xs = [r["size"] for r in mine]
+        ax.plot(xs, [r["seconds"] for r in mine], marker="o", color="tab:blue", label="sleuth")
+        if mine and "reference_seconds" in mine[0]:
+            ax.plot(xs, [r["reference_seconds"] for r in mine], marker="s", ls="--", color="tab:orange",
+                    label="plain Python reference")
+        ax.set_yscale("log")
+        ax.set(xlabel=xlabel, ylabel="median seconds (log scale)",
+               title="What Sum" if kind == "what-sum" else "Muddy children")
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=8)
+    snp = next((r for r in rows if r["kind"] == "sum-and-product"), None)
+    note = f"; Sum and Product: sleuth {snp['seconds']:.3f} s" if snp else ""
+    fig.suptitle(f"Epistemic puzzles: median of {runs} runs{note}")
+    fig.tight_layout()
+    save(fig, path)
+
+
 def main(argv: list[str]) -> int:
-    ap = argparse.ArgumentParser(prog="sleuth experiment epistemic", description=__doc__)
-    ap.add_argument("--runs", type=int, default=5, help="runs per workload (median reported)")
-    ap.add_argument("--bounds", default="10,20,30,40,50,100,150,200", help="What Sum bounds")
-    ap.add_argument("--children", default="8,10,12,14,16,18,20", help="muddy children sizes")
-    ap.add_argument("--ref-children", type=int, default=14, help="largest muddy children size for the reference")
-    ap.add_argument("--memory", action="store_true", help="also trace the peak memory of muddy children")
+    ap = ExperimentParser(prog="sleuth experiment epistemic", description=__doc__)
+    ap.add_argument("--runs", type=bounded(int, 1, 1000), default=5, help="runs per workload (median reported)")
+    ap.add_argument("--bounds", type=int_list(2, 400), default=[10, 20, 30, 40, 50, 100, 150, 200],
+                    help="What Sum bounds (2 to 400)")
+    ap.add_argument("--children", type=int_list(2, 20), default=[3, 4, 6, 8, 10, 12, 14, 16],
+                    help="muddy children sizes (2 to 20)")
     ap.add_argument("--no-reference", action="store_true", help="skip the plain Python reference")
     ap.add_argument("--no-events", action="store_true", help="skip the event-model puzzles")
+    ap.add_argument("--memory", action="store_true", help="also trace the peak memory of muddy children")
+    add_run_options(ap)
     args = ap.parse_args(argv)
-    runs = max(1, args.runs)
-    print(f"median CPU seconds of {runs} runs; 'ref' is the plain explicit-state Python loop in this process")
-    print(f"{'workload':<44}{'worlds':>9}{'sleuth s':>11}{'ref s':>10}{'ref/sleuth':>12}")
-
-    def row(name: str, work: Callable[[], Any], ref: Callable[[], Any] | None = None,
-            ref_count: Callable[[Any], int] = len) -> None:
-        t, count = median_time(work, runs)
-        if args.no_reference or ref is None:
-            print(f"{name:<44}{count:>9}{t:>11.4f}")
-            return
-        rt, rres = median_time(ref, runs)
-        agree = "" if ref_count(rres) == count else "  MISMATCH"
-        print(f"{name:<44}{count:>9}{t:>11.4f}{rt:>10.4f}{rt / max(t, 1e-9):>11.1f}x{agree}")
-
-    row("sum and product", lambda: solve_worlds(classic.sum_and_product()), reference.sum_and_product)
-    print(f"  (SMCDEL: {SMCDEL['sum-and-product']})")
-    for b in [int(x) for x in args.bounds.split(",") if x]:
-        row(f"what sum, bound {b}", lambda b=b: solve_worlds(classic.what_sum(b)), lambda b=b: reference.what_sum(b))
-    print(f"  (SMCDEL: {SMCDEL['what-sum']})")
-    for n in [int(x) for x in args.children.split(",") if x]:
-        # worst case: every child muddy, n - 1 rounds of silence; 'worlds' is what is left at the end
-        row(f"muddy children n={n}, all muddy", lambda n=n: solve_worlds(classic.muddy_children(n, n)),
-            (lambda n=n: reference.muddy_children(n, n)) if n <= args.ref_children else None,
-            lambda r, n=n: 1 if r[0] == n - 1 else -1)
-        if args.memory:
-            print(f"  peak memory {peak_mib(lambda n=n: solve_worlds(classic.muddy_children(n, n))):.0f} MiB "
-                  f"({2 ** n} worlds x {n} variables)")
-    print(f"  (SMCDEL: {SMCDEL['muddy']})")
-    if args.no_events:
-        return 0
-    print("event models, common knowledge, after(): 'worlds' is the number of claims verified as expected")
-    for name in ("russian-cards", "dining-cryptographers", "drinking-logicians", "consecutive-numbers",
-                 "muddy-children-some-hear", "sally-anne", "gossip-4"):
-        row(f"verify {name}", lambda name=name: verify_file(name))
-    row("russian cards: safe announcements (SMCDEL 102)", lambda: len(russian.safe_announcements()))
-    row("drinking logicians n=10 (SMCDEL thirstyCheck)",
-        lambda: int(load_data(classic.drinking_logicians(10)).final_state(after=0).truth(
-            classic.drinking_check(10)).sum()))
-    for n in (8, 10, 12, 14):
-        # only child 1 hears the father (semi-private); n - 1 rounds of silence, then children 2..n know
-        row(f"muddy children n={n}, all muddy, 1 hears", lambda n=n: len(load_data(
-            classic.muddy_some_hear(n, n, 1, n - 1)).solve().fields["knowers"][-1]["know"]),
-            (lambda n=n: reference.muddy_some_hear(n, n, 1)) if n <= 8 else None, lambda r: len(r[-1]))
+    check_target(args.plot)
+    jobs = [("sum-and-product", 100, args.runs, args.no_reference),
+            *(("what-sum", b, args.runs, args.no_reference) for b in args.bounds),
+            *(("muddy", n, args.runs, args.no_reference) for n in args.children)]
+    if not args.no_events:
+        jobs += [(f"verify:{name}", 0, args.runs, True) for name in EVENT_FILES]
+        jobs += [("russian", 0, args.runs, True), ("drinking", 10, args.runs, True),
+                 *(("muddy-hear", n, args.runs, args.no_reference) for n in (8, 10, 12, 14))]
+    with Executor.from_args(args, "epistemic") as ex:
+        rows = ex.map(workload, jobs, label="workloads", unit="workload")
+    print(f"median of {args.runs} runs; 'ref' is the plain explicit-state Python loop in the same process")
+    print(f"{'workload':<34}{'worlds':>9}{'sleuth s':>11}{'ref s':>10}{'ref/sleuth':>12}")
+    names = {"sum-and-product": lambda n: "sum and product", "what-sum": lambda n: f"what sum, bound {n}",
+             "muddy": lambda n: f"muddy children n={n}, all muddy",
+             "russian": lambda n: "russian cards: safe announcements (SMCDEL 102)",
+             "drinking": lambda n: f"drinking logicians n={n} (thirstyCheck)",
+             "muddy-hear": lambda n: f"muddy children n={n}, 1 hears"}
+    for i, r in enumerate(rows):
+        label = f"verify {r['kind'][7:]} (claims ok)" if r["kind"].startswith("verify:") else \
+            names[r["kind"]](r["size"])
+        line = f"{label:<34}{r['worlds']:>9}{r['seconds']:>11.4f}"
+        if "reference_seconds" in r:
+            rt = r["reference_seconds"]
+            line += f"{rt:>10.4f}{rt / r['seconds']:>11.1f}x" + ("" if r["agree"] else "  MISMATCH")
+        print(line)
+        nxt = rows[i + 1]["kind"] if i + 1 < len(rows) else None
+        if r["kind"] == "sum-and-product":
+            print(f"  (SMCDEL: {SMCDEL['sum-and-product']})")
+        elif r["kind"] == "what-sum" and nxt != "what-sum":
+            print(f"  (SMCDEL: {SMCDEL['what-sum']})")
+    if args.memory:
+        for n in args.children:
+            print(f"  muddy children n={n}: peak memory "
+                  f"{peak_mib(lambda n=n: solve_worlds(classic.muddy_children(n, n))):.0f} MiB")
+    if args.plot:
+        plot(args.plot, [r for r in rows if r["kind"] in ("sum-and-product", "what-sum", "muddy")], args.runs)
     return 0

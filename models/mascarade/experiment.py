@@ -11,6 +11,10 @@ a full solve of the history so far.
 Part 2 measures the crossover the seed estimates in section 5 (6 players: the tree has more leaves than there
 are states after about 10 swaps): swaps only, one component for the whole table (the seed's plain methods),
 time and memory per swap for the tree and the state distribution.
+
+Tasks of :mod:`sleuth.executor`: one simulated game (part 1) and one swap sequence (part 2); times are measured
+where the task runs, so run on idle workers for comparable figures.  ``--plot`` draws the support and each
+player's certainty about their own card over the events.
 """
 
 from __future__ import annotations
@@ -27,12 +31,16 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+import numpy as np
+
 from sleuth.bench import percentile
+from sleuth.executor import Executor, ExperimentParser, add_run_options, bounded, int_list
+from sleuth.figures import check_target, pyplot, save
 
 from .analysis import make_tracker, run_steps
 from .belief import DEFAULT_TREE_CAP, ComponentBelief, Method, TooLarge
 from .cpmodel import LimitReached, build_model, enumerate_belief
-from .game import Game, SwapStep
+from .game import MAX_EVENTS, MAX_PLAYERS, MIN_PLAYERS, Game, SwapStep
 from .simulate import SWAPS_ONLY, Mix, simulate
 
 MIXES = {"default": Mix(), "swap-heavy": Mix(swap=0.6, announce=0.1, look=0.1, spy=0.1, fool=0.1)}
@@ -121,40 +129,82 @@ def ms(x: float) -> str:
 METHOD_ORDER = ("auto", "states", "tree", "matrix", "cpsat", "auto-all")
 
 
-def part1(args: argparse.Namespace, out: dict[str, Any]) -> None:
-    mix = MIXES[args.mix]
-    for n in args.players:
-        games = [simulate(n, args.events, 1000 * n + g, mix=mix) for g in range(args.games)]
-        viewer = None if args.viewer == "observer" else 0
+def certainty(game: Game, max_rows: int) -> list[list[float]]:
+    """Per player, after each event: the probability of their most likely own card in their own exact belief."""
+    out: list[list[float]] = []
+    for p in range(len(game.players)):
+        tracker = make_tracker(game.initial, game.swap_probability, Method.AUTO, max_rows=max_rows)
+        steps = game.steps_for(p)
+        row = []
+        for e in game.events:
+            for s in (s for s in steps if s.event == e.index):
+                if isinstance(s, SwapStep):
+                    tracker.swap(s.a, s.b, s.outcome)
+                else:
+                    tracker.see(s.position, s.identity)
+            row.append(float(max(tracker.marginals()[p].values(), default=0)))
+        out.append(row)
+    return out
+
+
+GameJob = tuple[int, int, int, str, str, tuple[str, ...], int, int, int, int, int, bool]
+
+
+def replay_game(job: GameJob) -> dict[str, Any]:
+    """One task of part 1: every method on one simulated game (times, peak memory, where it stopped), the
+    matrix estimate's largest error, the exact support after each event and, with ``plot``, the certainty."""
+    n, events, seed, mix, who, methods, repeat, max_rows, tree_cap, cpsat_histories, cpsat_players, draw = job
+    g = simulate(n, events, seed, mix=MIXES[mix])
+    viewer = None if who == "observer" else 0
+    out: dict[str, Any] = {"methods": {}}
+    for name in sorted(methods, key=lambda m: m != "states"):     # the reference first
+        if name == "cpsat" and n > cpsat_players:
+            continue
+        method = Method("auto" if name == "auto-all" else name)
+        kw = dict(max_rows=max_rows, cpsat_histories=cpsat_histories, tree_cap=tree_cap,
+                  all_viewers=name == "auto-all")
+        runs = [replay(g, viewer, method, **kw) for _ in range(1 if name == "cpsat" else repeat)]
+        out["methods"][name] = {
+            "times": [statistics.median(ts) for ts in zip(*(r.times for r in runs), strict=True)],
+            "stopped": runs[0].stopped,
+            "peak": peak_memory(g, viewer, method, **kw) if name != "cpsat" else None}
+    steps = g.steps_for(viewer)
+    try:
+        exact = run_steps(g.initial, steps, g.swap_probability, Method.AUTO, max_rows=max_rows)
+        approx = run_steps(g.initial, steps, g.swap_probability, Method.MATRIX)
+        out["error"] = max(abs(approx.p(p, c) - exact.p(p, c)) for p in range(len(g.initial))
+                           for c in range(len(g.identities)))
+    except TooLarge:
+        out["error"] = None
+    out["support"] = replay(g, viewer, Method.AUTO, max_rows=max_rows, cpsat_histories=0,
+                            tree_cap=tree_cap).support
+    out["certainty"] = certainty(g, max_rows) if draw else None
+    return out
+
+
+def part1(args: argparse.Namespace, out: dict[str, Any], ex: Executor) -> None:
+    jobs = [(n, args.events, 1000 * n + g, args.mix, args.viewer, tuple(args.methods), args.repeat, args.max_rows,
+             args.tree_cap, args.cpsat_histories, args.cpsat_players, bool(args.plot))
+            for n in args.players for g in range(args.games)]
+    results = ex.map(replay_game, jobs, label="games", unit="game")
+    for i, n in enumerate(args.players):
+        games = results[i * args.games:(i + 1) * args.games]
         print(f"\n== {n} players, {args.events} events, {args.games} games, mix {args.mix}, viewer "
-              f"{'observer' if viewer is None else games[0].players[0]} ==")
+              f"{'observer' if args.viewer == 'observer' else 'the first player'} ==")
         print(f"{'method':<10}{'median/event':>14}{'p95/event':>12}{'max/event':>12}{'peak mem (max game)':>22}"
               f"{'vs states':>11}  fits")
         rows: dict[str, Any] = {}
-        order = sorted(args.methods, key=lambda m: m != "states")     # the reference first
-        for name in order:
-            if name == "cpsat" and n > args.cpsat_players:
-                continue
-            method = Method("auto" if name == "auto-all" else name)
-            kw = dict(max_rows=args.max_rows, cpsat_histories=args.cpsat_histories, tree_cap=args.tree_cap,
-                      all_viewers=name == "auto-all")
-            times: list[float] = []
-            peaks, stopped = [], []
-            for g in games:
-                runs = [replay(g, viewer, method, **kw) for _ in range(1 if name == "cpsat" else args.repeat)]
-                run = runs[0]
-                times.extend(statistics.median(ts) for ts in zip(*(r.times for r in runs), strict=True))
-                if run.stopped:
-                    stopped.append(run.stopped)
-                if name != "cpsat":
-                    peaks.append(peak_memory(g, viewer, method, **kw))
+        for name in (m for m in args.methods if m in games[0]["methods"]):
+            per = [gm["methods"][name] for gm in games]
+            times = [t for r in per for t in r["times"]]
+            stopped = [r["stopped"] for r in per if r["stopped"]]
+            peaks = [r["peak"] for r in per if r["peak"] is not None]
             rows[name] = {"median_s": statistics.median(times) if times else None,
                           "p95_s": percentile(times, 0.95) if times else None, "max_s": max(times, default=None),
                           "peak_bytes": max(peaks) if peaks else None, "fits": len(games) - len(stopped),
                           "games": len(games), "stopped": stopped}
         ref = rows.get("states", {}).get("median_s")
-        for name in (m for m in args.methods if m in rows):
-            r = rows[name]
+        for name, r in rows.items():
             if r["median_s"] is None:
                 print(f"{name:<10} did not fit: {r['stopped'][0]}")
                 continue
@@ -163,58 +213,86 @@ def part1(args: argparse.Namespace, out: dict[str, Any]) -> None:
             print(f"{name:<10}{ms(r['median_s']):>14}{ms(r['p95_s']):>12}{ms(r['max_s']):>12}{peak:>22}"
                   f"{ratio:>11}  {r['fits']}/{r['games']}"
                   + (f"  (stopped: {r['stopped'][0]})" if r["stopped"] else ""))
-        # how far the matrix estimate is from the exact marginals at the end of each game
-        errors = []
-        for g in games:
-            steps = g.steps_for(viewer)
-            try:
-                exact = run_steps(g.initial, steps, g.swap_probability, Method.AUTO, max_rows=args.max_rows)
-            except TooLarge:
-                continue
-            approx = run_steps(g.initial, steps, g.swap_probability, Method.MATRIX)
-            errors.append(max(abs(approx.p(p, c) - exact.p(p, c)) for p in range(len(g.initial))
-                              for c in range(len(g.identities))))
+        errors = [gm["error"] for gm in games if gm["error"] is not None]
         if errors:
             print(f"matrix estimate vs exact marginals at the end of each game: largest |error| per game "
                   f"median {float(statistics.median(errors)):.3f}, max {float(max(errors)):.3f}")
             rows["matrix_error"] = [str(e) for e in errors]
-        # support over time (exact, from the states method)
         marks = list(range(10, args.events + 1, 10))
-        sup = [[r for r in replay(g, viewer, Method.AUTO, max_rows=args.max_rows, cpsat_histories=0,
-                                  tree_cap=args.tree_cap).support] for g in games]
+        sup = [gm["support"] for gm in games]
         print("support after event " + "  ".join(f"{m:>8}" for m in marks))
         print("  median            " + "  ".join(
             f"{statistics.median(s[m - 1] for s in sup if len(s) >= m):>8.0f}" for m in marks))
         print("  max               " + "  ".join(f"{max(s[m - 1] for s in sup if len(s) >= m):>8}" for m in marks))
         rows["support"] = {str(m): [s[m - 1] for s in sup if len(s) >= m] for m in marks}
+        rows["support_per_event"] = sup
+        rows["certainty"] = [gm["certainty"] for gm in games]
         out[str(n)] = rows
 
 
-def part2(args: argparse.Namespace, out: dict[str, Any]) -> None:
+def plot(path: str, out: dict[str, Any], title: str) -> None:
+    """(a) the exact support after each event (median and range over the games, per player count);
+    (b) each player's certainty about their own card over the events, in the first game of the largest table."""
+    plt = pyplot()
+    sizes = [k for k in out if k.isdigit()]
+    fig, axes = plt.subplots(1, 2, figsize=(14, 5))
+    colours = plt.get_cmap("tab10")
+    for i, n in enumerate(sizes):
+        sup = np.array(out[n]["support_per_event"], dtype=float)
+        xs = np.arange(1, sup.shape[1] + 1)
+        axes[0].plot(xs, np.median(sup, axis=0), color=colours(i), label=f"{n} players (median)")
+        axes[0].fill_between(xs, sup.min(axis=0), sup.max(axis=0), color=colours(i), alpha=0.15)
+    axes[0].set_yscale("log")
+    axes[0].set(title="(a) placements still possible for the first player (band: min-max over games)",
+                xlabel="event", ylabel="support (log scale)")
+    axes[0].legend(fontsize=8)
+    if sizes and out[sizes[-1]]["certainty"][0] is not None:
+        rows = np.array(out[sizes[-1]]["certainty"][0])
+        im = axes[1].imshow(rows, cmap="magma", vmin=0, vmax=1, aspect="auto", interpolation="nearest",
+                            extent=(0.5, rows.shape[1] + 0.5, rows.shape[0] + 0.5, 0.5))
+        axes[1].set_yticks(range(1, rows.shape[0] + 1))
+        fig.colorbar(im, ax=axes[1]).set_label("P(most likely own card) in the player's own belief")
+    axes[1].set(title=f"(b) certainty of each player about their own card, {sizes[-1] if sizes else '?'} players, "
+                      "game 1", xlabel="event", ylabel="player")
+    axes[0].grid(alpha=0.3)
+    for ax in axes:
+        ax.title.set_fontsize(10)
+    fig.suptitle(title)
+    fig.tight_layout()
+    save(fig, path)
+
+
+def crossover_run(job: tuple[int, int, int]) -> dict[str, list[list[float]]]:
+    """One task of part 2: a random swap sequence; per method, time, rows and bytes after each swap."""
+    n, swaps, seed = job
+    g = simulate(n, swaps, seed, mix=SWAPS_ONLY, opening=0)
+    steps = g.steps_for(None)
+    out: dict[str, list[list[float]]] = {}
+    for name in ("tree", "states"):
+        b = ComponentBelief(g.initial, Fraction(1, 2), Method(name), factor=False)
+        t_list, r_list, m_list = [], [], []
+        for s in steps:
+            assert isinstance(s, SwapStep)
+            t0 = time.perf_counter()
+            b.swap(s.a, s.b, None)
+            b.marginals()
+            t_list.append(time.perf_counter() - t0)
+            r_list.append(b.rows())
+            m_list.append(b.nbytes())
+        out[name] = [t_list, r_list, m_list]
+    return out
+
+
+def part2(args: argparse.Namespace, out: dict[str, Any], ex: Executor) -> None:
     n, swaps = args.crossover_players, args.crossover_swaps
     print(f"\n== crossover: {n} players, swaps only, one component (the seed's plain methods), "
           f"{args.crossover_runs} random sequences ==")
     space = math.factorial(n)
-    per: dict[str, list[list[float]]] = {"tree": [], "states": []}
-    rows: dict[str, list[list[int]]] = {"tree": [], "states": []}
-    mem: dict[str, list[list[int]]] = {"tree": [], "states": []}
-    for r in range(args.crossover_runs):
-        g = simulate(n, swaps, 77 + r, mix=SWAPS_ONLY, opening=0)
-        steps = g.steps_for(None)
-        for name in per:
-            b = ComponentBelief(g.initial, Fraction(1, 2), Method(name), factor=False)
-            t_list, r_list, m_list = [], [], []
-            for s in steps:
-                assert isinstance(s, SwapStep)
-                t0 = time.perf_counter()
-                b.swap(s.a, s.b, None)
-                b.marginals()
-                t_list.append(time.perf_counter() - t0)
-                r_list.append(b.rows())
-                m_list.append(b.nbytes())
-            per[name].append(t_list)
-            rows[name].append(r_list)
-            mem[name].append(m_list)
+    runs = ex.map(crossover_run, [(n, swaps, 77 + r) for r in range(args.crossover_runs)], label="sequences",
+                  unit="run")
+    per = {name: [r[name][0] for r in runs] for name in ("tree", "states")}
+    rows = {name: [r[name][1] for r in runs] for name in ("tree", "states")}
+    mem = {name: [r[name][2] for r in runs] for name in ("tree", "states")}
     print(f"{'swaps':>5}{'tree leaves':>13}{'states':>9}{'tree/update':>13}{'states/update':>15}{'ratio':>7}"
           f"{'tree bytes':>12}{'states bytes':>14}")
     first_leaves = first_time = first_space = None
@@ -244,33 +322,45 @@ def part2(args: argparse.Namespace, out: dict[str, Any]) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="sleuth experiment mascarade", description=__doc__.split("\n\n")[0])
-    p.add_argument("--players", type=lambda s: [int(x) for x in s.split(",")], default=[6, 9, 13])
-    p.add_argument("--events", type=int, default=60)
-    p.add_argument("--games", type=int, default=5)
-    p.add_argument("--repeat", type=int, default=3, help="replays per game; each event's time is their median")
+    p = ExperimentParser(prog="sleuth experiment mascarade", description=__doc__.split("\n\n")[0])
+    p.add_argument("--players", type=int_list(MIN_PLAYERS, MAX_PLAYERS), default=[6, 9, 13],
+                   help=f"player counts, e.g. 6,9,13 ({MIN_PLAYERS} to {MAX_PLAYERS})")
+    p.add_argument("--events", type=bounded(int, 1, MAX_EVENTS), default=60)
+    p.add_argument("--games", type=bounded(int, 1, 10**5), default=5)
+    p.add_argument("--repeat", type=bounded(int, 1, 1000), default=3,
+                   help="replays per game; each event's time is their median")
     p.add_argument("--methods", type=lambda s: s.split(","), default=list(METHOD_ORDER))
     p.add_argument("--mix", choices=sorted(MIXES), default="default")
     p.add_argument("--viewer", choices=["observer", "player"], default="player")
-    p.add_argument("--max-rows", type=int, default=6_000_000, help="leaves/states per component before giving up")
-    p.add_argument("--tree-cap", type=int, default=DEFAULT_TREE_CAP, help="auto: tree leaves before states")
-    p.add_argument("--cpsat-histories", type=int, default=4096)
-    p.add_argument("--cpsat-players", type=int, default=6, help="run CP-SAT only up to this many players")
-    p.add_argument("--crossover-players", type=int, default=6)
-    p.add_argument("--crossover-swaps", type=int, default=16)
-    p.add_argument("--crossover-runs", type=int, default=5)
+    p.add_argument("--max-rows", type=bounded(int, 1, 10**9), default=6_000_000,
+                   help="leaves/states per component before giving up")
+    p.add_argument("--tree-cap", type=bounded(int, 1, 10**9), default=DEFAULT_TREE_CAP,
+                   help="auto: tree leaves before states")
+    p.add_argument("--cpsat-histories", type=bounded(int, 1, 10**7), default=4096)
+    p.add_argument("--cpsat-players", type=bounded(int, MIN_PLAYERS, MAX_PLAYERS), default=6,
+                   help="run CP-SAT only up to this many players")
+    p.add_argument("--crossover-players", type=bounded(int, 3, 8), default=6)
+    p.add_argument("--crossover-swaps", type=bounded(int, 1, 20), default=16)
+    p.add_argument("--crossover-runs", type=bounded(int, 1, 10**4), default=5)
     p.add_argument("--skip", choices=["updates", "crossover"], action="append", default=[])
     p.add_argument("--json", action="store_true", help="also print the figures as one JSON object")
+    add_run_options(p)
     args = p.parse_args(argv)
     bad = [m for m in args.methods if m not in METHOD_ORDER]
     if bad:
         p.error(f"unknown method {bad[0]!r} (allowed: {', '.join(METHOD_ORDER)})")
+    if args.plot and "updates" in args.skip:
+        p.error("--plot draws the updates part, which --skip updates leaves out")
+    check_target(args.plot)
     out: dict[str, Any] = {}
     t0 = time.perf_counter()
-    if "updates" not in args.skip:
-        part1(args, out)
-    if "crossover" not in args.skip:
-        part2(args, out)
+    with Executor.from_args(args, "mascarade") as ex:
+        if "updates" not in args.skip:
+            part1(args, out, ex)
+        if "crossover" not in args.skip:
+            part2(args, out, ex)
+    if args.plot:
+        plot(args.plot, out, f"Mascarade: {args.events} events, mix {args.mix}, {args.games} games per size")
     try:
         import resource
         rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
@@ -278,6 +368,9 @@ def main(argv: list[str] | None = None) -> int:
     except ImportError:  # pragma: no cover - not on POSIX
         pass
     if args.json:
+        for key in [k for k in out if k.isdigit()]:
+            out[key].pop("support_per_event")
+            out[key].pop("certainty")
         print(json.dumps(out, default=str))
     sys.stdout.flush()
     return 0

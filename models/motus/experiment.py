@@ -6,7 +6,9 @@
 * ``wordle``: Wordle answers and Mastermind codes played with every method, Knuth's strategy included,
   and the feedback-matrix throughput against the pair-by-pair reference.
 
-Progress goes to stderr when it is a terminal.  Figures are medians over ``--repeat`` runs where timed.
+Each runs on :mod:`sleuth.executor` (one task per cell, or per game and method): ``--workers N`` /
+``--cluster ADDRESS`` / ``--resume FILE``, progress on a terminal, ``--plot FILE.png`` (:mod:`.plot`).
+Figures are medians over ``--repeat`` runs where timed.
 """
 
 from __future__ import annotations
@@ -23,6 +25,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from sleuth.errors import PuzzleError
+from sleuth.executor import Executor, ExperimentParser, add_run_options, bounded
+from sleuth.figures import check_target
 
 from . import feedback as fb
 from . import strategy as st
@@ -44,26 +48,6 @@ SEED_TABLE1 = {  # length: EMI per first letter A..Z without E (the seed's colum
     10: "4 4 4 4 4 4 3 4 3 3 4 4 3 3 4 3 4 4 4 3 3 3 2 3 3",
 }
 SEED_LETTERS = "ABCDFGHIJKLMNOPQRSTUVWXYZ"
-
-
-class Progress:
-    """One self-overwriting line on stderr, only when stderr is a terminal."""
-
-    def __init__(self, total: int, what: str) -> None:
-        self.total, self.what, self.done = total, what, 0
-        self.start = time.monotonic()
-        self.live = sys.stderr.isatty()
-
-    def step(self, n: int, note: str = "") -> None:
-        self.done += n
-        if self.live:
-            elapsed = time.monotonic() - self.start
-            print(f"\r{self.what}: {self.done}/{self.total} ({elapsed:.0f}s) {note:<30}", end="",
-                  file=sys.stderr, flush=True)
-
-    def close(self) -> None:
-        if self.live:
-            print(file=sys.stderr)
 
 
 def _ranges(text: str, lo: int, hi: int, what: str) -> list[int]:
@@ -110,6 +94,15 @@ class Tally:
     seconds: float = 0.0
     histogram: dict[int, int] = field(default_factory=dict)
 
+    def merge(self, other: Tally) -> None:
+        self.words += other.words
+        self.total += other.total
+        self.fails += other.fails
+        self.worst = max(self.worst, other.worst)
+        self.seconds += other.seconds
+        for k, v in other.histogram.items():
+            self.histogram[k] = self.histogram.get(k, 0) + v
+
     def add(self, result: st.CellResult, seconds: float) -> None:
         self.words += result.tries.size
         self.total += result.total
@@ -124,38 +117,62 @@ class Tally:
         return self.total / self.words if self.words else 0.0
 
 
-def study(spaces: Iterable[WordSpace], methods: Sequence[st.Method], *, time_limit: float = 60.0,
-          progress: Progress | None = None) -> tuple[dict[st.Method, Tally], dict[str, float]]:
-    """Play every answer of every space with every method; tallies per method and timings."""
+Timing = dict[str, float]
+
+
+def study_cell(space: Space, methods: Sequence[st.Method], *, time_limit: float = 60.0
+               ) -> tuple[dict[st.Method, Tally], Timing, list[str]]:
+    """Play every answer of one space with every method: tallies per method, timings, and notes (the
+    methods that timed out, left out of their tally)."""
     tallies = {m: Tally() for m in methods}
-    timing = {"matrix": 0.0, "first": 0.0, "pairs": 0}
-    for space in spaces:
+    notes: list[str] = []
+    t0 = time.perf_counter()
+    matrix = space.matrix()
+    timing = {"matrix": time.perf_counter() - t0, "pairs": float(matrix.size)}
+    t0 = time.perf_counter()
+    possible = np.zeros(matrix.shape[0], dtype=bool)
+    possible[space.answer_rows] = True
+    plain = [m for m in methods if m is not st.Method.MINIMAX]
+    stats = st.row_stats(matrix) if len(space.answers) > 2 and plain else None
+    firsts = {m: st.choose(matrix, possible, m, stats=stats) for m in plain}
+    timing["first"] = time.perf_counter() - t0
+    for method in methods:
         t0 = time.perf_counter()
-        matrix = space.matrix()
-        timing["matrix"] += time.perf_counter() - t0
-        timing["pairs"] += matrix.size
-        t0 = time.perf_counter()
-        possible = np.zeros(matrix.shape[0], dtype=bool)
-        possible[space.answer_rows] = True
-        plain = [m for m in methods if m is not st.Method.MINIMAX]
-        stats = st.row_stats(matrix) if len(space.answers) > 2 and plain else None
-        firsts = {m: st.choose(matrix, possible, m, stats=stats) for m in plain}
-        timing["first"] += time.perf_counter() - t0
-        for method in methods:
-            t0 = time.perf_counter()
-            tree = GameTree(matrix, space.found, time_limit=time_limit) if method is st.Method.MINIMAX else None
-            minimax = None if tree is None else (lambda rows, poss, _t=tree: _t.optimal_rows(rows, poss))
-            try:
-                result = st.play_all(matrix, space.answer_rows, space.found, method, space.tries,
-                                     first=firsts.get(method), minimax=minimax)
-            except SearchTimeout:
-                print(f"{space.label}: {method.title} timed out (left out of its tally)", file=sys.stderr)
-                continue
-            tallies[method].add(result, time.perf_counter() - t0)
-        if progress:
-            progress.step(len(space.answers), space.label)
-        if hasattr(space, "_matrix"):
-            space._matrix = None  # free the cell's matrix before the next one
+        tree = GameTree(matrix, space.found, time_limit=time_limit) if method is st.Method.MINIMAX else None
+        minimax = None if tree is None else (lambda rows, poss, _t=tree: _t.optimal_rows(rows, poss))
+        try:
+            result = st.play_all(matrix, space.answer_rows, space.found, method, space.tries,
+                                 first=firsts.get(method), minimax=minimax)
+        except SearchTimeout:
+            notes.append(f"{space.label}: {method.title} timed out (left out of its tally)")
+            continue
+        tallies[method].add(result, time.perf_counter() - t0)
+    if hasattr(space, "_matrix"):
+        space._matrix = None  # free the cell's matrix before the next one
+    return tallies, timing, notes
+
+
+def merge(parts: Iterable[tuple[dict[st.Method, Tally], Timing, list[str]]], methods: Sequence[st.Method]
+          ) -> tuple[dict[st.Method, Tally], Timing, list[str]]:
+    """The tallies, timings and notes of several cells added up (in the order given)."""
+    tallies = {m: Tally() for m in methods}
+    timing = {"matrix": 0.0, "first": 0.0, "pairs": 0.0}
+    notes: list[str] = []
+    for part, part_timing, part_notes in parts:
+        for m, t in part.items():
+            tallies[m].merge(t)
+        for k, v in part_timing.items():
+            timing[k] += v
+        notes.extend(part_notes)
+    return tallies, timing, notes
+
+
+def study(spaces: Iterable[Space], methods: Sequence[st.Method], *, time_limit: float = 60.0
+          ) -> tuple[dict[st.Method, Tally], Timing]:
+    """Play every answer of every space with every method, serially; tallies per method and timings."""
+    tallies, timing, notes = merge((study_cell(s, methods, time_limit=time_limit) for s in spaces), methods)
+    for note in notes:
+        print(note, file=sys.stderr)
     return tallies, timing
 
 
@@ -170,34 +187,62 @@ def _cells(spec: str, lengths: list[int], letters: list[str]) -> list[WordSpace]
     return out
 
 
-def main_study(argv: list[str]) -> int:
-    ap = argparse.ArgumentParser(prog="sleuth experiment motus",
-                                 description="Every word of the chosen cells with every method (seed's Table 4).")
-    ap.add_argument("--dictionary", default="fr", help="fr | wordle | a word-list path (default fr)")
-    ap.add_argument("--lengths", default="5-10", help="word lengths, e.g. 5-10 or 7,8 (default 5-10)")
+CellJob = tuple[str, int, str, tuple[str, ...], float]
+
+
+def _study_task(job: CellJob) -> tuple[dict[st.Method, Tally], Timing, list[str]]:
+    """One task of ``experiment motus``: one (length, first letter) cell of a dictionary, every method."""
+    spec, length, first, methods, time_limit = job
+    space = _cells(spec, [length], [first])[0]
+    return study_cell(space, [st.Method(m) for m in methods], time_limit=time_limit)
+
+
+def _cell_options(ap: argparse.ArgumentParser, lengths: str, dictionaries: str) -> None:
+    ap.add_argument("--dictionary", default="fr", help=f"{dictionaries} (default fr)")
+    ap.add_argument("--lengths", default=lengths, help=f"word lengths, e.g. 5-10 or 7,8 (default {lengths})")
     ap.add_argument("--letters", default="A-Z", help="first letters, e.g. A-Z or L,X (default A-Z)")
+    add_run_options(ap, jobs_alias=True)
+
+
+def main_study(argv: list[str]) -> int:
+    ap = ExperimentParser(prog="sleuth experiment motus",
+                          description="Every word of the chosen cells with every method (seed's Table 4).")
+    _cell_options(ap, "5-10", "fr | wordle | a word-list path")
     ap.add_argument("--methods", default=",".join(m.value for m in st.Method if m is not st.Method.MINIMAX),
                     help="comma-separated methods (default: all but minimax)")
-    ap.add_argument("--time-limit", type=float, default=60.0, help="seconds per cell for minimax")
+    ap.add_argument("--time-limit", type=bounded(float, 0, 10**6, above=True), default=60.0,
+                    help="seconds per cell for minimax")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
+    check_target(args.plot)
     lengths = _ranges(args.lengths, 2, 30, "lengths")
     spaces = _cells(args.dictionary, lengths, _letters(args.letters))
     methods = _methods(args.methods)
     total = sum(len(s.answers) for s in spaces)
-    progress = Progress(total, "words")
+    jobs = [(args.dictionary, s.length, s.cell.first or "", tuple(m.value for m in methods), args.time_limit)
+            for s in spaces]
     start, cpu = time.perf_counter(), time.process_time()
-    tallies, timing = study(spaces, methods, time_limit=args.time_limit, progress=progress)
-    progress.close()
-    wall, cpu = time.perf_counter() - start, time.process_time() - cpu
+    with Executor.from_args(args, "motus") as ex:
+        parts = ex.map(_study_task, jobs, label="words", unit="word", weights=[len(s.answers) for s in spaces])
+    tallies, timing, notes = merge(parts, methods)
+    for note in notes:
+        print(note, file=sys.stderr)
+    wall, cpu = time.perf_counter() - start, time.process_time() - cpu + ex.stats.task_cpu * ex.distributed
     rows = sorted(tallies.items(), key=lambda kv: kv[1].average)
+    if args.plot:
+        from .plot import plot_study
+
+        by_length = {n: merge([p for p, j in zip(parts, jobs, strict=True) if j[1] == n], methods)[0]
+                     for n in lengths if any(j[1] == n for j in jobs)}
+        plot_study(args.plot, tallies, by_length, f"Motus study: {total} words of {args.dictionary}, "
+                                                  f"lengths {args.lengths}, letters {args.letters}")
     if args.json:
         print(json.dumps({"words": total, "cells": len(spaces), "seconds": round(wall, 1),
-                          "cpu_seconds": round(cpu, 1),
+                          "cpu_seconds": round(cpu, 1), "workers": ex.stats.workers,
                           "matrix_seconds": round(timing["matrix"], 1), "pairs": int(timing["pairs"]),
                           "peak_memory_mb": round(peak_memory_mb()),
                           "methods": {m.value: {"average": round(t.average, 4), "fails": t.fails,
-                                                "worst": t.worst, "words": t.words,
+                                                "worst": t.worst, "words": t.words, "histogram": t.histogram,
                                                 "seconds": round(t.seconds, 1)} for m, t in rows}}))
         return 0
     print(f"{spaces[0].cell.dictionary.source if spaces else args.dictionary}: {total} words in {len(spaces)} "
@@ -207,9 +252,9 @@ def main_study(argv: list[str]) -> int:
         seed = SEED_TABLE4.get(m.value)
         seed_txt = f"{seed[0]:>14.4f}{seed[1] if seed[1] is not None else '?':>7}{seed[2]:>7}" if seed else ""
         print(f"{m.title:<15}{t.average:>9.4f}{t.fails:>8}{t.worst:>7}{t.seconds:>9.1f}  {seed_txt}")
-    print(f"total {wall:.1f}s wall, {cpu:.1f}s CPU (feedback matrices {timing['matrix']:.1f}s for "
-          f"{timing['pairs']:.3g} pairs, first proposals {timing['first']:.1f}s); "
-          f"peak memory {peak_memory_mb():.0f} MB")
+    print(f"total {wall:.1f}s wall, {cpu:.1f}s CPU on {ex.stats.workers} worker(s) (feedback matrices "
+          f"{timing['matrix']:.1f}s for {timing['pairs']:.3g} pairs, first proposals {timing['first']:.1f}s); "
+          f"peak memory {peak_memory_mb():.0f} MB{' here' if ex.distributed else ''}")
     return 0
 
 
@@ -255,53 +300,51 @@ def evil_motus_index(space: WordSpace, time_limit: float | None, *, cpu: bool = 
     return EmiCell(space.label, len(space.answers), value, cpu=time.process_time() - cpu0)
 
 
-def _emi_job(job: tuple[str, int, str, float | None]) -> tuple[tuple[int, str], EmiCell]:
+_WARM: set[int] = set()
+
+
+def _warm_kernel(space: WordSpace) -> None:
+    """Solve a 3-word cut of the cell once per word length and process, so that compiling the search kernel
+    (numba: tens of CPU seconds in a fresh process) is never charged to a cell's time limit, whichever
+    worker the cell lands on."""
+    if space.length in _WARM:
+        return
+    _WARM.add(space.length)
+    codes = space.encode(list(space.answers[:3]))
+    GameTree(space.codes(codes, codes), space.found).value()
+
+
+def _emi_task(job: tuple[str, int, str, float | None]) -> EmiCell:
+    """One task of ``experiment emi``: the index of one (length, first letter) cell."""
     spec, length, first, time_limit = job
     space = _cells(spec, [length], [first])[0]
-    return (length, first), evil_motus_index(space, time_limit)
-
-
-def _children_cpu() -> float:
-    r = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return r.ru_utime + r.ru_stime
+    _warm_kernel(space)
+    return evil_motus_index(space, time_limit)
 
 
 def main_emi(argv: list[str]) -> int:
-    ap = argparse.ArgumentParser(prog="sleuth experiment emi",
-                                 description="Evil Motus Index per (length, first letter) cell (seed's Table 1).")
-    ap.add_argument("--dictionary", default="fr", help="fr | a word-list path (default fr)")
-    ap.add_argument("--lengths", default="7-10", help="word lengths (default 7-10)")
-    ap.add_argument("--letters", default="A-Z", help="first letters (default A-Z)")
-    ap.add_argument("--time-limit", type=float, default=120.0, help="CPU seconds per cell (default 120)")
-    ap.add_argument("--jobs", type=int, default=1,
-                    help="worker processes, one cell each at a time (default 1; CPU is summed over all)")
+    ap = ExperimentParser(prog="sleuth experiment emi",
+                          description="Evil Motus Index per (length, first letter) cell (seed's Table 1).")
+    _cell_options(ap, "7-10", "fr | a word-list path")
+    ap.add_argument("--time-limit", type=bounded(float, 0, 10**6, above=True), default=120.0,
+                    help="CPU seconds per cell (default 120)")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
-    if args.jobs < 1:
-        raise PuzzleError("--jobs: at least 1")
+    check_target(args.plot)
     lengths = _ranges(args.lengths, 2, 30, "lengths")
     letters = _letters(args.letters)
     spaces = _cells(args.dictionary, lengths, letters)
-    progress = Progress(len(spaces), "cells")
-    start, cpu = time.perf_counter(), time.process_time() + _children_cpu()
-    cells: dict[tuple[int, str], EmiCell] = {}
-    if args.jobs == 1:
-        for space in spaces:
-            cells[(space.length, space.cell.first or "")] = evil_motus_index(space, args.time_limit)
-            space._matrix = None
-            progress.step(1, space.label)
-    else:
-        import multiprocessing
+    jobs = [(args.dictionary, s.length, s.cell.first or "", args.time_limit) for s in spaces]
+    start = time.perf_counter()
+    with Executor.from_args(args, "emi") as ex:
+        found = ex.map(_emi_task, jobs, label="cells", unit="cell")
+    cells = {(s.length, s.cell.first or ""): c for s, c in zip(spaces, found, strict=True)}
+    wall, cpu = time.perf_counter() - start, sum(c.cpu for c in found)
+    if args.plot:
+        from .plot import plot_emi
 
-        jobs = [(args.dictionary, s.length, s.cell.first or "", args.time_limit) for s in spaces]
-        with multiprocessing.get_context("fork").Pool(args.jobs) as pool:
-            for key, cell in pool.imap_unordered(_emi_job, jobs):
-                cells[key] = cell
-                progress.step(1, cell.label)
-            pool.close()
-            pool.join()
-    progress.close()
-    wall, cpu = time.perf_counter() - start, time.process_time() + _children_cpu() - cpu
+        plot_emi(args.plot, cells, f"Evil Motus Index, {args.dictionary} (time limit {args.time_limit:g} CPU s "
+                                   "per cell)")
     exact = sum(c.value.exact for c in cells.values())
     if args.json:
         print(json.dumps({"seconds": round(wall, 1), "cpu_seconds": round(cpu, 1), "time_limit": args.time_limit,
@@ -309,7 +352,6 @@ def main_emi(argv: list[str]) -> int:
                           "cells": {f"{n}{f}": c.to_json() for (n, f), c in cells.items()},
                           "peak_memory_mb": round(peak_memory_mb())}))
         return 0
-    cells = {key: cells[key] for key in sorted(cells)}
     used = [x for x in letters if any((n, x) in cells for n in lengths)]
     print("Evil Motus Index (rows: length, columns: first letter; a-b? = proven lower bound a, strategy "
           "bound b, search stopped at the time limit)")
@@ -323,8 +365,9 @@ def main_emi(argv: list[str]) -> int:
                 seed = dict(zip(SEED_LETTERS, SEED_TABLE1[n].split(), strict=True))
                 print(f"{n:>4} " + "".join(f"{seed.get(x, '-'):>5}" for x in used))
     slow = sorted(cells.values(), key=lambda c: -c.cpu)[:3]
-    print(f"{exact} of {len(cells)} cells exact in {wall:.1f}s wall, {cpu:.1f}s CPU "
-          f"(time limit {args.time_limit:g} CPU s per cell, {args.jobs} process{'es' if args.jobs > 1 else ''}); "
+    print(f"{exact} of {len(cells)} cells exact in {wall:.1f}s wall, {cpu:.1f}s CPU in the cells "
+          f"(time limit {args.time_limit:g} CPU s per cell, {ex.stats.workers} worker(s), each compiling the "
+          "kernel once before its first cell); "
           f"slowest: " + ", ".join(f"{c.label} {c.cpu:.1f}s CPU" for c in slow)
           + f"; peak memory {peak_memory_mb():.0f} MB")
     return 0
@@ -354,34 +397,47 @@ def throughput(space: Space, repeat: int = 5, sample: int = 200) -> dict[str, fl
             "median_cpu_seconds": statistics.median(cpus), "pairs_per_cpu_second": m.size / statistics.median(cpus)}
 
 
+def _game_space(game: str, pegs: int, colours: int) -> Space:
+    if game == "wordle":
+        from .words import wordle
+        return WordSpace(wordle().cell(5), 6)
+    return CodeSpace(pegs=pegs, colours=colours, tries=10)
+
+
+def _wordle_task(job: tuple[str, int, int, str]) -> tuple[dict[st.Method, Tally], Timing, list[str]]:
+    """One task of ``experiment wordle``: one game played with one method."""
+    game, pegs, colours, method = job
+    return study_cell(_game_space(game, pegs, colours), [st.Method(method)])
+
+
 def main_wordle(argv: list[str]) -> int:
-    ap = argparse.ArgumentParser(prog="sleuth experiment wordle",
-                                 description="Wordle answers and Mastermind codes with every method "
-                                             "(Knuth's strategy is Max), and feedback-matrix throughput.")
+    ap = ExperimentParser(prog="sleuth experiment wordle",
+                          description="Wordle answers and Mastermind codes with every method "
+                                      "(Knuth's strategy is Max), and feedback-matrix throughput.")
     ap.add_argument("--methods", default=",".join(m.value for m in st.Method if m is not st.Method.MINIMAX))
     ap.add_argument("--games", default="wordle,mastermind", help="wordle, mastermind or both")
-    ap.add_argument("--pegs", type=int, default=4)
-    ap.add_argument("--colours", type=int, default=6)
+    ap.add_argument("--pegs", type=bounded(int, 1, 6), default=4)
+    ap.add_argument("--colours", type=bounded(int, 2, 9), default=6)
     ap.add_argument("--throughput", default="", help="also time the feedback matrix of a cell, e.g. fr:10R")
-    ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--repeat", type=bounded(int, 1, 1000), default=5)
     ap.add_argument("--json", action="store_true")
+    add_run_options(ap)
     args = ap.parse_args(argv)
+    check_target(args.plot)
     methods = _methods(args.methods)
     games = [g.strip().lower() for g in args.games.split(",") if g.strip()]
-    spaces: list[Space] = []
     for g in games:
-        if g == "wordle":
-            from .words import wordle
-            spaces.append(WordSpace(wordle().cell(5), 6))
-        elif g == "mastermind":
-            if not (1 <= args.pegs <= 6 and 2 <= args.colours <= 9) or args.colours ** args.pegs > 10_000:
-                raise PuzzleError("too many codes", place="--pegs/--colours", allowed="at most 10000 codes")
-            spaces.append(CodeSpace(pegs=args.pegs, colours=args.colours, tries=10))
-        else:
+        if g not in ("wordle", "mastermind"):
             raise PuzzleError(f"unknown game {g!r}", place="--games", allowed="wordle, mastermind")
+        if g == "mastermind" and args.colours ** args.pegs > 10_000:
+            raise PuzzleError("too many codes", place="--pegs/--colours", allowed="at most 10000 codes")
+    spaces = [_game_space(g, args.pegs, args.colours) for g in games]
+    jobs = [(g, args.pegs, args.colours, m.value) for g in games for m in methods]
+    with Executor.from_args(args, "wordle") as ex:
+        parts = ex.map(_wordle_task, jobs, label="games x methods", unit="run")
     report: dict[str, object] = {}
-    for space in spaces:
-        tallies, timing = study([space], methods)  # type: ignore[list-item]
+    for i, space in enumerate(spaces):
+        tallies, timing, _ = merge(parts[i * len(methods):(i + 1) * len(methods)], methods)
         report[space.label] = {m.value: {"average": round(t.average, 4), "total": t.total, "fails": t.fails,
                                          "worst": t.worst, "seconds": round(t.seconds, 2),
                                          "histogram": t.histogram} for m, t in tallies.items()}
@@ -408,6 +464,11 @@ def main_wordle(argv: list[str]) -> int:
                   f"over {args.repeat} runs = {tp['pairs_per_second'] / 1e6:.1f} M pairs/s; pair-by-pair "
                   f"reference {tp['reference_pairs_per_second'] / 1e3:.0f} k pairs/s (x{tp['ratio']:.0f})")
     report["peak_memory_mb"] = round(peak_memory_mb())
+    if args.plot:
+        from .plot import plot_games
+
+        plot_games(args.plot, {s.label: merge(parts[i * len(methods):(i + 1) * len(methods)], methods)[0]
+                               for i, s in enumerate(spaces)}, [s.tries for s in spaces])
     if args.json:
         print(json.dumps(report))
     else:

@@ -1,0 +1,348 @@
+"""One executor for every experiment: serial in this process, a local Dask cluster, or an existing one.
+
+An experiment cuts its work into tasks (a dictionary cell, a batch of rounds, a deck ...), each a plain,
+picklable item handed to a module-level function; whatever seed a task uses is derived from the experiment's
+seed and the task's index (:func:`task_seed`), so results do not depend on the number of workers or on the
+order in which they finish.  :meth:`Executor.map` returns results in task order.
+
+* default: serial, in this process; Dask is not imported (it is the optional ``cluster`` extra);
+* ``--workers N``: a :class:`distributed.LocalCluster` of ``N`` single-threaded worker processes;
+* ``--cluster ADDRESS``: an existing scheduler (``tcp://host:8786``); its workers need sleuth installed.
+
+A worker that dies loses only its running tasks: the scheduler runs them again elsewhere (and a task that
+raises is retried once).  With ``--resume FILE`` every finished result is appended to FILE as it arrives;
+running the same command again skips the tasks already in it (the file names its experiment and a digest of
+the task list, and a file from another run is refused).  The file is a pickle stream: resume only from files
+you wrote.
+
+The experiment command line (:class:`ExperimentParser`, :func:`add_run_options`, :func:`bounded`) turns every
+bad option into one :class:`~sleuth.errors.PuzzleError` line naming the option and the allowed range.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import logging
+import os
+import pickle
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any, NoReturn, TypeVar
+
+from .errors import PuzzleError, SleuthError
+from .progress import progress_bar
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+MAX_WORKERS = 256
+
+
+# -- the experiment command line -------------------------------------------------------------------------
+
+class ExperimentParser(argparse.ArgumentParser):
+    """An argument parser whose errors are one :class:`PuzzleError` line (the CLI exits 2), never a usage dump."""
+
+    def error(self, message: str) -> NoReturn:  # type: ignore[override]
+        place = self.prog.removeprefix("sleuth ")
+        head, sep, choices = message.partition(" (choose from ")
+        if sep:
+            raise PuzzleError(head, place=place, allowed=choices.rstrip(")").replace("'", ""))
+        raise PuzzleError(message, place=place, allowed=None if "(allowed: " in message else f"see {self.prog} --help")
+
+
+def bounded(kind: type, lo: float | None = None, hi: float | None = None, *, above: bool = False
+            ) -> Callable[[str], Any]:
+    """An argparse ``type``: an ``int`` or ``float`` in ``[lo, hi]`` (``(lo, hi]`` with ``above``)."""
+    what = "an integer" if kind is int else "a number"
+    num = lambda x: str(int(x)) if float(x).is_integer() else f"{x:g}"
+    if lo is not None and hi is not None:
+        allowed = f"{what} {'above' if above else 'from'} {num(lo)} {'and at most' if above else 'to'} {num(hi)}"
+    elif lo is not None:
+        allowed = f"{what} {'above' if above else 'of at least'} {num(lo)}"
+    else:
+        allowed = what if hi is None else f"{what} up to {num(hi)}"
+
+    def parse(text: str) -> Any:
+        try:
+            value = kind(text)
+        except (TypeError, ValueError):
+            raise argparse.ArgumentTypeError(f"{text!r} is not {allowed}") from None
+        if value != value or (lo is not None and (value <= lo if above else value < lo)) \
+                or (hi is not None and value > hi):
+            raise argparse.ArgumentTypeError(f"{text} is out of range (allowed: {allowed})")
+        return value
+
+    parse.__name__ = kind.__name__
+    return parse
+
+
+def int_list(lo: int, hi: int) -> Callable[[str], list[int]]:
+    """An argparse ``type``: comma-separated integers, each in ``[lo, hi]``."""
+    allowed = f"integers from {lo} to {hi}, comma separated"
+
+    def parse(text: str) -> list[int]:
+        try:
+            values = [int(x) for x in text.split(",") if x.strip()]
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a list of integers (allowed: {allowed})") from None
+        if not values or any(not lo <= v <= hi for v in values):
+            raise argparse.ArgumentTypeError(f"{text!r} is out of range (allowed: {allowed})")
+        return values
+
+    parse.__name__ = "list"
+    return parse
+
+
+def add_run_options(p: argparse.ArgumentParser, *, jobs_alias: bool = False) -> None:
+    """``--workers``, ``--cluster``, ``--resume``, ``--quiet`` and ``--plot`` (see the module docstring)."""
+    names = ["--workers", "--jobs"] if jobs_alias else ["--workers"]
+    p.add_argument(*names, dest="workers", type=bounded(int, 1, MAX_WORKERS), default=1, metavar="N",
+                   help="run the tasks on a local Dask cluster of N worker processes (default 1: serial, "
+                        "in this process; needs the 'cluster' extra)")
+    p.add_argument("--cluster", metavar="ADDRESS", help="run the tasks on an existing Dask scheduler, "
+                   "e.g. tcp://10.0.0.5:8786 (its workers need sleuth installed)")
+    p.add_argument("--resume", metavar="FILE", help="append each finished task to FILE; rerunning the same "
+                   "command skips the tasks already there")
+    p.add_argument("--quiet", action="store_true", help="no progress display (it is shown only on a terminal)")
+    p.add_argument("--plot", metavar="FILE.png", help="draw the experiment's figure (needs the 'plot' extra)")
+
+
+def task_seed(seed: int, *index: int) -> int:
+    """A 63-bit seed for the task at ``index`` of an experiment run with ``seed`` (independent streams)."""
+    import numpy as np
+
+    return int(np.random.SeedSequence([abs(seed), int(seed < 0), *index]).generate_state(2, np.uint64)[0] >> 1)
+
+
+# -- running ---------------------------------------------------------------------------------------------
+
+@dataclass
+class RunStats:
+    """What a run cost: tasks computed here (not resumed), their summed wall and CPU seconds on the workers,
+    and the wall seconds of the whole map."""
+
+    tasks: int = 0
+    resumed: int = 0
+    task_seconds: float = 0.0
+    task_cpu: float = 0.0
+    wall: float = 0.0
+    workers: int = 1
+    per_task: list[float] = field(default_factory=list)
+
+    @property
+    def overhead_per_task(self) -> float:
+        """Wall seconds per task beyond the tasks' own time spread over the workers (scheduling, transfer)."""
+        return max(0.0, self.wall - self.task_seconds / max(1, self.workers)) / max(1, self.tasks)
+
+
+def _timed_call(fn: Callable[[T], R], item: T) -> tuple[R, float, float]:
+    """Run one task; its result, wall and CPU seconds (measured where it runs)."""
+    t0, c0 = time.perf_counter(), time.process_time()
+    out = fn(item)
+    return out, time.perf_counter() - t0, time.process_time() - c0
+
+
+class _ResultsFile:
+    """Finished results appended as pickled ``(index, result)`` records after a header naming the run."""
+
+    def __init__(self, path: str, header: tuple[str, str]) -> None:
+        self.path, self.header = path, header
+        self.done: dict[int, Any] = {}
+        good = 0
+        if os.path.exists(path) and os.path.getsize(path) > 0:
+            try:
+                with open(path, "rb") as f:
+                    if pickle.load(f) != header:
+                        good = -1
+                        raise EOFError
+                    good = f.tell()
+                    while True:
+                        try:
+                            index, result = pickle.load(f)
+                        except EOFError:
+                            break
+                        except (pickle.UnpicklingError, ValueError, TypeError, AttributeError):
+                            break  # a record cut short by an interrupted run: drop it and what follows
+                        self.done[index] = result
+                        good = f.tell()
+            except (pickle.UnpicklingError, EOFError, ValueError, TypeError, AttributeError):
+                if good == -1:
+                    raise PuzzleError("was written by another experiment or with other options", file=path,
+                                      place="--resume", allowed="the same command, or a new file") from None
+                raise PuzzleError("is not a sleuth results file", file=path, place="--resume") from None
+            except OSError as exc:
+                raise PuzzleError(f"cannot read it ({exc.strerror})", file=path, place="--resume") from None
+        try:
+            self.handle = open(path, "r+b" if good else "wb")  # noqa: SIM115 - closed in close()
+            if good:
+                self.handle.truncate(good)
+                self.handle.seek(good)
+            else:
+                pickle.dump(header, self.handle)
+        except OSError as exc:
+            raise PuzzleError(f"cannot write it ({exc.strerror})", file=path, place="--resume") from None
+
+    def add(self, index: int, result: Any) -> None:
+        pickle.dump((index, result), self.handle)
+        self.handle.flush()
+
+    def close(self) -> None:
+        self.handle.close()
+
+
+class Executor:
+    """Maps task functions over items, serially or on Dask; use as a context manager (closes the cluster)."""
+
+    connect_timeout = 10.0  # seconds to reach an existing scheduler
+
+    def __init__(self, workers: int = 1, cluster: str | None = None, *, resume: str | None = None,
+                 quiet: bool = False, name: str = "experiment") -> None:
+        self.workers, self.address, self.resume, self.quiet, self.name = workers, cluster, resume, quiet, name
+        self.client: Any = None
+        self._cluster: Any = None
+        self.stats = RunStats(workers=workers)
+        self._maps = 0
+        self._skip: set[int] = set()
+        self._futures: dict[int, Any] = {}
+
+    @classmethod
+    def from_args(cls, args: argparse.Namespace, name: str) -> Executor:
+        return cls(args.workers, args.cluster, resume=args.resume, quiet=args.quiet, name=name)
+
+    @property
+    def distributed(self) -> bool:
+        return self.workers > 1 or self.address is not None
+
+    def __enter__(self) -> Executor:
+        if self.distributed:
+            self._connect()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        if self.client is not None:
+            self.client.close()
+            self.client = None
+        if self._cluster is not None:
+            self._cluster.close()
+            self._cluster = None
+
+    def _connect(self) -> None:
+        try:
+            from distributed import Client, LocalCluster
+        except ImportError:
+            raise SleuthError("--workers and --cluster need dask.distributed: pip install 'sleuth[cluster]'") \
+                from None
+        if self.address:
+            try:
+                self.client = Client(self.address, timeout=self.connect_timeout)
+            except (OSError, TimeoutError, ValueError) as exc:
+                raise PuzzleError(f"cannot reach the Dask scheduler ({exc})", place="--cluster",
+                                  allowed="an address such as tcp://host:8786") from None
+            self.stats.workers = max(1, len(self.client.scheduler_info().get("workers", {})))
+        else:
+            import dask
+
+            # Dask's default MALLOC_TRIM_THRESHOLD_=65536 turns off glibc's adaptive mmap threshold: every large
+            # numpy array is then mapped and faulted in afresh (2-4x the CPU of a serial run, measured on the
+            # Egghead and Motus tasks); keep freed memory in the heap instead.
+            with dask.config.set({"distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": 1 << 30,
+                                  "distributed.nanny.pre-spawn-environ.MALLOC_MMAP_THRESHOLD_": 1 << 25}):
+                self._cluster = LocalCluster(n_workers=self.workers, threads_per_worker=1, processes=True,
+                                             host="127.0.0.1", dashboard_address=":0",
+                                             silence_logs=logging.CRITICAL)
+            self.client = Client(self._cluster)
+
+    def map(self, fn: Callable[[T], R], items: Sequence[T], *, label: str = "tasks", unit: str = "task",
+            weights: Sequence[float] | None = None) -> list[R]:
+        """``[fn(item) for item in items]``, computed serially or on the cluster; progress on stderr."""
+        out: dict[int, R] = {}
+        for index, result in self.completed(fn, items, label=label, unit=unit, weights=weights):
+            out[index] = result
+        return [out[i] for i in range(len(items))]
+
+    def completed(self, fn: Callable[[T], R], items: Sequence[T], *, label: str = "tasks", unit: str = "task",
+                  weights: Sequence[float] | None = None) -> Iterator[tuple[int, R]]:
+        """``(index, fn(items[index]))`` as tasks finish (resumed ones first); ``weights`` (e.g. words per
+        cell) drive the progress count instead of one per task, and on a cluster the heaviest tasks go first."""
+        items = list(items)
+        weights = list(weights) if weights is not None else [1.0] * len(items)
+        self._maps += 1
+        digest = hashlib.sha256(repr((fn.__module__, fn.__qualname__, items)).encode()).hexdigest()
+        store = _ResultsFile(f"{self.resume}" if self._maps == 1 else f"{self.resume}.{self._maps}",
+                             (self.name, digest)) if self.resume else None
+        done = dict(store.done) if store else {}
+        todo = [i for i in range(len(items)) if i not in done]
+        self._skip = set()
+        self.stats.resumed += len(done)
+        bar = progress_bar(sum(weights), label, unit=unit, quiet=self.quiet,
+                           initial=sum(weights[i] for i in done))
+        start = time.perf_counter()
+        try:
+            for i in sorted(done):
+                yield i, done[i]
+            if self.distributed:  # heaviest first, so that a long task does not start last
+                todo.sort(key=lambda i: -weights[i])
+            for i, (result, wall, cpu) in self._run(fn, items, todo):
+                self.stats.tasks += 1
+                self.stats.task_seconds += wall
+                self.stats.task_cpu += cpu
+                self.stats.per_task.append(wall)
+                if store:
+                    store.add(i, result)
+                bar.update(weights[i])
+                yield i, result
+        finally:
+            self.stats.wall += time.perf_counter() - start
+            bar.close()
+            if store:
+                store.close()
+
+    def cancel(self, indices: Iterator[int] | Sequence[int]) -> None:
+        """Drop tasks of the current :meth:`completed` loop that are not finished (their results never come)."""
+        for i in indices:
+            self._skip.add(i)
+            if i in self._futures:
+                self._futures[i].cancel()
+
+    def _run(self, fn: Callable[[T], R], items: list[T], todo: list[int]
+             ) -> Iterator[tuple[int, tuple[R, float, float]]]:
+        if not self.distributed:
+            for i in todo:
+                if i not in self._skip:
+                    yield i, _timed_call(fn, items[i])
+            return
+        if self.client is None:
+            self._connect()
+        from distributed import as_completed
+
+        futures = {self.client.submit(_timed_call, fn, items[i], pure=False, retries=1): i for i in todo}
+        self._futures = {i: fut for fut, i in futures.items()}
+        try:
+            for fut in as_completed(list(futures)):
+                if futures[fut] in self._skip:
+                    continue
+                try:
+                    result = fut.result()
+                except SleuthError:
+                    raise
+                except ModuleNotFoundError as exc:
+                    raise SleuthError(f"{self.name}: a Dask worker cannot import {exc.name!r}: install sleuth "
+                                      "(same version) where the workers run") from None
+                except Exception as exc:
+                    if type(exc).__name__ == "KilledWorker":
+                        raise SleuthError(f"{self.name}: task {futures[fut]} killed every worker that ran it "
+                                          "(out of memory?)") from None
+                    raise
+                yield futures[fut], result
+                fut.release()
+        finally:
+            self._futures = {}
+            for fut in futures:
+                if not fut.done():
+                    fut.cancel()

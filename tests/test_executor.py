@@ -1,0 +1,209 @@
+"""The experiments' executor: serial and Dask runs agree, seeds per task, resume files, progress, bad options,
+and a worker killed mid-run."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import pickle
+import signal
+from typing import Any
+
+import pytest
+
+from sleuth.errors import PuzzleError
+from sleuth.executor import Executor, ExperimentParser, add_run_options, bounded, int_list, task_seed
+from sleuth.models.egghead.experiment import simulate_batch
+
+from .conftest import run_cli
+
+
+def _batches(n: int, rounds: int = 25) -> list[tuple]:
+    """Small Egghead games (3 players, values 1-3, 2 cards), each seeded from (7, index)."""
+    from sleuth.models.egghead.questions import load_catalogue
+
+    ids = tuple(q.qid for q in load_catalogue(3))
+    return [(3, 3, 2, ids, (True, False, False), rounds, task_seed(7, i), "external") for i in range(n)]
+
+
+def _solves(parts: list) -> list:
+    return [solves for solves, _times in parts]
+
+
+def test_task_seeds_are_fixed_distinct_and_non_negative() -> None:
+    seeds = [task_seed(s, i) for s in (0, 1, -1) for i in range(50)]
+    assert len(set(seeds)) == len(seeds) and all(0 <= x < 2**63 for x in seeds)
+    assert task_seed(3, 4, 5) == task_seed(3, 4, 5) != task_seed(3, 5, 4)
+
+
+def test_serial_map_keeps_task_order_and_counts(capsys) -> None:  # type: ignore[no-untyped-def]
+    jobs = _batches(4)
+    with Executor() as ex:
+        parts = ex.map(simulate_batch, jobs)
+        assert not ex.distributed and ex.client is None
+    assert _solves(parts) == [simulate_batch(j)[0] for j in jobs]
+    assert ex.stats.tasks == 4 and ex.stats.task_cpu > 0
+    assert capsys.readouterr().err == ""  # stderr is not a terminal: no progress
+
+
+def test_resume_skips_done_tasks_and_drops_a_cut_record(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    jobs = _batches(5)
+    path = str(tmp_path / "results.pkl")
+    with Executor(resume=path, name="t") as ex:
+        first = ex.map(simulate_batch, jobs[:3] + jobs[3:])
+    size = os.path.getsize(path)
+    with open(path, "ab") as f:  # an interrupted write: half a record at the end
+        f.write(pickle.dumps((9, "x"))[:5])
+    with Executor(resume=path, name="t") as ex:
+        again = ex.map(simulate_batch, jobs)
+    assert ex.stats.tasks == 0 and ex.stats.resumed == 5 and _solves(again) == _solves(first)
+    assert os.path.getsize(path) == size
+    with pytest.raises(PuzzleError, match="another experiment or with other options"), \
+            Executor(resume=path, name="t") as ex:
+        ex.map(simulate_batch, jobs[:2])
+    (tmp_path / "junk").write_text("not a pickle")
+    with pytest.raises(PuzzleError, match="not a sleuth results file"), \
+            Executor(resume=str(tmp_path / "junk"), name="t") as ex:
+        ex.map(simulate_batch, jobs)
+
+
+def test_resume_of_a_partial_run(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    jobs = _batches(4)
+    path = str(tmp_path / "r.pkl")
+    with Executor(resume=path, name="t") as ex:
+        for i, _ in ex.completed(simulate_batch, jobs):
+            if i == 1:
+                break  # stopped after two tasks
+    with Executor(resume=path, name="t") as ex:
+        parts = ex.map(simulate_batch, jobs)
+    assert ex.stats.resumed == 2 and ex.stats.tasks == 2
+    assert _solves(parts) == [simulate_batch(j)[0] for j in jobs]
+
+
+def test_option_types_refuse_with_the_range() -> None:
+    p = ExperimentParser(prog="sleuth experiment x")
+    p.add_argument("--n", type=bounded(int, 1, 10))
+    p.add_argument("--t", type=bounded(float, 0, above=True))
+    p.add_argument("--l", type=int_list(2, 5))
+    add_run_options(p)
+    assert p.parse_args(["--n", "3", "--t", "0.5", "--l", "2,5"]).l == [2, 5]
+    for argv, text in ((["--n", "0"], "from 1 to 10"), (["--n", "x"], "not an integer"),
+                       (["--t", "0"], "above 0"), (["--t", "nan"], "above 0"), (["--l", "1,3"], "2 to 5"),
+                       (["--workers", "0"], "from 1 to 256"), (["--bogus"], "unrecognized")):
+        with pytest.raises(PuzzleError) as info:
+            p.parse_args(argv)
+        assert text in str(info.value) and "experiment x" in str(info.value) and "\n" not in str(info.value)
+
+
+# -- every experiment option validated at the parser: exit 2, one line, no traceback ----------------------
+
+@pytest.mark.parametrize("argv, where", [
+    (["mascarade", "--events", "-1"], "--events"),
+    (["mascarade", "--players", "40"], "--players"),
+    (["mascarade", "--games", "0"], "--games"),
+    (["cardguess", "--benchmark", "--timeout", "-1"], "--timeout"),
+    (["cardguess", "--benchmark", "--repeats", "0"], "--repeats"),
+    (["cardguess", "--benchmark", "--memory-limit", "-1"], "--memory-limit"),
+    (["wordle", "--repeat", "0"], "--repeat"),
+    (["epistemic", "--bounds", "x"], "--bounds"),
+    (["epistemic", "--runs", "0"], "--runs"),
+    (["egghead", "--rounds", "0"], "--rounds"),
+    (["egghead", "--players", "x"], "--players"),
+    (["clue", "--games", "-3"], "--games"),
+    (["clue", "--players", "3,9"], "--players"),
+    (["motus", "--time-limit", "-5"], "--time-limit"),
+    (["emi", "--jobs", "0"], "--workers/--jobs"),
+    (["emi", "--workers", "many"], "--workers/--jobs"),
+    (["motus", "--plot", "figure.jpg"], "--plot"),
+    (["clue", "--plot", "/no/such/folder/x.png"], "--plot"),
+])
+def test_bad_experiment_options_exit_2_in_one_line(argv, where) -> None:  # type: ignore[no-untyped-def]
+    r = run_cli(["experiment", *argv])
+    assert r.code == 2, r.err
+    assert len(r.err.strip().splitlines()) == 1 and "Traceback" not in r.err
+    assert where in r.err and "allowed" in r.err
+
+
+def test_missing_dask_is_a_clear_error(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    import builtins
+
+    real = builtins.__import__
+
+    def no_dask(name, *a, **k):  # type: ignore[no-untyped-def]
+        if name.split(".")[0] in ("distributed", "dask"):
+            raise ImportError(name)
+        return real(name, *a, **k)
+
+    monkeypatch.setattr(builtins, "__import__", no_dask)
+    r = run_cli(["experiment", "cardguess", "--deck", "2,2", "--strategy", "greedy", "--workers", "2"])
+    assert r.code == 2 and "sleuth[cluster]" in r.err and len(r.err.strip().splitlines()) == 1
+    r = run_cli(["experiment", "cardguess", "--deck", "2,2", "--strategy", "greedy"])  # serial: no dask needed
+    assert r.code == 0 and "greedy" in r.out
+
+
+# -- Dask: a cluster this test starts on the loopback address, and the executor's own local cluster ---------
+
+def loopback_cluster() -> Any:
+    """A module-scoped fixture: the address of a 2-worker Dask cluster on 127.0.0.1 (start-up costs seconds,
+    so one per test module)."""
+
+    @pytest.fixture(scope="module")
+    def address():  # type: ignore[no-untyped-def]
+        distributed = pytest.importorskip("distributed")
+        import logging
+
+        with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
+                                      dashboard_address=":0", silence_logs=logging.CRITICAL) as cluster:
+            yield cluster.scheduler_address
+
+    return address
+
+
+address = loopback_cluster()
+
+
+def test_cluster_results_equal_serial(address) -> None:  # type: ignore[no-untyped-def]
+    jobs = _batches(6)
+    with Executor() as ex:
+        serial = ex.map(simulate_batch, jobs)
+    with Executor(cluster=address) as ex:
+        assert ex.distributed and ex.stats.workers == 2
+        remote = ex.map(simulate_batch, jobs)
+    assert _solves(remote) == _solves(serial)
+
+
+def test_unreachable_cluster_is_bad_input(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    pytest.importorskip("distributed")
+    monkeypatch.setattr(Executor, "connect_timeout", 1.0)
+    r = run_cli(["experiment", "cardguess", "--deck", "2,2", "--strategy", "greedy", "--cluster",
+                 "tcp://127.0.0.1:9"])
+    assert r.code == 2 and "--cluster" in r.err and len(r.err.strip().splitlines()) == 1
+
+
+def test_a_killed_worker_loses_only_its_tasks() -> None:
+    """A local cluster of 2 workers; one is killed (SIGKILL) after the first results: the study completes
+    and its results equal the serial run."""
+    pytest.importorskip("distributed")
+    jobs = _batches(8, rounds=80)
+    serial = [simulate_batch(j)[0] for j in jobs]
+    got: dict[int, list] = {}
+    with Executor(workers=2) as ex:
+        pids = ex.client.run(os.getpid)
+        killed = False
+        for i, (solves, _times) in ex.completed(simulate_batch, jobs):
+            got[i] = solves
+            if not killed:
+                os.kill(next(iter(pids.values())), signal.SIGKILL)
+                killed = True
+        after = ex.client.run(os.getpid)
+    assert killed and [got[i] for i in range(len(jobs))] == serial
+    assert set(after.values()) != set(pids.values())  # the nanny started a new worker process
+
+
+def test_parser_help_is_not_an_error(capsys) -> None:  # type: ignore[no-untyped-def]
+    p = ExperimentParser(prog="sleuth experiment x")
+    add_run_options(p)
+    with pytest.raises(SystemExit) as info:
+        p.parse_args(["--help"])
+    assert info.value.code == 0 and "--workers" in capsys.readouterr().out
+    assert isinstance(p, argparse.ArgumentParser)

@@ -1,0 +1,123 @@
+"""Every experiment, small: serial, on a Dask cluster this module starts on 127.0.0.1, and (slow) on its own
+local cluster (``--workers 2``) give the same results; ``--plot`` writes a PNG for each."""
+
+from __future__ import annotations
+
+import json
+import re
+from importlib.util import find_spec
+from typing import Any
+
+import pytest
+
+from .conftest import PUZZLES, run_cli
+from .test_executor import loopback_cluster
+
+address = loopback_cluster()
+
+D7L = str(PUZZLES / "motus" / "seed-d7l.txt")
+
+# Small runs of every experiment; the second item says how to read the output.
+RUNS: dict[str, tuple[list[str], str]] = {
+    "motus": (["motus", "--dictionary", D7L, "--lengths", "7", "--json"], "json"),
+    "emi": (["emi", "--dictionary", D7L, "--lengths", "7", "--letters", "K-L", "--json"], "json"),
+    "wordle": (["wordle", "--games", "mastermind", "--pegs", "3", "--colours", "3", "--methods", "max,sum",
+                "--json"], "json"),
+    "egghead": (["egghead", "--players", "3", "--values", "3", "--hand-size", "2", "--rounds", "40", "--batch", "10",
+                 "--ba", "0,2", "--json"], "json"),
+    "clue": (["clue", "--games", "2", "--players", "3", "--every", "50", "--json"], "json"),
+    "mascarade": (["mascarade", "--players", "4", "--events", "12", "--games", "2", "--repeat", "1",
+                   "--methods", "states,matrix", "--crossover-players", "4", "--crossover-swaps", "4",
+                   "--crossover-runs", "2", "--json"], "json-last"),
+    "cardguess": (["cardguess", "--deck", "2,2,2", "--json"], "json"),
+    "cardguess-sweep": (["cardguess", "--deck", "2,2,2", "--gamma-sweep", "--json"], "json"),
+    "epistemic": (["epistemic", "--runs", "1", "--bounds", "5,8", "--children", "3"], "text"),
+}
+
+TIMING = re.compile(r"second|_s$|_ms$|time|peak|cpu|workers|memory|_over_")
+# numba compiles the EMI kernel in every fresh worker process (tens of CPU seconds): only in the slow run
+FAST = [n if n != "emi" else pytest.param(n, marks=pytest.mark.slow) for n in RUNS]
+
+
+def _strip(obj: Any) -> Any:
+    """The output without its timings (which differ between runs)."""
+    if isinstance(obj, dict):
+        return {k: _strip(v) for k, v in obj.items() if not TIMING.search(str(k))}
+    if isinstance(obj, list):
+        return [_strip(v) for v in obj]
+    return obj
+
+
+def _result(argv: list[str], how: str, *extra: str) -> Any:
+    r = run_cli(["experiment", *argv, *extra])
+    assert r.code == 0, r.err
+    assert "Traceback" not in r.err
+    if how == "json":
+        return _strip(json.loads(r.out))
+    if how == "json-last":
+        return _strip(json.loads(r.out.strip().splitlines()[-1]))
+    # text tables: keep the words and the world counts, drop the times
+    return [line.split()[:-3] if "muddy" in line or "sum" in line else line.split()
+            for line in r.out.splitlines()[1:] if "SMCDEL" not in line]
+
+
+@pytest.mark.parametrize("name", FAST)
+def test_experiment_on_a_loopback_cluster_equals_serial(name, address, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Serial (drawing its figure) and on the module's cluster: the same results."""
+    argv, how = RUNS[name]
+    figure = tmp_path / f"{name}.png"
+    serial = _result(argv, how, *(["--plot", str(figure)] if find_spec("matplotlib") else []))
+    assert serial
+    if find_spec("matplotlib"):
+        assert figure.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and figure.stat().st_size > 10_000
+    assert _result(argv, how, "--cluster", address) == serial
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", list(RUNS))
+def test_experiment_on_its_own_local_cluster_equals_serial(name) -> None:  # type: ignore[no-untyped-def]
+    argv, how = RUNS[name]
+    assert _result(argv, how, "--workers", "2") == _result(argv, how)
+
+
+def test_one_experiment_on_its_own_local_cluster() -> None:
+    argv, how = RUNS["cardguess"]
+    assert _result(argv, how, "--workers", "2") == _result(argv, how)
+
+
+def test_emi_heat_map(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """The EMI figure from cells as the experiment makes them (one search cut short by its time limit)."""
+    pytest.importorskip("matplotlib")
+    from sleuth.models.motus.emi import Value
+    from sleuth.models.motus.experiment import EmiCell
+    from sleuth.models.motus.plot import plot_emi
+
+    cells = {(n, x): EmiCell(f"{n}{x}", 10, Value(n - 4 + (x == "B"), n - 4 + (x == "B"), 0.1))
+             for n in (7, 8) for x in "ABC"}
+    cells[(8, "C")] = EmiCell("8C", 10, Value(3, None, 1.0), heuristic_upper=5)
+    out = tmp_path / "emi.png"
+    plot_emi(str(out), cells, "EMI")
+    assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and cells[(8, "C")].show() == "3-5?"
+
+
+def test_resume_file_from_the_command_line(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    argv, how = RUNS["egghead"]
+    path = tmp_path / "egghead.results"
+    first = _result(argv, how, "--resume", path)
+    assert path.stat().st_size > 0
+    assert _result(argv, how, "--resume", path) == first
+    r = run_cli(["experiment", *argv[:-1], "--seed", "5", "--resume", path])
+    assert r.code == 2 and "--resume" in r.err and "other options" in r.err
+
+
+def test_clue_solve_plot_and_games_that_refuse_it(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    pytest.importorskip("matplotlib")
+    out = tmp_path / "clue.png"
+    r = run_cli(["solve", "example:clue/classic-3-players", "--plot", out])
+    assert r.code == 0, r.err
+    assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    r = run_cli(["solve", "example:clue/classic-3-players", "--plot", out, "--method", "rules"])
+    assert r.code == 2 and "--plot" in r.err and len(r.err.strip().splitlines()) == 1
+    for example in ("epistemic/cheryl", "mascarade/seed-figure2", "egghead/seed_example", "motus/logique"):
+        r = run_cli(["solve", f"example:{example}", "--plot", out])
+        assert r.code == 2 and "--plot does not apply" in r.err, (example, r.err)

@@ -526,6 +526,10 @@ def transform(node: Node, fn: Callable[[Node], Node]) -> Node:
         node = Implies(transform(node.left, fn), transform(node.right, fn))
     elif isinstance(node, Knows) and node.what is not None:
         node = Knows(node.agent, transform(node.what, fn))
+    elif isinstance(node, (Common, Distributed)):
+        node = type(node)(node.agents, transform(node.what, fn))
+    elif isinstance(node, After):
+        node = After(transform(node.announcement, fn), transform(node.what, fn))
     return fn(node)
 
 
@@ -544,6 +548,8 @@ def rename(node: Node, names: Mapping[str, str], values: Mapping[str, str] | Non
             return Name(by_name.get(fold(n.name), n.name))
         if isinstance(n, Knows):
             return Knows(by_agent.get(fold(n.agent), n.agent), n.what)
+        if isinstance(n, (Common, Distributed)) and n.agents is not None:
+            return type(n)(tuple(by_agent.get(fold(a), a) for a in n.agents), n.what)
         if isinstance(n, Str):
             return Str(by_value.get(fold(n.value), n.value))
         return n

@@ -29,7 +29,8 @@ from .spec import check_keys
 COMMON_KEYS = ("game", "title", "viewer", "claim")
 MAX_FILE_BYTES = 64 * 1024 * 1024
 MAX_DEPTH = 50              # nested arrays and tables ([ ], { }, dotted keys) in a puzzle file
-MAX_INT_DIGITS = 18         # every integer fits in 64 bits (what CP-SAT takes)
+MAX_INT_DIGITS = 100        # exact arithmetic takes any size; the games check their own ranges (and the solvers refuse
+                            # an expression that could leave 64 bits, naming it)
 MAX_STRING_CHARS = 10_000   # a string or a key
 MAX_ITEMS = 1_000_000       # the items of one list, or the keys of one table
 

@@ -254,7 +254,8 @@ class Optimal:
         cpu, nodes = time.process_time(), self.nodes
         tree = self.tree(opener)
         dist = distribution(tree)
-        return {"opener": tree.guess, "total": tree.total, "games": tree.answers, "max": max(dist),
+        return {"game": self.space.label, "opener": tree.guess, "total": tree.total, "games": tree.answers,
+                "max": max(dist),
                 "distribution": {str(k): v for k, v in sorted(dist.items())},
                 "average": round(tree.total / tree.answers, 4), "nodes": self.nodes - nodes,
                 "cpu_seconds": round(time.process_time() - cpu, 2), "kernel": self.kernel,
@@ -386,3 +387,74 @@ def rank_openers(openers: Iterable[str], **options: Any) -> list[dict[str, Any]]
 
 __all__ = ["Node", "Optimal", "SearchTimeout", "distribution", "export", "opener_result", "rank_openers", "replay",
            "to_dot"]
+
+
+MASTERMIND_OPENERS = ("1111", "1112", "1122", "1123", "1234")  # every 4-peg opener up to colour/peg symmetry
+
+
+def _cap(text: str, game: str) -> int | None:
+    from sleuth.errors import PuzzleError
+
+    if not text:
+        return 6 if game == "wordle" else None
+    if text.lower() == "none":
+        return None
+    if not text.isdigit() or not 1 <= int(text) <= 30:
+        raise PuzzleError(f"cannot read {text!r}", place="--cap", allowed="a number of guesses 1-30, or none")
+    return int(text)
+
+
+def _openers(args: Any, game: str, search: Optimal) -> list[str]:
+    from sleuth.errors import PuzzleError
+
+    texts = [args.opener] if args.opener else [w for w in args.openers.split(",") if w.strip()]
+    if not texts and game == "mastermind":
+        return list(MASTERMIND_OPENERS)
+    if not texts:
+        answers = np.arange(len(search.space.answers))
+        bounds = search._guess_bounds(answers, search.pool, 0)
+        return [search.space.guesses[search.pool[j]] for j in np.lexsort((search.pool, bounds))[:max(args.top, 1)]]
+    out = []
+    for text in texts:
+        word = text.strip().upper()
+        if word not in search.space.guess_index:
+            raise PuzzleError(f"{text!r} is not an allowed guess of {search.space.label}",
+                              place="--opener" if args.opener else "--openers",
+                              allowed="a word of the guess list" if game == "wordle" else "4 digits 1-6")
+        out.append(word)
+    return out
+
+
+def main_experiment(args: Any) -> int:
+    """``sleuth experiment wordle --optimal``: the optimal tree from ``--opener``, or the given openers ranked."""
+    from sleuth.errors import PuzzleError
+
+    games = [g.strip().lower() for g in args.games.split(",") if g.strip()]
+    for game in games:
+        if game not in ("wordle", "mastermind"):
+            raise PuzzleError(f"unknown game {game!r}", place="--games", allowed="wordle, mastermind")
+        if args.hard and game != "wordle":
+            raise PuzzleError("hard mode is defined for word games", place="--hard", allowed="--games wordle")
+    for game in games:
+        cap = _cap(args.cap, game)
+        search = _search(game, args.hard, cap, args.guesses)
+        openers = _openers(args, game, search)
+        results = rank_openers(openers, game=game, hard=args.hard, cap=cap, guesses=args.guesses)
+        if args.tree:
+            tree = search.tree(results[0]["opener"])
+            with open(args.tree, "w", encoding="utf-8") as out:
+                out.write(export(tree, "dot" if args.tree.endswith(".dot") else "json"))
+        if args.json:
+            print(json.dumps(results[0] if args.opener else {"game": search.space.label, "ranking": results}))
+            continue
+        mode = ", ".join(x for x in ("hard mode" if args.hard else "", f"cap {cap}" if cap else "no cap",
+                                     f"guesses: {args.guesses}") if x)
+        print(f"{search.space.label}: exact optimal trees ({mode}; kernel {search.kernel})")
+        for r in results:
+            dist = " ".join(f"{k}:{v}" for k, v in r["distribution"].items())
+            print(f"  {r['opener']:<6} total {r['total']:>6} = {r['total'] / r['games']:.4f} over {r['games']} "
+                  f"answers, worst {r['max']}; {dist}; {r['nodes']} nodes, {r['cpu_seconds']:.1f} s CPU")
+        if not args.opener:
+            print(f"  ranked {len(results)} opener(s) given or chosen by lower bound; not a proof over all openers"
+                  if game == "wordle" else "  every opener up to symmetry: the first line is the optimum")
+    return 0

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import hashlib
 import importlib.metadata
-import json
 import os
 import unicodedata
 from dataclasses import dataclass, field

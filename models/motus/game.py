@@ -10,6 +10,7 @@ proposals that force it.
 
 from __future__ import annotations
 
+import importlib.util
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -196,9 +197,11 @@ class SecretPuzzle(Puzzle):
         proposed = {self.space.guess_index[p.text] for p in self.proposals}
         allowed = np.array([g for g in range(len(self.space.guesses)) if g not in proposed], dtype=np.int64)
         rows: list[dict[str, Any]] = []
-        exact = poss.size * allowed.size <= EXACT_PAIRS
+        pairs = poss.size * allowed.size
+        exact = pairs <= EXACT_PAIRS
         if exact:
-            search = Optimal(self.space, kernel="python", node_limit=EXACT_NODES)
+            kernel = "python" if pairs <= PYTHON_PAIRS or importlib.util.find_spec("numba") is None else "numba"
+            search = Optimal(self.space, kernel=kernel, node_limit=EXACT_NODES)
             try:
                 ranked = search.rank(poss, allowed, top, used=len(self.proposals))
                 rows = [{"guess": self.space.guesses[g], "expected": round(t / poss.size, 6), "total": t}
@@ -221,8 +224,9 @@ class SecretPuzzle(Puzzle):
                       "\n".join([head] + lines))
 
 
-EXACT_PAIRS = 400_000   # possible answers x allowed guesses above which suggest does not try the exact search
-EXACT_NODES = 2_000     # nodes the exact search of suggest may visit before it falls back to the heuristic
+EXACT_PAIRS = 2_000_000  # possible answers x allowed guesses above which suggest does not try the exact search
+PYTHON_PAIRS = 60_000    # up to this many the plain Python kernel; beyond, numba (compiled once, ~20 s) if present
+EXACT_NODES = 20_000     # nodes the exact search of suggest may visit before it falls back to the heuristic
 
 
 def _top(value: Any) -> int:

@@ -458,3 +458,26 @@ def main_experiment(args: Any) -> int:
             print(f"  ranked {len(results)} opener(s) given or chosen by lower bound; not a proof over all openers"
                   if game == "wordle" else "  every opener up to symmetry: the first line is the optimum")
     return 0
+
+
+def cell_value(space: Space, *, node_limit: int | None = None, kernel: str = "auto") -> dict[str, Any]:
+    """The exact optimal total of a cell (every allowed guess, no cap), or proven bounds when the search
+    visits more than ``node_limit`` nodes: the lower bound of the best first guess (class-size bounds) and
+    the total of the seed's Sum strategy, a real tree.  ``exact`` says which."""
+    from . import strategy as st
+
+    cpu = time.process_time()
+    search = Optimal(space, node_limit=node_limit, kernel=kernel)
+    n = len(space.answers)
+    out: dict[str, Any] = {"cell": space.label, "words": n, "kernel": search.kernel}
+    try:
+        total = search.value()
+        out.update(exact=True, total=total, lower=total, upper=total)
+    except SearchTimeout:
+        answers = np.arange(n)
+        lower = int(search._guess_bounds(answers, search.pool, 0).min())
+        upper = st.play_all(search.matrix, space.answer_rows, space.found, st.Method.SUM, space.tries).total
+        out.update(exact=lower == upper, total=lower if lower == upper else None, lower=lower, upper=upper)
+    out.update(average=None if out["total"] is None else round(out["total"] / n, 4), nodes=search.nodes,
+               cpu_seconds=round(time.process_time() - cpu, 2))
+    return out

@@ -161,3 +161,15 @@ def test_node_limit_raises_instead_of_guessing() -> None:
     space = _space(9, answers=200, extra=30)
     with pytest.raises(SearchTimeout):
         Optimal(space, node_limit=1, kernel="python").value()
+
+
+def test_cell_value_is_exact_or_proven_bounds() -> None:
+    from sleuth.models.motus.optimal import cell_value
+
+    space = _space(4, answers=40, extra=0)
+    truth = Optimal(space, kernel="python").value()
+    full = cell_value(space, kernel="python")
+    assert full["exact"] and full["total"] == truth and full["sum_total"] >= truth
+    cut = cell_value(space, kernel="python", node_limit=1)
+    assert cut["lower"] <= truth <= cut["upper"]
+    assert cut["exact"] == (cut["lower"] == cut["upper"]) and (cut["total"] is None) == (not cut["exact"])

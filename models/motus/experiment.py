@@ -180,9 +180,15 @@ def main_study(argv: list[str]) -> int:
                     help="comma-separated methods (default: all but minimax)")
     ap.add_argument("--time-limit", type=float, default=60.0, help="seconds per cell for minimax")
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--optimal", action="store_true",
+                    help="the exact optimal total of each cell instead (proven bounds past --node-limit)")
+    ap.add_argument("--node-limit", type=int, default=1_000_000, help="search nodes per cell for --optimal")
     args = ap.parse_args(argv)
     lengths = _ranges(args.lengths, 2, 30, "lengths")
     spaces = _cells(args.dictionary, lengths, _letters(args.letters))
+    if args.optimal:
+        from .optimal import main_cells
+        return main_cells(spaces, args.node_limit, args.json)
     methods = _methods(args.methods)
     total = sum(len(s.answers) for s in spaces)
     progress = Progress(total, "words")

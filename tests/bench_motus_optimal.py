@@ -50,7 +50,7 @@ def main() -> int:
     wordle = game_space("wordle")
     wordle.matrix()
     c0 = time.process_time()
-    Optimal(WordSpace(wordle.cell.dictionary.cell(5, "X"), 6)).value()
+    Optimal(WordSpace(wordle.cell.dictionary.cell(5, "Z"), 6)).value()
     print(f"numba compile + a tiny search: {time.process_time() - c0:.1f} s CPU")
     if "salet" in parts:
         v, cpu, nodes = timed(lambda: Optimal(wordle), lambda s: s.guess_value(s.row("SALET")), args.repeat)

@@ -159,7 +159,7 @@ class Optimal:
 
     @cached_property
     def counts(self) -> np.ndarray:
-        return np.zeros(int(self.matrix.max()) + 1, dtype=np.int64)
+        return np.zeros(max(int(self.matrix.max(initial=0)), self.space.found) + 1, dtype=np.int64)
 
     # -- searching ----------------------------------------------------------------------------------------
     def _depth(self, used: int = 0) -> int:

@@ -1,6 +1,6 @@
 """Benchmark of the exact optimal-average search (prints figures; not a test).
 
-    python tests/bench_motus_optimal.py [--repeat 3] [--parts salet,hard,mastermind,motus] [--motus 7X,8X,9X,10Y]
+    python tests/bench_motus_optimal.py [--repeat 3] [--parts salet,hard,mastermind,motus] [--motus 7M,8G,9L,10L]
 
 Each timed run uses a fresh search (no cache carried over); the numba kernel is compiled once first and its
 compile time printed apart.  CPU seconds are medians over ``--repeat`` runs (the machine is shared, so CPU
@@ -43,7 +43,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--parts", default="salet,hard,mastermind,motus")
-    ap.add_argument("--motus", default="7X,8X,9X,10Y", help="French cells, length then first letter")
+    ap.add_argument("--motus", default="7M,8G,9L,10L", help="French cells, length then first letter")
     ap.add_argument("--node-limit", type=int, default=2_000_000, help="per Motus cell")
     args = ap.parse_args()
     parts = set(args.parts.split(","))

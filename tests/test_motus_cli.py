@@ -55,7 +55,7 @@ def test_experiment_study_small(cli) -> None:
              "--letters", "L", "--json"])
     out = json.loads(r.out)
     assert r.code == 0 and out["words"] == 8 and set(out["methods"]) == {
-        "sum", "max", "gmax", "gini", "entropy", "bobo", "sumgini", "possible-gmax"}
+        "sum", "max", "gmax", "gini", "entropy", "bobo", "sumgini", "possible-gmax", "information"}
     assert all(1 <= m["average"] <= m["worst"] for m in out["methods"].values())
 
 

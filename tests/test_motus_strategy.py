@@ -51,7 +51,9 @@ def reference_choose(guesses: list[str], poss: list[str], proposed: set[str], me
             continue  # splits nothing, cannot win
         keys[g] = {st.Method.SUM: sum(a), st.Method.MAX: max(a), st.Method.GMAX: sorted(a, reverse=True),
                    st.Method.POSSIBLE_GMAX: sorted(a, reverse=True), st.Method.GINI: gini(a),
-                   st.Method.ENTROPY: round(entropy(a), 9), st.Method.SUMGINI: (sum(a), gini(a))}[method]
+                   st.Method.ENTROPY: round(entropy(a), 9), st.Method.SUMGINI: (sum(a), gini(a)),
+                   # information, highest first: the partition's entropy is -(1/m) sum log2(alpha_i / m)
+                   st.Method.INFORMATION: round(sum(math.log2(x / len(a)) for x in a) / len(a), 9)}[method]
     best = min(keys.values())
     return min((g not in poss, g) for g, k in keys.items() if k == best)[1]
 

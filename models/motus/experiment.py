@@ -213,10 +213,16 @@ def main_study(argv: list[str]) -> int:
     ap.add_argument("--time-limit", type=bounded(float, 0, 10**6, above=True), default=60.0,
                     help="seconds per cell for minimax")
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--optimal", action="store_true",
+                    help="the exact optimal total of each cell instead (proven bounds past --node-limit)")
+    ap.add_argument("--node-limit", type=int, default=1_000_000, help="search nodes per cell for --optimal")
     args = ap.parse_args(argv)
     check_target(args.plot)
     lengths = _ranges(args.lengths, 2, 30, "lengths")
     spaces = _cells(args.dictionary, lengths, _letters(args.letters))
+    if args.optimal:
+        from .optimal import main_cells
+        return main_cells(spaces, args.node_limit, args.json)
     methods = _methods(args.methods)
     total = sum(len(s.answers) for s in spaces)
     jobs = [(args.dictionary, s.length, s.cell.first or "", tuple(m.value for m in methods), args.time_limit)
@@ -421,9 +427,24 @@ def main_wordle(argv: list[str]) -> int:
     ap.add_argument("--throughput", default="", help="also time the feedback matrix of a cell, e.g. fr:10R")
     ap.add_argument("--repeat", type=bounded(int, 1, 1000), default=5)
     ap.add_argument("--json", action="store_true")
+    optimal = ap.add_argument_group("exact optimal trees (--optimal)")
+    optimal.add_argument("--optimal", action="store_true", help="the tree of least total guesses, exactly")
+    optimal.add_argument("--opener", default="", help="fixed first guess (default: rank --openers)")
+    optimal.add_argument("--openers", default="",
+                         help="openers to rank (default: the 5 Mastermind openers up to symmetry; for Wordle the "
+                              "--top openers of least lower bound)")
+    optimal.add_argument("--top", type=int, default=5, help="openers ranked by default for Wordle (default 5)")
+    optimal.add_argument("--hard", action="store_true", help="hard mode (Wordle)")
+    optimal.add_argument("--cap", default="", help="most guesses per answer: a number, or none (default: "
+                                                   "Wordle's 6 tries; none for Mastermind)")
+    optimal.add_argument("--guesses", default="all", choices=["all", "answers"], help="guess set (default all)")
+    optimal.add_argument("--tree", default="", help="write the tree to this file (.json or .dot)")
     add_run_options(ap)
     args = ap.parse_args(argv)
     check_target(args.plot)
+    if args.optimal:
+        from .optimal import main_experiment
+        return main_experiment(args)
     methods = _methods(args.methods)
     games = [g.strip().lower() for g in args.games.split(",") if g.strip()]
     for g in games:

@@ -10,6 +10,7 @@ proposals that force it.
 
 from __future__ import annotations
 
+import importlib.util
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -33,6 +34,7 @@ MINIMAX_NOTE_AT = 200  # possible words from which an exact minimax search is an
 MAX_CODES = 10_000  # the full feedback matrix of suggest and studies stays small (10^8 pairs)
 DEFAULT_METHOD = {"motus": "sumgini", "wordle": "sumgini", "mastermind": "max"}
 SHOW_LIMIT = 60
+EMOJI = str.maketrans({"🟩": "G", "🟨": "Y", "⬛": "B", "⬜": "B", "\ufe0f": None})  # the squares Wordle shares
 
 
 @dataclass(frozen=True)
@@ -175,17 +177,19 @@ class SecretPuzzle(Puzzle):
         stats = st.row_stats(codes[[pick]])
         return Suggestion(self.space.guesses[rows[pick]], method, int(poss.size), bool(possible_rows[rows[pick]]),
                           int(stats.sumsq[0]), int(stats.largest[0]), int(stats.classes[0]),
-                          st.gini(stats, 0, int(poss.size)), float(stats.entropy[0]),
+                          st.gini(stats, 0, int(poss.size)), float(stats.entropy[0]), float(stats.information[0]),
                           tuple(sorted(self.space.guesses[rows[i]] for i in tied.tolist())))
 
     def suggest(self, *, method: str | None = None, options: Mapping[str, Any] | None = None) -> Report:
-        opts = self.reject_options(options, ("time-limit",))
+        opts = self.reject_options(options, ("time-limit", "top"))
         chosen = st.parse_method(method or DEFAULT_METHOD[self.game])
         mask = self.possible_mask()
         if not mask.any():
             conflict = self._engine("cpsat")[0].conflict() or ()
             return Report(self.game, Status.CONTRADICTION, {"possible": [], "count": 0},
                           contradiction_text(conflict), tuple(conflict))
+        if opts.get("top") is not None:
+            return self._top(np.flatnonzero(mask), _top(opts["top"]))
         pick = self.best(chosen, time_limit=_time_limit(opts))
         if pick is None:
             return Report(self.game, Status.TIMEOUT, {"method": chosen.value},
@@ -196,8 +200,58 @@ class SecretPuzzle(Puzzle):
         text = (f"{chosen.title} proposes {pick.word} "
                 f"({'a possible' if pick.possible else 'not a possible'} {noun}; "
                 f"{pick.count} possible; sum {pick.sumsq}, max {pick.largest}, {pick.classes} classes, "
-                f"gini {float(pick.gini):.3f}, entropy {pick.entropy:.3f})")
+                f"gini {float(pick.gini):.3f}, entropy {pick.entropy:.3f}, information {pick.information:.3f})")
         return Report(self.game, Status.OK, fields, text)
+
+
+    def _top(self, poss: np.ndarray, top: int) -> Report:
+        """The ``top`` guesses of least exact expected number of guesses (this one included), or, when the
+        exact search would take too long, the ``top`` of highest information, labelled heuristic."""
+        from .optimal import Optimal, SearchTimeout
+
+        proposed = {self.space.guess_index[p.text] for p in self.proposals}
+        allowed = np.array([g for g in range(len(self.space.guesses)) if g not in proposed], dtype=np.int64)
+        rows: list[dict[str, Any]] = []
+        pairs = poss.size * allowed.size
+        exact = pairs <= EXACT_PAIRS
+        if exact:
+            kernel = "python" if pairs <= PYTHON_PAIRS or importlib.util.find_spec("numba") is None else "numba"
+            search = Optimal(self.space, kernel=kernel, node_limit=EXACT_NODES)
+            try:
+                ranked = search.rank(poss, allowed, top, used=len(self.proposals))
+                rows = [{"guess": self.space.guesses[g], "expected": round(t / poss.size, 6), "total": t}
+                        for g, t in ranked]
+            except SearchTimeout:
+                exact = False
+        if not exact:
+            codes = self.space.codes(self.space.guess_array[allowed], self.space.answer_array[poss])
+            info = st.row_stats(codes).information
+            order = np.lexsort((allowed, -np.round(info, 12)))[:top]
+            rows = [{"guess": self.space.guesses[allowed[j]], "information": round(float(info[j]), 6)}
+                    for j in order]
+        kind = "exact" if exact else "heuristic"
+        head = (f"{poss.size} possible; top {len(rows)} by exact expected number of guesses (this one included)"
+                if exact else f"{poss.size} possible; the exact search would take too long: top {len(rows)} by "
+                              f"information (heuristic, bits)")
+        lines = [f"  {r['guess']:<8} " + (f"{r['expected']:.4f} ({r['total']} guesses over {poss.size})" if exact
+                                          else f"{r['information']:.4f} bits") for r in rows]
+        return Report(self.game, Status.OK, {"ranking": kind, "count": int(poss.size), "top": rows},
+                      "\n".join([head] + lines))
+
+
+EXACT_PAIRS = 2_000_000  # possible answers x allowed guesses above which suggest does not try the exact search
+PYTHON_PAIRS = 60_000    # up to this many the plain Python kernel; beyond, numba (compiled once, ~20 s) if present
+EXACT_NODES = 20_000     # nodes the exact search of suggest may visit before it falls back to the heuristic
+
+
+def _top(value: Any) -> int:
+    try:
+        top = int(value)
+    except (TypeError, ValueError):
+        top = 0
+    if top < 1:
+        raise PuzzleError(f"cannot read {value!r}", place="--set top", allowed="a number of guesses >= 1")
+    return top
 
 
 @dataclass(frozen=True)
@@ -211,11 +265,12 @@ class Suggestion:
     classes: int
     gini: Any
     entropy: float
+    information: float
     tied: tuple[str, ...] = ()   # every proposal the method ranks as good (``word`` is the first)
 
     def scores(self) -> dict[str, Any]:
         return {"sum": self.sumsq, "max": self.largest, "classes": self.classes, "gini": self.gini,
-                "entropy": round(self.entropy, 12)}
+                "entropy": round(self.entropy, 12), "information": round(self.information, 12)}
 
 
 def _time_limit(opts: Mapping[str, Any]) -> float | None:
@@ -360,10 +415,11 @@ def _read_marks(section: Section, word: str) -> str:
     value = section.raw("feedback")
     if not isinstance(value, str):
         raise section.error("expected a feedback string", "feedback", allowed="G, Y and B, one per letter")
-    marks = "".join(value.split()).upper()
+    marks = "".join(value.split()).upper().translate(EMOJI)
     if len(marks) != len(word) or any(c not in "GYB" for c in marks):
         raise section.error(f"{value!r} is not a feedback for {word}", "feedback",
-                            allowed=f"{len(word)} marks among G (right place), Y (elsewhere), B (absent)")
+                            allowed=f"{len(word)} marks among G (right place), Y (elsewhere), B (absent), "
+                                    "or the squares 🟩 🟨 ⬛ ⬜")
     return marks
 
 

@@ -3,7 +3,8 @@
 from sleuth.spec import GameSpec, Key, Option
 
 _CLAIMS = ("answer is <WORD>", "answer is not <WORD>", "best guess is <WORD>")
-_METHODS = {"sum": "the seed's Sum", "max": "the seed's Max (Knuth's minimax partition)", "gmax": "Gmax",
+_METHODS = {"information": "maximum expected information (entropy of the feedback partition)",
+            "sum": "the seed's Sum", "max": "the seed's Max (Knuth's minimax partition)", "gmax": "Gmax",
             "gini": "Gini", "entropy": "the seed's Entropy (lowest entropy)", "bobo": "Bobo",
             "sumgini": "Sum Gini (default for words)", "possible-gmax": "Gmax among possible words",
             "minimax": "exact game value (bounded by --time-limit)"}
@@ -11,6 +12,8 @@ _OPTIONS = (
     Option("engine", "string", "table", "table: the vectorised feedback rule; model: enumerate the constraint "
            "model", ("solve",)),
     Option("method", "string", "sumgini (mastermind: max)", "the scoring method", ("suggest",), flag=True),
+    Option("top", "integer", "none", "list the N guesses of least exact expected number of guesses (a labelled "
+           "heuristic ranking when the exact search would be too long)", ("suggest",)),
 )
 _CLAIM_KEYS = (Key("method", "string", "the method a `best guess is` claim is judged by",
                    default="the game's default"),)
@@ -24,7 +27,8 @@ def _guess(item: str, feedback: Key) -> Key:
             default="none")))
 
 
-_WORD_FEEDBACK = Key("feedback", "string", "one mark per letter: G right place, Y elsewhere, B absent",
+_WORD_FEEDBACK = Key("feedback", "string", "one mark per letter: G right place, Y elsewhere, B absent (or the "
+                     "squares Wordle shares: 🟩 🟨 ⬛/⬜)",
                      default="required unless secret is given")
 
 

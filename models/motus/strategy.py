@@ -12,6 +12,9 @@ multiset of class sizes ``c_k`` (``alpha`` repeats ``c_k`` exactly ``c_k`` times
   (its Table 3 lists these values; the seed reports that this method does poorly); values closer than
   ``1e-12`` count as ties;
 * SumGini: Sum, then the lowest Gini;  Bobo: the first possible word in alphabetical order;
+* Information (not in the seed; what popular solvers call entropy): the *highest* expected information,
+  the entropy of the feedback partition ``log2 m - sum_k c_k log2 c_k / m``; values closer than ``1e-12``
+  tie;
 * Minimax: the exact game value (see :mod:`emi`).
 
 Ties: a possible word before one that cannot be the secret, then alphabetical order.  Words already
@@ -46,16 +49,18 @@ class Method(enum.Enum):
     SUMGINI = "sumgini"
     POSSIBLE_GMAX = "possible-gmax"
     MINIMAX = "minimax"
+    INFORMATION = "information"
 
     @property
     def title(self) -> str:
         return {"sum": "Sum", "max": "Max", "gmax": "Gmax", "gini": "Gini", "entropy": "Entropy",
                 "bobo": "Bobo", "sumgini": "Sum Gini", "possible-gmax": "Possible Gmax",
-                "minimax": "Minimax"}[self.value]
+                "minimax": "Minimax", "information": "Information"}[self.value]
 
 
 ALIASES = {"sum-gini": "sumgini", "sum_gini": "sumgini", "possible_gmax": "possible-gmax",
-           "possiblegmax": "possible-gmax", "pgmax": "possible-gmax", "knuth": "max"}
+           "possiblegmax": "possible-gmax", "pgmax": "possible-gmax", "knuth": "max",
+           "info": "information", "max-entropy": "information"}
 
 
 def parse_method(name: str, place: str = "--method") -> Method:
@@ -77,6 +82,7 @@ class RowStats:
     classes: np.ndarray
     gini_a: np.ndarray | None = None   # computed only with ``detail=True``
     entropy: np.ndarray | None = None
+    information: np.ndarray | None = None  # entropy of the partition (bits), with ``detail=True``
 
 
 def _runs(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -95,8 +101,9 @@ def row_stats(codes: np.ndarray, *, detail: bool = True) -> RowStats:
     """Class-size statistics of every row of a (guesses x possible) code matrix (Gini's numerator and the
     entropy only with ``detail``)."""
     k, m = codes.shape
-    names = ("sumsq", "largest", "classes") + (("gini_a", "entropy") if detail else ())
-    out = {name: np.zeros(k, dtype=np.float64 if name == "entropy" else np.int64) for name in names}
+    names = ("sumsq", "largest", "classes") + (("gini_a", "entropy", "information") if detail else ())
+    out = {name: np.zeros(k, dtype=np.float64 if name in ("entropy", "information") else np.int64)
+           for name in names}
     step = max(1, ROW_CHUNK_ELEMENTS // max(m, 1))
     for lo in range(0, k, step):
         block = codes[lo:lo + step]
@@ -119,6 +126,8 @@ def row_stats(codes: np.ndarray, *, detail: bool = True) -> RowStats:
         plogp = np.add.reduceat(c_sorted * c_sorted * np.log2(c_sorted), starts)
         s_tot = out["sumsq"][lo:lo + kb].astype(np.float64)
         out["entropy"][lo:lo + kb] = np.log2(s_tot) - plogp / s_tot
+        clogc = np.add.reduceat(c_sorted * np.log2(c_sorted), starts)
+        out["information"][lo:lo + kb] = np.log2(m) - clogc / m
     return RowStats(**out)
 
 
@@ -225,7 +234,7 @@ def best_rows(codes: np.ndarray, possible: np.ndarray, method: Method,
         cand = cand[largest == largest.min()]
         cand = _keep_leximin(cand, codes)
     else:
-        detailed = method in (Method.GINI, Method.ENTROPY)
+        detailed = method in (Method.GINI, Method.ENTROPY, Method.INFORMATION)
         if stats is None or (detailed and stats.gini_a is None):
             stats = row_stats(codes, detail=detailed)
         useful = cand[(stats.classes[cand] > 1) | possible[cand]]
@@ -242,6 +251,8 @@ def best_rows(codes: np.ndarray, possible: np.ndarray, method: Method,
             cand = cand[_keep_min_gini(np.arange(cand.size), tied)]
         if method is Method.ENTROPY:
             cand = _keep_min_close(cand, stats.entropy)
+        if method is Method.INFORMATION:
+            cand = _keep_min_close(cand, -stats.information)
     preferred = cand[possible[cand]]
     return preferred if preferred.size else cand
 
@@ -251,7 +262,7 @@ def scores(codes: np.ndarray, possible_count: int) -> dict[str, np.ndarray | lis
     stats = row_stats(codes)
     return {"sum": stats.sumsq, "max": stats.largest, "classes": stats.classes,
             "gini": [gini(stats, i, possible_count) for i in range(codes.shape[0])],
-            "entropy": stats.entropy}
+            "entropy": stats.entropy, "information": stats.information}
 
 
 # -- whole games --------------------------------------------------------------------------------------------

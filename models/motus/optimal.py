@@ -1,0 +1,500 @@
+"""Exact optimal-average play of Wordle, Motus and Mastermind: the decision tree with the least total number
+of guesses over all answers (the expected number of guesses times the number of answers).
+
+One engine for every game, over the feedback matrix of :mod:`space`: the guess set is every allowed guess
+or the answers only, an optional cap bounds the worst case, and hard mode (word games) makes every guess
+keep the hints so far.  The search and its pruning are described in :mod:`._optimal_kernel` (class-size
+lower bounds, cut-offs on partial sums, a cache keyed by the candidate set, instant answers for perfect
+splits, guesses that split nothing dropped); it runs compiled with numba (the optional extra ``emi``) and
+as plain Python otherwise, with the same answers.  A node limit turns a search that would take too long
+into :class:`SearchTimeout` (never a guess presented as exact).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import cached_property, lru_cache
+from types import ModuleType
+from typing import Any
+
+import numpy as np
+
+from .emi import SearchTimeout
+from .space import CodeSpace, Space, WordSpace
+
+_KERNEL_NAME = __name__.rsplit(".", 1)[0] + "._optimal_kernel"
+NO_LIMIT = 1 << 62
+
+
+@lru_cache(maxsize=2)
+def kernel_module(compiled: bool) -> ModuleType:
+    """The search kernel, as plain Python or compiled with numba (raises ImportError without numba)."""
+    spec = importlib.util.find_spec(_KERNEL_NAME)
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    if compiled:
+        import numba
+
+        for name in ("hard_filter", "guess_bound", "solve", "search"):
+            setattr(mod, name, numba.njit(getattr(mod, name)))
+    return mod
+
+
+def _pick_kernel(kernel: str) -> ModuleType:
+    if kernel not in ("auto", "numba", "python"):
+        raise ValueError(f"kernel: auto, numba or python, not {kernel!r}")
+    if kernel != "python":
+        try:
+            return kernel_module(True)
+        except ImportError:
+            if kernel == "numba":
+                raise
+    return kernel_module(False)
+
+
+def _memo(compiled: bool) -> Any:
+    if not compiled:
+        return {}
+    from numba import types
+    from numba.typed import Dict
+
+    return Dict.empty(key_type=types.UniTuple(types.int64, 2), value_type=types.int64)
+
+
+def lower_bounds(classes: int, size: int, dmax: int) -> np.ndarray:
+    """``lbt[d, s]``: the least total for ``s`` answers within ``d`` guesses when a guess makes at most
+    ``classes`` feedback classes besides "found" (row ``dmax`` stands for no cap); INF when impossible."""
+    inf = kernel_module(False).INF
+    out = np.full((dmax + 1, size + 1), inf, dtype=np.int64)
+    for s in range(size + 1):
+        total, depth, width, left = 0, 1, 1, s
+        while left > 0:
+            take = min(left, width)
+            total += take * depth
+            left -= take
+            width = min(width * max(classes, 1), size + 1)
+            depth += 1
+        deepest = depth - 1
+        for d in range(dmax + 1):
+            if d >= deepest:
+                out[d, s] = total
+    return out
+
+
+@dataclass
+class Node:
+    """One node of an optimal tree: the guess, then the subtree per feedback (the found feedback has none)."""
+
+    guess: str
+    answers: int
+    total: int
+    children: dict[str, Node]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"guess": self.guess, "answers": self.answers, "total": self.total,
+                "next": {k: v.to_json() for k, v in self.children.items()}}
+
+
+class Optimal:
+    """The exact optimal-average search over one game's space.
+
+    ``guesses``: ``"all"`` (every allowed guess) or ``"answers"``; ``cap``: most guesses any answer may take
+    (None: no cap); ``hard``: hard mode (word games only); ``kernel``: ``auto`` | ``numba`` | ``python``;
+    ``node_limit``: nodes searched per call before :class:`SearchTimeout`.
+    """
+
+    def __init__(self, space: Space, *, guesses: str = "all", cap: int | None = None, hard: bool = False,
+                 kernel: str = "auto", node_limit: int | None = None) -> None:
+        if guesses not in ("all", "answers"):
+            raise ValueError(f"guesses: all or answers, not {guesses!r}")
+        if hard and not isinstance(space, WordSpace):
+            raise ValueError("hard mode is defined for word games only")
+        self.space, self.hard, self.cap = space, hard, cap
+        self.k = _pick_kernel(kernel)
+        self.compiled = self.k is not kernel_module(False)
+        self.kernel = "numba" if self.compiled else "python"
+        self.memo = _memo(self.compiled)
+        self.node_limit = node_limit or NO_LIMIT
+        self.nodes = 0
+        n_guess = len(space.guesses)
+        rows = np.arange(n_guess) if guesses == "all" else np.sort(space.answer_rows)
+        self.pool = np.ascontiguousarray(rows, dtype=np.int64)
+        self.arow = np.ascontiguousarray(space.answer_rows, dtype=np.int64)
+        rng = np.random.default_rng(20240101)
+        big = np.iinfo(np.int64)
+        self.zs = rng.integers(big.min, big.max, size=(len(space.answers), 2), dtype=np.int64)
+        self.zg = rng.integers(big.min, big.max, size=(n_guess, 2), dtype=np.int64)
+        self.zd = rng.integers(big.min, big.max, size=(self.k.DMAX + 1, 2), dtype=np.int64)
+        if cap is not None and not 1 <= cap < self.k.DMAX:
+            raise ValueError(f"cap: 1 to {self.k.DMAX - 1}")
+        if isinstance(space, WordSpace):
+            length = space.length
+            self.glet = space.guess_array.astype(np.int64)
+            self.gcnt = np.zeros((n_guess, 26), dtype=np.int64)
+            for i in range(length):
+                np.add.at(self.gcnt, (np.arange(n_guess), self.glet[:, i]), 1)
+        else:
+            self.glet = np.zeros((1, 1), dtype=np.int64)
+            self.gcnt = np.zeros((1, 26), dtype=np.int64)
+
+    @cached_property
+    def matrix(self) -> np.ndarray:
+        return np.ascontiguousarray(self.space.matrix())
+
+    @cached_property
+    def lbt(self) -> np.ndarray:
+        m = self.matrix
+        found = self.space.found
+        most = 0
+        for lo in range(0, m.shape[0], 512):
+            s = np.sort(m[lo:lo + 512], axis=1)
+            distinct = 1 + (s[:, 1:] != s[:, :-1]).sum(1) - (s == found).any(1)
+            most = max(most, int(distinct.max()))
+        return lower_bounds(most, len(self.space.answers), self.k.DMAX)
+
+    @cached_property
+    def counts(self) -> np.ndarray:
+        return np.zeros(max(int(self.matrix.max(initial=0)), self.space.found) + 1, dtype=np.int64)
+
+    # -- searching ----------------------------------------------------------------------------------------
+    def _depth(self, used: int = 0) -> int:
+        return self.k.DMAX if self.cap is None else self.cap - used
+
+    def _run(self, answers: np.ndarray, allowed: np.ndarray, depth: int, forced: int,
+             beta: int | None = None) -> int:
+        ctl = np.array([0, 0, self.node_limit, -1], dtype=np.int64)
+        self.ctl = ctl
+        value = self.k.search(np.ascontiguousarray(answers, dtype=np.int64),
+                             np.ascontiguousarray(allowed, dtype=np.int64), np.int64(depth),
+                             np.int64(self.k.INF if beta is None else beta), np.int64(forced), self.matrix,
+                             np.int64(self.space.found), self.arow,
+                             self.lbt, self.zs, self.zg, self.zd, self.memo, self.cap is not None, self.hard,
+                             self.glet, self.gcnt, self.counts, ctl)
+        self.nodes += int(ctl[0])
+        if ctl[1]:
+            raise SearchTimeout(0, None)
+        return int(value)
+
+    def value(self, answers: np.ndarray | None = None, allowed: np.ndarray | None = None, used: int = 0) -> int:
+        """The least total number of guesses over ``answers`` (indices; default all), with ``used`` guesses
+        already made (under a cap); ``kernel.INF`` when the cap cannot be met."""
+        answers = np.arange(len(self.space.answers)) if answers is None else answers
+        return self._run(answers, self.pool if allowed is None else allowed, self._depth(used), -1)
+
+    def guess_value(self, guess: int, answers: np.ndarray | None = None, allowed: np.ndarray | None = None,
+                    used: int = 0, beta: int | None = None) -> int:
+        """The least total when guess row ``guess`` is played first (exact if below ``beta``)."""
+        answers = np.arange(len(self.space.answers)) if answers is None else answers
+        return self._run(answers, self.pool if allowed is None else allowed, self._depth(used), guess, beta)
+
+    def best_guess(self, answers: np.ndarray, allowed: np.ndarray, used: int) -> int:
+        """The guess row of an optimal tree at this node (after :meth:`value`, from the cache)."""
+        if len(answers) <= 2:
+            return int(self.space.answer_rows[int(np.min(answers))])
+        self.value(answers, allowed, used)
+        key = self._key(answers, allowed, self._depth(used))
+        packed = int(self.memo[key])
+        if not (packed >> 32) & 1:
+            raise AssertionError("the cache lost an exact value")
+        return packed & 0xFFFFFFFF
+
+    def _key(self, answers: np.ndarray, allowed: np.ndarray, depth: int) -> tuple[int, int]:
+        h = self.zd[depth].copy()
+        h ^= np.bitwise_xor.reduce(self.zs[answers], axis=0)
+        if self.hard:
+            h ^= np.bitwise_xor.reduce(self.zg[allowed], axis=0)
+        return int(h[0]), int(h[1])
+
+    def children(self, guess: int, answers: np.ndarray, allowed: np.ndarray
+                 ) -> list[tuple[int, np.ndarray, np.ndarray]]:
+        """The feedback classes of ``guess`` on ``answers`` (found excluded), with the guesses allowed next."""
+        codes = self.matrix[guess, answers]
+        out = []
+        for code in np.unique(codes):
+            if code == self.space.found:
+                continue
+            sub = allowed
+            if self.hard:
+                sub = self.k.hard_filter(allowed, guess, int(code), self.glet, self.gcnt)
+            out.append((int(code), answers[codes == code], sub))
+        return out
+
+    def tree(self, opener: str | None = None) -> Node:
+        """The optimal tree (from ``opener`` when given); every node's total is exact."""
+        answers = np.arange(len(self.space.answers))
+        first = None if opener is None else self.row(opener)
+        return self._subtree(answers, self.pool, 0, first)
+
+    def _subtree(self, answers: np.ndarray, allowed: np.ndarray, used: int, guess: int | None) -> Node:
+        if guess is None:
+            guess = self.best_guess(answers, allowed, used)
+        children = {}
+        total = len(answers)
+        for code, part, sub in self.children(guess, answers, allowed):
+            child = self._subtree(part, sub, used + 1, None)
+            children[self.space.show(code) if isinstance(self.space, WordSpace) else _mm_key(self.space, code)] \
+                = child
+            total += child.total
+        return Node(self.space.guesses[guess], len(answers), total, children)
+
+    def row(self, guess: str) -> int:
+        try:
+            return self.space.guess_index[guess]
+        except KeyError:
+            raise ValueError(f"{guess!r} is not an allowed guess of {self.space.label}") from None
+
+    def result(self, opener: str | None = None) -> dict[str, Any]:
+        """``{"opener", "total", "games", "max", "distribution", "average", "nodes", "cpu_seconds"}`` of the
+        optimal tree from ``opener`` (the best opener when None)."""
+        cpu, nodes = time.process_time(), self.nodes
+        tree = self.tree(opener)
+        dist = distribution(tree)
+        return {"game": self.space.label, "opener": tree.guess, "total": tree.total, "games": tree.answers,
+                "max": max(dist),
+                "distribution": {str(k): v for k, v in sorted(dist.items())},
+                "average": round(tree.total / tree.answers, 4), "nodes": self.nodes - nodes,
+                "cpu_seconds": round(time.process_time() - cpu, 2), "kernel": self.kernel,
+                "hard": self.hard, "cap": self.cap}
+
+    def rank(self, answers: np.ndarray, allowed: np.ndarray, top: int, used: int = 0) -> list[tuple[int, int]]:
+        """The ``top`` guesses of least exact total at this node, as (guess row, total), best first (ties
+        by guess order)."""
+        bounds = self._guess_bounds(answers, allowed, used)
+        order = np.lexsort((allowed, bounds))
+        found: list[tuple[int, int]] = []
+        for j in order:
+            if len(found) >= top and bounds[j] >= found[-1][1]:
+                break
+            beta = found[-1][1] + 1 if len(found) >= top else None
+            v = self.guess_value(int(allowed[j]), answers, allowed, used, beta)
+            if beta is None or v < beta:
+                found.append((int(allowed[j]), v))
+                found.sort(key=lambda t: (t[1], t[0]))
+                del found[top:]
+        return found
+
+    def _guess_bounds(self, answers: np.ndarray, allowed: np.ndarray, used: int) -> np.ndarray:
+        """Each allowed guess's lower bound ``n + sum lbt[class]`` (INF for a guess that splits nothing)."""
+        depth = self._depth(used)
+        cd = depth - 1 if self.cap is not None else depth
+        out = np.empty(len(allowed), dtype=np.int64)
+        for j, g in enumerate(allowed):
+            codes = self.matrix[g, answers]
+            vals, sizes = np.unique(codes, return_counts=True)
+            nf = sizes[vals != self.space.found]
+            if len(vals) == 1 and vals[0] != self.space.found and len(answers) > 1:
+                out[j] = self.k.INF
+            else:
+                out[j] = min(len(answers) + int(self.lbt[cd, nf].sum()), self.k.INF)
+        return out
+
+
+def _mm_key(space: Space, code: int) -> str:
+    black, white = divmod(code, space.pegs + 1)  # type: ignore[attr-defined]
+    return f"{black}B{white}W"
+
+
+def distribution(tree: Node) -> dict[int, int]:
+    """Answers per number of guesses in a tree."""
+    out: dict[int, int] = {}
+    stack = [(tree, 1)]
+    while stack:
+        node, depth = stack.pop()
+        leaves = node.answers - sum(c.answers for c in node.children.values())
+        if leaves:
+            out[depth] = out.get(depth, 0) + leaves
+        stack.extend((c, depth + 1) for c in node.children.values())
+    return out
+
+
+def replay(tree: dict[str, Any], space: Space) -> dict[int, int]:
+    """Play every answer of ``space`` through an exported tree (:meth:`Node.to_json`); guesses per answer
+    counted.  Raises ValueError when the tree does not find an answer."""
+    out: dict[int, int] = {}
+    word = isinstance(space, WordSpace)
+    for answer in space.answers:
+        node, depth = tree, 1
+        while True:
+            code = int(space.codes(space.encode([node["guess"]]), space.encode([answer]))[0, 0])
+            if code == space.found:
+                break
+            key = space.show(code) if word else _mm_key(space, code)
+            if key not in node["next"]:
+                raise ValueError(f"the tree has no branch {key} after {node['guess']} for {answer}")
+            node, depth = node["next"][key], depth + 1
+        out[depth] = out.get(depth, 0) + 1
+    return out
+
+
+def to_dot(tree: Node, *, max_depth: int | None = None) -> str:
+    """The tree in Graphviz DOT: a node per guess, an edge per feedback."""
+    lines = ["digraph optimal {", "  node [shape=box, fontname=monospace];"]
+    counter = [0]
+
+    def visit(node: Node, depth: int) -> str:
+        name = f"n{counter[0]}"
+        counter[0] += 1
+        lines.append(f'  {name} [label="{node.guess}\\n{node.answers} / {node.total}"];')
+        if max_depth is None or depth < max_depth:
+            for key, child in node.children.items():
+                lines.append(f'  {name} -> {visit(child, depth + 1)} [label="{key}"];')
+        return name
+
+    visit(tree, 1)
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def export(tree: Node, fmt: str = "json") -> str:
+    return to_dot(tree) if fmt == "dot" else json.dumps(tree.to_json())
+
+
+# -- the studies' entry points ------------------------------------------------------------------------------
+
+@lru_cache(maxsize=4)
+def game_space(game: str) -> Space:
+    """``wordle`` (the official lists) or ``mastermind`` (4 pegs, 6 colours)."""
+    if game == "mastermind":
+        return CodeSpace(pegs=4, colours=6)
+    if game == "wordle":
+        from .words import wordle
+        return WordSpace(wordle().cell(5), 6)
+    raise ValueError(f"game: wordle or mastermind, not {game!r}")
+
+
+@lru_cache(maxsize=8)
+def _search(game: str, hard: bool, cap: int | None, guesses: str) -> Optimal:
+    return Optimal(game_space(game), hard=hard, cap=cap, guesses=guesses)
+
+
+def opener_result(opener: str, *, game: str = "wordle", hard: bool = False, cap: int | None = None,
+                  guesses: str = "all") -> dict[str, Any]:
+    """One opener in, one result dict out (the unit of work of a ranking over openers; the search of a
+    process is reused across calls)."""
+    return _search(game, hard, cap, guesses).result(opener)
+
+
+def rank_openers(openers: Iterable[str], **options: Any) -> list[dict[str, Any]]:
+    """:func:`opener_result` of every opener, best (least total) first."""
+    results = [opener_result(o, **options) for o in openers]
+    return sorted(results, key=lambda r: (r["total"], r["opener"]))
+
+
+__all__ = ["Node", "Optimal", "SearchTimeout", "distribution", "export", "opener_result", "rank_openers", "replay",
+           "to_dot"]
+
+
+MASTERMIND_OPENERS = ("1111", "1112", "1122", "1123", "1234")  # every 4-peg opener up to colour/peg symmetry
+
+
+def _cap(text: str, game: str) -> int | None:
+    from sleuth.errors import PuzzleError
+
+    if not text:
+        return 6 if game == "wordle" else None
+    if text.lower() == "none":
+        return None
+    if not text.isdigit() or not 1 <= int(text) <= 30:
+        raise PuzzleError(f"cannot read {text!r}", place="--cap", allowed="a number of guesses 1-30, or none")
+    return int(text)
+
+
+def _openers(args: Any, game: str, search: Optimal) -> list[str]:
+    from sleuth.errors import PuzzleError
+
+    texts = [args.opener] if args.opener else [w for w in args.openers.split(",") if w.strip()]
+    if not texts and game == "mastermind":
+        return list(MASTERMIND_OPENERS)
+    if not texts:
+        answers = np.arange(len(search.space.answers))
+        bounds = search._guess_bounds(answers, search.pool, 0)
+        return [search.space.guesses[search.pool[j]] for j in np.lexsort((search.pool, bounds))[:max(args.top, 1)]]
+    out = []
+    for text in texts:
+        word = text.strip().upper()
+        if word not in search.space.guess_index:
+            raise PuzzleError(f"{text!r} is not an allowed guess of {search.space.label}",
+                              place="--opener" if args.opener else "--openers",
+                              allowed="a word of the guess list" if game == "wordle" else "4 digits 1-6")
+        out.append(word)
+    return out
+
+
+def main_experiment(args: Any) -> int:
+    """``sleuth experiment wordle --optimal``: the optimal tree from ``--opener``, or the given openers ranked."""
+    from sleuth.errors import PuzzleError
+
+    games = [g.strip().lower() for g in args.games.split(",") if g.strip()]
+    for game in games:
+        if game not in ("wordle", "mastermind"):
+            raise PuzzleError(f"unknown game {game!r}", place="--games", allowed="wordle, mastermind")
+        if args.hard and game != "wordle":
+            raise PuzzleError("hard mode is defined for word games", place="--hard", allowed="--games wordle")
+    for game in games:
+        cap = _cap(args.cap, game)
+        search = _search(game, args.hard, cap, args.guesses)
+        openers = _openers(args, game, search)
+        results = rank_openers(openers, game=game, hard=args.hard, cap=cap, guesses=args.guesses)
+        if args.tree:
+            tree = search.tree(results[0]["opener"])
+            with open(args.tree, "w", encoding="utf-8") as out:
+                out.write(export(tree, "dot" if args.tree.endswith(".dot") else "json"))
+        if args.json:
+            print(json.dumps(results[0] if args.opener else {"game": search.space.label, "ranking": results}))
+            continue
+        mode = ", ".join(x for x in ("hard mode" if args.hard else "", f"cap {cap}" if cap else "no cap",
+                                     f"guesses: {args.guesses}") if x)
+        print(f"{search.space.label}: exact optimal trees ({mode}; kernel {search.kernel})")
+        for r in results:
+            dist = " ".join(f"{k}:{v}" for k, v in r["distribution"].items())
+            print(f"  {r['opener']:<6} total {r['total']:>6} = {r['total'] / r['games']:.4f} over {r['games']} "
+                  f"answers, worst {r['max']}; {dist}; {r['nodes']} nodes, {r['cpu_seconds']:.1f} s CPU")
+        if not args.opener:
+            print(f"  ranked {len(results)} opener(s) given or chosen by lower bound; not a proof over all openers"
+                  if game == "wordle" else "  every opener up to symmetry: the first line is the optimum")
+    return 0
+
+
+def cell_value(space: Space, *, node_limit: int | None = None, kernel: str = "auto") -> dict[str, Any]:
+    """The exact optimal total of a cell (every allowed guess, no cap), or proven bounds when the search
+    visits more than ``node_limit`` nodes: the lower bound of the best first guess (class-size bounds) and
+    the total of the seed's Sum strategy, a real tree.  ``exact`` says which."""
+    from . import strategy as st
+
+    cpu = time.process_time()
+    search = Optimal(space, node_limit=node_limit, kernel=kernel)
+    n = len(space.answers)
+    out: dict[str, Any] = {"cell": space.label, "words": n, "kernel": search.kernel}
+    heuristic = st.play_all(search.matrix, space.answer_rows, space.found, st.Method.SUM, space.tries).total
+    out["sum_total"] = heuristic  # the seed's Sum strategy on the same cell (a real tree: an upper bound)
+    try:
+        total = search.value()
+        out.update(exact=True, total=total, lower=total, upper=total)
+    except SearchTimeout:
+        lower = int(search._guess_bounds(np.arange(n), search.pool, 0).min())
+        out.update(exact=lower == heuristic, total=lower if lower == heuristic else None, lower=lower,
+                   upper=heuristic)
+    out.update(average=None if out["total"] is None else round(out["total"] / n, 4), nodes=search.nodes,
+               cpu_seconds=round(time.process_time() - cpu, 2))
+    return out
+
+
+def main_cells(spaces: list[WordSpace], node_limit: int, as_json: bool) -> int:
+    """``sleuth experiment motus --optimal``: a line (or a JSON object) per cell."""
+    rows = []
+    for space in spaces:
+        r = cell_value(space, node_limit=node_limit)
+        rows.append(r)
+        if not as_json:
+            value = f"{r['total']:>7} {r['average']:>7.4f}" if r["exact"] else \
+                f"{r['lower']:>7}-{r['upper']} (bounds, search stopped)"
+            print(f"{r['cell']:<14}{r['words']:>6} words  optimal {value}  Sum {r['sum_total'] / r['words']:.4f}  "
+                  f"{r['nodes']} nodes, {r['cpu_seconds']:.1f} s CPU", flush=True)
+    if as_json:
+        print(json.dumps({"node_limit": node_limit, "cells": rows}))
+    return 0

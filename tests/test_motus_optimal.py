@@ -1,0 +1,175 @@
+"""The exact optimal-average search against brute force on small random dictionaries, both kernels."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import random
+from functools import cache
+
+import numpy as np
+import pytest
+
+from sleuth.models.motus import feedback as fb
+from sleuth.models.motus.optimal import Optimal, distribution, kernel_module, replay, to_dot
+from sleuth.models.motus.space import CodeSpace, WordSpace
+from sleuth.models.motus.words import from_words
+
+INF = kernel_module(False).INF
+HAS_NUMBA = importlib.util.find_spec("numba") is not None
+# compiling the numba kernel takes 20-50 s on a loaded 2-core machine: its runs are slow tests
+KERNELS = ["python", pytest.param("numba", marks=[pytest.mark.slow, pytest.mark.skipif(not HAS_NUMBA,
+                                                                                      reason="no numba")])]
+LETTERS = "ABCDE"
+
+
+def _keeps_hints(h: str, g: str, marks: str) -> bool:
+    """Hard mode, pair by pair: greens kept, revealed letters reused as often."""
+    if any(m == "G" and h[i] != g[i] for i, m in enumerate(marks)):
+        return False
+    need: dict[str, int] = {}
+    for c, m in zip(g, marks, strict=True):
+        if m != "B":
+            need[c] = need.get(c, 0) + 1
+    return all(h.count(c) >= k for c, k in need.items())
+
+
+def brute(answers: tuple[str, ...], guesses: tuple[str, ...], *, hard: bool = False, cap: int | None = None,
+          show=None) -> int:
+    """The least total number of guesses, by trying every guess at every node (no bound, no cut-off)."""
+    show = show or fb.feedback
+
+    @cache
+    def f(secrets: frozenset[str], allowed: tuple[str, ...], left: int) -> int:
+        if not secrets:
+            return 0
+        if left == 0:
+            return INF
+        best = INF
+        for g in allowed:
+            parts: dict[str, list[str]] = {}
+            for s in secrets:
+                parts.setdefault(show(g, s), []).append(s)
+            if len(parts) == 1 and g not in secrets:
+                continue
+            total = len(secrets)
+            for marks, part in parts.items():
+                if g in part:
+                    continue
+                sub = tuple(h for h in allowed if _keeps_hints(h, g, marks)) if hard else allowed
+                total += f(frozenset(part), sub, left - 1)
+            best = min(best, total)
+        return min(best, INF)
+
+    return f(frozenset(answers), guesses, cap if cap is not None else len(answers) + 1)
+
+
+def _words(rng: random.Random, n: int, length: int = 4) -> list[str]:
+    out: set[str] = set()
+    while len(out) < n:
+        out.add("".join(rng.choice(LETTERS) for _ in range(length)))
+    return sorted(out)
+
+
+def _space(seed: int, answers: int = 7, extra: int = 6) -> WordSpace:
+    rng = random.Random(seed)
+    words = _words(rng, answers + extra)
+    chosen = sorted(rng.sample(words, answers))
+    base = from_words(words)
+    wl = type(base)(base.name, base.key + "-sub", tuple(chosen), tuple(words), "test")
+    return WordSpace(wl.cell(4), 6)
+
+
+@pytest.mark.parametrize("kernel", KERNELS)
+@pytest.mark.parametrize("seed", range(6))
+def test_matches_brute_force(kernel: str, seed: int) -> None:
+    space = _space(seed)
+    for guesses in ("all", "answers"):
+        pool = space.guesses if guesses == "all" else space.answers
+        for hard in (False, True):
+            for cap in (None, 3):
+                opt = Optimal(space, guesses=guesses, hard=hard, cap=cap, kernel=kernel)
+                expected = brute(space.answers, pool, hard=hard, cap=cap)
+                assert opt.value() == expected, (seed, guesses, hard, cap)
+
+
+@pytest.mark.parametrize("kernel", KERNELS)
+def test_mastermind_small_matches_brute_force(kernel: str) -> None:
+    space = CodeSpace(pegs=2, colours=4)
+
+    def show(g: str, s: str) -> str:
+        return str(fb.mastermind_feedback(tuple(g), tuple(s)))
+
+    opt = Optimal(space, kernel=kernel)
+    assert opt.value() == brute(space.answers, space.guesses, show=show)
+    assert Optimal(space, kernel=kernel, cap=3).value() == brute(space.answers, space.guesses, show=show, cap=3)
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not HAS_NUMBA, reason="no numba")
+def test_kernels_agree_on_openers_and_larger_sets() -> None:
+    space = _space(11, answers=20, extra=20)
+    for opener in space.guesses[:4]:
+        values = {k: Optimal(space, kernel=k).guess_value(space.guess_index[opener]) for k in ("python", "numba")}
+        assert len(set(values.values())) == 1, values
+
+
+@pytest.mark.parametrize("hard", [False, True])
+def test_tree_export_replays_to_its_total(hard: bool) -> None:
+    space = _space(3, answers=25, extra=30)
+    opt = Optimal(space, hard=hard, kernel="python")
+    tree = opt.tree()
+    assert tree.total == opt.value()
+    exported = json.loads(json.dumps(tree.to_json()))
+    played = replay(exported, space)
+    assert sum(k * v for k, v in played.items()) == tree.total
+    assert played == distribution(tree)
+    assert sum(played.values()) == len(space.answers)
+    dot = to_dot(tree)
+    assert dot.startswith("digraph") and dot.count("->") == _edges(exported)
+
+
+def _edges(node: dict) -> int:
+    return sum(1 + _edges(c) for c in node["next"].values())
+
+
+def test_opener_tree_and_cap() -> None:
+    space = _space(5, answers=20, extra=20)
+    opt = Optimal(space, kernel="python")
+    best = opt.value()
+    totals = [opt.guess_value(i) for i in range(len(space.guesses))]
+    assert min(totals) == best
+    first = space.guesses[int(np.argmin(totals))]
+    assert opt.tree(first).total == best
+    capped = Optimal(space, cap=max(distribution(opt.tree())), kernel="python")
+    assert capped.value() == best  # the optimal tree meets its own worst case
+    assert Optimal(space, cap=1, kernel="python").value() >= INF
+
+
+def test_rank_lists_exact_totals_best_first() -> None:
+    space = _space(8, answers=15, extra=15)
+    opt = Optimal(space, kernel="python")
+    answers = np.arange(len(space.answers))
+    top = opt.rank(answers, opt.pool, 5)
+    assert [t for _, t in top] == sorted(opt.guess_value(i) for i in range(len(space.guesses)))[:5]
+    assert all(opt.guess_value(g) == t for g, t in top)
+
+
+def test_node_limit_raises_instead_of_guessing() -> None:
+    from sleuth.models.motus.emi import SearchTimeout
+
+    space = _space(9, answers=200, extra=30)
+    with pytest.raises(SearchTimeout):
+        Optimal(space, node_limit=1, kernel="python").value()
+
+
+def test_cell_value_is_exact_or_proven_bounds() -> None:
+    from sleuth.models.motus.optimal import cell_value
+
+    space = _space(4, answers=40, extra=0)
+    truth = Optimal(space, kernel="python").value()
+    full = cell_value(space, kernel="python")
+    assert full["exact"] and full["total"] == truth and full["sum_total"] >= truth
+    cut = cell_value(space, kernel="python", node_limit=1)
+    assert cut["lower"] <= truth <= cut["upper"]
+    assert cut["exact"] == (cut["lower"] == cut["upper"]) and (cut["total"] is None) == (not cut["exact"])

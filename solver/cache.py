@@ -17,6 +17,7 @@ import io
 import os
 import sys
 import tempfile
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -166,6 +167,7 @@ def _store(name: str, write: Callable[[io.BufferedWriter], object], digest: str)
 def evict(*, keep: Path | None = None, limit: int | None = None) -> int:
     """Remove least recently used entries until the cache fits ``limit`` (default: the cap); bytes freed."""
     cap = max_bytes() if limit is None else limit
+    _sweep_temporary(root())
     entries = _entries(root())
     sizes = {p: _size(p) for p in entries}
     total = sum(sizes.values())
@@ -179,6 +181,19 @@ def evict(*, keep: Path | None = None, limit: int | None = None) -> int:
         total -= sizes[p]
         freed += sizes[p]
     return freed
+
+
+STALE_SECONDS = 3600  # a temporary file this old was left by an interrupted write (a live one is seconds old)
+
+
+def _sweep_temporary(folder: Path) -> None:
+    if not folder.is_dir():
+        return
+    now = time.time()
+    for p in folder.rglob(f"*{_TMP}*"):
+        with contextlib.suppress(OSError):
+            if now - p.stat().st_mtime > STALE_SECONDS:
+                p.unlink()
 
 
 def _size(p: Path) -> int:

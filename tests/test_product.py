@@ -261,6 +261,17 @@ def test_interrupted_write_leaves_no_entry(own_cache):
     assert not list(own_cache.iterdir())
 
 
+def test_stale_temporary_files_are_swept(own_cache):
+    cache.write_bytes("s/one", b"1")
+    stale = own_cache / "s" / f"two{cache._TMP}abc"
+    stale.write_bytes(b"partial")
+    os.utime(stale, (0, 0))
+    fresh = own_cache / "s" / f"three{cache._TMP}abc"
+    fresh.write_bytes(b"being written")
+    cache.write_bytes("s/four", b"4")
+    assert not stale.exists() and fresh.exists() and cache.read_bytes("s/one") == b"1"
+
+
 def test_cache_commands(own_cache):
     cache.write_bytes("z/one", b"1234")
     res = run_cli(["cache", "info"])

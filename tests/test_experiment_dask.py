@@ -31,7 +31,7 @@ RUNS: dict[str, tuple[list[str], str]] = {
                    "--crossover-runs", "2", "--json"], "json-last"),
     "cardguess": (["cardguess", "--deck", "2,2,2", "--json"], "json"),
     "cardguess-sweep": (["cardguess", "--deck", "2,2,2", "--gamma-sweep", "--json"], "json"),
-    "epistemic": (["epistemic", "--runs", "1", "--bounds", "5,8", "--children", "3"], "text"),
+    "epistemic": (["epistemic", "--runs", "1", "--bounds", "5,8", "--children", "3", "--no-events"], "text"),
 }
 
 TIMING = re.compile(r"second|_s$|_ms$|time|peak|cpu|workers|memory|_over_")

@@ -111,5 +111,5 @@ def test_api_tables_are_checked_like_files() -> None:
         deep = [deep]
     with pytest.raises(PuzzleError, match="nested more than"):
         load_data({"game": "clue", "zz": deep}, file="api")
-    with pytest.raises(PuzzleError, match="integer of 40 digits"):
-        load_data({"game": "clue", "zz": 10 ** 39}, file="api")
+    with pytest.raises(PuzzleError, match="integer of 140 digits"):
+        load_data({"game": "clue", "zz": 10 ** 139}, file="api")

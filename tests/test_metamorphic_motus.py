@@ -1,6 +1,7 @@
 """Metamorphic tests, Motus / Wordle / Mastermind: one letter (or colour) permutation applied to the dictionary,
 the secret and the guesses keeps the feedback, the possible secrets (mapped), their count, the claim verdicts
-and the suggestion's scores (sum of squares, largest class, classes: the minimax value among them)."""
+and the suggestion's own score under its method (ties are broken alphabetically, so the rest of the
+pick's scores may differ)."""
 
 from __future__ import annotations
 
@@ -33,7 +34,10 @@ def answer(doc: dict[str, Any], backend: str = "cpsat", suggest: str | None = "s
     out = {"possible": set(f["possible"]), "count": f["count"], "verdicts": verdicts(doc, claims, backend)}
     if suggest:
         s = puzzle.suggest(method=suggest).fields
-        out["suggest"] = (s["count"], s["possible_word"], s["scores"])
+        # ties are broken alphabetically (a convention a renamed alphabet changes): of the pick's scores only
+        # the method's own is invariant, and whether a possible word is among the best
+        own = {k: v for k, v in s["scores"].items() if k == suggest}
+        out["suggest"] = (s["count"], s["possible_word"], own)
     return out
 
 

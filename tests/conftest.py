@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -14,7 +15,7 @@ from hypothesis import settings
 # CI runs every property test on the same examples (a generated case that fails once fails every time);
 # elsewhere each run explores new ones.
 settings.register_profile("ci", derandomize=True)
-if __import__("os").environ.get("CI"):
+if os.environ.get("CI"):
     settings.load_profile("ci")
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -25,8 +26,6 @@ BACKENDS = ("cpsat", "python-constraint")
 @pytest.fixture(scope="session", autouse=True)
 def private_cache(tmp_path_factory):
     """The tests never touch the user's real cache: one temporary cache for the whole session."""
-    import os
-
     folder = tmp_path_factory.mktemp("sleuth-cache")
     old = os.environ.get("SLEUTH_CACHE")
     os.environ["SLEUTH_CACHE"] = str(folder)

@@ -14,7 +14,7 @@ from . import __version__
 from .backends import BACKENDS, SolverTimeout, backend_name
 from .errors import InternalError, PuzzleError, SleuthError
 from .games import EXPERIMENTS, all_games, experiment, find_game
-from .puzzle import load_puzzle
+from .puzzle import FLAG_OPTIONS, load_puzzle
 from .results import ClaimSpec, Report, Status, Verdict, contradiction_text
 
 EXIT_OK, EXIT_CLAIM, EXIT_BAD_INPUT, EXIT_LIMIT, EXIT_CONTRADICTION = 0, 1, 2, 3, 4
@@ -161,15 +161,12 @@ def _print_json(data: Any) -> None:
 
 # -- commands -----------------------------------------------------------------------------------------------
 
-_FLAG_OPTIONS = ("probabilities", "method", "plot", "time_limit", "others", "show")
-
-
 def _options(args: argparse.Namespace) -> dict[str, Any]:
     opts: dict[str, Any] = {}
-    for key in _FLAG_OPTIONS:
-        value = getattr(args, key, None)
+    for key in FLAG_OPTIONS:  # the flags every game reads the same way, named as the games name them
+        value = getattr(args, key.replace("-", "_"), None)
         if value not in (None, False):
-            opts[key.replace("_", "-")] = value
+            opts[key] = value
     for key, value in getattr(args, "set", []):
         opts[key] = value
     return opts

@@ -76,7 +76,7 @@ def _entries(folder: Path) -> list[Path]:
     return [p for p in folder.rglob("*") if p.is_file() and not p.name.endswith(_SUM) and _TMP not in p.name]
 
 
-def _atomic_write(path: Path, write: Callable[[io.BufferedWriter], None]) -> None:
+def _atomic_write(path: Path, write: Callable[[io.BufferedWriter], object]) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=path.name + _TMP, dir=path.parent)
     try:
@@ -133,12 +133,12 @@ def load_array(name: str) -> np.ndarray | None:
         return None
     path = root() / name
     try:
-        array = np.load(path, allow_pickle=False)
+        array: np.ndarray = np.load(path, allow_pickle=False)
     except (OSError, ValueError, EOFError):
         if path.exists():
             _remove(path)
         return None
-    if not _verified(path, memoryview(np.ascontiguousarray(array)).cast("B")):
+    if not _verified(path, np.ascontiguousarray(array).data.cast("B")):
         _remove(path)
         return None
     _touch(path)
@@ -147,7 +147,7 @@ def load_array(name: str) -> np.ndarray | None:
 
 def save_array(name: str, array: np.ndarray) -> None:
     array = np.ascontiguousarray(array)
-    _store(name, lambda fh: np.save(fh, array, allow_pickle=False), _digest(memoryview(array).cast("B")))
+    _store(name, lambda fh: np.save(fh, array, allow_pickle=False), _digest(array.data.cast("B")))
 
 
 def _store(name: str, write: Callable[[io.BufferedWriter], object], digest: str) -> None:
@@ -155,7 +155,7 @@ def _store(name: str, write: Callable[[io.BufferedWriter], object], digest: str)
         return
     path = root() / name
     try:
-        _atomic_write(path, write)  # type: ignore[arg-type]
+        _atomic_write(path, write)
         _atomic_write(path.with_name(path.name + _SUM), lambda fh: fh.write(digest.encode("ascii")))
     except OSError as exc:
         _remove(path)

@@ -39,6 +39,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import NoReturn, TypeVar
 
 from .errors import PuzzleError
 
@@ -154,6 +155,7 @@ class Call(Node):
 FUNCTIONS = ("knows", "believes", "common", "distributed", "after", "min", "max", "abs", "count")
 EPISTEMIC = (Knows, Common, Distributed, After)
 MAX_DEPTH = 100   # deepest nesting a formula may have (parentheses, not, -, implies, calls, tree depth)
+_A = TypeVar("_A")  # the argument of a parsing rule run one level deeper
 
 
 def children(node: Node) -> tuple[Node, ...]:
@@ -274,27 +276,27 @@ class _Parser:
             self.fail(f"expected {text!r}")
         self.take()
 
-    def fail(self, message: str) -> None:
+    def fail(self, message: str) -> NoReturn:
         tok = self.peek()
         found = "the end" if tok.kind == "end" else repr(tok.text)
         raise FormulaError(f"{message} at column {tok.col} (found {found}) in {_short(self.text)!r}")
 
-    def nest(self, rule, *args):  # type: ignore[no-untyped-def]
+    def nest(self, rule: Callable[[_A], Node], arg: _A) -> Node:
         """Parse ``rule`` inside one more parenthesis or call; past :data:`MAX_DEPTH`, a clear error."""
-        return self._deeper("parens", rule, *args)
+        return self._deeper("parens", rule, arg)
 
     def operand(self, level: int) -> Node:
         """The right operand of a binary operator: a future ancestor is pending, so the tree will be at
         least as tall as the pending operators; counting them bounds the recursion before it happens."""
         return self._deeper("pending", self.expr, level)
 
-    def _deeper(self, counter: str, rule, *args):  # type: ignore[no-untyped-def]
-        depth = getattr(self, counter)
+    def _deeper(self, counter: str, rule: Callable[[_A], Node], arg: _A) -> Node:
+        depth: int = getattr(self, counter)
         if depth >= MAX_DEPTH:
             self.fail(f"formula nested more than {MAX_DEPTH} levels deep")
         setattr(self, counter, depth + 1)
         try:
-            return rule(*args)
+            return rule(arg)
         finally:
             setattr(self, counter, depth)
 
@@ -391,7 +393,6 @@ class _Parser:
                 return Name(tok.text)
             return self.nest(self.call, tok)
         self.fail("expected a value, a name or '('")
-        raise AssertionError  # pragma: no cover
 
     def call(self, tok: _Tok) -> Node:
         func = tok.text.lower()
@@ -410,12 +411,12 @@ class _Parser:
             if agent.kind != "name":
                 self.i -= 1
                 self.fail("knows() takes an agent name first")
-            what = None
+            known: Node | None = None  # None: the whole world
             if self.at(","):
                 self.take()
-                what = self.formula()
+                known = self.formula()
             self.expect(")")
-            return self.make(Knows(agent.text, what))
+            return self.make(Knows(agent.text, known))
         args = [self.formula()]
         while self.at(","):
             self.take()

@@ -15,7 +15,7 @@ the cards that some minimum explanation of the suggestions needs.
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Mapping, Sequence
-from typing import TypeVar
+from typing import Generic, TypeVar
 
 from .backends import SolverTimeout, SolveStatus, make_backend
 from .model import LinearExpr, Lit, Model
@@ -23,7 +23,9 @@ from .model import LinearExpr, Lit, Model
 E = TypeVar("E", bound=Hashable)
 
 
-class _HittingModel:
+class _HittingModel(Generic[E]):
+    """The 0/1 model of a hitting-set problem: one literal per element, one clause per set."""
+
     def __init__(self, sets: Iterable[Iterable[E]], weights: Mapping[E, int] | None, backend: str) -> None:
         self.sets = [frozenset(s) for s in sets]
         if any(not s for s in self.sets):
@@ -36,7 +38,7 @@ class _HittingModel:
         self.lit = {e: self.model.bool_var(f"pick {e!r}").lit() for e in self.elements}
         for s in self.sets:
             self.model.add_any([self.lit[e] for e in s])
-        self.cost = LinearExpr.sum(self.lit[e].var * self.weights[e] for e in self.elements)
+        self.cost = LinearExpr.sum_of(self.lit[e].var * self.weights[e] for e in self.elements)
         self.backend = make_backend(self.model, backend)
         self._optimum: int | None = None
 
@@ -73,7 +75,7 @@ def all_minimum_hitting_sets(sets: Iterable[Iterable[E]], weights: Mapping[E, in
         return [frozenset()]
     hm = _HittingModel(sets, weights, backend)
     guard = hm.at_optimum()
-    found = []
+    found: list[frozenset[E]] = []
     for sol in hm.backend.solutions([guard], limit=limit):
         found.append(frozenset(e for e in hm.elements if hm.lit[e].value_in(sol)))
     return list(dict.fromkeys(found))

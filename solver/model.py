@@ -105,7 +105,8 @@ class LinearExpr:
         self.const = const
 
     @staticmethod
-    def sum(items: Iterable[Operand]) -> LinearExpr:
+    def sum_of(items: Iterable[Operand]) -> LinearExpr:
+        """The sum of the operands (an empty sum is ``0``)."""
         total = LinearExpr()
         for it in items:
             total = total._plus(as_expr(it), 1)
@@ -130,7 +131,7 @@ class LinearExpr:
 
     __rmul__ = __mul__
 
-    def _cmp(self, o: Operand, op: str) -> Linear:
+    def _cmp(self, o: Operand | object, op: str) -> Linear:
         diff = self._plus(as_expr(o), -1)
         return Linear(LinearExpr(diff.terms, 0), op, -diff.const)
 
@@ -138,15 +139,16 @@ class LinearExpr:
     def __ge__(self, o: Operand) -> Linear: return self._cmp(o, ">=")
     def __lt__(self, o: Operand) -> Linear: return self._cmp(as_expr(o) - 1, "<=")
     def __gt__(self, o: Operand) -> Linear: return self._cmp(as_expr(o) + 1, ">=")
-    def __eq__(self, o: object) -> Linear: return self._cmp(o, "==")  # type: ignore[override,arg-type]
-    def __ne__(self, o: object) -> Linear: return self._cmp(o, "!=")  # type: ignore[override,arg-type]
+    # Comparisons build constraints (as in CP-SAT), so ``__eq__`` cannot return ``bool`` as ``object`` says.
+    def __eq__(self, o: object) -> Linear: return self._cmp(o, "==")  # type: ignore[override]
+    def __ne__(self, o: object) -> Linear: return self._cmp(o, "!=")  # type: ignore[override]
     __hash__ = None  # type: ignore[assignment]
 
     def value(self, values: Mapping[Var, int]) -> int:
         return self.const + sum(c * values[v] for v, c in self.terms.items())
 
     @property
-    def vars(self) -> tuple[Var, ...]:
+    def variables(self) -> tuple[Var, ...]:
         return tuple(self.terms)
 
     def bounds(self) -> tuple[int, int]:
@@ -162,8 +164,12 @@ class LinearExpr:
             parts.append(str(self.const))
         return " + ".join(parts)
 
+    # The old name of ``sum_of``, kept until its callers in files being rewritten now move over; then delete.
+    sum = sum_of
+
 
 Operand = int | Var | Lit | LinearExpr
+When = Lit | Var | Sequence[Lit | Var]  # the literals that guard a constraint
 
 
 def as_expr(x: Operand | object) -> LinearExpr:
@@ -183,7 +189,8 @@ def as_expr(x: Operand | object) -> LinearExpr:
 class Constraint:
     """Base class.  ``holds`` evaluates it on a full assignment; ``negation`` is its exact complement."""
 
-    def vars(self) -> tuple[Var, ...]:
+    def scope(self) -> tuple[Var, ...]:
+        """The variables the constraint reads."""
         raise NotImplementedError
 
     def holds(self, values: Mapping[Var, int]) -> bool:
@@ -204,8 +211,8 @@ class Linear(Constraint):
     op: str
     rhs: int
 
-    def vars(self) -> tuple[Var, ...]:
-        return self.expr.vars
+    def scope(self) -> tuple[Var, ...]:
+        return self.expr.variables
 
     def holds(self, values: Mapping[Var, int]) -> bool:
         lhs = self.expr.value(values)
@@ -238,7 +245,7 @@ class Clause(Constraint):
     lits: tuple[Lit, ...]
     all_of: bool = False
 
-    def vars(self) -> tuple[Var, ...]:
+    def scope(self) -> tuple[Var, ...]:
         return tuple(dict.fromkeys(lit.var for lit in self.lits))
 
     def holds(self, values: Mapping[Var, int]) -> bool:
@@ -257,7 +264,7 @@ class Table(Constraint):
     tuples: tuple[tuple[int, ...], ...]
     forbidden: bool = False
 
-    def vars(self) -> tuple[Var, ...]:
+    def scope(self) -> tuple[Var, ...]:
         return self.variables
 
     def holds(self, values: Mapping[Var, int]) -> bool:
@@ -272,7 +279,7 @@ class Table(Constraint):
 class AllDifferent(Constraint):
     variables: tuple[Var, ...]
 
-    def vars(self) -> tuple[Var, ...]:
+    def scope(self) -> tuple[Var, ...]:
         return self.variables
 
     def holds(self, values: Mapping[Var, int]) -> bool:
@@ -353,8 +360,7 @@ class Model:
         return self._indicators[key]
 
     # -- constraints --------------------------------------------------------------------------------
-    def add(self, constraint: Constraint, *, name: str | None = None,
-            when: Lit | Var | Sequence[Lit | Var] = ()) -> Guarded:
+    def add(self, constraint: Constraint, *, name: str | None = None, when: When = ()) -> Guarded:
         """Add a constraint, enforced only when every ``when`` literal (and every open guard) is true."""
         if isinstance(constraint, bool):
             raise TypeError("a comparison of plain values was added as a constraint")
@@ -364,21 +370,24 @@ class Model:
         self.constraints.append(g)
         return g
 
-    def add_any(self, lits: Iterable[Lit | Var], **kw: object) -> Guarded:
-        return self.add(Clause(tuple(as_lit(x) for x in lits)), **kw)  # type: ignore[arg-type]
+    def add_any(self, lits: Iterable[Lit | Var], *, name: str | None = None, when: When = ()) -> Guarded:
+        return self.add(Clause(tuple(as_lit(x) for x in lits)), name=name, when=when)
 
-    def add_all(self, lits: Iterable[Lit | Var], **kw: object) -> Guarded:
-        return self.add(Clause(tuple(as_lit(x) for x in lits), all_of=True), **kw)  # type: ignore[arg-type]
+    def add_all(self, lits: Iterable[Lit | Var], *, name: str | None = None, when: When = ()) -> Guarded:
+        return self.add(Clause(tuple(as_lit(x) for x in lits), all_of=True), name=name, when=when)
 
-    def add_exactly(self, k: int, lits: Iterable[Lit | Var], **kw: object) -> Guarded:
-        return self.add(LinearExpr.sum(as_lit(x) for x in lits) == k, **kw)  # type: ignore[arg-type]
+    def add_exactly(self, k: int, lits: Iterable[Lit | Var], *, name: str | None = None,
+                    when: When = ()) -> Guarded:
+        return self.add(LinearExpr.sum_of(as_lit(x) for x in lits) == k, name=name, when=when)
 
     def add_table(self, variables: Sequence[Var], tuples: Iterable[Sequence[int]], *,
-                  forbidden: bool = False, **kw: object) -> Guarded:
-        return self.add(Table(tuple(variables), tuple(tuple(t) for t in tuples), forbidden), **kw)  # type: ignore[arg-type]
+                  forbidden: bool = False, name: str | None = None, when: When = ()) -> Guarded:
+        table = Table(tuple(variables), tuple(tuple(t) for t in tuples), forbidden)
+        return self.add(table, name=name, when=when)
 
-    def add_all_different(self, variables: Sequence[Var], **kw: object) -> Guarded:
-        return self.add(AllDifferent(tuple(variables)), **kw)  # type: ignore[arg-type]
+    def add_all_different(self, variables: Sequence[Var], *, name: str | None = None,
+                          when: When = ()) -> Guarded:
+        return self.add(AllDifferent(tuple(variables)), name=name, when=when)
 
     def reify(self, constraint: Constraint, name: str | None = None) -> Lit:
         """A fresh literal equivalent to the constraint (the constraint must be negatable)."""

@@ -4,11 +4,11 @@ Every game parses its section with :class:`Section`, so that every mistake is re
 the file, the key path and what is allowed.
 
 >>> s = Section({"values": 6, "players": ["A", "B"]}, file="x.toml")
->>> s.int("values", lo=2, hi=9)
+>>> s.integer("values", lo=2, hi=9)
 6
->>> s.int("hand_size", default=3)
+>>> s.integer("hand_size", default=3)
 3
->>> s.int("values", lo=7)
+>>> s.integer("values", lo=7)
 Traceback (most recent call last):
 ...
 sleuth.errors.PuzzleError: x.toml: values: 6 is out of range (allowed: 7 and more)
@@ -95,19 +95,19 @@ class Section:
             raise self.error(f"expected {_type_name(typ)}, got {describe(value)}", key)
         return value
 
-    def int(self, key: str, default: Any = _MISSING, *, lo: int | None = None, hi: int | None = None) -> Any:
+    def integer(self, key: str, default: Any = _MISSING, *, lo: int | None = None, hi: int | None = None) -> Any:
         value = self.get(key, int, default)
         if key in self.data:
             check_range(value, lo, hi, self, key)
         return value
 
-    def str(self, key: str, default: Any = _MISSING, *, choices: Sequence[str] | None = None) -> Any:
+    def string(self, key: str, default: Any = _MISSING, *, choices: Sequence[str] | None = None) -> Any:
         value = self.get(key, str, default)
         if choices is not None and key in self.data:
             return choose(value, choices, "value", self, key)
         return value
 
-    def bool(self, key: str, default: Any = _MISSING) -> Any:
+    def boolean(self, key: str, default: Any = _MISSING) -> Any:
         return self.get(key, bool, default)
 
     def fraction(self, key: str, default: Any = _MISSING, *, lo: Fraction | None = None,
@@ -120,7 +120,7 @@ class Section:
             raise self.error(f"{value!s} is out of range", key, allowed=f"from {lo} to {hi}")
         return frac
 
-    def list(self, key: str, item: type | tuple[type, ...] | None = None, default: Any = _MISSING,
+    def array(self, key: str, item: type | tuple[type, ...] | None = None, default: Any = _MISSING,
              *, min_len: int = 0, max_len: int | None = None) -> Any:
         value = self.get(key, list, default)
         if key not in self.data:
@@ -152,6 +152,13 @@ class Section:
         if unknown:
             allowed = sorted(self.used | set(extra_allowed))
             raise self.error(f"unknown key {unknown[0]!r}", unknown[0], allowed=allowed)
+
+    # The old names (they shadowed builtins), kept until the callers in files being rewritten now move over
+    # to ``integer``, ``string``, ``boolean`` and ``array``; then delete these four lines.
+    int = integer
+    str = string
+    bool = boolean
+    list = array
 
 
 def check_range(value: int, lo: int | None, hi: int | None, section: Section, key: str | int) -> int:

@@ -48,7 +48,7 @@ class Key:
     """
 
     name: str
-    type: str
+    kind: str                   # the value's type in the file: "string", "array of tables"...
     meaning: str
     default: str | None = None
     required: bool = False
@@ -57,21 +57,21 @@ class Key:
     choices: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
-        if self.type not in _JSON_TYPES:
-            raise ValueError(f"key {self.name!r}: unknown type {self.type!r}")
+        if self.kind not in _JSON_TYPES:
+            raise ValueError(f"key {self.name!r}: unknown type {self.kind!r}")
 
     def json_schema(self) -> dict[str, Any]:
-        out: dict[str, Any] = dict(_JSON_TYPES[self.type])
+        out: dict[str, Any] = dict(_JSON_TYPES[self.kind])
         out["description"] = self.meaning + (f" (default: {self.default})" if self.default is not None else "")
         if self.choices:
-            out["enum"] = list(self.choices) if self.type == "string" else None
+            out["enum"] = list(self.choices) if self.kind == "string" else None
             if out["enum"] is None:
                 del out["enum"]
         if self.keys:
             table = _object_schema(self.keys)
-            if self.type == "array of tables":
+            if self.kind == "array of tables":
                 out["items"] = table
-            elif self.type == "string or table":
+            elif self.kind == "string or table":
                 out = {"description": out["description"], "anyOf": [{"type": "string"}, table]}
             else:
                 out.update(table)
@@ -79,13 +79,18 @@ class Key:
             out["additionalProperties"] = {"description": self.names}
         return out
 
+    # The old name of ``kind`` (it shadowed a builtin), read by the CLI's help until it moves over; then delete.
+    @property
+    def type(self) -> str:
+        return self.kind
+
 
 @dataclass(frozen=True)
 class Option:
     """A command-line option of a game: a flag (``--method``) or a ``--set KEY=VALUE`` key."""
 
     name: str
-    type: str
+    kind: str                   # what the value is: "seconds", "name"...
     default: str
     meaning: str
     commands: tuple[str, ...] = ("solve",)
@@ -94,6 +99,11 @@ class Option:
     @property
     def usage(self) -> str:
         return f"--{self.name}" if self.flag else f"--set {self.name}=VALUE"
+
+    # The old name of ``kind`` (it shadowed a builtin), read by the CLI's help until it moves over; then delete.
+    @property
+    def type(self) -> str:
+        return self.kind
 
 
 @dataclass(frozen=True)
@@ -118,7 +128,7 @@ class GameSpec:
         return (*common_keys(self.claim_keys), *self.keys)
 
     def json_schema(self) -> dict[str, Any]:
-        schema = {"$schema": "https://json-schema.org/draft/2020-12/schema",
+        schema: dict[str, Any] = {"$schema": "https://json-schema.org/draft/2020-12/schema",
                   "title": f"sleuth puzzle file: {self.name}", "description": self.summary}
         schema.update(_object_schema(self.all_keys()))
         schema["properties"]["game"]["const"] = self.name
@@ -165,7 +175,7 @@ def _check(data: Mapping[str, Any], keys: Sequence[Key], file: str | None, place
             continue
         if isinstance(value, dict):
             _check(value, key.keys, file, where)
-        elif isinstance(value, list) and key.type == "array of tables":
+        elif isinstance(value, list) and key.kind == "array of tables":
             for i, item in enumerate(value):
                 if isinstance(item, dict):
                     _check(item, key.keys, file, f"{where}[{i + 1}]")
@@ -182,7 +192,7 @@ def key_table(keys: Sequence[Key], prefix: str = "") -> list[str]:
             meaning += f" One of: {', '.join(k.choices)}."
         if k.names:
             meaning += f" Each entry: {k.names}."
-        rows.append(f"| `{name}` | {k.type} | {default} | {meaning} |")
+        rows.append(f"| `{name}` | {k.kind} | {default} | {meaning} |")
         rows.extend(key_table(k.keys, f"{name}."))
     return rows
 
@@ -195,6 +205,6 @@ def markdown_keys(spec: GameSpec) -> str:
 
 def markdown_options(spec: GameSpec) -> str:
     head = ["| option | commands | type | default | meaning |", "| --- | --- | --- | --- | --- |"]
-    rows = [f"| `{o.usage}` | {', '.join(o.commands)} | {o.type} | {o.default} | {o.meaning} |"
+    rows = [f"| `{o.usage}` | {', '.join(o.commands)} | {o.kind} | {o.default} | {o.meaning} |"
             for o in spec.all_options()]
     return "\n".join(head + rows)

@@ -36,7 +36,7 @@ def random_models(draw):
             kind = draw(st.sampled_from(["linear", "clause", "table"]))
             if kind == "linear":
                 coefs = [draw(st.integers(-2, 2)) for _ in xs]
-                expr = LinearExpr.sum(c * x for c, x in zip(coefs, xs, strict=False))
+                expr = LinearExpr.sum_of(c * x for c, x in zip(coefs, xs, strict=False))
                 op = draw(st.sampled_from(["<=", ">=", "==", "!="]))
                 rhs = draw(st.integers(-3, 5))
                 m.add({"<=": expr <= rhs, ">=": expr >= rhs, "==": expr == rhs, "!=": expr != rhs}[op])

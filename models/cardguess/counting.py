@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -183,7 +183,7 @@ class Knowledge:
         return h
 
 
-def entropy_bits(probabilities: Iterator[Fraction] | Sequence[Fraction]) -> float:
+def entropy_bits(probabilities: Iterable[Fraction]) -> float:
     return -sum(float(q) * math.log2(q) for q in probabilities if q)
 
 

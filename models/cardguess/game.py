@@ -114,7 +114,7 @@ class CardGame:
 def read_game(section: Section) -> CardGame:
     """The game part of a puzzle file (``deck``, ``feedback``, ``[[guess]]``), fully checked."""
     types, counts = read_deck(section)
-    feedback = Feedback(section.str("feedback", "partial", choices=[f.value for f in Feedback]))
+    feedback = Feedback(section.string("feedback", "partial", choices=[f.value for f in Feedback]))
     names = Names("card", types)
     history: list[Guess] = []
     guesses = section.sections("guess")
@@ -143,15 +143,15 @@ def read_deck(section: Section) -> tuple[list[str], tuple[int, ...]]:
         Names("card", types)
     except PuzzleError as exc:
         raise ds.error(f"{exc.message} (names are compared ignoring case)") from None
-    counts = tuple(ds.int(k, lo=1, hi=MAX_COUNT) for k in ds.data)
+    counts = tuple(ds.integer(k, lo=1, hi=MAX_COUNT) for k in ds.data)
     if sum(counts) > MAX_CARDS:
         raise section.error(f"has {sum(counts)} cards", "deck", allowed=f"at most {MAX_CARDS} cards")
     return types, counts
 
 
 def read_guess(gs: Section, names: Names, feedback: Feedback) -> Guess:
-    card = names.index(gs.str("card"), gs, "card")
-    correct = gs.bool("correct", None)
+    card = names.index(gs.string("card"), gs, "card")
+    correct = gs.boolean("correct", None)
     if feedback is Feedback.PARTIAL:
         if gs.has("actual"):
             raise gs.error("'actual' is only known with complete feedback", "actual",
@@ -161,7 +161,7 @@ def read_guess(gs: Section, names: Names, feedback: Feedback) -> Guess:
         return Guess(card, correct)
     if not gs.has("actual"):
         raise gs.error("is required with complete feedback (the card shown)", "actual", allowed=list(names))
-    actual = names.index(gs.str("actual"), gs, "actual")
+    actual = names.index(gs.string("actual"), gs, "actual")
     if correct is not None and correct != (actual == card):
         raise gs.error(f"correct = {describe(correct)} contradicts card {names.names[card]!r} and actual "
                        f"{names.names[actual]!r}", "correct", allowed=describe(actual == card))

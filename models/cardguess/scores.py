@@ -77,6 +77,7 @@ class Evaluator:
         s = self.strategy
         guess = s.choose(state, know)
         acc: list[int] = []
+        branches: list[tuple[bool, int | None]]
         if s.feedback is Feedback.PARTIAL:
             branches = [(True, None), (False, None)]
         else:

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from sleuth.errors import PuzzleError
+from sleuth.errors import InternalError, PuzzleError
 from sleuth.names import unique_items, unique_names
 from sleuth.schema import Names, Section
 
@@ -85,6 +85,13 @@ class Obs:
     player: int | None = None
     cards: tuple[int, ...] = ()
     size: int = 0
+
+    @property
+    def who(self) -> int:
+        """The player the observation is about (every kind names one but the envelope and wrong triples)."""
+        if self.player is None:
+            raise InternalError(f"observation {self.name!r} ({self.kind.name}) names no player")
+        return self.player
 
 
 @dataclass(frozen=True)
@@ -214,7 +221,7 @@ def parse_deck(section: Section) -> Deck:
                             allowed=[*NAMED_DECKS, "a [deck] table with suspects, weapons, rooms"])
     ds = section.section("deck")
     keys = ("suspects", "weapons", "rooms")
-    cats = [tuple(ds.list(key, str, min_len=1)) for key in keys]
+    cats = [tuple(ds.array(key, str, min_len=1)) for key in keys]
     unique_items("card", [(ds.path(f"{key}[{i}]"), c) for key, cat in zip(keys, cats, strict=True)
                           for i, c in enumerate(cat)], file=section.file)
     ds.finish()
@@ -231,7 +238,7 @@ def parse_game(section: Section, viewer: str | None) -> Game:
         cards = Names("card", deck.cards)
     except PuzzleError as exc:
         raise exc.located(section.file, "deck") from None
-    names = section.list("players", str, min_len=2, max_len=MAX_PLAYERS)
+    names = section.array("players", str, min_len=2, max_len=MAX_PLAYERS)
     unique_names("player", names, "players", file=section.file, reserved=["envelope"],
                  why=" (the envelope's place in claims and in the --json sheet)")
     try:
@@ -240,7 +247,7 @@ def parse_game(section: Section, viewer: str | None) -> Game:
         raise exc.located(section.file, "players") from None
     n, free = len(players), len(deck) - 3
     if section.has("hand_sizes"):
-        sizes = section.list("hand_sizes", int, min_len=n, max_len=n)
+        sizes = section.array("hand_sizes", int, min_len=n, max_len=n)
         for i, h in enumerate(sizes):
             if h < 0:
                 raise section.error(f"{h} is negative", f"hand_sizes[{i}]", allowed="0 and more")
@@ -256,7 +263,7 @@ def parse_game(section: Section, viewer: str | None) -> Game:
     if hs is not None:
         for key in hs.data:
             p = players.index(key, hs)
-            for i, name in enumerate(hs.list(key, str)):
+            for i, name in enumerate(hs.array(key, str)):
                 c = cards.index(name, hs, f"{key}[{i}]")
                 if c in owner and owner[c] != p:
                     raise hs.error(f"{deck.cards[c]} is also in {players.names[owner[c]]}'s hand", f"{key}[{i}]")
@@ -267,17 +274,17 @@ def parse_game(section: Section, viewer: str | None) -> Game:
                                allowed=f"at most {sizes[p]} cards")
     suggestions = []
     for ss in section.sections("suggestion"):
-        by = players.index(ss.str("by"), ss, "by")
+        by = players.index(ss.string("by"), ss, "by")
         triple = _triple(ss, deck, cards)
         shown_by = None
         if ss.has("shown_by"):
-            shown_by = players.index(ss.str("shown_by"), ss, "shown_by")
+            shown_by = players.index(ss.string("shown_by"), ss, "shown_by")
             if shown_by == by:
                 raise ss.error("a player does not show a card to themselves", "shown_by",
                                allowed=[p for i, p in enumerate(players) if i != by])
         card = None
         if ss.has("card"):
-            card = cards.index(ss.str("card"), ss, "card")
+            card = cards.index(ss.string("card"), ss, "card")
             if shown_by is None:
                 raise ss.error("a card was shown but no shown_by says by whom", "card")
             if card not in triple:
@@ -287,9 +294,9 @@ def parse_game(section: Section, viewer: str | None) -> Game:
         suggestions.append(Suggestion(by, triple, shown_by, card))
     accusations = []
     for acc in section.sections("accusation"):
-        by = players.index(acc.str("by"), acc, "by")
+        by = players.index(acc.string("by"), acc, "by")
         triple = _triple(acc, deck, cards)
-        correct = acc.bool("correct")
+        correct = acc.boolean("correct")
         acc.finish()
         accusations.append(Accusation(by, triple, correct))
     file_viewer = section.raw("viewer", None)
@@ -301,16 +308,20 @@ def parse_game(section: Section, viewer: str | None) -> Game:
 
 def _triple(s: Section, deck: Deck, cards: Names) -> tuple[int, int, int]:
     """One suspect, one weapon and one room, in any order; returned in that order."""
-    names = s.list("cards", str, min_len=3, max_len=3)
+    names = s.array("cards", str, min_len=3, max_len=3)
     picked: list[int | None] = [None, None, None]
     for i, name in enumerate(names):
         c = cards.index(name, s, f"cards[{i}]")
         cat = deck.category(c)
-        if picked[cat] is not None:
-            raise s.error(f"names two {CATEGORIES[cat]}s ({deck.cards[picked[cat]]} and {deck.cards[c]})",  # type: ignore[index]
+        earlier = picked[cat]
+        if earlier is not None:
+            raise s.error(f"names two {CATEGORIES[cat]}s ({deck.cards[earlier]} and {deck.cards[c]})",
                           "cards", allowed="one suspect, one weapon and one room")
         picked[cat] = c
-    return (picked[0], picked[1], picked[2])  # type: ignore[return-value]
+    suspect, weapon, room = picked
+    if suspect is None or weapon is None or room is None:  # three cards, no category twice: one of each
+        raise InternalError(f"triple {names!r}: a category is missing")
+    return suspect, weapon, room
 
 
 def player_names(game: Game, players: Sequence[int]) -> list[str]:

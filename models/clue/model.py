@@ -47,15 +47,14 @@ def build_model(game: Game, obs: Sequence[Obs]) -> ClueModel:
         m.add_exactly(1, [holds[c][env] for c in game.deck.members(k)])
     for o in obs:
         with m.observation(o.name):
-            p = o.player
             if o.kind is ObsKind.HAND_SIZE:
-                m.add(LinearExpr.sum(holds[c][p] for c in range(len(game.deck))) == o.size)  # type: ignore[index]
+                m.add(LinearExpr.sum_of(holds[c][o.who] for c in range(len(game.deck))) == o.size)
             elif o.kind is ObsKind.HOLDS:
-                m.add_all([holds[c][p] for c in o.cards])  # type: ignore[index]
+                m.add_all([holds[c][o.who] for c in o.cards])
             elif o.kind is ObsKind.LACKS:
-                m.add_all([~holds[c][p] for c in o.cards])  # type: ignore[index]
+                m.add_all([~holds[c][o.who] for c in o.cards])
             elif o.kind is ObsKind.SOME:
-                m.add_any([holds[c][p] for c in o.cards])  # type: ignore[index]
+                m.add_any([holds[c][o.who] for c in o.cards])
             elif o.kind is ObsKind.NOT_TRIPLE:
                 m.add_any([~holds[c][env] for c in o.cards])
             elif o.kind is ObsKind.ENVELOPE:

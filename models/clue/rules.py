@@ -11,7 +11,7 @@ minus those n cannot hold, skipping sets already explained by a known card, of t
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -73,20 +73,20 @@ class RulesEngine:
         self.given: list[tuple[int, int, bool, str, str]] = []
         for o in obs:
             if o.kind is ObsKind.HAND_SIZE:
-                self.sizes[o.player] = o.size  # type: ignore[index]
+                self.sizes[o.who] = o.size
             elif o.kind is ObsKind.HOLDS:
-                self.given += [(c, o.player, True, "observation", o.name) for c in o.cards]  # type: ignore[misc]
+                self.given += [(c, o.who, True, "observation", o.name) for c in o.cards]
             elif o.kind is ObsKind.LACKS:
-                self.given += [(c, o.player, False, "no card shown", o.name) for c in o.cards]  # type: ignore[misc]
+                self.given += [(c, o.who, False, "no card shown", o.name) for c in o.cards]
             elif o.kind is ObsKind.ENVELOPE:
                 self.given += [(c, self.env, True, "observation", o.name) for c in o.cards]
             elif o.kind is ObsKind.SOME:
-                self.shows.append((o.player, frozenset(o.cards), o.name))  # type: ignore[arg-type]
+                self.shows.append((o.who, frozenset(o.cards), o.name))
             elif o.kind is ObsKind.NOT_TRIPLE:
                 self.wrong.append((o.cards, o.name))
 
     # -- the grid -------------------------------------------------------------------------------------
-    def set(self, card: int, place: int, value: bool, rule: str, because: str) -> bool:
+    def record(self, card: int, place: int, value: bool, rule: str, because: str) -> bool:
         old = self.grid[card][place]
         if old is not None:
             if old != value:
@@ -115,7 +115,7 @@ class RulesEngine:
                 out.append(frozenset(left))
         return out
 
-    def name(self, cards: Sequence[int] | set[int]) -> str:
+    def name(self, cards: Iterable[int]) -> str:
         return ", ".join(self.game.card(c) for c in sorted(cards))
 
     # -- the rules --------------------------------------------------------------------------------------
@@ -247,13 +247,13 @@ class RulesEngine:
                  ("minimal hitting set", self.minimal_hitting_set)]
         try:
             for c, p, value, rule, because in self.given:
-                self.set(c, p, value, rule, because)
+                self.record(c, p, value, rule, because)
             changed = True
             while changed:
                 changed = False
                 for rule, fn in rules:
                     for c, p, value, because in list(fn()):
-                        changed |= self.set(c, p, value, rule, because)
+                        changed |= self.record(c, p, value, rule, because)
                     if changed and rule in ("repeated pair", "sole player missing cards", "minimal hitting set"):
                         break  # the cheap rules first again
         except RulesContradiction as exc:

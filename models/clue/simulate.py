@@ -26,7 +26,8 @@ class SimulatedGame:
     @property
     def envelope(self) -> tuple[int, int, int]:
         n = len(self.players)
-        return tuple(c for c, p in enumerate(self.deal) if p == n)  # type: ignore[return-value]
+        suspect, weapon, room = (c for c, p in enumerate(self.deal) if p == n)
+        return suspect, weapon, room
 
     def hand(self, p: int) -> frozenset[int]:
         return frozenset(c for c, q in enumerate(self.deal) if q == p)
@@ -72,7 +73,8 @@ def simulate(n_players: int, rng: random.Random, *, deck: Deck | None = None, ma
         if all(len(u) == 1 for u in unseen):
             accusations.append(Accusation(by, (unseen[0][0], unseen[1][0], unseen[2][0]), True))
             break
-        triple = tuple(rng.choice(u if u else list(deck.members(k))) for k, u in enumerate(unseen))
+        pools = [u if u else list(deck.members(k)) for k, u in enumerate(unseen)]
+        triple = (rng.choice(pools[0]), rng.choice(pools[1]), rng.choice(pools[2]))
         shown_by = card = None
         for i in range(1, n_players):
             p = (by + i) % n_players
@@ -81,5 +83,5 @@ def simulate(n_players: int, rng: random.Random, *, deck: Deck | None = None, ma
                 shown_by, card = p, rng.choice(held)
                 seen[by].add(card)
                 break
-        suggestions.append(Suggestion(by, triple, shown_by, card))  # type: ignore[arg-type]
+        suggestions.append(Suggestion(by, triple, shown_by, card))
     return SimulatedGame(deck, players, sizes, tuple(deal), tuple(suggestions), tuple(accusations))

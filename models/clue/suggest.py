@@ -16,7 +16,7 @@ from collections import defaultdict
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from sleuth.errors import PuzzleError
+from sleuth.errors import InternalError, PuzzleError
 from sleuth.results import Report, Status
 from sleuth.schema import Names
 
@@ -81,10 +81,13 @@ def suggest_report(puzzle: CluePuzzle, opts: Mapping[str, Any]) -> Report:
     counts = puzzle.counts(triples=True)
     if counts.total == 0:
         return Report(puzzle.game, Status.CONTRADICTION, {}, conflict=puzzle.conflict())
+    triples = counts.triples
+    if triples is None:
+        raise InternalError("deal counts asked per envelope triple came without them")
     sheet = counted_sheet(counts)
     envelope = sheet.envelope(game)
     certain = all(envelope.values())
-    entropy = -sum((k / counts.total) * math.log2(k / counts.total) for k in (counts.triples or {}).values() if k)
+    entropy = -sum((k / counts.total) * math.log2(k / counts.total) for k in triples.values() if k)
     fields: dict[str, Any] = {"by": game.players[by], "certain": certain,
                               "accusation": envelope if certain else None, "envelope_entropy": round(entropy, 4)}
     lines = [f"Suggestions for {game.players[by]}"]
@@ -104,7 +107,7 @@ def suggest_report(puzzle: CluePuzzle, opts: Mapping[str, Any]) -> Report:
     rows = [{"suspect": game.card(t[0]), "weapon": game.card(t[1]), "room": game.card(t[2]),
              "information": round(info, 4)} for info, t in ranking[:top]]
     fields.update(suggestion=rows[0], ranking=rows, samples=samples, estimate=True)
-    lines.append(f"Envelope entropy now: {entropy:.3f} bits over {sum(1 for k in counts.triples.values() if k)} "  # type: ignore[union-attr]
+    lines.append(f"Envelope entropy now: {entropy:.3f} bits over {sum(1 for k in triples.values() if k)} "
                  "possible triples (exact).")
     lines.append(f"Expected information about the envelope (bits, estimated from {samples} deals drawn "
                  f"uniformly from the {counts.total} consistent deals; seed {seed}):")

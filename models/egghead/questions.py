@@ -433,7 +433,7 @@ class _CpCompiler:
         return self.m.indicator(x, v)
 
     def in_set(self, x: Var, values: frozenset[int]) -> LinearExpr:
-        return LinearExpr.sum(self.ind(x, v) for v in sorted(values))
+        return LinearExpr.sum_of(self.ind(x, v) for v in sorted(values))
 
     def presence(self) -> list[Lit]:
         if self._presence is None:
@@ -454,21 +454,21 @@ class _CpCompiler:
             return as_expr(self.m.reify(_compare(diff, node.op, 0)))
         if isinstance(node, Additive):
             if node.kind == "count":
-                return LinearExpr.sum(self.in_set(x, node.values) for hand in self.hands for x in hand)
+                return LinearExpr.sum_of(self.in_set(x, node.values) for hand in self.hands for x in hand)
             if node.kind == "sum":
-                return LinearExpr.sum(as_expr(self.ind(x, v)) * v for hand in self.hands for x in hand
+                return LinearExpr.sum_of(as_expr(self.ind(x, v)) * v for hand in self.hands for x in hand
                                       for v in sorted(node.values))
-            return LinearExpr.sum(self.pred(node.pred, hand) for hand in self.hands)
+            return LinearExpr.sum_of(self.pred(node.pred, hand) for hand in self.hands)
         if isinstance(node, Presence):
             pres = self.presence()
             if node.kind in ("present", "absent"):
-                shown = LinearExpr.sum(pres[v - 1] for v in sorted(node.values))
+                shown = LinearExpr.sum_of(pres[v - 1] for v in sorted(node.values))
                 return shown if node.kind == "present" else len(node.values) - shown
             tops = []
             for v in range(1, self.values + 1):
                 others = pres[v:] if node.kind == "highest" else pres[:v - 1]
                 tops.append(as_expr(self.all_of([pres[v - 1], *(~p for p in others)])) * v)
-            return LinearExpr.sum(tops)
+            return LinearExpr.sum_of(tops)
         raise AssertionError(node)
 
     def pred(self, p: HandPred, hand: Sequence[Var]) -> Lit:
@@ -486,9 +486,9 @@ class _CpCompiler:
         if k == "only":
             return self.all_of([self.any_of([self.ind(x, v) for v in sorted(p.values)]) for x in hand])
         if k == "cmp":
-            value = {"hsum": lambda: LinearExpr.sum(hand), "hmin": lambda: hand[0].expr(),
+            value = {"hsum": lambda: LinearExpr.sum_of(hand), "hmin": lambda: hand[0].expr(),
                      "hmax": lambda: hand[-1].expr(),
-                     "hcount": lambda: LinearExpr.sum(self.in_set(x, p.values) for x in hand)}[p.hexpr]()
+                     "hcount": lambda: LinearExpr.sum_of(self.in_set(x, p.values) for x in hand)}[p.hexpr]()
             return self.m.reify(_compare(value, p.op, p.bound))
         if k == "not":
             return ~self.pred(p.args[0], hand)

@@ -149,7 +149,7 @@ class Game:
                 for k, (pos, card) in enumerate(e.seen):
                     if card is None:
                         key = "card" if e.kind is EventKind.LOOK else f"cards[{k}]"
-                        raise MissingFact(f"{P[viewer]} looked here, so their belief needs the card they saw",
+                        raise MissingFact(f"{P[e.actor]} looked here, so their belief needs the card they saw",
                                           file=self.file, place=f"{e.place}.{key}")
                     steps.append(SeeStep(pos, card, f"event {e.index} ({P[e.actor]} saw {P[pos]}: {C[card]})",
                                          e.index))
@@ -157,7 +157,7 @@ class Game:
                 continue
             known = mine or e.public
             if known and e.swapped is None:
-                raise MissingFact(f"{P[viewer] if mine else 'everyone'} knows whether this swap happened, "
+                raise MissingFact(f"{P[e.actor] if mine else 'everyone'} knows whether this swap happened, "
                                   "so the belief needs it", file=self.file, place=f"{e.place}.swapped")
             outcome = e.swapped if known else None
             verb = "swapped" if outcome else "did not swap"
@@ -184,9 +184,9 @@ EVENT_KINDS = ("swap", "reveal", "look", "spy", "fool")
 
 def parse_game(section: Section, file: str | None) -> Game:
     """Read ``players``, ``cards``, ``middle``, ``swap_probability`` and the ``[[event]]`` tables."""
-    players = section.list("players", str, min_len=MIN_PLAYERS, max_len=MAX_PLAYERS)
-    cards = section.list("cards", str, min_len=1)
-    middle_cards = section.list("middle", str, [], max_len=MAX_POSITIONS - MIN_PLAYERS)
+    players = section.array("players", str, min_len=MIN_PLAYERS, max_len=MAX_PLAYERS)
+    cards = section.array("cards", str, min_len=1)
+    middle_cards = section.array("middle", str, [], max_len=MAX_POSITIONS - MIN_PLAYERS)
     if len(cards) != len(players):
         raise section.error(f"has {len(cards)} cards for {len(players)} players", "cards",
                             allowed="one card per player, in the order of 'players'")
@@ -233,8 +233,7 @@ def _parse_event(es: Section, index: int, game: Game) -> Event:
         return players.index(name, es, key)
 
     def position(value: object, key: str | int) -> int:
-        es.check_type(value, str, key)
-        return positions.index(value, es, key)  # type: ignore[arg-type]
+        return positions.index(es.check_type(value, str, key), es, key)
 
     def card(key: str, value: object = None, required: bool = False) -> int | None:
         if value is None:
@@ -243,18 +242,17 @@ def _parse_event(es: Section, index: int, game: Game) -> Event:
                     raise es.error("is required", key)
                 return None
             value = es.raw(key)
-        es.check_type(value, str, key)
-        return cards.index(value, es, key)  # type: ignore[arg-type]
+        return cards.index(es.check_type(value, str, key), es, key)
 
     def outcome() -> tuple[bool | None, bool]:
-        swapped = es.bool("swapped", None)
-        public = es.bool("public", False)
+        swapped = es.boolean("swapped", None)
+        public = es.boolean("public", False)
         if public and swapped is None:
             raise es.error("a public outcome needs 'swapped'", "public", allowed="swapped = true | false")
         return swapped, public
 
     if kind is EventKind.SWAP:
-        pair = es.list("swap", str, min_len=2, max_len=2)
+        pair = es.array("swap", str, min_len=2, max_len=2)
         a = players.index(pair[0], es, "swap[0]")
         b = position(pair[1], "swap[1]")
         if a == b:
@@ -278,7 +276,7 @@ def _parse_event(es: Section, index: int, game: Game) -> Event:
         if a == b:
             raise es.error("the Spy looks at another position's card", "with",
                            allowed=[p for i, p in enumerate(game.positions) if i != a])
-        seen_cards = es.list("cards", str, None, min_len=2, max_len=2)
+        seen_cards = es.array("cards", str, None, min_len=2, max_len=2)
         seen: tuple[tuple[int, int | None], ...] = ((a, None), (b, None))
         if seen_cards is not None:
             seen = ((a, card("cards[0]", seen_cards[0])), (b, card("cards[1]", seen_cards[1])))
@@ -287,7 +285,7 @@ def _parse_event(es: Section, index: int, game: Game) -> Event:
         return Event(index, kind, a, (a, b), swapped, public, seen)
     # the Fool
     a = player("fool")
-    pair = es.list("between", str, min_len=2, max_len=2)
+    pair = es.array("between", str, min_len=2, max_len=2)
     x, y = position(pair[0], "between[0]"), position(pair[1], "between[1]")
     if len({a, x, y}) != 3:
         raise es.error("the Fool swaps-or-not two other positions", "between",

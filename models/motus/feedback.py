@@ -85,7 +85,7 @@ def matrix(guesses: np.ndarray, secrets: np.ndarray) -> np.ndarray:
     n, length = guesses.shape
     m = secrets.shape[0]
     dtype = code_dtype(length)
-    out = np.empty((n, m), dtype=dtype)
+    out: np.ndarray = np.empty((n, m), dtype=dtype)
     if n == 0 or m == 0:
         return out
     powers = 3 ** np.arange(length)
@@ -116,8 +116,8 @@ def matrix(guesses: np.ndarray, secrets: np.ndarray) -> np.ndarray:
     feats_t = np.ascontiguousarray(feats.T)
     for lo in range(0, n, step):
         out[lo:lo + step] = np.rint(weights[lo:lo + step] @ feats_t).astype(dtype)
-    for (x, pos), members in groups.items():
-        out[members] += _repeated_letter_term(x, pos, secrets, counts[:, x]).astype(dtype)
+    for (x, spots), members in groups.items():
+        out[members] += _repeated_letter_term(x, spots, secrets, counts[:, x]).astype(dtype)
     return out
 
 

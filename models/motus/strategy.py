@@ -31,10 +31,11 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Literal
 
 import numpy as np
 
-from sleuth.errors import UnknownNameError
+from sleuth.errors import InternalError, UnknownNameError
 
 ROW_CHUNK_ELEMENTS = 8_000_000  # codes per chunk when computing class sizes
 
@@ -83,6 +84,13 @@ class RowStats:
     gini_a: np.ndarray | None = None   # computed only with ``detail=True``
     entropy: np.ndarray | None = None
     information: np.ndarray | None = None  # entropy of the partition (bits), with ``detail=True``
+
+    def detail(self, name: Literal["gini_a", "entropy", "information"]) -> np.ndarray:
+        """A statistic computed only with ``detail=True`` (``gini_a``, ``entropy``, ``information``)."""
+        value: np.ndarray | None = getattr(self, name)
+        if value is None:
+            raise InternalError(f"row statistics computed without detail have no {name}")
+        return value
 
 
 def _runs(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -133,7 +141,7 @@ def row_stats(codes: np.ndarray, *, detail: bool = True) -> RowStats:
 
 def gini(stats: RowStats, i: int, m: int) -> Fraction:
     """The exact Gini index of row ``i`` (``m`` possible words)."""
-    return Fraction(2 * int(stats.gini_a[i]), m * int(stats.sumsq[i])) - Fraction(m + 1, m)
+    return Fraction(2 * int(stats.detail("gini_a")[i]), m * int(stats.sumsq[i])) - Fraction(m + 1, m)
 
 
 def _keep_min(cand: np.ndarray, key: np.ndarray) -> np.ndarray:
@@ -149,7 +157,7 @@ def _keep_min_close(cand: np.ndarray, key: np.ndarray, tol: float = 1e-12) -> np
 
 def _keep_min_gini(cand: np.ndarray, stats: RowStats) -> np.ndarray:
     """Rows of least Gini index, compared exactly: ``G`` is increasing in ``A / S`` at a node."""
-    a, s = stats.gini_a[cand], stats.sumsq[cand]
+    a, s = stats.detail("gini_a")[cand], stats.sumsq[cand]
     ratio = a / s
     near = np.flatnonzero(ratio <= ratio.min() * (1 + 1e-9))
     if float(a[near].max()) * float(s[near].max()) < 2.0 ** 62:  # cross products fit in int64
@@ -250,9 +258,9 @@ def best_rows(codes: np.ndarray, possible: np.ndarray, method: Method,
             tied = row_stats(codes[cand])
             cand = cand[_keep_min_gini(np.arange(cand.size), tied)]
         if method is Method.ENTROPY:
-            cand = _keep_min_close(cand, stats.entropy)
+            cand = _keep_min_close(cand, stats.detail("entropy"))
         if method is Method.INFORMATION:
-            cand = _keep_min_close(cand, -stats.information)
+            cand = _keep_min_close(cand, -stats.detail("information"))
     preferred = cand[possible[cand]]
     return preferred if preferred.size else cand
 
@@ -262,7 +270,7 @@ def scores(codes: np.ndarray, possible_count: int) -> dict[str, np.ndarray | lis
     stats = row_stats(codes)
     return {"sum": stats.sumsq, "max": stats.largest, "classes": stats.classes,
             "gini": [gini(stats, i, possible_count) for i in range(codes.shape[0])],
-            "entropy": stats.entropy, "information": stats.information}
+            "entropy": stats.detail("entropy"), "information": stats.detail("information")}
 
 
 # -- whole games --------------------------------------------------------------------------------------------
@@ -288,8 +296,11 @@ class CellResult:
         return int(self.tries.sum())
 
 
+NodeMinimax = Callable[[np.ndarray, np.ndarray], np.ndarray]  # (rows, possible-answer mask) -> rows kept
+
+
 def play_all(matrix: np.ndarray, answer_rows: np.ndarray, found: int, method: Method, limit: int,
-             first: int | None = None, minimax=None,  # type: ignore[no-untyped-def]
+             first: int | None = None, minimax: NodeMinimax | None = None,
              columns: np.ndarray | None = None) -> CellResult:
     """Play every secret with ``method`` by walking its decision tree once.
 
@@ -330,7 +341,7 @@ def play_all(matrix: np.ndarray, answer_rows: np.ndarray, found: int, method: Me
 
 
 def _decide(columns: np.ndarray, answer_rows: np.ndarray, poss: np.ndarray, proposed: Sequence[int],
-            method: Method, minimax) -> int:  # type: ignore[no-untyped-def]
+            method: Method, minimax: NodeMinimax | None) -> int:
     n_guess = columns.shape[1]
     possible = np.zeros(n_guess, dtype=bool)
     possible[answer_rows[poss]] = True

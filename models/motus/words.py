@@ -17,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import importlib.metadata
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -144,7 +145,7 @@ def _dist_file(dist: str, suffix: str, extra: str) -> tuple[Path, str]:
     raise SleuthError(f"the {dist!r} package has no file ending in {suffix!r}")
 
 
-def _cached_list(key: str, build) -> list[str]:  # type: ignore[no-untyped-def]
+def _cached_list(key: str, build: Callable[[], list[str]]) -> list[str]:
     name = f"motus/words-{key}-v{CACHE_VERSION}.txt"
     data = cache.read_bytes(name)
     if data is not None:

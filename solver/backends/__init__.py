@@ -76,8 +76,10 @@ def backend_name(name: str) -> str:
 def backend_class(name: str = "cpsat") -> type[Backend]:
     """The backend class for a name or alias, imported on first use."""
     module, _, cls = BACKENDS[backend_name(name)].partition(":")
-    return getattr(importlib.import_module(module), cls)
+    found: type[Backend] = getattr(importlib.import_module(module), cls)
+    return found
 
 
-def make_backend(model: Model, name: str = "cpsat", **options: object) -> Backend:
-    return backend_class(name)(model, **options)  # type: ignore[arg-type]
+def make_backend(model: Model, name: str = "cpsat", *, time_limit: float | None = None,
+                 workers: int = 1) -> Backend:
+    return backend_class(name)(model, time_limit=time_limit, workers=workers)

@@ -13,6 +13,7 @@ import threading
 from collections.abc import Iterator, Sequence
 
 from ortools.sat.python import cp_model
+from ortools.sat.python import cp_model_helper as cmh
 
 from ..limits import remaining
 from ..model import AllDifferent, Clause, Linear, LinearExpr, Lit, Model, Table, Var
@@ -25,8 +26,8 @@ _STATUS = {cp_model.OPTIMAL: SolveStatus.FEASIBLE, cp_model.FEASIBLE: SolveStatu
 class CpSatBackend(Backend):
     name = "cpsat"
 
-    def __init__(self, model: Model, **options: object) -> None:
-        super().__init__(model, **options)  # type: ignore[arg-type]
+    def __init__(self, model: Model, *, time_limit: float | None = None, workers: int = 1) -> None:
+        super().__init__(model, time_limit=time_limit, workers=workers)
         self.cp = cp_model.CpModel()
         self._vars: list[cp_model.IntVar] = []
         self._done = 0
@@ -43,17 +44,17 @@ class CpSatBackend(Backend):
                 ct.with_name(g.name)
         self._done = len(self.model.constraints)
 
-    def lit(self, lit: Lit) -> cp_model.IntVar:
+    def lit(self, lit: Lit) -> cmh.Literal:
         v = self._vars[lit.var.index]
         return v if lit.positive else v.negated()
 
     def expr(self, e: LinearExpr) -> cp_model.LinearExprT:
-        return sum((c * self._vars[v.index] for v, c in e.terms.items()), e.const)  # type: ignore[return-value]
+        return sum((c * self._vars[v.index] for v, c in e.terms.items()), e.const)
 
     def _translate(self, c: object) -> cp_model.Constraint:
         if isinstance(c, Linear):
             lhs = self.expr(c.expr)
-            return self.cp.add({"==": lhs == c.rhs, "!=": lhs != c.rhs,  # type: ignore[arg-type]
+            return self.cp.add({"==": lhs == c.rhs, "!=": lhs != c.rhs,
                                 "<=": lhs <= c.rhs, ">=": lhs >= c.rhs}[c.op])
         if isinstance(c, Clause):
             lits = [self.lit(x) for x in c.lits]
@@ -114,9 +115,8 @@ class CpSatBackend(Backend):
         self._sync()
         self._assume(assumptions)
         variables, cp_vars = self.model.variables, list(self._vars)
-        out: queue.Queue[object] = queue.Queue(maxsize=4096)
+        out: queue.Queue[list[int] | None] = queue.Queue(maxsize=4096)  # None: the search ended
         stop = threading.Event()
-        done = object()
 
         class Collector(cp_model.CpSolverSolutionCallback):
             def on_solution_callback(self) -> None:
@@ -138,7 +138,7 @@ class CpSatBackend(Backend):
             except BaseException as exc:  # pragma: no cover - re-raised in the consumer
                 errors.append(exc)
             finally:
-                out.put(done)
+                out.put(None)
 
         thread = threading.Thread(target=run, daemon=True)
         thread.start()
@@ -146,10 +146,10 @@ class CpSatBackend(Backend):
         try:
             while True:
                 item = out.get()
-                if item is done:
+                if item is None:
                     finished = True
                     break
-                yield dict(zip(variables, item, strict=True))  # type: ignore[arg-type]
+                yield dict(zip(variables, item, strict=True))
                 count += 1
                 if limit is not None and count >= limit:
                     break

@@ -8,15 +8,15 @@ Cores are not minimised here: the whole assumption set is returned and the engin
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 import constraint as pc
 
-from ..model import Guarded, LinearExpr, Lit, Model, Var
+from ..model import Guarded, LinearExpr, Lit, Var
 from . import Backend, Outcome, SolverTimeout, SolveStatus
 
 
-def _checker(g: Guarded, variables: Sequence[Var]):  # type: ignore[no-untyped-def]
+def _checker(g: Guarded, variables: Sequence[Var]) -> Callable[..., bool]:
     def check(*values: int) -> bool:
         return g.holds(dict(zip(variables, values, strict=True)))
     return check
@@ -25,9 +25,6 @@ def _checker(g: Guarded, variables: Sequence[Var]):  # type: ignore[no-untyped-d
 class PythonConstraintBackend(Backend):
     name = "python-constraint"
 
-    def __init__(self, model: Model, **options: object) -> None:
-        super().__init__(model, **options)  # type: ignore[arg-type]
-
     def _problem(self, assumptions: Sequence[Lit]) -> pc.Problem:
         problem = pc.Problem()
         fixed = {a.var.index: int(a.positive) for a in assumptions}
@@ -35,7 +32,7 @@ class PythonConstraintBackend(Backend):
             domain = [fixed[v.index]] if v.index in fixed else list(range(v.lo, v.hi + 1))
             problem.addVariable(v.index, domain)
         for g in self.model.constraints:
-            variables = tuple(dict.fromkeys(g.constraint.vars() + tuple(x.var for x in g.enforce)))
+            variables = tuple(dict.fromkeys(g.constraint.scope() + tuple(x.var for x in g.enforce)))
             if variables:
                 problem.addConstraint(pc.FunctionConstraint(_checker(g, variables)), [v.index for v in variables])
             elif not g.holds({}):

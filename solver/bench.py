@@ -9,15 +9,21 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable, Iterable
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
+
+
+class _Ordered(Protocol):
+    def __lt__(self, other: Any, /) -> bool: ...
+
 
 T = TypeVar("T")
+Ord = TypeVar("Ord", bound=_Ordered)
 
 
-def percentile(values: Iterable[T], q: float) -> T:
+def percentile(values: Iterable[Ord], q: float) -> Ord:
     """The nearest-rank ``q``-quantile (0 < q <= 1): the smallest value with at least ``q`` of the data at or
     below it."""
-    ordered = sorted(values)  # type: ignore[type-var]
+    ordered = sorted(values)
     if not ordered:
         raise ValueError("percentile of no values")
     return ordered[min(len(ordered) - 1, max(0, math.ceil(q * len(ordered)) - 1))]

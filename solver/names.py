@@ -58,7 +58,7 @@ def unique_names(kind: str, names: Sequence[object], place: str, *, file: str | 
     repeat, the earlier one too.
     """
     unique_items(kind, [(f"{place}[{i}]", n) for i, n in enumerate(names)], file=file, reserved=reserved, why=why)
-    return list(names)  # type: ignore[arg-type]
+    return [str(n) for n in names]  # every one checked a string above
 
 
 def unique_keys(kind: str, keys: Iterable[str], place: str, *, file: str | None = None,
@@ -102,7 +102,7 @@ def first_repeat(items: Sequence[Any]) -> tuple[int, int] | None:
 
 # -- keys of the file itself ------------------------------------------------------------------------------
 
-class _Pairs(dict):  # type: ignore[type-arg]
+class _Pairs(dict[str, Any]):
     """A JSON object that remembers a key given twice (json.loads would keep the last silently)."""
 
     repeated: str | None = None

@@ -51,7 +51,7 @@ class Case:
     stdin: str | None = None     # a file given as standard input (subprocess cases)
 
     @property
-    def id(self) -> str:
+    def case_id(self) -> str:
         return f"{self.category}:{self.name}"
 
 

@@ -129,7 +129,7 @@ def test_counting_posterior_matches_cpsat_enumeration(feedback):
         assert enumerated.orders == know.count(n)
         assert enumerated.remaining == know.posterior(n)
         if know.cards_left:
-            assert enumerated.next == know.next_probabilities(n)
+            assert enumerated.next_card == know.next_probabilities(n)
 
 
 def test_seed_example_on_both_engines():

@@ -47,12 +47,12 @@ def test_catalogue_has_the_required_questions() -> None:
 def test_required_meanings_on_the_seed_table() -> None:
     s = Setup(3, 6, 3)
     world = [s.hand_of(h) for h in [(1, 2, 2), (4, 5, 6), (3, 3, 3)]]
-    answers = {q.qid: q.compile(s).answer(world, [True] * 3) for q in load_catalogue(6)}
+    answers = {q.qid: q.compile_for(s).answer(world, [True] * 3) for q in load_catalogue(6)}
     expect = {"missing": 0, "sum": 29, "distinct": 6, "count-1": 1, "count-2": 2, "count-3": 3, "count-4": 1,
               "pairs": 2, "triples": 1, "even": 4, "high": 3, "runs": 1}
     assert {k: answers[k] for k in expect} == expect
     # a rotating moderator B does not see B's cards
-    hidden = {q.qid: q.compile(s).answer(world, [True, False, True]) for q in load_catalogue(6)}
+    hidden = {q.qid: q.compile_for(s).answer(world, [True, False, True]) for q in load_catalogue(6)}
     assert hidden["missing"] == 3 and hidden["sum"] == 14 and hidden["runs"] == 0
 
 
@@ -85,7 +85,7 @@ def _cpsat_answers(questions, setup: Setup, visible: list[bool]) -> dict[tuple[i
 @pytest.mark.parametrize("setup,visible", [(Setup(2, 6, 3), [True, True]), (Setup(3, 4, 2), [True, False, True])])
 def test_cpsat_and_numpy_agree_on_every_question(setup: Setup, visible: list[bool]) -> None:
     defs = load_catalogue(setup.values) + [QuestionDef(f"extra-{i}", m, m) for i, m in enumerate(EXTRA_MEANINGS)]
-    questions = [qd.compile(setup) for qd in defs]
+    questions = [qd.compile_for(setup) for qd in defs]
     cp = _cpsat_answers(questions, setup, visible)
     assert len(cp) == setup.n_worlds
     tables = [q.answers_all(visible) for q in questions]
@@ -117,7 +117,7 @@ def test_packed_operations_match_plain_numpy(setup: Setup) -> None:
         index[axis] = slice(None)
         assert list(sp.row(packed, world, axis)) == list(np.flatnonzero(plain[tuple(index)]))
     for qd in load_catalogue(setup.values)[:8]:
-        q = qd.compile(setup)
+        q = qd.compile_for(setup)
         for visible in ([True] * n, [p != 1 for p in range(n)]):
             answers = q.answers_all(visible)
             for a in np.unique(answers):
@@ -143,7 +143,7 @@ def test_master_table_matches_the_literal_reference_on_random_games() -> None:
         players, values, size = [(3, 3, 2), (3, 4, 2), (3, 3, 3), (3, 2, 3)][game % 4] if game < 36 else \
             [(4, 3, 2), (5, 2, 2)][game % 2]
         s = Setup(players, values, size)
-        qs = [q.compile(s) for q in load_catalogue(values)]
+        qs = [q.compile_for(s) for q in load_catalogue(values)]
         ba = [bool(x) for x in rng.integers(0, 2, players)] if game % 3 else [True] * players
         moderator = "rotating" if game % 2 else "external"
         world0 = [s.deal(rng) for _ in range(players)]
@@ -165,7 +165,7 @@ def test_cpsat_basic_deduction_matches_the_tables() -> None:
     rng = np.random.default_rng(5)
     for game in range(6):
         s = Setup(3, 3, 2)
-        qs = [q.compile(s) for q in load_catalogue(3)]
+        qs = [q.compile_for(s) for q in load_catalogue(3)]
         world0 = [s.deal(rng) for _ in range(3)]
         deals = [s.deal(rng) for _ in range(50)]
         order = [int(x) for x in rng.integers(len(qs), size=5)]
@@ -204,7 +204,7 @@ def test_seed_example_claims_and_reference(cli) -> None:  # type: ignore[no-unty
     s = Setup(3, 6, 3)
     ref = ReferenceTables(s, [True] * 3)
     world = [s.hand_of(h) for h in [(1, 2, 2), (4, 5, 6), (3, 3, 3)]]
-    q = next(q for q in load_catalogue(6) if q.qid == "missing").compile(s)
+    q = next(q for q in load_catalogue(6) if q.qid == "missing").compile_for(s)
     rec = play_round(ref, world, q, None, lambda p: 0)
     assert rec.stages == [[1]]
     assert [s.hands[h] for h in ref.valids(0, world)] == [(1, 1, 2), (1, 2, 2), (1, 2, 3)]
@@ -270,7 +270,7 @@ def test_statistics_helpers() -> None:
 
 def test_simulation_counts_every_solve() -> None:
     s = Setup(3, 3, 2)
-    qs = [q.compile(s) for q in load_catalogue(3)]
+    qs = [q.compile_for(s) for q in load_catalogue(3)]
     a = simulate(s, qs, [True, False, False], 40, seed=3)
     b = simulate(s, qs, [True, False, False], 40, seed=3)
     assert [r.stages for r in a.records] == [r.stages for r in b.records]

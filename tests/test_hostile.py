@@ -53,7 +53,7 @@ def _check(case: Case, code: int, out: str, err: str, seconds: float) -> None:
 
 
 def test_the_suite_is_large_and_covers_every_game() -> None:
-    ids = [c.id for c in CASES]
+    ids = [c.case_id for c in CASES]
     assert len(ids) == len(set(ids))
     assert len(CASES) + len(bombs()) >= 300
     games = Counter(c.name.split("-")[0] for c in CASES)
@@ -70,7 +70,7 @@ def test_unmutated_samples_load_from_a_temporary_folder(game: str, tmp_path: Pat
     assert res.code == 0, res.err
 
 
-@pytest.mark.parametrize("case", CASES, ids=lambda c: c.id)
+@pytest.mark.parametrize("case", CASES, ids=lambda c: c.case_id)
 def test_hostile_case_in_process(case: Case, tmp_path: Path, request: pytest.FixtureRequest) -> None:
     if case.pending:
         request.applymarker(pytest.mark.xfail(reason=case.pending, strict=False))
@@ -119,13 +119,13 @@ def run_limited(args: list[str], env: dict[str, str], stdin: str | None = None) 
 
 
 @pytest.mark.parametrize("case", [pytest.param(c, marks=pytest.mark.slow) if c.slow else c for c in bombs()],
-                         ids=lambda c: c.id)
+                         ids=lambda c: c.case_id)
 def test_resource_bomb_in_subprocess(case: Case, tmp_path: Path, request: pytest.FixtureRequest) -> None:
     if case.pending:
         request.applymarker(pytest.mark.xfail(reason=case.pending, strict=False))
     args, path = _args(case, tmp_path)
     before = _digest(path)
     code, out, err, seconds, peak = run_limited(args, case.env, case.stdin)
-    print(f"{case.id}: exit {code}, {seconds:.1f} s, peak RSS of children so far {peak // 1024} MB")
+    print(f"{case.case_id}: exit {code}, {seconds:.1f} s, peak RSS of children so far {peak // 1024} MB")
     _check(case, code, out, err, seconds)
     assert _digest(path) == before

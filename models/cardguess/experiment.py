@@ -311,7 +311,7 @@ def benchmark(args: argparse.Namespace, ex: Executor) -> int:
               f"{'N memo':>9} {'peak MB':>8} | {'seed wall':>9} {'seed cpu':>9} {'states':>8} {'ratio':>7}")
     print(header)
     print("-" * len(header), flush=True)
-    rows = []
+    rows: list[dict[str, Any]] = []  # the children's JSON records
     largest = None
     for deck in decks:
         counts = parse_deck(deck)

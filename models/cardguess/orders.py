@@ -65,7 +65,12 @@ def build_order_model(types: Sequence[str], counts: Sequence[int], history: Sequ
 class EnumeratedPosterior:
     orders: int                                        # deck orders consistent with the history
     remaining: dict[tuple[int, ...], Fraction]         # composition of the cards to come
-    next: list[Fraction]                               # type of the next card
+    next_card: list[Fraction]                          # type of the next card
+
+    # The old name of ``next_card`` (it shadowed a builtin), read by files being rewritten now; then delete.
+    @property
+    def next(self) -> list[Fraction]:
+        return self.next_card
 
 
 def enumerate_posterior(types: Sequence[str], counts: Sequence[int], history: Sequence[Guess],

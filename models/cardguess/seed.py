@@ -14,6 +14,8 @@ from copy import deepcopy
 from fractions import Fraction
 
 Composition = tuple[int, ...]
+MemoKey = tuple[tuple[Composition, Fraction], ...]  # a mixed state, sorted
+Memo = dict[MemoKey, Fraction]                      # expected correct guesses per mixed state
 
 
 class SeedAgent:
@@ -63,14 +65,14 @@ class SeedAgent:
     def get_state_entropy(self) -> float:
         return -sum(float(v) * math.log2(v) for v in self.states.values() if v)
 
-    def make_guess(self, memo: dict) -> int:  # type: ignore[type-arg]
+    def make_guess(self, memo: Memo) -> int:
         probs = self.group_prob
         return max(range(self.group_num), key=lambda g: (probs[g], -g))
 
-    def memo_key(self) -> tuple:  # type: ignore[type-arg]
+    def memo_key(self) -> MemoKey:
         return tuple(sorted(self.states.items()))
 
-    def ev(self, memo: dict | None = None) -> Fraction:  # type: ignore[type-arg]
+    def ev(self, memo: Memo | None = None) -> Fraction:
         """Expected number of correct guesses from this state (section 5.3)."""
         memo = {} if memo is None else memo
         if self.cards_left() == 0:
@@ -83,7 +85,7 @@ class SeedAgent:
         memo[key] = value
         return value
 
-    def expected_correct(self, pick: int, memo: dict) -> Fraction:  # type: ignore[type-arg]
+    def expected_correct(self, pick: int, memo: Memo) -> Fraction:
         prob = self.group_prob[pick]
         copy0 = deepcopy(self)
         ev0 = copy0.ev(memo) if copy0.update_state(pick, False) else Fraction(0)
@@ -95,7 +97,7 @@ class SeedAgent:
 class SeedOptimalAgent(SeedAgent):
     """Section 5.5: simulate every pick and keep the best (strictly better replaces, so ties go low)."""
 
-    def make_guess(self, memo: dict) -> int:  # type: ignore[type-arg]
+    def make_guess(self, memo: Memo) -> int:
         best_ev, best_pick = Fraction(-1), 0
         for pick in range(self.group_num):
             ev = self.expected_correct(pick, memo)
@@ -103,7 +105,7 @@ class SeedOptimalAgent(SeedAgent):
                 best_ev, best_pick = ev, pick
         return best_pick
 
-    def ev(self, memo: dict | None = None) -> Fraction:  # type: ignore[type-arg]
+    def ev(self, memo: Memo | None = None) -> Fraction:
         memo = {} if memo is None else memo
         if self.cards_left() == 0:
             return Fraction(0)

@@ -24,6 +24,8 @@ from collections.abc import Hashable, Sequence
 from fractions import Fraction
 from typing import Any, ClassVar
 
+from sleuth.errors import InternalError
+
 from .counting import Arrangements, Knowledge
 from .optimal import Feedback, OptimalSolver
 
@@ -113,6 +115,13 @@ class Entropy(Strategy):
         return f"entropy (gamma={self.gamma:g})"
 
 
+def _running_counts(state: Hashable) -> list[Fraction]:
+    """The state of the running-count strategies: one expected count per type."""
+    if not isinstance(state, tuple):
+        raise InternalError(f"a running-count strategy was given the state {state!r}")
+    return list(state)
+
+
 class ExpectedCounts(Strategy):
     """Section 6: the player keeps one running expected count per type."""
 
@@ -123,7 +132,7 @@ class ExpectedCounts(Strategy):
         return tuple(Fraction(x) for x in counts)
 
     def observe(self, state: Hashable, guess: int, correct: bool, actual: int | None) -> Hashable:
-        counts = list(state)  # type: ignore[call-overload]
+        counts = _running_counts(state)
         if actual is not None or correct:
             seen = guess if actual is None else actual
             counts[seen] -= 1
@@ -138,7 +147,7 @@ class ExpectedCounts(Strategy):
         return [x if i == guess else x - x / others for i, x in enumerate(counts)]
 
     def scores(self, state: Hashable, know: Knowledge) -> list[Score]:
-        return list(state)  # type: ignore[call-overload]
+        return list[Score](_running_counts(state))
 
 
 class ConstantStep(ExpectedCounts):

@@ -39,7 +39,7 @@ from typing import Any
 
 import numpy as np
 
-from sleuth.errors import PuzzleError
+from sleuth.errors import InternalError, PuzzleError
 from sleuth.resources import data_file
 from sleuth.model import Clause, Linear, LinearExpr, Lit, Model, Var, as_expr
 
@@ -307,7 +307,7 @@ def _pred_np(pred: HandPred, setup: Setup) -> np.ndarray:
         return _pred_np(pred.args[0], setup) & _pred_np(pred.args[1], setup)
     if k == "or":
         return _pred_np(pred.args[0], setup) | _pred_np(pred.args[1], setup)
-    raise AssertionError(k)
+    raise InternalError(f"unknown hand predicate {k!r}")
 
 
 def _bits(values: frozenset[int]) -> int:
@@ -356,17 +356,16 @@ class CompiledQuestion:
             self._collect(node.right)
 
     # -- evaluation over aggregates ----------------------------------------------------------------
-    def evaluate(self, sums: Sequence[np.ndarray], mask: np.ndarray | None) -> np.ndarray:
+    def evaluate(self, sums: Sequence[np.ndarray | np.int64], mask: np.ndarray | np.int64) -> np.ndarray:
         """The answer from the leaf sums (in ``self.leaves`` order) and the mask of values shown."""
         return np.asarray(self._eval(self.ast, sums, mask))
 
-    def _eval(self, node: Any, sums: Sequence[np.ndarray], mask: np.ndarray | None) -> Any:
+    def _eval(self, node: Any, sums: Sequence[np.ndarray | np.int64], mask: np.ndarray | np.int64) -> Any:
         if isinstance(node, Num):
             return node.value
         if isinstance(node, Additive):
             return sums[self.leaves.index(node)]
         if isinstance(node, Presence):
-            assert mask is not None
             if node.kind == "present":
                 return self._popcount[mask & _bits(node.values)]
             if node.kind == "absent":
@@ -378,7 +377,7 @@ class CompiledQuestion:
         if isinstance(node, Compare):
             a, b = self._eval(node.left, sums, mask), self._eval(node.right, sums, mask)
             return _NP_CMP[node.op](a, b).astype(np.int64)
-        raise AssertionError(node)
+        raise InternalError(f"unknown question node {node!r}")
 
     def answers_all(self, visible: Sequence[bool]) -> np.ndarray:
         """The answer in every world: an array of shape ``(n_hands,) * players`` (broadcasting)."""
@@ -469,7 +468,7 @@ class _CpCompiler:
                 others = pres[v:] if node.kind == "highest" else pres[:v - 1]
                 tops.append(as_expr(self.all_of([pres[v - 1], *(~p for p in others)])) * v)
             return LinearExpr.sum_of(tops)
-        raise AssertionError(node)
+        raise InternalError(f"unknown question node {node!r}")
 
     def pred(self, p: HandPred, hand: Sequence[Var]) -> Lit:
         k, h = p.kind, len(hand)
@@ -520,8 +519,12 @@ class QuestionDef:
     text: str
     meaning: str
 
-    def compile(self, setup: Setup) -> CompiledQuestion:
+    def compile_for(self, setup: Setup) -> CompiledQuestion:
+        """The question ready to answer for one setup (values, hand size, players)."""
         return CompiledQuestion(self.qid, self.text, self.meaning, setup, parse(self.meaning, setup.values))
+
+    # The old name (it shadowed a builtin), kept until the callers in files being rewritten now move over.
+    compile = compile_for
 
 
 def load_catalogue(values: int, path: str | Path | Traversable | None = None) -> list[QuestionDef]:
@@ -540,7 +543,8 @@ def load_catalogue(values: int, path: str | Path | Traversable | None = None) ->
             raise PuzzleError(f"missing key {exc.args[0]!r}", file=str(file), place=place,
                               allowed="id, text, meaning, each_value") from None
         for v in (range(1, values + 1) if entry.get("each_value", False) else [None]):
-            fill = (lambda s, v=v: s.replace("{v}", str(v))) if v is not None else (lambda s: s)
+            def fill(s: str, v: int | None = v) -> str:
+                return s if v is None else s.replace("{v}", str(v))
             q = QuestionDef(fill(qid), fill(text), fill(meaning))
             try:
                 parse(q.meaning, values)

@@ -12,6 +12,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from sleuth.errors import InternalError
+
 from .hands import Setup
 from .questions import CompiledQuestion
 
@@ -31,7 +33,15 @@ class ReferenceTables:
 
     @staticmethod
     def key(world: Sequence[int | None], i: int) -> Row:
-        return tuple(int(w) for j, w in enumerate(world) if j != i)  # type: ignore[arg-type]
+        """The hands player ``i`` sees: every hand but their own (only their own may be unknown)."""
+        row: list[int] = []
+        for j, w in enumerate(world):
+            if j == i:
+                continue
+            if w is None:
+                raise InternalError(f"player {i + 1} sees hand {j + 1}, which is not known")
+            row.append(int(w))
+        return tuple(row)
 
     @staticmethod
     def join(row: Row, i: int, v: int) -> list[int]:

@@ -3,7 +3,21 @@ the files under puzzles/epistemic/ are the same puzzles at fixed sizes, with com
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
+
+from sleuth.errors import InternalError
+from sleuth.puzzle import load_data
+
+from . import EpistemicPuzzle
+
+
+def load_epistemic(doc: Mapping[str, Any], file: str = "<built in code>") -> EpistemicPuzzle:
+    """A document built here, loaded as the epistemic puzzle it is."""
+    puzzle = load_data(doc, file=file)
+    if not isinstance(puzzle, EpistemicPuzzle):
+        raise InternalError(f"{file}: loaded as {type(puzzle).__name__}, not as an epistemic puzzle")
+    return puzzle
 
 
 def sum_and_product(limit: int = 100) -> dict[str, Any]:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
+from operator import itemgetter
 
 World = tuple[int, ...]
 Observe = Callable[[World], Hashable]
@@ -47,20 +48,22 @@ def others(i: int) -> Observe:
 
 
 def sum_and_product(limit: int = 100) -> list[World]:
-    worlds = [(x, y) for x in range(2, limit) for y in range(x + 1, limit) if x + y <= limit]
+    worlds: list[World] = [(x, y) for x in range(2, limit) for y in range(x + 1, limit) if x + y <= limit]
     s: Observe = lambda w: w[0] + w[1]  # noqa: E731
     p: Observe = lambda w: w[0] * w[1]  # noqa: E731
     not_kp = set(worlds) - knows_world(worlds, p)
-    for keep in (lambda ws: knows_that(ws, s, not_kp), lambda ws: knows_world(ws, p),
-                 lambda ws: knows_world(ws, s)):
+    steps: list[Callable[[list[World]], set[World]]] = [
+        lambda ws: knows_that(ws, s, not_kp), lambda ws: knows_world(ws, p), lambda ws: knows_world(ws, s)]
+    for keep in steps:
         kept = keep(worlds)
         worlds = [w for w in worlds if w in kept]
     return worlds
 
 
 def what_sum(bound: int) -> list[World]:
-    worlds = [(a, b, c) for a in range(1, bound + 1) for b in range(1, bound + 1) for c in range(1, bound + 1)
-              if a == b + c or b == a + c or c == a + b]
+    span = range(1, bound + 1)
+    worlds: list[World] = [(a, b, c) for a in span for b in span for c in span
+                           if a == b + c or b == a + c or c == a + b]
     for i in range(3):
         known = knows_world(worlds, others(i))
         worlds = [w for w in worlds if w not in known]
@@ -75,7 +78,7 @@ def muddy_children(n: int, muddy: int) -> tuple[int, list[int]]:
     views = [others(i) for i in range(n)]
     rounds = 0
     while True:
-        knowing = [knows_value(worlds, views[i], lambda w, i=i: w[i]) for i in range(n)]
+        knowing = [knows_value(worlds, views[i], itemgetter(i)) for i in range(n)]
         who = [i for i in range(n) if actual in knowing[i]]
         if who:
             return rounds, who
@@ -124,10 +127,11 @@ def product(model: Kripke, events: Sequence[RefEvent], erel: dict[str, list[set[
     for a, r in model.rel.items():
         rel[a] = []
         view = (views or {}).get(a, lambda x: ())
+        learned = learn[0] if learn is not None and a in learn[1] else None  # what ``a`` learns, if anything
         for i, (w, e) in enumerate(pairs):
-            same = (lambda v, w=w: learn[0](model.worlds[v]) == learn[0](model.worlds[w])) \
-                if learn is not None and a in learn[1] else (lambda v: True)
-            rel[a].append({index[(v, f)] for v in r[w] for f in erel[a][e] if (v, f) in index and same(v)
+            heard = None if learned is None else learned(model.worlds[w])
+            rel[a].append({index[(v, f)] for v in r[w] for f in erel[a][e] if (v, f) in index
+                           and (learned is None or learned(model.worlds[v]) == heard)
                            and view(worlds[index[(v, f)]]) == view(worlds[i])})
     designated = {i for i, (w, e) in enumerate(pairs) if w in model.designated and events[e].designated}
     return Kripke(worlds, rel, designated)

@@ -13,8 +13,10 @@ from itertools import combinations
 from typing import Any
 
 from sleuth.epistemic import KnowledgeState
+from sleuth.errors import InternalError
 from sleuth.formula import parse
-from sleuth.puzzle import load_data
+
+from .classic import load_epistemic
 
 AGENTS = ("Alice", "Bob", "Carol")
 CARDS = range(7)
@@ -67,7 +69,7 @@ def check_set(hands: Sequence[Hand]) -> list[str]:
 
 def hand_lists(sizes: Sequence[int] = (5, 6, 7)) -> Iterator[tuple[Hand, ...]]:
     """SMCDEL's ``allHandLists``: increasing lists of hands, any two sharing at most one card."""
-    hands = list(combinations(CARDS, 3))
+    hands: list[Hand] = list(combinations(CARDS, 3))
 
     def extend(chosen: tuple[Hand, ...], rest: list[Hand], n: int) -> Iterator[tuple[Hand, ...]]:
         if len(chosen) == n:
@@ -82,9 +84,10 @@ def hand_lists(sizes: Sequence[int] = (5, 6, 7)) -> Iterator[tuple[Hand, ...]]:
 
 def state() -> tuple[KnowledgeState, int]:
     """The initial state and the index of the actual deal in it."""
-    puzzle = load_data(document(), file="<russian cards>")
+    puzzle = load_epistemic(document(), file="<russian cards>")
     start = puzzle.final_state(after=0)
-    assert start.point is not None
+    if start.point is None:
+        raise InternalError("the Russian cards document names no actual deal")
     return start, start.point
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import TypeVar
+from typing import TypedDict, TypeVar, Unpack
 
 from .belief import DEFAULT_TREE_CAP, ComponentBelief, Method, TooLarge
 from .cpmodel import build_model, enumerate_belief
@@ -19,7 +19,16 @@ from .matrix import MatrixBelief
 from .reference import marginals_of
 
 DEFAULT_CPSAT_LIMIT = 1 << 16
-T = TypeVar("T", ComponentBelief, MatrixBelief)
+T = TypeVar("T", bound=ComponentBelief | MatrixBelief)
+
+
+class BeliefOptions(TypedDict, total=False):
+    """The settings of :func:`belief` besides the game, the viewer and the method."""
+
+    backend: str
+    tree_cap: int
+    max_rows: int | None
+    cpsat_limit: int
 
 
 @dataclass(frozen=True)
@@ -89,10 +98,11 @@ def run_steps(initial: Sequence[int], steps: Sequence[Step], prior: Fraction, me
                         components=components, swap_posteriors=posteriors)
 
 
-def belief(game: Game, viewer: int | None = None, method: Method = Method.AUTO, **options: object) -> BeliefResult:
+def belief(game: Game, viewer: int | None = None, method: Method = Method.AUTO,
+           **options: Unpack[BeliefOptions]) -> BeliefResult:
     """``viewer``'s exact belief (a player index; None for an observer of public events only)."""
     return run_steps(game.initial, game.steps_for(viewer), game.swap_probability, method, viewer=viewer,
-                     names=game.positions, **options)  # type: ignore[arg-type]
+                     names=game.positions, **options)
 
 
 def observation_names(steps: Sequence[Step]) -> list[str]:
@@ -171,7 +181,7 @@ class OwnCard:
         return best is not None and best[1] == 1
 
 
-def own_card(game: Game, player: int, **options: object) -> OwnCard:
+def own_card(game: Game, player: int, **options: Unpack[BeliefOptions]) -> OwnCard:
     """``player``'s belief about their own card, computed from what that player saw (method auto)."""
     name = game.players[player]
     try:
@@ -183,7 +193,7 @@ def own_card(game: Game, player: int, **options: object) -> OwnCard:
     return OwnCard(player, True, dict(result.marginals[player]))
 
 
-def knowledge(game: Game, **options: object) -> list[OwnCard]:
+def knowledge(game: Game, **options: Unpack[BeliefOptions]) -> list[OwnCard]:
     """For every player: how sure they are of their own card, each from their own information."""
     return [own_card(game, p, **options) for p in range(len(game.players))]
 

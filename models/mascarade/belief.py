@@ -115,7 +115,7 @@ class Component:
     swap_ids: tuple[int, ...] = ()   # TREE: the unknown swaps recorded in ``hist``
 
     @property
-    def repr(self) -> Repr:
+    def representation(self) -> Repr:
         return Repr.TREE if self.hist is not None else Repr.STATES
 
     @property
@@ -342,7 +342,7 @@ class ComponentBelief:
         if len(certain) >= len(comp.positions) - 1:
             certain = list(comp.positions)      # the last one is certain too
             if comp.hist is not None:
-                self.settled.update(self._swap_posteriors(comp))
+                self.settled.update(self._swap_posteriors(comp, comp.hist))
         for p in certain:
             card = int(nibble(comp.keys[:1], p)[0])
             comp.keys = comp.keys & np.int64(~(NIBBLE << (BITS * p)))
@@ -420,12 +420,12 @@ class ComponentBelief:
         return tuple((key >> (BITS * p)) & NIBBLE for p in range(len(self.initial)))
 
     @staticmethod
-    def _swap_posteriors(comp: Component) -> dict[int, Fraction]:
-        assert comp.hist is not None
+    def _swap_posteriors(comp: Component, hist: np.ndarray) -> dict[int, Fraction]:
+        """P(swap k happened) for the unknown swaps of a component, from its history bits ``hist``."""
         total = comp.total()
         out = {}
         for sid in comp.swap_ids:
-            bit = (comp.hist[:, sid // 64] >> np.uint64(sid % 64)) & np.uint64(1)
+            bit = (hist[:, sid // 64] >> np.uint64(sid % 64)) & np.uint64(1)
             yes = group_sums(bit.astype(np.intp), comp.weights, 2)[1]
             out[sid] = Fraction(yes, total)
         return out
@@ -437,7 +437,7 @@ class ComponentBelief:
         out = dict(self.settled)
         for comp in self.components:
             if comp.hist is not None:
-                out.update(self._swap_posteriors(comp))
+                out.update(self._swap_posteriors(comp, comp.hist))
         for sid in range(self.unknown_swaps):
             out.setdefault(sid, self.prior)     # a swap of two equal certain cards that dissolved unseen
         return dict(sorted(out.items()))

@@ -27,8 +27,10 @@ import statistics
 import sys
 import time
 import tracemalloc
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -108,11 +110,12 @@ def replay(game: Game, viewer: int | None, method: Method, *, max_rows: int, cps
     return run
 
 
-def peak_memory(game: Game, viewer: int | None, method: Method, **kw: Any) -> int:
+def peak_memory(run: Callable[[], object]) -> int:
+    """Peak traced memory (bytes) of one call."""
     gc.collect()
     tracemalloc.start()
     try:
-        replay(game, viewer, method, **kw)
+        run()
         return tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()
@@ -161,13 +164,13 @@ def replay_game(job: GameJob) -> dict[str, Any]:
         if name == "cpsat" and n > cpsat_players:
             continue
         method = Method("auto" if name == "auto-all" else name)
-        kw = dict(max_rows=max_rows, cpsat_histories=cpsat_histories, tree_cap=tree_cap,
-                  all_viewers=name == "auto-all")
-        runs = [replay(g, viewer, method, **kw) for _ in range(1 if name == "cpsat" else repeat)]
+        run_once = partial(replay, g, viewer, method, max_rows=max_rows, cpsat_histories=cpsat_histories,
+                           tree_cap=tree_cap, all_viewers=name == "auto-all")
+        runs = [run_once() for _ in range(1 if name == "cpsat" else repeat)]
         out["methods"][name] = {
             "times": [statistics.median(ts) for ts in zip(*(r.times for r in runs), strict=True)],
             "stopped": runs[0].stopped,
-            "peak": peak_memory(g, viewer, method, **kw) if name != "cpsat" else None}
+            "peak": peak_memory(run_once) if name != "cpsat" else None}
     steps = g.steps_for(viewer)
     try:
         exact = run_steps(g.initial, steps, g.swap_probability, Method.AUTO, max_rows=max_rows)
@@ -270,7 +273,9 @@ def crossover_run(job: tuple[int, int, int]) -> dict[str, list[list[float]]]:
     out: dict[str, list[list[float]]] = {}
     for name in ("tree", "states"):
         b = ComponentBelief(g.initial, Fraction(1, 2), Method(name), factor=False)
-        t_list, r_list, m_list = [], [], []
+        t_list: list[float] = []
+        r_list: list[float] = []
+        m_list: list[float] = []
         for s in steps:
             assert isinstance(s, SwapStep)
             t0 = time.perf_counter()

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from sleuth.errors import PuzzleError
+from sleuth.errors import InternalError, PuzzleError
 from sleuth.names import unique_names
 from sleuth.schema import Names, Section
 
@@ -53,6 +53,20 @@ class Event:
     @property
     def place(self) -> str:
         return f"event[{self.index}]"
+
+    @property
+    def positions(self) -> tuple[int, int]:
+        """The two positions of a swap, a Spy's look or a Fool's swap (every such event has them)."""
+        if self.pair is None:
+            raise InternalError(f"event {self.index} ({self.kind.value}) has no pair of positions")
+        return self.pair
+
+    def card_seen(self, k: int = 0) -> int:
+        """The ``k``-th card shown (a reveal always has its card; a look only when the file knows it)."""
+        card = self.seen[k][1]
+        if card is None:
+            raise InternalError(f"event {self.index} ({self.kind.value}): card {k + 1} is not known")
+        return card
 
 
 @dataclass(frozen=True)
@@ -121,8 +135,7 @@ class Game:
             return f"event {e.index} (reveal {P[pos]}: {C[card] if card is not None else '?'})"
         if e.kind is EventKind.LOOK:
             return f"event {e.index} ({P[e.actor]} looks)"
-        assert e.pair is not None
-        a, b = e.pair
+        a, b = e.positions
         if e.kind is EventKind.SWAP:
             return f"event {e.index} ({P[a]} swaps-or-not with {P[b]})"
         if e.kind is EventKind.SPY:
@@ -140,9 +153,8 @@ class Game:
         for e in self.events:
             label = self.event_label(e)
             if e.kind is EventKind.REVEAL:
-                pos, card = e.seen[0]
-                assert card is not None
-                steps.append(SeeStep(pos, card, f"event {e.index} (reveal {P[pos]}: {C[card]})", e.index))
+                pos, shown = e.seen[0][0], e.card_seen()  # the file reader requires the card of a reveal
+                steps.append(SeeStep(pos, shown, f"event {e.index} (reveal {P[pos]}: {C[shown]})", e.index))
                 continue
             mine = viewer is not None and viewer == e.actor
             if e.kind in (EventKind.LOOK, EventKind.SPY) and mine:

@@ -69,8 +69,8 @@ def simulate(n_players: int, n_events: int, seed: int = 0, *, middle: int = 0, m
             swapped = rng.random() < prior
         seen_cards = tuple((p, truth[p]) for p in seen)   # before the swap: the Spy looks first
         game.events.append(Event(len(game.events) + 1, kind, actor, pair, swapped, public, seen_cards))
-        if swapped:
-            a, b = pair  # type: ignore[misc]
+        if pair is not None and swapped:
+            a, b = pair
             truth[a], truth[b] = truth[b], truth[a]
 
     def other(*exclude: int) -> int:
@@ -118,19 +118,19 @@ def to_document(game: Game, *, viewer: str | None = None, title: str | None = No
     for e in game.events:
         t: dict[str, Any] = {}
         if e.kind is EventKind.REVEAL:
-            t = {"reveal": P[e.actor], "card": C[e.seen[0][1]]}  # type: ignore[index]
+            t = {"reveal": P[e.actor], "card": C[e.card_seen()]}
         elif e.kind is EventKind.LOOK:
             t = {"look": P[e.actor]}
             if e.seen[0][1] is not None:
                 t["card"] = C[e.seen[0][1]]
         elif e.kind is EventKind.SWAP:
-            t = {"swap": [P[e.pair[0]], P[e.pair[1]]]}  # type: ignore[index]
+            t = {"swap": [P[e.positions[0]], P[e.positions[1]]]}
         elif e.kind is EventKind.SPY:
-            t = {"spy": P[e.actor], "with": P[e.pair[1]]}  # type: ignore[index]
+            t = {"spy": P[e.actor], "with": P[e.positions[1]]}
             if all(c is not None for _, c in e.seen):
-                t["cards"] = [C[c] for _, c in e.seen]  # type: ignore[index]
+                t["cards"] = [C[e.card_seen(k)] for k in range(len(e.seen))]
         else:
-            t = {"fool": P[e.actor], "between": [P[e.pair[0]], P[e.pair[1]]]}  # type: ignore[index]
+            t = {"fool": P[e.actor], "between": [P[e.positions[0]], P[e.positions[1]]]}
         if e.swapped is not None:
             t["swapped"] = e.swapped
         if e.public:

@@ -256,10 +256,13 @@ def cmd_games(args: argparse.Namespace) -> int:
     if info.aliases:
         lines.append(f"aliases: {', '.join(info.aliases)}")
     lines.append(f"docs: docs/{info.module.rsplit('.', 1)[-1]}.md; template: sleuth new {spec.name}")
-    for title, table in (("solve methods (--method)", spec.methods),
-                         ("suggest methods (sleuth suggest --method)", spec.suggest_methods)):
-        if table:
-            lines += ["", title + ":"] + [f"  {k:<15} {v}" for k, v in table.items()]
+    if spec.methods:
+        lines += ["", "solve methods (--method; auto: the first exact one):"]
+        lines += [f"  {d.name:<15} [{d.label}] {d.meaning}" + (f" (also: {', '.join(d.aliases)})" if d.aliases
+                                                                 else "") for d in spec.methods]
+    if spec.suggest_methods:
+        lines += ["", "suggest methods (sleuth suggest --method):"]
+        lines += [f"  {k:<15} {v}" for k, v in spec.suggest_methods.items()]
     if spec.all_options():
         lines += ["", "options:"]
         for o in spec.all_options():

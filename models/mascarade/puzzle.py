@@ -13,10 +13,11 @@ from sleuth.names import NAME, unquote
 from sleuth.backends import backend_class
 from sleuth.engine import Engine
 from sleuth.limits import MAX_WORLDS_KEY
+from sleuth.derive import Choice
 from sleuth.errors import InternalError, PuzzleError
 from sleuth.puzzle import Puzzle, PuzzleDoc
 from sleuth.results import ClaimResult, ClaimSpec, Report, Status, Verdict
-from sleuth.schema import Names, Section, check_range, choose, parse_fraction
+from sleuth.schema import Names, Section, check_range, parse_fraction
 
 from .analysis import (DEFAULT_CPSAT_LIMIT, BeliefResult, OwnCard, belief, knowledge, minimal_observations,
                        own_card, replay)
@@ -51,6 +52,14 @@ class Settings:
     cpsat_limit: int
     knowledge: bool
     others: bool = False
+    choice: Choice | None = None  # the derivation --method picked (None: the default)
+
+    @property
+    def label(self) -> dict[str, Any]:
+        """``method``, ``exact`` and ``backend`` for the JSON output."""
+        if self.choice is None:
+            return {"method": "hybrid", "exact": True, "backend": None}
+        return self.choice.fields()
 
 
 class MascaradePuzzle(Puzzle):
@@ -64,13 +73,11 @@ class MascaradePuzzle(Puzzle):
             self.viewer = Names("player", game.players).index(doc.viewer, doc.section, "viewer")
 
     # -- options -------------------------------------------------------------------------------------
-    def settings(self, options: Mapping[str, Any] | None) -> Settings:
+    def settings(self, options: Mapping[str, Any] | None, backend: str = "cpsat") -> Settings:
         opts = self.reject_options(options, OPTIONS)
         sec = Section({}, file=self.doc.file)        # errors name the option: "--set max_states: ..."
-        method = Method.AUTO
-        if "method" in opts:
-            where = Section({}, file=self.doc.file, place="--method")
-            method = Method(choose(str(opts["method"]), [m.value for m in Method], "method", where))
+        choice = self.derivation(opts, backend)
+        method = _METHOD_OF.get(choice.name) or Method(choice.name)
         prior = self.table.swap_probability
         if "swap_probability" in opts:
             prior = parse_fraction(opts["swap_probability"], sec, "--set swap_probability")
@@ -90,7 +97,7 @@ class MascaradePuzzle(Puzzle):
         return Settings(method, prior, states,
                         integer("tree_cap", DEFAULT_TREE_CAP, 1), integer("cpsat_limit", DEFAULT_CPSAT_LIMIT, 1),
                         self.flag(opts.get("knowledge", True), "--set knowledge"),
-                        self.flag(opts.get("others", False), "--set others"))
+                        self.flag(opts.get("others", False), "--set others"), choice)
 
     def _game(self, s: Settings) -> Game:
         if s.prior == self.table.swap_probability:
@@ -111,7 +118,7 @@ class MascaradePuzzle(Puzzle):
 
     # -- solve ---------------------------------------------------------------------------------------
     def solve(self, *, backend: str = "cpsat", options: Mapping[str, Any] | None = None) -> Report:
-        s = self.settings(options)
+        s = self.settings(options, backend)
         g = self._game(s)
         viewer_name = g.players[self.viewer] if self.viewer is not None else "observer"
         try:
@@ -119,7 +126,7 @@ class MascaradePuzzle(Puzzle):
         except (TooLarge, LimitReached) as exc:
             text = f"{viewer_name}'s belief was not computed: {exc}. Raise --set max_worlds (alias max_states) / " \
                    "cpsat_limit, or use --method auto."
-            return Report(self.game_name, Status.TIMEOUT, {"viewer": viewer_name, "method": s.method.value,
+            return Report(self.game_name, Status.TIMEOUT, {"viewer": viewer_name, **s.label,
                                                            "reason": str(exc)}, text)
         if not result.consistent:
             return Report(self.game_name, Status.CONTRADICTION, {"viewer": viewer_name}, "",
@@ -127,7 +134,7 @@ class MascaradePuzzle(Puzzle):
         C = g.identities
         marginals = {pos: {card: result.p(i, c) for c, card in enumerate(C)} for i, pos in enumerate(g.positions)}
         fields: dict[str, Any] = {
-            "viewer": viewer_name, "method": s.method.value, "exact": result.exact,
+            "viewer": viewer_name, **s.label, "exact": result.exact,
             "marginals": marginals, "support": result.support,
             "certain": {pos: C[c] for i, pos in enumerate(g.positions) if (c := result.certain(i)) is not None},
             "components": [[g.positions[p] for p in comp] for comp in result.components],
@@ -191,7 +198,7 @@ class MascaradePuzzle(Puzzle):
     def _text(self, r: BeliefResult, viewer_name: str, s: Settings, own: Sequence[OwnCard]) -> str:
         g = self.table
         lines = [f"Mascarade: {len(g.players)} players" + (f", {len(g.middle)} middle cards" if g.middle else "")
-                 + f", {len(g.events)} events; belief of {viewer_name} (method {s.method.value}, "
+                 + f", {len(g.events)} events; belief of {viewer_name} (method {s.label['method']}, "
                  + ("exact" if r.exact else "APPROXIMATE") + ")"]
         if r.note:
             lines.append(r.note)
@@ -226,10 +233,10 @@ class MascaradePuzzle(Puzzle):
     # -- verify --------------------------------------------------------------------------------------
     def verify(self, claims: Sequence[ClaimSpec], *, backend: str = "cpsat",
                options: Mapping[str, Any] | None = None) -> list[ClaimResult]:
-        s = self.settings(options)
+        s = self.settings(options, backend)
         if s.method is Method.MATRIX:
             raise PuzzleError("verify needs an exact method; the matrix is an estimate after a reveal",
-                              file=self.doc.file, place="--set method", allowed="auto, tree, states, cpsat")
+                              file=self.doc.file, place="--method", allowed="auto, hybrid, tree, states, model")
         parsed = [self._parse_claim(c) for c in claims]
         g = self._game(s)
         try:
@@ -250,7 +257,7 @@ class MascaradePuzzle(Puzzle):
                 p = result.p(pos, card)
                 ok = _OPS[op](p, value)
                 out.append(ClaimResult(spec.text, Verdict.ENTAILED if ok else Verdict.REFUTED, (), None, spec.expect,
-                                       f"P = {p} (exact, method {s.method.value})"))
+                                       f"P = {p} (exact, method {s.label['method']})"))
             elif kind == "knows":
                 if pos not in own:
                     own[pos] = own_card(g, pos, tree_cap=s.tree_cap, max_rows=s.max_states)
@@ -370,6 +377,9 @@ class MascaradePuzzle(Puzzle):
                                   "'<player> knows their card', '<player> may know their card', "
                                   "'P(<player> knows their card) >= p/q', "
                                   "'P(<player> believes <position> holds <card>) >= p/q'")
+
+
+_METHOD_OF = {"hybrid": Method.AUTO, "model": Method.CPSAT}  # derivation name -> the belief module's method
 
 
 def _uses_cpsat(backend: str) -> bool:

@@ -70,8 +70,9 @@ class SecretPuzzle(Puzzle):
             mask &= self.space.row_codes(p.text) == p.code
         return mask
 
-    def possible(self, *, backend: str = "cpsat", engine: str = "table") -> list[str]:
-        if engine == "table" and backend == "cpsat":
+    def possible(self, *, backend: str = "cpsat", method: str = "table") -> list[str]:
+        """The possible answers, by the vectorised table or by enumerating the model on ``backend``."""
+        if method == "table":
             return [w for w, ok in zip(self.space.answers, self.possible_mask(), strict=True) if ok]
         sm = build_model(self.space, self.proposals, per_word=_per_word(self.space, backend))
         return sorted(sm.decode(values) for values in Engine(sm.model, backend).valids(sm.variables))
@@ -81,11 +82,9 @@ class SecretPuzzle(Puzzle):
         return Engine(sm.model, backend), sm
 
     def solve(self, *, backend: str = "cpsat", options: Mapping[str, Any] | None = None) -> Report:
-        opts = self.reject_options(options, ("engine",))
-        engine = str(opts.get("engine", "table")).lower()
-        if engine not in ("table", "model"):
-            raise PuzzleError(f"unknown engine {engine!r}", place="--set engine", allowed="table, model")
-        words = self.possible(backend=backend, engine=engine)
+        opts = self.reject_options(options, ("method",))
+        choice = self.derivation(opts, backend)
+        words = self.possible(backend=backend, method=choice.name)
         if not words:
             conflict = self._engine(backend)[0].conflict() or ()
             return Report(self.game, Status.CONTRADICTION, {"possible": [], "count": 0},
@@ -94,7 +93,7 @@ class SecretPuzzle(Puzzle):
         shown = ", ".join(words[:SHOW_LIMIT]) + (", ..." if len(words) > SHOW_LIMIT else "")
         text = (f"{self.space.label}: {len(words)} possible {noun}{'s' if len(words) != 1 else ''} "
                 f"after {len(self.proposals)} proposal{'s' if len(self.proposals) != 1 else ''}\n{shown}")
-        return Report(self.game, Status.OK, {"possible": words, "count": len(words)}, text)
+        return Report(self.game, Status.OK, {"possible": words, "count": len(words), **choice.fields()}, text)
 
     # -- claims -----------------------------------------------------------------------------------------
     def verify(self, claims: Sequence[ClaimSpec], *, backend: str = "cpsat",

@@ -8,14 +8,16 @@ import json
 import sys
 import unicodedata
 from collections.abc import Callable, Sequence
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from . import __version__
 from .backends import BACKENDS, SolverTimeout, backend_name
 from .errors import InternalError, PuzzleError, SleuthError
 from .games import EXPERIMENTS, all_games, experiment, find_game
-from .puzzle import FLAG_OPTIONS, load_puzzle
-from .results import ClaimSpec, Report, Status, Verdict, contradiction_text
+from .spec import FLAG_OPTIONS
+
+if TYPE_CHECKING:
+    from .results import Report
 
 EXIT_OK, EXIT_CLAIM, EXIT_BAD_INPUT, EXIT_LIMIT, EXIT_CONTRADICTION = 0, 1, 2, 3, 4
 EXIT_INTERNAL, EXIT_INTERRUPTED = 70, 130
@@ -173,6 +175,8 @@ def _options(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def _status_code(report: Report) -> int:
+    from .results import Status
+
     if report.status is Status.TIMEOUT:
         return EXIT_LIMIT
     if report.status is Status.CONTRADICTION:
@@ -182,6 +186,8 @@ def _status_code(report: Report) -> int:
 
 def _emit(report: Report, as_json: bool) -> int:
     """Print a report (its notes already went to stderr, through the sleuth.notes logger)."""
+    from .results import Status, contradiction_text
+
     if as_json:
         _print_json(report.to_json())
     elif report.status is Status.CONTRADICTION:
@@ -192,12 +198,17 @@ def _emit(report: Report, as_json: bool) -> int:
 
 
 def cmd_solve(args: argparse.Namespace) -> int:
+    from .puzzle import load_puzzle
+
     args.backend = backend_name(args.backend)
     puzzle = load_puzzle(args.file, viewer=args.viewer)
     return _emit(puzzle.solve(backend=args.backend, options=_options(args)), args.json)
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
+    from .puzzle import load_puzzle
+    from .results import ClaimSpec, Verdict
+
     args.backend = backend_name(args.backend)
     puzzle = load_puzzle(args.file, viewer=args.viewer)
     claims = list(puzzle.claims) + [ClaimSpec(text, place=f"--claim[{i + 1}]") for i, text in enumerate(args.claim)]
@@ -219,6 +230,8 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
 
 def cmd_suggest(args: argparse.Namespace) -> int:
+    from .puzzle import load_puzzle
+
     puzzle = load_puzzle(args.file, viewer=args.viewer)
     opts = _options(args)
     opts.pop("method", None)

@@ -1,8 +1,8 @@
 """Fill the generated parts of docs/ from the games' specs: key tables, option tables, complete examples.
 
 A page marks each generated part with a pair of comments, e.g. ``<!-- keys:clue -->`` ... ``<!-- /keys:clue -->``
-(also ``options:GAME``, ``methods:GAME`` and ``example:GAME``).  ``python -m sleuth.docgen DOCS_FOLDER`` rewrites them in place;
-a test checks that the pages in the repository are up to date.
+(also ``options:GAME``, ``methods:GAME`` and ``example:GAME``).  ``python -m sleuth.docgen DOCS_FOLDER``
+rewrites them in place; a test checks that the pages in the repository are up to date.
 """
 
 from __future__ import annotations

@@ -25,7 +25,7 @@ from .names import json_object
 from .resources import example_path, find_example, is_example
 from .results import ClaimResult, ClaimSpec, Report, Verdict
 from .schema import Section, choose
-from .spec import check_keys
+from .spec import FLAG_OPTIONS, check_keys
 
 COMMON_KEYS = ("game", "title", "viewer", "claim")
 MAX_FILE_BYTES = 64 * 1024 * 1024
@@ -136,9 +136,6 @@ class Puzzle(ABC):
                 raise PuzzleError(f"option {option_usage(key)} does not apply to game {self.game!r}",
                                   file=self.doc.file, allowed=[option_usage(a) for a in allowed] or "none")
         return opts
-
-
-FLAG_OPTIONS = ("method", "probabilities", "plot", "time-limit", "others", "show")
 
 
 def option_usage(key: str) -> str:

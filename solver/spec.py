@@ -81,6 +81,9 @@ class Key:
         return out
 
 
+FLAG_OPTIONS = ("method", "probabilities", "plot", "time-limit", "others", "show")  # --NAME; the rest: --set
+
+
 @dataclass(frozen=True)
 class Option:
     """A command-line option of a game: a flag (``--method``) or a ``--set KEY=VALUE`` key."""

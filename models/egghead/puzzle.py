@@ -16,6 +16,7 @@ import numpy as np
 
 from sleuth.names import NAME, unquote
 from sleuth.engine import Engine
+from sleuth.explain import minimal_subset
 from sleuth.errors import PuzzleError
 from sleuth.model import Clause, Constraint, Model
 from sleuth.puzzle import Puzzle, PuzzleDoc
@@ -263,13 +264,7 @@ class EggheadPuzzle(Puzzle):
                 return False
             return still([self.setup.hands[h] for h in row])
 
-        kept, i = list(keys), 0
-        while i < len(kept):
-            trial = kept[:i] + kept[i + 1:]
-            if holds(trial):
-                kept = trial
-            else:
-                i += 1
+        kept = minimal_subset(keys, holds)
         return tuple(name for name, k, j in obs if (k, j) in set(kept))
 
     # -- solve ----------------------------------------------------------------------------------------

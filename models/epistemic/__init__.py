@@ -38,6 +38,7 @@ from sleuth.epistemic import (DEFAULT_TABLE_LIMIT, ActionModel, Domain, Evaluato
                               assigned)
 from sleuth.derive import Choice
 from sleuth.errors import PuzzleError
+from sleuth.explain import minimal_subset
 from sleuth.formula import BoolConst, FormulaError, Knows, Node, Str, is_epistemic, parse, to_text
 from sleuth.limits import MAX_WORLDS_KEY, check_size, max_items
 from sleuth.names import first_repeat, unique_names
@@ -314,16 +315,8 @@ class EpistemicPuzzle(Puzzle):
                            detail=f"true in {int(holds.sum())} of {state.count} worlds")
 
     def _shrink(self, names: list[str], still: Any) -> tuple[str, ...]:
-        """Deletion-based: drop every observation whose removal keeps ``still(kept)`` true."""
-        kept = list(names)
-        i = 0
-        while i < len(kept):
-            trial = kept[:i] + kept[i + 1:]
-            if still(set(trial)):
-                kept = trial
-            else:
-                i += 1
-        return tuple(kept)
+        """Drop every observation whose removal keeps ``still(kept)`` true (:func:`sleuth.explain.minimal_subset`)."""
+        return tuple(minimal_subset(names, lambda trial: bool(still(set(trial)))))
 
     def explain(self, node: Node, after: int | None, *, want: bool, backend: str, method: str) -> tuple[str, ...]:
         """A minimal list of observations (constraints, announcement rounds) that, applied in order, already

@@ -13,9 +13,12 @@ import importlib
 from abc import ABC, abstractmethod
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from ..errors import UnknownNameError
-from ..model import LinearExpr, Lit, Model, Var
+
+if TYPE_CHECKING:  # the model is imported by whoever builds one; naming a backend needs none of it
+    from ..model import LinearExpr, Lit, Model, Var
 
 
 class SolverTimeout(RuntimeError):

@@ -11,8 +11,9 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, TextIO
 
 from . import __version__
-from .backends import BACKENDS, SolverTimeout, backend_name
+from .backends import BACKENDS, backend_name
 from .errors import InternalError, PuzzleError, SleuthError
+from .limits import LimitReached
 from .games import EXPERIMENTS, all_games, experiment, find_game
 from .spec import FLAG_OPTIONS
 
@@ -354,7 +355,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SleuthError as exc:
         _print(f"sleuth: {exc}", sys.stderr)
         return EXIT_BAD_INPUT
-    except SolverTimeout as exc:
+    except LimitReached as exc:
         _print(f"sleuth: stopped at a limit: {exc}", sys.stderr)
         return EXIT_LIMIT
     except InternalError as exc:

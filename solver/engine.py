@@ -48,6 +48,8 @@ class Engine:
         """
         def infeasible(trial: list[Lit]) -> bool | list[Lit]:
             out = self.backend.solve([*keep, *trial])
+            if out.status is SolveStatus.UNKNOWN:  # never a smaller set by default: no answer at all
+                raise SolverTimeout("explaining: a solve reached the time limit")
             if out.status is not SolveStatus.INFEASIBLE:
                 return False
             return [x for x in out.core if x not in keep] if out.core else True

@@ -7,11 +7,16 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
+from dataclasses import replace
+
+from sleuth.claims import Atom, normalise_holding, to_lit
+from sleuth.claims import read as read_claim
 from sleuth.derive import Choice, find_derivation
 from sleuth.errors import PuzzleError
 from sleuth.limits import max_items
 from sleuth.names import NAME, unquote
 from sleuth.puzzle import Puzzle, PuzzleDoc
+from sleuth.model import Lit
 from sleuth.results import ClaimResult, ClaimSpec, Report, Status, Verdict
 from sleuth.schema import Names, fold
 from sleuth.errors import UnknownNameError
@@ -148,19 +153,42 @@ class CluePuzzle(Puzzle):
     def verify(self, claims: Sequence[ClaimSpec], *, backend: str = "cpsat",
                options: Mapping[str, Any] | None = None) -> list[ClaimResult]:
         opts = self.reject_options(options, ["time-limit"])
-        cm = self.clue_model()
-        parsed = [(spec, self.parse_knows(spec) or self.parse_claim(spec)) for spec in claims]
+        cm = self._claim_model = self.clue_model()
+        read = [self.read_claim(spec) for spec in claims]
+        lits = [None if isinstance(claim, tuple) else claim for claim in read]  # combined: model literals
         engine = cm.engine(backend, opts.get("time-limit"))
         results = []
         known: dict[int, dict[str, Fraction]] = {}
-        for spec, claim in parsed:
-            if len(claim) == 4:
+        for spec, claim, lit in zip(claims, read, lits, strict=True):
+            if lit is not None:
+                results.append(engine.verify(lit, spec.text, spec.expect, world=cm.deal))
+            elif len(claim) == 4:
                 results.append(self._verify_knows(spec, claim, known))  # type: ignore[arg-type]
-                continue
-            card, place, positive = claim
-            lit = cm.lit(card, place)
-            results.append(engine.verify(lit if positive else ~lit, spec.text, spec.expect, world=cm.deal))
+            else:
+                card, place, positive = claim  # type: ignore[misc]
+                atom = cm.lit(card, place)
+                results.append(engine.verify(atom if positive else ~atom, spec.text, spec.expect, world=cm.deal))
         return results
+
+    def read_claim(self, spec: ClaimSpec) -> tuple[int, ...] | Lit:
+        """One claim (sleuth.claims): a single atom as its parsed tuple, a combined claim as a model literal."""
+        def atom(text: str) -> tuple[int, ...]:
+            one = replace(spec, text=text)
+            return self.parse_knows(one) or self.parse_claim(one)  # type: ignore[return-value]
+
+        claim, payload = read_claim(spec.text, atom, normalise_holding, file=self.doc.file, place=spec.place)
+        if isinstance(claim, Atom):
+            return payload[claim]  # type: ignore[return-value]
+        if any(len(p) == 4 for p in payload.values()):  # type: ignore[arg-type]
+            raise PuzzleError("'knows' claims are judged one at a time; 'and', 'or' combine holds/lacks claims",
+                              file=self.doc.file, place=spec.place)
+        cm = self._claim_model
+
+        def lit(a: Atom) -> Lit:
+            card, place, positive = payload[a]  # type: ignore[misc]
+            return cm.lit(card, place) if positive else ~cm.lit(card, place)
+
+        return to_lit(cm.model, claim, lit)
 
     def parse_knows(self, spec: ClaimSpec) -> tuple[int, str, bool, bool] | None:
         """``[not ]<player> knows|may know the envelope|suspect|weapon|room`` as (player, part, may,

@@ -12,7 +12,7 @@ from typing import Any
 from sleuth.names import NAME, unquote
 from sleuth.backends import backend_class
 from sleuth.engine import Engine
-from sleuth.limits import MAX_WORLDS_KEY
+from sleuth.limits import MAX_WORLDS_KEY, LimitReached
 from sleuth.derive import Choice
 from sleuth.errors import InternalError, PuzzleError
 from sleuth.puzzle import Puzzle, PuzzleDoc
@@ -22,7 +22,7 @@ from sleuth.schema import Names, Section, check_range, parse_fraction
 from .analysis import (DEFAULT_CPSAT_LIMIT, BeliefResult, OwnCard, belief, knowledge, minimal_observations,
                        own_card, replay)
 from .belief import DEFAULT_TREE_CAP, ComponentBelief, Method, TooLarge
-from .cpmodel import GameModel, LimitReached, build_model, holds_lit
+from .cpmodel import GameModel, build_model, holds_lit
 from .game import Game, format_placement, parse_game
 from .nested import nested
 
@@ -123,7 +123,7 @@ class MascaradePuzzle(Puzzle):
         viewer_name = g.players[self.viewer] if self.viewer is not None else "observer"
         try:
             result = self._belief(s, self.viewer, backend)
-        except (TooLarge, LimitReached) as exc:
+        except LimitReached as exc:
             text = f"{viewer_name}'s belief was not computed: {exc}. Raise --set max_worlds (alias max_states) / " \
                    "cpsat_limit, or use --method auto."
             return Report(self.game_name, Status.TIMEOUT, {"viewer": viewer_name, **s.label,
@@ -241,7 +241,7 @@ class MascaradePuzzle(Puzzle):
         g = self._game(s)
         try:
             result = self._belief(s, self.viewer, backend)
-        except (TooLarge, LimitReached) as exc:
+        except LimitReached as exc:
             return [ClaimResult(c.text, Verdict.TIMEOUT, expect=c.expect, detail=str(exc)) for c in claims]
         if not result.consistent:
             conflict = self._conflict(s, backend)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+from dataclasses import replace
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -12,7 +13,10 @@ from typing import Any
 from sleuth.names import NAME, unquote
 from sleuth.backends import backend_class
 from sleuth.engine import Engine
+from sleuth.model import Lit
 from sleuth.limits import MAX_WORLDS_KEY, LimitReached
+from sleuth.claims import Atom, Claim, is_compound, normalise_holding, to_lit
+from sleuth.claims import read as read_claim
 from sleuth.derive import Choice
 from sleuth.errors import InternalError, PuzzleError
 from sleuth.puzzle import Puzzle, PuzzleDoc
@@ -237,7 +241,10 @@ class MascaradePuzzle(Puzzle):
         if s.method is Method.MATRIX:
             raise PuzzleError("verify needs an exact method; the matrix is an estimate after a reveal",
                               file=self.doc.file, place="--method", allowed="auto, hybrid, tree, states, model")
-        parsed = [self._parse_claim(c) for c in claims]
+        combined = {i: self._combined(c) for i, c in enumerate(claims) if is_compound(c.text)}
+        parsed = [self._parse_claim(c) if i not in combined or combined[i] is None else ("combined", i, 0, "",
+                                                                                            Fraction(0), False)
+                  for i, c in enumerate(claims)]
         g = self._game(s)
         try:
             result = self._belief(s, self.viewer, backend)
@@ -251,7 +258,9 @@ class MascaradePuzzle(Puzzle):
         cache: dict[str, Any] = {}
         out = []
         for spec, (kind, pos, card, op, value, negate) in zip(claims, parsed, strict=True):
-            if kind in ("nested-knows", "nested-believes", "may-know"):
+            if kind == "combined":
+                out.append(self._verify_combined(spec, combined[pos], g, s, backend, cache))  # type: ignore[arg-type]
+            elif kind in ("nested-knows", "nested-believes", "may-know"):
                 out.append(self._nested_claim(spec, kind, pos, card, op, value, negate, g, cache))
             elif kind == "p":
                 p = result.p(pos, card)
@@ -274,6 +283,38 @@ class MascaradePuzzle(Puzzle):
             else:
                 out.append(self._holds(spec, pos, card, negate, g, s, backend, cache))
         return out
+
+    def _combined(self, spec: ClaimSpec) -> tuple[Claim, dict[Atom, Any]] | None:
+        """A claim combining holds atoms with and/or/not (None: the text reads as one claim of another form)."""
+        try:
+            self._parse_claim(spec)
+            return None
+        except PuzzleError:
+            pass
+
+        def atom(text: str) -> tuple[int, int, bool]:
+            kind, pos, card, _, _, negate = self._parse_claim(replace(spec, text=text))
+            if kind != "holds":
+                raise PuzzleError(f"{text!r}: only 'holds' claims combine with and, or, not",
+                                  file=self.doc.file, place=spec.place)
+            return pos, card, negate
+
+        return read_claim(spec.text, atom, normalise_holding, file=self.doc.file, place=spec.place)
+
+    def _verify_combined(self, spec: ClaimSpec, read: tuple[Claim, dict[Atom, Any]], g: Game, s: Settings,
+                         backend: str, cache: dict[str, Any]) -> ClaimResult:
+        """Holds atoms combined: judged on the history model (the engine's verdict and explanation)."""
+        tree, payload = read
+        gm = build_model(g.initial, g.steps_for(self.viewer), s.prior, g.positions)
+
+        def lit(a: Atom) -> Lit:
+            pos, card, negate = payload[a]
+            x = holds_lit(gm, pos, card)
+            return ~x if negate else x
+
+        target = to_lit(gm.model, tree, lit)
+        return Engine(gm.model, backend).verify(target, spec.text, spec.expect,
+                                                world=lambda values: format_placement(g, [values[v] for v in gm.final]))
 
     def _nested_claim(self, spec: ClaimSpec, kind: str, who: int, packed: int, op: str, value: Fraction,
                       negate: bool, g: Game, cache: dict[str, Any]) -> ClaimResult:

@@ -12,14 +12,16 @@ from __future__ import annotations
 
 import importlib.util
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
 
+from sleuth.claims import Atom, to_lit
+from sleuth.claims import read as read_claim
 from sleuth.engine import Engine
 from sleuth.errors import PuzzleError
-from sleuth.model import LinearExpr, Model, Table, Var
+from sleuth.model import Constraint, LinearExpr, Lit, Model, Table, Var
 from sleuth.puzzle import Puzzle, PuzzleDoc, emit_notes
 from sleuth.results import ClaimResult, ClaimSpec, Report, Status, Verdict, contradiction_text
 from sleuth.schema import Section
@@ -99,16 +101,36 @@ class SecretPuzzle(Puzzle):
     def verify(self, claims: Sequence[ClaimSpec], *, backend: str = "cpsat",
                options: Mapping[str, Any] | None = None) -> list[ClaimResult]:
         opts = self.reject_options(options, ("time-limit", "method"))
-        engine, sm = self._engine(backend)
+        sm = build_model(self.space, self.proposals, per_word=_per_word(self.space, backend))
+        read = [self._read_claim(claim, sm) for claim in claims]
+        engine = Engine(sm.model, backend)
         results = []
-        for claim in claims:
-            kind, arg = self._parse_claim(claim)
-            if kind == "best":
-                results.append(self._verify_best(claim, arg, opts))
+        for claim, target in zip(claims, read, strict=True):
+            if isinstance(target, str):
+                results.append(self._verify_best(claim, target, opts))
                 continue
-            results.append(engine.verify(sm.claim(arg, negated=(kind == "not")), claim.text, claim.expect,
+            results.append(engine.verify(target, claim.text, claim.expect,
                                          world=lambda values: sm.decode([values[v] for v in sm.variables])))
         return results
+
+    def _read_claim(self, claim: ClaimSpec, sm: SecretModel) -> str | Constraint | Lit:
+        """A ``best guess`` claim as its word; answer claims (combined with and/or/not) as a model constraint."""
+        def atom(text: str) -> tuple[str, str]:
+            return self._parse_claim(replace(claim, text=text))
+
+        tree, payload = read_claim(claim.text, atom, file=self.doc.file, place=claim.place)
+        if isinstance(tree, Atom):
+            kind, arg = payload[tree]  # type: ignore[misc]
+            return arg if kind == "best" else sm.claim(arg, negated=(kind == "not"))
+        if any(kind == "best" for kind, _ in payload.values()):  # type: ignore[misc]
+            raise PuzzleError("'best guess' claims are judged one at a time; 'and', 'or' combine answer claims",
+                              file=self.doc.file, place=claim.place)
+
+        def lit(a: Atom) -> Lit:
+            kind, arg = payload[a]  # type: ignore[misc]
+            return sm.model.reify(sm.claim(arg, negated=(kind == "not")))
+
+        return to_lit(sm.model, tree, lit)
 
     def _parse_claim(self, claim: ClaimSpec) -> tuple[str, str]:
         words = claim.text.split()

@@ -33,7 +33,6 @@ from .orders import conflicting_guesses, enumerate_posterior
 from .seed import SeedAgent
 from .strategies import Optimal
 
-SOLVE_METHODS = ("count", "enumerate", "filter")
 OPS: dict[str, Callable[[Any, Any], bool]] = {
     "=": operator.eq, "==": operator.eq, "!=": operator.ne, "<=": operator.le, ">=": operator.ge,
     "<": operator.lt, ">": operator.gt}
@@ -85,7 +84,8 @@ class CardGuessPuzzle(Puzzle):
     def solve(self, *, backend: str = "cpsat", options: Mapping[str, Any] | None = None) -> Report:
         opts = self.reject_options(options, ("method", "plot", "probabilities", "time-limit"))
         self._budget(opts)
-        method = read_method_name(opts.get("method", "count"), self.doc.file)
+        choice = self.derivation(opts, backend)
+        method = choice.name
         time_limit = opts.get("time-limit")
         s = self.state
         if not s.consistent:
@@ -102,7 +102,7 @@ class CardGuessPuzzle(Puzzle):
             "feedback": s.feedback.value,
             "statistic": {"unplaced": s.composition(know.c), "no": s.composition(know.p)},
             "orders": know.count(s.arrangements),
-            "method": method,
+            **choice.fields(),
         }
         return Report(self.game, Status.OK, fields, self._solve_text(remaining, nxt, fields))
 
@@ -113,15 +113,15 @@ class CardGuessPuzzle(Puzzle):
         if method == "count":
             nxt = know.next_probabilities(s.arrangements) if know.cards_left else [Fraction(0)] * len(s.types)
             return s.posterior(), nxt
-        if method == "enumerate":
+        if method == "model":
             try:
                 e = enumerate_posterior(s.types, s.counts, s.history, backend, time_limit)
             except ValueError as exc:
-                raise self._error(str(exc), "--method", allowed="count, filter") from None
+                raise self._error(str(exc), "--method", allowed="auto, count, filter") from None
             return e.remaining, e.next
         if s.feedback is Feedback.COMPLETE:
             raise self._error("the seed's filter follows partial feedback only", "--method",
-                              allowed="count, enumerate")
+                              allowed="auto, count, model")
         agent = SeedAgent(s.counts)
         for g in s.history:
             agent.update_state(g.card, g.correct)
@@ -273,15 +273,6 @@ class CardGuessPuzzle(Puzzle):
             shown = f"{sc} ({float(sc):.4f})" if isinstance(sc, Fraction) else f"{sc:.6f}"
             lines.append(f"  {t:<8} {str(probs[a]):>12}  {shown}" + ("  <- guess" if a == guess else ""))
         return Report(self.game, Status.OK, fields, "\n".join(lines))
-
-
-def read_method_name(value: Any, file: str | None) -> str:
-    from sleuth.schema import choose
-    try:
-        return choose(str(value), SOLVE_METHODS, "method", aliases={"counting": "count", "cpsat": "enumerate",
-                                                                    "seed": "filter", "bayes": "filter"})
-    except PuzzleError as exc:
-        raise PuzzleError(exc.message, file=file, place="--method", allowed=exc.allowed) from None
 
 
 def _score(value: Any) -> Any:

@@ -96,7 +96,10 @@ def backbone_sheet(cm: ClueModel, backend: str = "cpsat", time_limit: float | No
 def naive_sheet(cm: ClueModel, backend: str = "cpsat", cells: Sequence[tuple[int, int]] | None = None) -> Sheet:
     """Two solves per cell: can the card be there, can it be elsewhere."""
     engine = cm.engine(backend)
-    if not engine.solve().feasible:
+    first = engine.solve()
+    if first.status is SolveStatus.UNKNOWN:
+        raise SolverTimeout("naive sheet: the consistency check reached the time limit")
+    if not first.feasible:
         return Sheet((), False)
     fixed = {}
     for c, q in cells or [(c, q) for c, row in enumerate(cm.holds) for q in range(len(row))]:

@@ -20,7 +20,7 @@ from sleuth.explain import minimal_subset
 from sleuth.errors import PuzzleError
 from sleuth.model import Clause, Constraint, Model
 from sleuth.puzzle import Puzzle, PuzzleDoc
-from sleuth.results import ClaimResult, ClaimSpec, Report, Status, Verdict, contradiction_text
+from sleuth.results import Answer, ClaimResult, ClaimSpec, Report, Status, Verdict, contradiction_text
 from sleuth.schema import Names, Section, choose
 
 from .deduction import CpSatBasic
@@ -54,6 +54,21 @@ class Outcome:
     hands: list[int | None] = field(default_factory=list)
     knowledge: Any = None
     conflict: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class EggheadAnswer(Answer):
+    """Egghead's answer: each player's valids after the last round, and what happened in each round."""
+
+    valids: Mapping[str, Sequence[Sequence[int]]]   # player -> the sorted hands still possible for them
+    rounds: Sequence[Mapping[str, Any]]
+    analysis: str
+    moderator: str
+    analysts: Sequence[str]                        # the players who use the behavioural analysis
+    undetermined: Sequence[str]                    # valids that depend on a hand not on the table
+    method: str
+    exact: bool
+    backend: str | None
 
 
 class EggheadPuzzle(Puzzle):
@@ -279,7 +294,7 @@ class EggheadPuzzle(Puzzle):
         fields = {"valids": valids, "rounds": rounds, "analysis": self.analysis, "moderator": self.moderator,
                   "analysts": [names[p] for p in range(self.setup.players) if self.behavioural[p]],
                   "undetermined": [names[p] for p, v in out.valids.items() if v is None], **choice.fields()}
-        return Report(self.game, Status.OK, fields, self._text(out, rounds))
+        return Report.of(self.game, EggheadAnswer(**fields), self._text(out, rounds))
 
     def _round_json(self, rec: RoundRecord) -> dict[str, Any]:
         names = self.setup.names

@@ -20,7 +20,7 @@ from sleuth.claims import read as read_claim
 from sleuth.derive import Choice
 from sleuth.errors import InternalError, PuzzleError
 from sleuth.puzzle import Puzzle, PuzzleDoc
-from sleuth.results import ClaimResult, ClaimSpec, Report, Status, Verdict
+from sleuth.results import Answer, optional, ClaimResult, ClaimSpec, Report, Status, Verdict
 from sleuth.schema import Names, Section, check_range, parse_fraction
 
 from .analysis import (DEFAULT_CPSAT_LIMIT, BeliefResult, OwnCard, belief, knowledge, minimal_observations,
@@ -64,6 +64,28 @@ class Settings:
         if self.choice is None:
             return {"method": "hybrid", "exact": True, "backend": None}
         return self.choice.fields()
+
+
+@dataclass(frozen=True)
+class MascaradeAnswer(Answer):
+    """Mascarade's answer: the viewer's exact belief over the placements, and what it implies."""
+
+    viewer: str
+    method: str
+    exact: bool
+    backend: str | None
+    marginals: Mapping[str, Mapping[str, Fraction]]      # position -> card -> P
+    support: int | None                                  # placements with P > 0 (None: the matrix)
+    certain: Mapping[str, str]                           # positions whose card is sure
+    components: Sequence[Sequence[str]]                  # positions mixed together
+    note: str | None = optional()
+    swaps: Mapping[str, Fraction] | None = optional()    # tree: P(each unknown swap happened)
+    histories: int | None = optional()                   # model: consistent histories
+    knowledge: Mapping[str, Any] | None = optional()     # each player's belief about their own card
+    knows_own_card: Sequence[str] | None = optional()
+    others: Mapping[str, Any] | None = optional()        # --others: the viewer's view of each player's beliefs
+    others_reason: str | None = optional()               # --others: why it was not computed
+    safe_claims: Sequence[str] | None = optional()
 
 
 class MascaradePuzzle(Puzzle):
@@ -157,7 +179,7 @@ class MascaradePuzzle(Puzzle):
         text = self._text(result, viewer_name, s, own)
         if s.others:
             text += "\n" + self._others(g, viewer_name, fields)
-        return Report(self.game_name, Status.OK, fields, text)
+        return Report.of(self.game_name, MascaradeAnswer(**fields), text)
 
     def _others(self, g: Game, viewer_name: str, fields: dict[str, Any]) -> str:
         """Adds ``others`` and ``safe_claims`` (the viewer's view of every other player's beliefs)."""

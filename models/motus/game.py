@@ -23,7 +23,7 @@ from sleuth.engine import Engine
 from sleuth.errors import PuzzleError
 from sleuth.model import Constraint, LinearExpr, Lit, Model, Table, Var
 from sleuth.puzzle import Puzzle, PuzzleDoc, emit_notes
-from sleuth.results import ClaimResult, ClaimSpec, Report, Status, Verdict, contradiction_text
+from sleuth.results import Answer, ClaimResult, ClaimSpec, Report, Status, Verdict, contradiction_text
 from sleuth.schema import Section
 
 from . import feedback as fb
@@ -52,6 +52,17 @@ class Proposal:
     @property
     def name(self) -> str:
         return f"guess {self.index} ({self.text}: {self.marks})"
+
+
+@dataclass(frozen=True)
+class SecretAnswer(Answer):
+    """Motus, Wordle and Mastermind's answer: the secrets still possible (sorted)."""
+
+    possible: Sequence[str]
+    count: int
+    method: str
+    exact: bool
+    backend: str | None
 
 
 class SecretPuzzle(Puzzle):
@@ -95,7 +106,7 @@ class SecretPuzzle(Puzzle):
         shown = ", ".join(words[:SHOW_LIMIT]) + (", ..." if len(words) > SHOW_LIMIT else "")
         text = (f"{self.space.label}: {len(words)} possible {noun}{'s' if len(words) != 1 else ''} "
                 f"after {len(self.proposals)} proposal{'s' if len(self.proposals) != 1 else ''}\n{shown}")
-        return Report(self.game, Status.OK, {"possible": words, "count": len(words), **choice.fields()}, text)
+        return Report.of(self.game, SecretAnswer(words, len(words), **choice.fields()), text)
 
     # -- claims -----------------------------------------------------------------------------------------
     def verify(self, claims: Sequence[ClaimSpec], *, backend: str = "cpsat",

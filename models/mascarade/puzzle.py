@@ -21,7 +21,7 @@ from sleuth.derive import Choice
 from sleuth.errors import InternalError, PuzzleError
 from sleuth.puzzle import Puzzle, PuzzleDoc
 from sleuth.results import Answer, optional, ClaimResult, ClaimSpec, Report, Status, Verdict
-from sleuth.schema import Names, Section, check_range, parse_fraction
+from sleuth.schema import Names, Section, parse_fraction
 
 from .analysis import (DEFAULT_CPSAT_LIMIT, BeliefResult, OwnCard, belief, knowledge, minimal_observations,
                        own_card, replay)
@@ -101,27 +101,14 @@ class MascaradePuzzle(Puzzle):
     # -- options -------------------------------------------------------------------------------------
     def settings(self, options: Mapping[str, Any] | None, backend: str = "cpsat") -> Settings:
         opts = self.reject_options(options, OPTIONS)
-        sec = Section({}, file=self.doc.file)        # errors name the option: "--set max_states: ..."
         choice = self.derivation(opts, backend)
         method = _METHOD_OF.get(choice.name) or Method(choice.name)
-        prior = self.table.swap_probability
-        if "swap_probability" in opts:
-            prior = parse_fraction(opts["swap_probability"], sec, "--set swap_probability")
-            if not 0 <= prior <= 1:
-                raise sec.error(f"{prior} is out of range", "--set swap_probability", allowed="from 0 to 1")
-
-        def integer(key: str, default: int, lo: int) -> int:
-            if key not in opts:
-                return default
-            try:
-                value = int(str(opts[key]))
-            except ValueError:
-                raise sec.error(f"{opts[key]!r} is not an integer", f"--set {key}") from None
-            return check_range(value, lo, 10 ** 9, sec, f"--set {key}")
-
-        states = integer("max_states", integer(MAX_WORLDS_KEY, DEFAULT_MAX_STATES, 1), 1)  # one name for all games
-        return Settings(method, prior, states,
-                        integer("tree_cap", DEFAULT_TREE_CAP, 1), integer("cpsat_limit", DEFAULT_CPSAT_LIMIT, 1),
+        prior = self.fraction(opts, "swap_probability", self.table.swap_probability, 0, 1)
+        most = 10 ** 9
+        states = self.integer(opts, "max_states", self.integer(opts, MAX_WORLDS_KEY, DEFAULT_MAX_STATES, 1, most), 1,
+                              most)  # max_worlds: the one name every game takes
+        return Settings(method, prior, states, self.integer(opts, "tree_cap", DEFAULT_TREE_CAP, 1, most),
+                        self.integer(opts, "cpsat_limit", DEFAULT_CPSAT_LIMIT, 1, most),
                         self.flag(opts.get("knowledge", True), "--set knowledge"),
                         self.flag(opts.get("others", False), "--set others"), choice)
 

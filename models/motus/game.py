@@ -221,7 +221,7 @@ class SecretPuzzle(Puzzle):
             return Report(self.game, Status.CONTRADICTION, {"possible": [], "count": 0},
                           contradiction_text(conflict), tuple(conflict))
         if opts.get("top") is not None:
-            return self._top(np.flatnonzero(mask), _top(opts["top"]))
+            return self._top(np.flatnonzero(mask), self.integer(opts, "top", 1, 1, len(self.space.guesses)))
         pick = self.best(chosen, time_limit=_time_limit(opts))
         if pick is None:
             return Report(self.game, Status.TIMEOUT, {"method": chosen.value},
@@ -274,16 +274,6 @@ class SecretPuzzle(Puzzle):
 EXACT_PAIRS = 2_000_000  # possible answers x allowed guesses above which suggest does not try the exact search
 PYTHON_PAIRS = 60_000    # up to this many the plain Python kernel; beyond, numba (compiled once, ~20 s) if present
 EXACT_NODES = 20_000     # nodes the exact search of suggest may visit before it falls back to the heuristic
-
-
-def _top(value: Any) -> int:
-    try:
-        top = int(value)
-    except (TypeError, ValueError):
-        top = 0
-    if top < 1:
-        raise PuzzleError(f"cannot read {value!r}", place="--set top", allowed="a number of guesses >= 1")
-    return top
 
 
 @dataclass(frozen=True)

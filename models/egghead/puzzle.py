@@ -9,13 +9,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
 
 from sleuth.names import NAME, unquote
 from sleuth.engine import Engine
+from sleuth.claims import Atom, evaluate, to_lit
+from sleuth.claims import read as read_claim
 from sleuth.explain import minimal_subset
 from sleuth.errors import PuzzleError
 from sleuth.model import Clause, Constraint, Model
@@ -328,13 +330,33 @@ class EggheadPuzzle(Puzzle):
     def verify(self, claims: Sequence[ClaimSpec], *, backend: str = "cpsat",
                options: Mapping[str, Any] | None = None) -> list[ClaimResult]:
         choice = self.derivation(self.reject_options(options, ("method",)), backend)
-        parsed = [self._parse_claim(c) for c in claims]
+        parsed = [self._read_claim(c) for c in claims]
         out = self.run(backend, choice.name)
         if out.conflict:
             return [ClaimResult(c.text, Verdict.CONTRADICTION, out.conflict, expect=c.expect,
                                 detail=contradiction_text(out.conflict).splitlines()[0]) for c in claims]
         return [self._judge(c, subject, test, constraint, out, backend)
                 for c, (subject, test, constraint) in zip(claims, parsed, strict=False)]
+
+    def _read_claim(self, spec: ClaimSpec) -> tuple[int, Callable[[tuple[int, ...]], bool], Callable]:
+        """A claim (sleuth.claims): one atom, or atoms about one player combined with and, or, not."""
+        claim, payload = read_claim(spec.text, lambda text: self._parse_claim(replace(spec, text=text)),
+                                    file=self.doc.file, place=spec.place)
+        if isinstance(claim, Atom):
+            return payload[claim]  # type: ignore[return-value]
+        subjects = {p[0] for p in payload.values()}  # type: ignore[index]
+        if len(subjects) != 1:
+            raise PuzzleError("combined claims are about one player's hand", file=self.doc.file, place=spec.place,
+                              allowed="atoms with the same player")
+        parts: dict[Atom, Any] = payload
+
+        def test(hand: tuple[int, ...]) -> bool:
+            return evaluate(claim, lambda a: bool(parts[a][1](hand)))
+
+        def constraint(m_: Any, xs: Sequence[Any]) -> Any:
+            return to_lit(m_, claim, lambda a: m_.reify(parts[a][2](m_, xs)))
+
+        return subjects.pop(), test, constraint
 
     def _parse_claim(self, spec: ClaimSpec) -> tuple[int, Callable[[tuple[int, ...]], bool], Callable]:
         text = " ".join(spec.text.split())

@@ -271,7 +271,8 @@ def cmd_games(args: argparse.Namespace) -> int:
         lines.append(f"aliases: {', '.join(info.aliases)}")
     lines.append(f"docs: docs/{info.module.rsplit('.', 1)[-1]}.md; template: sleuth new {spec.name}")
     if spec.methods:
-        lines += ["", "solve methods (--method; auto: the first exact one):"]
+        lines += ["", "solve methods (--method NAME; auto, the default, picks an exact one: the first, unless the "
+                  "--method option below says how):"]
         lines += [f"  {d.name:<15} [{d.label}] {d.meaning}" + (f" (also: {', '.join(d.aliases)})" if d.aliases
                                                                  else "") for d in spec.methods]
     if spec.suggest_methods:

@@ -83,7 +83,8 @@ class Choice:
 def markdown_methods(methods: Sequence[Derivation]) -> str:
     """The methods table of a game's docs page."""
     rows = ["| method | kind | meaning |", "| --- | --- | --- |",
-            "| `auto` | exact | the first exact method below that serves the request (the default) |"]
+            "| `auto` | exact | the default: the first exact method below, unless the `--method` option says how "
+            "the game picks |"]
     for d in methods:
         alias = f" (also: {', '.join(d.aliases)})" if d.aliases else ""
         rows.append(f"| `{d.name}`{alias} | {d.label} | {d.meaning} |")

@@ -227,39 +227,46 @@ class WorldTable:
         More than ``limit`` worlds raise :class:`~sleuth.limits.TooLarge` (the enumeration stops there).
         """
         from .backends import make_backend
-        from .model import LinearExpr, Model, as_expr
 
         doms = _domains(domains)
-        for d in doms:
-            lo, hi = min(d.values), max(d.values)
-            if max(-lo, hi) > SOLVER_LIMIT:
-                raise PuzzleError(f"variable {d.name!r} ranges over {lo}..{hi}, beyond what the constraint solvers"
-                                  f" take (|value| <= 2^62)", allowed="--method table, or smaller values")
-        model = Model()
-        variables: dict[str, Any] = {}
-        for d in doms:
-            lo, hi = min(d.values), max(d.values)
-            if len(d.values) == hi - lo + 1 or rows is not None:  # a listed world fixes every value
-                variables[d.name] = model.int_var(lo, hi, d.name)
-            else:   # a sparse domain: one boolean per value (no backend enumerates the gaps)
-                picks = [model.bool_var(f"{d.name}={v}") for v in d.values]
-                model.add(LinearExpr.sum(picks) == 1)
-                variables[d.name] = LinearExpr({b: v for b, v in zip(picks, d.values, strict=True)}, 0)
-        if rows is not None:
-            model.add_table([variables[d.name] for d in doms], rows)
-        compiler = ModelCompiler(model, variables, {d.name: d for d in doms})
-        for c in constraints:
-            node = parse(c) if isinstance(c, str) else c
-            compiler.require(node)
-        order = [as_expr(variables[d.name]) for d in doms]
-        rows = []
-        for sol in make_backend(model, backend).solutions(limit=None if limit is None else limit + 1):
-            rows.append([e.value(sol) for e in order])
-        if limit is not None and len(rows) > limit:
+        model, order = world_model(doms, constraints, rows)
+        found = [[e.value(sol) for e in order]
+                 for sol in make_backend(model, backend).solutions(limit=None if limit is None else limit + 1)]
+        if limit is not None and len(found) > limit:
             from .limits import TooLarge
             raise TooLarge(f"more than {limit:,} worlds satisfy the constraints, more than the limit (--set "
                            "max_worlds, else the memory budget); raise either, or narrow the domains")
-        return cls(doms, np.array(rows, dtype=table_dtype(doms)).reshape(-1, len(doms))).sorted()
+        return cls(doms, np.array(found, dtype=table_dtype(doms)).reshape(-1, len(doms))).sorted()
+
+
+def world_model(domains: Sequence[Domain], constraints: Sequence[str | Node] = (),
+                rows: Sequence[Sequence[int]] | None = None) -> tuple[Any, list[Any]]:
+    """The declarative model of the starting worlds: a variable per domain (a boolean per value for a sparse
+    one), the listed ``rows`` as a table constraint, the constraints compiled.  Returns the model and, per
+    domain, the linear expression that is its value."""
+    from .model import LinearExpr, Model, as_expr
+
+    for d in domains:
+        lo, hi = min(d.values), max(d.values)
+        if max(-lo, hi) > SOLVER_LIMIT:
+            raise PuzzleError(f"variable {d.name!r} ranges over {lo}..{hi}, beyond what the constraint solvers"
+                              f" take (|value| <= 2^62)", allowed="--method table, or smaller values")
+    model = Model()
+    variables: dict[str, Any] = {}
+    for d in domains:
+        lo, hi = min(d.values), max(d.values)
+        if len(d.values) == hi - lo + 1 or rows is not None:  # a listed world fixes every value
+            variables[d.name] = model.int_var(lo, hi, d.name)
+        else:   # a sparse domain: one boolean per value (no backend enumerates the gaps)
+            picks = [model.bool_var(f"{d.name}={v}") for v in d.values]
+            model.add(LinearExpr.sum(picks) == 1)
+            variables[d.name] = LinearExpr({b: v for b, v in zip(picks, d.values, strict=True)}, 0)
+    if rows is not None:
+        model.add_table([variables[d.name] for d in domains], rows)
+    compiler = ModelCompiler(model, variables, {d.name: d for d in domains})
+    for c in constraints:
+        compiler.require(parse(c) if isinstance(c, str) else c)
+    return model, [as_expr(variables[d.name]) for d in domains]
 
 
 def _names(node: Node) -> set[str]:

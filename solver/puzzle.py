@@ -14,6 +14,7 @@ import tomllib
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any
 
 from .derive import AUTO, DEFAULT_BACKEND, Choice, find_derivation
@@ -122,6 +123,37 @@ class Puzzle(ABC):
             return text in ("true", "yes", "1", "on")
         raise PuzzleError(f"{value!r} is not true or false", file=self.doc.file, place=place,
                           allowed="true or false")
+
+    def integer(self, options: Mapping[str, Any] | None, key: str, default: int, lo: int, hi: int) -> int:
+        """An integer option from lo to hi (``--set key=N``); its default when absent; else bad input."""
+        value = (options or {}).get(key)
+        if value is None:
+            return default
+        try:
+            number = int(str(value).replace("_", "")) if not isinstance(value, bool) else None
+        except ValueError:
+            number = None
+        if number is None or not lo <= number <= hi:
+            raise PuzzleError(f"{value!r} is not an integer from {lo} to {hi}", file=self.doc.file,
+                              place=option_usage(key).replace("=VALUE", ""), allowed=f"{lo} to {hi}")
+        return number
+
+    def fraction(self, options: Mapping[str, Any] | None, key: str, default: Fraction, lo: Fraction | int,
+                 hi: Fraction | int) -> Fraction:
+        """An exact number option (``p/q``, a decimal or an integer) from lo to hi; its default when absent."""
+        from .schema import parse_fraction
+
+        value = (options or {}).get(key)
+        if value is None:
+            return default
+        place = option_usage(key).replace("=VALUE", "")
+        try:
+            number = parse_fraction(value)
+        except PuzzleError as exc:
+            raise PuzzleError(exc.message, file=self.doc.file, place=place, allowed=f"{lo} to {hi}") from None
+        if not lo <= number <= hi:
+            raise PuzzleError(f"{number} is out of range", file=self.doc.file, place=place, allowed=f"{lo} to {hi}")
+        return number
 
     def reject_options(self, options: Mapping[str, Any] | None, allowed: Sequence[str] = ()) -> dict[str, Any]:
         """Fail clearly on a command-line option this game does not take."""

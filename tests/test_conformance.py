@@ -145,3 +145,8 @@ def test_a_time_limit_inside_a_solve_is_a_timeout_never_a_contradiction(cli) -> 
     res = cli(["solve", "example:clue/four-players-uneven", "--method", "naive", "--backend", "python-constraint",
                "--time-limit", "1"])
     assert res.code == 3 and "time limit" in res.err, (res.code, res.err)
+
+
+def test_clue_model_enumeration_honours_max_worlds(cli) -> None:
+    res = cli(["solve", "example:clue/small-deck", "--method", "model", "--probabilities", "--set", "max_worlds=2"])
+    assert res.code == 2 and "more than 2 consistent deals" in res.err and "--method count" in res.err

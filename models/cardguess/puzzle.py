@@ -16,6 +16,7 @@ from __future__ import annotations
 import operator
 import re
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
@@ -23,7 +24,7 @@ from sleuth.names import NAME, quote, unquote
 from sleuth.errors import PuzzleError, SleuthError
 from sleuth.limits import max_items
 from sleuth.puzzle import Puzzle, PuzzleDoc
-from sleuth.results import ClaimResult, ClaimSpec, Report, Status, Verdict
+from sleuth.results import Answer, ClaimResult, ClaimSpec, Report, Status, Verdict
 from sleuth.schema import Names, parse_fraction
 
 from .counting import ENTRY_BYTES
@@ -44,6 +45,21 @@ _REMAINING = re.compile(rf"^\s*P\s*\(\s*remaining\s+is\s+(.+?)\s*\)\s*{_OP}\s*(\
 _ITEM = re.compile(r'\s*("[^"]+"|`(?:[^`]|``)+`|[^\s,="`]+)\s*=\s*(\d+)\s*(?:,|\s|$)\s*')
 _BEST = re.compile(rf"^\s*best\s+guess\s+is\s+({NAME})\s*$", re.I)
 _EXPECTED = re.compile(rf"^\s*E\s*\(\s*further\s+correct\s*\)\s*{_OP}\s*(\S+)\s*$", re.I)
+
+
+@dataclass(frozen=True)
+class CardGuessAnswer(Answer):
+    """Card guessing's answer: the posterior over the remaining compositions and over the next card."""
+
+    remaining: Sequence[Mapping[str, Any]]     # {"composition": {type: count}, "p": Fraction}
+    next: Mapping[str, Fraction]               # type -> P(next card is of that type)
+    cards_left: int
+    feedback: str
+    statistic: Mapping[str, Mapping[str, int]]
+    orders: int                                # deck orders consistent with the history
+    method: str
+    exact: bool
+    backend: str | None
 
 
 class CardGuessPuzzle(Puzzle):
@@ -104,7 +120,7 @@ class CardGuessPuzzle(Puzzle):
             "orders": know.count(s.arrangements),
             **choice.fields(),
         }
-        return Report(self.game, Status.OK, fields, self._solve_text(remaining, nxt, fields))
+        return Report.of(self.game, CardGuessAnswer(**fields), self._solve_text(remaining, nxt, fields))
 
     def _posterior(self, method: str, backend: str, time_limit: float | None
                    ) -> tuple[dict[tuple[int, ...], Fraction], list[Fraction]]:

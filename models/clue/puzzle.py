@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from sleuth.claims import Atom, normalise_holding, to_lit
 from sleuth.claims import read as read_claim
@@ -17,7 +17,7 @@ from sleuth.limits import max_items
 from sleuth.names import NAME, unquote
 from sleuth.puzzle import Puzzle, PuzzleDoc
 from sleuth.model import Lit
-from sleuth.results import ClaimResult, ClaimSpec, Report, Status, Verdict
+from sleuth.results import Answer, ClaimResult, ClaimSpec, Report, Status, Verdict, optional
 from sleuth.schema import Names, fold
 from sleuth.errors import UnknownNameError
 
@@ -31,6 +31,23 @@ from .sheet import Mark, Sheet, backbone_sheet, counted_sheet, exact_sheet, naiv
 _CLAIM = re.compile(rf"^\s*(not\s+)?({NAME})\s+(holds|lacks)\s+({NAME})\s*$", re.IGNORECASE)
 _KNOWS = re.compile(rf"^\s*(not\s+)?({NAME})\s+(knows|may\s+know)\s+the\s+(envelope|suspect|weapon|room)\s*$",
                     re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class ClueAnswer(Answer):
+    """Clue's answer: the knowledge sheet and the envelope, with the exact counts when asked for."""
+
+    viewer: str | None
+    method: str
+    exact: bool
+    backend: str | None
+    sheet: Mapping[str, Mapping[str, Mark]]                  # card -> place -> yes / no / maybe
+    envelope: Mapping[str, str | None]                        # suspect, weapon, room (None: not known)
+    deals: int | None = optional()                            # --probabilities: consistent deals
+    probabilities: Mapping[str, Mapping[str, Fraction]] | None = optional()
+    envelope_probabilities: Sequence[Mapping[str, Any]] | None = optional()
+    facts: Sequence[Mapping[str, Any]] | None = optional()    # --method rules: each fact and its rule
+    others: Mapping[str, Mapping[str, Fraction]] | None = optional()  # --others
 
 
 class CluePuzzle(Puzzle):
@@ -107,7 +124,7 @@ class CluePuzzle(Puzzle):
         if not sheet.consistent:
             return Report(self.game, Status.CONTRADICTION, fields, conflict=self.conflict(backend))
         fields.update(choice.fields())
-        fields["sheet"] = sheet.to_json(game)
+        fields["sheet"] = sheet.table(game)
         fields["envelope"] = sheet.envelope(game)
         probs = None
         if counts is not None:
@@ -131,7 +148,7 @@ class CluePuzzle(Puzzle):
                               for row in fields["envelope_probabilities"][:5])
         if others:
             text += "\n\n" + self._others(fields)
-        return Report(self.game, Status.OK, fields, text)
+        return Report.of(self.game, ClueAnswer(**fields), text)
 
     def _others(self, fields: dict[str, Any]) -> str:
         """Adds ``others`` (and a note for each player who may already be able to accuse); returns the text."""

@@ -44,9 +44,13 @@ class Sheet:
     def known(self) -> int:
         return sum(m is not Mark.MAYBE for row in self.marks for m in row)
 
-    def to_json(self, game: Game) -> dict[str, dict[str, str]]:
+    def table(self, game: Game) -> dict[str, dict[str, Mark]]:
+        """card -> place -> mark, by name."""
         places = game.places
-        return {game.card(c): {places[q]: m.value for q, m in enumerate(row)} for c, row in enumerate(self.marks)}
+        return {game.card(c): {places[q]: m for q, m in enumerate(row)} for c, row in enumerate(self.marks)}
+
+    def to_json(self, game: Game) -> dict[str, dict[str, str]]:
+        return {card: {place: m.value for place, m in row.items()} for card, row in self.table(game).items()}
 
 
 def counted_sheet(counts: Counts) -> Sheet:

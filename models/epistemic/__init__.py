@@ -43,7 +43,7 @@ from sleuth.formula import BoolConst, FormulaError, Knows, Node, Str, is_epistem
 from sleuth.limits import MAX_WORLDS_KEY, check_size, max_items
 from sleuth.names import first_repeat, unique_names
 from sleuth.puzzle import Puzzle, PuzzleDoc, emit_notes
-from sleuth.results import ClaimResult, ClaimSpec, Report, Status, Verdict
+from sleuth.results import Answer, optional, ClaimResult, ClaimSpec, Report, Status, Verdict
 from sleuth.schema import Section, choose, describe, fold
 
 CLAIM_KEYS = ("after", "at")
@@ -79,6 +79,21 @@ class Observation:
     name: str
     kind: str   # "constraint" | "announcement"
     node: Node
+
+
+@dataclass(frozen=True)
+class EpistemicAnswer(Answer):
+    """An epistemic puzzle's answer: the worlds left after every announcement or event, and the trace."""
+
+    worlds: Sequence[Mapping[str, int | str]]
+    count: int
+    initial: int                                   # worlds at the start
+    steps: Sequence[Mapping[str, Any]]             # one row per announcement or event: worlds left after it
+    method: str
+    exact: bool
+    backend: str | None
+    actual: Mapping[str, int | str] | None = optional()
+    knowers: Sequence[Mapping[str, Any]] | None = optional()
 
 
 class EpistemicPuzzle(Puzzle):
@@ -230,7 +245,7 @@ class EpistemicPuzzle(Puzzle):
         if self.actual is not None:
             fields["actual"] = self.actual
             fields["knowers"] = knowers
-        return Report(self.game, Status.OK, fields, self._text(start.count, state, fields))
+        return Report.of(self.game, EpistemicAnswer(**fields), self._text(start.count, state, fields))
 
     def _knower_row(self, label: str, state: KnowledgeState) -> dict[str, Any]:
         """At the actual world: which agents know the whole world (and who is certain of a wrong one)."""

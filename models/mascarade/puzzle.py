@@ -20,8 +20,8 @@ from sleuth.claims import read as read_claim
 from sleuth.derive import Choice
 from sleuth.errors import InternalError, PuzzleError
 from sleuth.puzzle import Puzzle, PuzzleDoc
-from sleuth.results import ClaimResult, ClaimSpec, Report, Status, Verdict
-from sleuth.schema import Names, Section, check_range, parse_fraction
+from sleuth.results import Answer, optional, ClaimResult, ClaimSpec, Report, Status, Verdict
+from sleuth.schema import Names, Section, parse_fraction
 
 from .analysis import (DEFAULT_CPSAT_LIMIT, BeliefResult, OwnCard, belief, knowledge, minimal_observations,
                        own_card, replay)
@@ -66,6 +66,28 @@ class Settings:
         return self.choice.fields()
 
 
+@dataclass(frozen=True)
+class MascaradeAnswer(Answer):
+    """Mascarade's answer: the viewer's exact belief over the placements, and what it implies."""
+
+    viewer: str
+    method: str
+    exact: bool
+    backend: str | None
+    marginals: Mapping[str, Mapping[str, Fraction]]      # position -> card -> P
+    support: int | None                                  # placements with P > 0 (None: the matrix)
+    certain: Mapping[str, str]                           # positions whose card is sure
+    components: Sequence[Sequence[str]]                  # positions mixed together
+    note: str | None = optional()
+    swaps: Mapping[str, Fraction] | None = optional()    # tree: P(each unknown swap happened)
+    histories: int | None = optional()                   # model: consistent histories
+    knowledge: Mapping[str, Any] | None = optional()     # each player's belief about their own card
+    knows_own_card: Sequence[str] | None = optional()
+    others: Mapping[str, Any] | None = optional()        # --others: the viewer's view of each player's beliefs
+    others_reason: str | None = optional()               # --others: why it was not computed
+    safe_claims: Sequence[str] | None = optional()
+
+
 class MascaradePuzzle(Puzzle):
     uses_max_worlds = True
 
@@ -79,27 +101,14 @@ class MascaradePuzzle(Puzzle):
     # -- options -------------------------------------------------------------------------------------
     def settings(self, options: Mapping[str, Any] | None, backend: str = "cpsat") -> Settings:
         opts = self.reject_options(options, OPTIONS)
-        sec = Section({}, file=self.doc.file)        # errors name the option: "--set max_states: ..."
         choice = self.derivation(opts, backend)
         method = _METHOD_OF.get(choice.name) or Method(choice.name)
-        prior = self.table.swap_probability
-        if "swap_probability" in opts:
-            prior = parse_fraction(opts["swap_probability"], sec, "--set swap_probability")
-            if not 0 <= prior <= 1:
-                raise sec.error(f"{prior} is out of range", "--set swap_probability", allowed="from 0 to 1")
-
-        def integer(key: str, default: int, lo: int) -> int:
-            if key not in opts:
-                return default
-            try:
-                value = int(str(opts[key]))
-            except ValueError:
-                raise sec.error(f"{opts[key]!r} is not an integer", f"--set {key}") from None
-            return check_range(value, lo, 10 ** 9, sec, f"--set {key}")
-
-        states = integer("max_states", integer(MAX_WORLDS_KEY, DEFAULT_MAX_STATES, 1), 1)  # one name for all games
-        return Settings(method, prior, states,
-                        integer("tree_cap", DEFAULT_TREE_CAP, 1), integer("cpsat_limit", DEFAULT_CPSAT_LIMIT, 1),
+        prior = self.fraction(opts, "swap_probability", self.table.swap_probability, 0, 1)
+        most = 10 ** 9
+        states = self.integer(opts, "max_states", self.integer(opts, MAX_WORLDS_KEY, DEFAULT_MAX_STATES, 1, most), 1,
+                              most)  # max_worlds: the one name every game takes
+        return Settings(method, prior, states, self.integer(opts, "tree_cap", DEFAULT_TREE_CAP, 1, most),
+                        self.integer(opts, "cpsat_limit", DEFAULT_CPSAT_LIMIT, 1, most),
                         self.flag(opts.get("knowledge", True), "--set knowledge"),
                         self.flag(opts.get("others", False), "--set others"), choice)
 
@@ -157,7 +166,7 @@ class MascaradePuzzle(Puzzle):
         text = self._text(result, viewer_name, s, own)
         if s.others:
             text += "\n" + self._others(g, viewer_name, fields)
-        return Report(self.game_name, Status.OK, fields, text)
+        return Report.of(self.game_name, MascaradeAnswer(**fields), text)
 
     def _others(self, g: Game, viewer_name: str, fields: dict[str, Any]) -> str:
         """Adds ``others`` and ``safe_claims`` (the viewer's view of every other player's beliefs)."""

@@ -23,7 +23,7 @@ from sleuth.engine import Engine
 from sleuth.errors import PuzzleError
 from sleuth.model import Constraint, LinearExpr, Lit, Model, Table, Var
 from sleuth.puzzle import Puzzle, PuzzleDoc, emit_notes
-from sleuth.results import ClaimResult, ClaimSpec, Report, Status, Verdict, contradiction_text
+from sleuth.results import Answer, ClaimResult, ClaimSpec, Report, Status, Verdict, contradiction_text
 from sleuth.schema import Section
 
 from . import feedback as fb
@@ -52,6 +52,17 @@ class Proposal:
     @property
     def name(self) -> str:
         return f"guess {self.index} ({self.text}: {self.marks})"
+
+
+@dataclass(frozen=True)
+class SecretAnswer(Answer):
+    """Motus, Wordle and Mastermind's answer: the secrets still possible (sorted)."""
+
+    possible: Sequence[str]
+    count: int
+    method: str
+    exact: bool
+    backend: str | None
 
 
 class SecretPuzzle(Puzzle):
@@ -95,7 +106,7 @@ class SecretPuzzle(Puzzle):
         shown = ", ".join(words[:SHOW_LIMIT]) + (", ..." if len(words) > SHOW_LIMIT else "")
         text = (f"{self.space.label}: {len(words)} possible {noun}{'s' if len(words) != 1 else ''} "
                 f"after {len(self.proposals)} proposal{'s' if len(self.proposals) != 1 else ''}\n{shown}")
-        return Report(self.game, Status.OK, {"possible": words, "count": len(words), **choice.fields()}, text)
+        return Report.of(self.game, SecretAnswer(words, len(words), **choice.fields()), text)
 
     # -- claims -----------------------------------------------------------------------------------------
     def verify(self, claims: Sequence[ClaimSpec], *, backend: str = "cpsat",
@@ -210,7 +221,7 @@ class SecretPuzzle(Puzzle):
             return Report(self.game, Status.CONTRADICTION, {"possible": [], "count": 0},
                           contradiction_text(conflict), tuple(conflict))
         if opts.get("top") is not None:
-            return self._top(np.flatnonzero(mask), _top(opts["top"]))
+            return self._top(np.flatnonzero(mask), self.integer(opts, "top", 1, 1, len(self.space.guesses)))
         pick = self.best(chosen, time_limit=_time_limit(opts))
         if pick is None:
             return Report(self.game, Status.TIMEOUT, {"method": chosen.value},
@@ -263,16 +274,6 @@ class SecretPuzzle(Puzzle):
 EXACT_PAIRS = 2_000_000  # possible answers x allowed guesses above which suggest does not try the exact search
 PYTHON_PAIRS = 60_000    # up to this many the plain Python kernel; beyond, numba (compiled once, ~20 s) if present
 EXACT_NODES = 20_000     # nodes the exact search of suggest may visit before it falls back to the heuristic
-
-
-def _top(value: Any) -> int:
-    try:
-        top = int(value)
-    except (TypeError, ValueError):
-        top = 0
-    if top < 1:
-        raise PuzzleError(f"cannot read {value!r}", place="--set top", allowed="a number of guesses >= 1")
-    return top
 
 
 @dataclass(frozen=True)

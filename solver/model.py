@@ -164,8 +164,10 @@ class LinearExpr:
             parts.append(str(self.const))
         return " + ".join(parts)
 
-    # The old name of ``sum_of``, kept until its callers in files being rewritten now move over; then delete.
+    # The old names of ``sum_of`` and ``variables`` (they shadowed builtins), kept until the callers in files
+    # being rewritten now move over; then delete.
     sum = sum_of
+    vars = variables
 
 
 Operand = int | Var | Lit | LinearExpr

@@ -24,7 +24,7 @@ def model(puzzle: EpistemicPuzzle) -> WorldModel:
 
     m, order = world_model(puzzle.domains, [node for _, node in puzzle.constraints],
                            None if puzzle.explicit is None else _rows(puzzle))
-    variables = sorted({v for e in order for v in e.vars}, key=lambda v: v.index)
+    variables = sorted({v for e in order for v in e.variables}, key=lambda v: v.index)
     return WorldModel(m, variables, lambda values: tuple(e.value(dict(zip(variables, values, strict=True)))
                                                          for e in order))
 

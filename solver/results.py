@@ -83,20 +83,19 @@ def _short(value: Any) -> str:
 
 
 class Answer:
-    """Base of each game's typed answer: a frozen dataclass whose JSON view is derived from its fields.
+    """Base of each game's typed answer: a frozen dataclass whose ``Report.fields`` and JSON view come from it.
 
-    A field declared with :func:`optional` is left out of the JSON while it is None; every other field is
-    written as :func:`jsonable` makes it (Fractions as "p/q", enums by value).
+    A field declared with :func:`optional` is left out while it is None; in JSON every field is written as
+    :func:`jsonable` makes it (Fractions as "p/q", enums by value).
     """
 
+    def fields(self) -> dict[str, Any]:
+        """The answer's fields by name, as Python values (Fractions, enums); optional ones only when set."""
+        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)  # type: ignore[arg-type]
+                if getattr(self, f.name) is not None or not f.metadata.get("optional")}
+
     def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {}
-        for f in dataclasses.fields(self):  # type: ignore[arg-type]
-            value = getattr(self, f.name)
-            if value is None and f.metadata.get("optional"):
-                continue
-            out[f.name] = jsonable(value)
-        return out
+        return {k: jsonable(v) for k, v in self.fields().items()}
 
 
 def optional() -> Any:
@@ -119,7 +118,7 @@ class Report:
     @classmethod
     def of(cls, game: str, answer: Answer, text: str = "") -> Report:
         """An OK report whose ``fields`` are the JSON view of the game's typed ``answer``."""
-        return cls(game, Status.OK, answer.to_json(), text, answer=answer)
+        return cls(game, Status.OK, answer.fields(), text, answer=answer)
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"game": self.game, "status": self.status.value}

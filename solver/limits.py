@@ -82,6 +82,30 @@ def check_size(what: str, estimate: int | float, options: Mapping[str, Any] | No
                        f"--set {MAX_WORLDS_KEY}=N or SLEUTH_MEMORY_BUDGET".strip())
 
 
+def check_bytes(what: str, estimate: int | float, *, detail: str = "", also: str = "") -> int:
+    """Refuse before allocating ``estimate`` bytes for ``what`` when that is over the memory budget.
+
+    The message gives the estimate (and ``detail``, what it is made of), the budget and how to raise it:
+    ``SLEUTH_MEMORY_BUDGET`` set to the estimate rounded up, or ``also`` (another way, e.g. a smaller input).
+    Returns the bytes of the budget left over.
+    """
+    budget = memory_budget()
+    if estimate > budget:
+        need = _round_up(estimate)
+        how = f"SLEUTH_MEMORY_BUDGET={need}" + (f", or {also}" if also else "")
+        raise TooLarge(f"{what} needs about {_bytes(estimate)}{f' ({detail})' if detail else ''}, more than the "
+                       f"memory budget of {_bytes(budget)}; raise it with {how}")
+    return int(budget - estimate)
+
+
+def _round_up(n: float) -> str:
+    """A budget at least ``n`` bytes, written as ``SLEUTH_MEMORY_BUDGET`` accepts it (``300M``, ``3G``)."""
+    for unit, size in (("M", 1024 ** 2), ("G", 1024 ** 3)):
+        if n <= 1000 * size or unit == "G":
+            return f"{math.ceil(n / size)}{unit}"
+    return str(int(n))  # pragma: no cover
+
+
 def _num(x: int | float) -> str:
     return f"{int(x):,}" if x < 1e15 else f"{x:.3g}"
 

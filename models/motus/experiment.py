@@ -30,7 +30,7 @@ from sleuth.figures import check_target
 
 from . import feedback as fb
 from . import strategy as st
-from .emi import GameTree, SearchTimeout, Value
+from .emi import GameTree, SearchTimeout, Value, plan_search
 from .space import CodeSpace, Space, WordSpace
 from .words import ALPHABET, dictionary
 
@@ -120,12 +120,21 @@ class Tally:
 Timing = dict[str, float]
 
 
+def _itemsize(space: Space) -> int:
+    """Bytes per feedback code of the space's matrix (word cells: by word length)."""
+    return np.dtype(fb.code_dtype(space.length)).itemsize if isinstance(space, WordSpace) else 2
+
+
 def study_cell(space: Space, methods: Sequence[st.Method], *, time_limit: float = 60.0
                ) -> tuple[dict[st.Method, Tally], Timing, list[str]]:
     """Play every answer of one space with every method: tallies per method, timings, and notes (the
     methods that timed out, left out of their tally)."""
     tallies = {m: Tally() for m in methods}
     notes: list[str] = []
+    shape = (len(space.guesses), len(space.answers))
+    st.check_matrix(*shape, _itemsize(space))
+    if st.Method.MINIMAX in methods:
+        plan_search(*shape, matrix=True, itemsize=_itemsize(space))
     t0 = time.perf_counter()
     matrix = space.matrix()
     timing = {"matrix": time.perf_counter() - t0, "pairs": float(matrix.size)}
@@ -291,6 +300,7 @@ def evil_motus_index(space: WordSpace, time_limit: float | None, *, cpu: bool = 
     """The exact EMI of a cell, or its proven bounds when ``time_limit`` (CPU seconds with ``cpu``, so that
     a shared machine does not change the answer) runs out."""
     cpu0 = time.process_time()
+    plan_search(len(space.guesses), len(space.answers), matrix=True, itemsize=_itemsize(space))
     matrix = space.matrix()
     tree = GameTree(matrix, space.found, time_limit=time_limit,
                     clock=time.process_time if cpu else time.monotonic)
@@ -324,6 +334,7 @@ def _emi_task(job: tuple[str, int, str, float | None]) -> EmiCell:
     """One task of ``experiment emi``: the index of one (length, first letter) cell."""
     spec, length, first, time_limit = job
     space = _cells(spec, [length], [first])[0]
+    plan_search(len(space.guesses), len(space.answers), matrix=True, itemsize=_itemsize(space))  # before compiling
     _warm_kernel(space)
     return evil_motus_index(space, time_limit)
 

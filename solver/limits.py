@@ -56,11 +56,12 @@ def parse_size(text: str) -> int | None:
         return None
 
 
-def max_items(options: Mapping[str, Any] | None, bytes_each: int) -> int:
-    """The largest count a game may enumerate: ``--set max_worlds=N``, else the budget over ``bytes_each``."""
+def max_items(options: Mapping[str, Any] | None, bytes_each: float) -> int:
+    """The largest count a game may enumerate: ``--set max_worlds=N``, else the budget over ``bytes_each``
+    (a fraction of a byte for bit-packed worlds)."""
     value = (options or {}).get(MAX_WORLDS_KEY)
     if value is None:
-        return max(1, memory_budget() // max(1, bytes_each))
+        return max(1, int(memory_budget() / max(1e-9, bytes_each)))
     try:
         number = int(str(value).replace("_", ""))
     except ValueError:
@@ -71,15 +72,17 @@ def max_items(options: Mapping[str, Any] | None, bytes_each: int) -> int:
     return number
 
 
-def check_size(what: str, estimate: int | float, options: Mapping[str, Any] | None, bytes_each: int,
-               *, at_least: bool = False) -> None:
-    """Refuse before allocating: ``estimate`` items of ``what`` (about ``bytes_each`` bytes each) over the limit."""
+def check_size(what: str, estimate: int | float, options: Mapping[str, Any] | None, bytes_each: float,
+               *, at_least: bool = False, error: type[TooLarge] | None = None) -> None:
+    """Refuse before allocating: ``estimate`` items of ``what`` (about ``bytes_each`` bytes each) over the limit
+    (raised as ``error``, a :class:`TooLarge` by default, so that a caller may catch its own and fall back)."""
     limit = max_items(options, bytes_each)
     if estimate > limit:
         about = "more than" if at_least else "about" if isinstance(estimate, float) else ""
-        raise TooLarge(f"{about} {_num(estimate)} {what} to enumerate ({_bytes(estimate * bytes_each)}), more than "
-                       f"the limit of {_num(limit)} (memory budget {_bytes(memory_budget())}); raise it with "
-                       f"--set {MAX_WORLDS_KEY}=N or SLEUTH_MEMORY_BUDGET".strip())
+        raise (error or TooLarge)(
+            f"{about} {_num(estimate)} {what} to enumerate ({_bytes(estimate * bytes_each)}), more than "
+            f"the limit of {_num(limit)} (memory budget {_bytes(memory_budget())}); raise it with "
+            f"--set {MAX_WORLDS_KEY}=N or SLEUTH_MEMORY_BUDGET".strip())
 
 
 def check_bytes(what: str, estimate: int | float, *, detail: str = "", also: str = "") -> int:

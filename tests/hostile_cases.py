@@ -262,6 +262,10 @@ def bombs() -> list[Case]:
         Case("bombs", "motus-study-matrix-small-budget", None,
              ("experiment", "motus", "--lengths", "5", "--letters", "A", "--methods", "max"),
              env={"SLEUTH_MEMORY_BUDGET": "2M"}),
+        Case("bombs", "clue-probabilities-small-budget", (PUZZLES / "clue/rules-stop-short.toml").read_text(),
+             ("solve", "{file}", "--probabilities"), env={"SLEUTH_MEMORY_BUDGET": "4K"}),
+        Case("bombs", "egghead-tables-small-budget", (PUZZLES / "egghead/seed_example.toml").read_text(),
+             env={"SLEUTH_MEMORY_BUDGET": "16K"}),
         Case("bombs", "wordle-minimax-time-limit", 'game = "wordle"\ndictionary = "wordle"\n',
              ("suggest", "{file}", "--method", "minimax", "--time-limit", "2"), expect=3, slow=True),
     ]

@@ -411,7 +411,9 @@ def main_emi(argv: list[str]) -> int:
     jobs = [(args.dictionary, s.length, s.cell.first or "", args.time_limit) for s in spaces]
     start = time.perf_counter()
     with Executor.from_args(args, "emi") as ex:
-        found = ex.map(_emi_task, jobs, label="cells", unit="cell")
+        # the largest cells first (their search is the longest, up to the time limit)
+        found = ex.map(_emi_task, jobs, label="cells", unit="cell",
+                       costs=[len(s.guesses) * len(s.answers) for s in spaces])
     cells = {(s.length, s.cell.first or ""): c for s, c in zip(spaces, found, strict=True)}
     wall, cpu = time.perf_counter() - start, sum(c.cpu for c in found)
     if args.plot:

@@ -82,9 +82,10 @@ PROBES: dict[str, list[tuple[str, Callable[..., dict[str, Any]], tuple[str, ...]
                                     "--quiet", "--json")) for c in ("Z7", "X8")],
     "wordle": [("wordle, every answer, max", cli, ("experiment", "wordle", "--games", "wordle", "--methods", "max",
                                                     "--quiet", "--json"))],
-    "epistemic": [("epistemic What Sum 100, children 8", cli, ("experiment", "epistemic", "--bounds", "100",
-                                                              "--children", "8", "--runs", "1", "--no-reference",
-                                                              "--no-events", "--quiet", "--json"))],
+    "epistemic": [(f"epistemic What Sum {b}, children {c}", cli, ("experiment", "epistemic", "--bounds", b,
+                                                                 "--children", c, "--runs", "1", "--no-reference",
+                                                                 "--no-events", "--quiet"))
+                  for b, c in (("100", "8"), ("400", "20"))],
 }
 
 

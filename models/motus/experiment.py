@@ -135,7 +135,7 @@ def study_cell(space: Space, methods: Sequence[st.Method], *, time_limit: float 
     tallies = {m: Tally() for m in methods}
     notes: list[str] = []
     shape = (len(space.guesses), len(space.answers))
-    st.check_matrix(*shape, _itemsize(space))
+    st.check_matrix(*shape, _itemsize(space), stats=any(m is not st.Method.MINIMAX for m in methods))
     if st.Method.MINIMAX in methods:
         plan_search(*shape, matrix=True, itemsize=_itemsize(space))
     t0 = time.perf_counter()

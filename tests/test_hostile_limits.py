@@ -46,13 +46,13 @@ def test_clue_counting_honours_the_memory_budget(monkeypatch: pytest.MonkeyPatch
 
 def test_clue_cli_under_a_small_budget(monkeypatch: pytest.MonkeyPatch) -> None:
     """The sheet falls back to the backbone (same marks); probabilities need the counts: one-line refusal."""
-    plain = run_cli(["solve", CLUE, "--json"])
+    plain = run_cli(["solve", str(CLUE), "--json"])
     monkeypatch.setenv("SLEUTH_MEMORY_BUDGET", "4K")
-    small = run_cli(["solve", CLUE, "--json"])
+    small = run_cli(["solve", str(CLUE), "--json"])
     assert plain.code == small.code == 0
     import json
     assert json.loads(plain.out)["sheet"] == json.loads(small.out)["sheet"]
-    res = run_cli(["solve", CLUE, "--probabilities"])
+    res = run_cli(["solve", str(CLUE), "--probabilities"])
     assert res.code == 2 and res.out == ""
     assert "SLEUTH_MEMORY_BUDGET" in _one_line(res.err)
 
@@ -74,8 +74,8 @@ def test_egghead_tables_estimate() -> None:
 
 def test_egghead_cli_under_a_small_budget(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("SLEUTH_MEMORY_BUDGET", "16K")
-    res = run_cli(["solve", EGGHEAD_BA])
+    res = run_cli(["solve", str(EGGHEAD_BA)])
     assert res.code == 2 and res.out == ""
     assert "175,616 Egghead worlds" in _one_line(res.err)
     monkeypatch.setenv("SLEUTH_MEMORY_BUDGET", "1M")
-    assert run_cli(["solve", EGGHEAD_BA]).code == 0
+    assert run_cli(["solve", str(EGGHEAD_BA)]).code == 0

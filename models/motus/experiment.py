@@ -213,6 +213,7 @@ METHOD_COST = {"sum": 1.4, "max": 1.7, "gmax": 1.9, "gini": 15.0, "entropy": 5.5
 CELL_COST = 2.6  # the feedback matrix and the class-size statistics of a cell (paid by each of its tasks)
 COST_PAIRS = 6303 * 6303
 PARTS = 24  # a cell is split until no task of it costs much more than the whole study over PARTS
+MIN_TASK_COST = 2.0  # ... or than this many estimated CPU seconds (a small study is not worth splitting)
 
 
 def study_jobs(spec: str, spaces: Sequence[WordSpace], methods: Sequence[st.Method], time_limit: float
@@ -226,7 +227,7 @@ def study_jobs(spec: str, spaces: Sequence[WordSpace], methods: Sequence[st.Meth
         return scale * (CELL_COST + sum(METHOD_COST.get(n, 2.0) for n in names))
 
     names = [m.value for m in methods]
-    target = sum(cost(s, names) for s in spaces) / PARTS
+    target = max(MIN_TASK_COST, sum(cost(s, names) for s in spaces) / PARTS)
     jobs: list[CellJob] = []
     weights: list[float] = []
     costs: list[float] = []

@@ -27,13 +27,15 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from .errors import PuzzleError
 from .results import Verdict
 
 if TYPE_CHECKING:
     from .model import Lit, Model
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -186,15 +188,15 @@ def normalise_holding(phrase: str) -> str:
     return text
 
 
-def read(text: str, read_atom: Callable[[str], object], normalise: Callable[[str], str] = lambda s: s,
-         **where: str | None) -> tuple[Claim, dict[Atom, object]]:
+def read(text: str, read_atom: Callable[[str], T], normalise: Callable[[str], str] = lambda s: s,
+         **where: str | None) -> tuple[Claim, dict[Atom, T]]:
     """Parse a claim and read each atom with ``read_atom`` (which raises PuzzleError on one it cannot read).
 
     Each atom is read as written, else in its normalised phrasing (so a card really named "the Thing" still
     reads).  A text that reads as one atom as a whole is that atom (names may contain ``and``, ``or``).
     Errors carry ``where`` (file, place).
     """
-    def one(atom_text: str) -> object:
+    def one(atom_text: str) -> T:
         try:
             return read_atom(atom_text)
         except PuzzleError:
@@ -216,7 +218,7 @@ def read(text: str, read_atom: Callable[[str], object], normalise: Callable[[str
         claim = parse(text)
     except PuzzleError as exc:
         raise PuzzleError(f"cannot read claim {text!r}: {exc.message}", allowed=COMBINATORS, **where) from None
-    payloads: dict[Atom, object] = {}
+    payloads: dict[Atom, T] = {}
     for atom in atoms(claim):
         try:
             payloads[atom] = one(atom.text)

@@ -7,10 +7,11 @@ constraints (switched off again by not assuming their guard).
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from .backends import Backend, Outcome, SolverTimeout, SolveStatus, make_backend
+from .errors import InternalError
 from .explain import minimal_subset
 from .limits import TooLarge, max_items
 from .model import Constraint, Lit, Model, Var
@@ -111,14 +112,14 @@ class Engine:
                 raise SolverTimeout("backbone: a solve reached the time limit")
             if out.status is SolveStatus.INFEASIBLE:
                 break
-            assert out.values is not None
-            candidates = {x: v for x, v in candidates.items() if x.value_in(out.values) == v}
+            values = _assignment(out)
+            candidates = {x: v for x, v in candidates.items() if x.value_in(values) == v}
         return Backbone(True, frozenset(x for x, v in candidates.items() if v),
                         frozenset(x for x, v in candidates.items() if not v), solves)
 
     # -- verdicts -------------------------------------------------------------------------------------
     def verify(self, claim: Lit | Constraint, text: str = "", expect: Verdict = Verdict.ENTAILED,
-               world=None) -> ClaimResult:  # type: ignore[no-untyped-def]
+               world: Callable[[Mapping[Var, int]], object] | None = None) -> ClaimResult:
         """Entailed / refuted / open, with a minimal set of observations or witness worlds.
 
         ``world`` maps a full assignment to what the witness shows (default: the raw assignment).
@@ -134,15 +135,22 @@ class Engine:
                                    detail="the observations admit no world")
             core = self.shrink(against.core, keep=[~lit])
             return ClaimResult(text, Verdict.ENTAILED, tuple(self._names(core)), expect=expect)
-        witness_false = show(against.values)
+        witness_false = show(_assignment(against))
         towards = self.solve([lit])
         if towards.status is SolveStatus.UNKNOWN:
             return ClaimResult(text, Verdict.TIMEOUT, expect=expect, detail="time limit reached")
         if towards.status is SolveStatus.INFEASIBLE:
             core = self.shrink(towards.core, keep=[lit])
             return ClaimResult(text, Verdict.REFUTED, tuple(self._names(core)), witness_false, expect=expect)
-        return ClaimResult(text, Verdict.OPEN, (), {"true": show(towards.values), "false": witness_false},
+        return ClaimResult(text, Verdict.OPEN, (), {"true": show(_assignment(towards)), "false": witness_false},
                            expect=expect)
+
+
+def _assignment(out: Outcome) -> dict[Var, int]:
+    """The values of a feasible outcome (a feasible solve without them is a backend bug)."""
+    if out.values is None:
+        raise InternalError("a feasible solve returned no assignment")
+    return out.values
 
 
 @dataclass(frozen=True)

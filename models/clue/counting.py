@@ -103,7 +103,8 @@ class Problem:
             changed = False
             if any(m == 0 for m in allowed):
                 return None
-            slots = [(1 << p, self.sizes[p], range(len(allowed))) for p in range(n)]
+            slots: list[tuple[int, int, Sequence[int]]] = [(1 << p, self.sizes[p], range(len(allowed)))
+                                                           for p in range(n)]
             slots += [(env, 1, cat) for cat in cats]
             for bit, size, cards in slots:
                 fixed = [c for c in cards if allowed[c] == bit]
@@ -120,8 +121,8 @@ class Problem:
                         allowed[c] = bit
                     changed = True
             kept: list[tuple[int, frozenset[int]]] = []
-            for p, cards in some:
-                left = frozenset(c for c in cards if allowed[c] >> p & 1)
+            for p, wanted in some:
+                left = frozenset(c for c in wanted if allowed[c] >> p & 1)
                 if any(allowed[c] == 1 << p for c in left):
                     continue
                 if not left:
@@ -294,7 +295,7 @@ class _Counter:
             sh = self.env_shift + group.category * self.env_bits
             room = (_small((keys >> sh) & ((1 << self.env_bits) - 1)) == 0).astype(np.int64)  # slot still empty
         choices = [rem] if last else range(int(np.minimum(rem, room).max(initial=0)) + 1)
-        out = []
+        out: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = []
         for m in choices:  # cards of the group this place takes: the rest (last place) or each count
             ok = m <= room
             if not last:
@@ -308,7 +309,7 @@ class _Counter:
             if player and self.player_sets[q]:
                 ok &= (m < room) | ((t & self.player_sets[q]) == 0)  # the hand is full with a set unmet
             src = np.flatnonzero(ok)
-            placed = m[src] if last else np.full(src.size, m, dtype=np.int64)
+            placed = rem[src] if last else np.full(src.size, m, dtype=np.int64)  # last: m is rem
             ways = _BINOM[rem[src], placed] if player else np.where(placed > 0, rem[src], 1)
             out.append((src, t[src], ways.astype(self.dtype, copy=False), placed))
         if len(out) == 1:
@@ -328,9 +329,9 @@ class _Counter:
         return ok
 
     def run(self, max_states: int | None = None, options: Mapping[str, Any] | None = None) -> Counts:
-        keys = np.array([self.initial()], dtype=self.key_dtype)
+        keys: np.ndarray = np.array([self.initial()], dtype=self.key_dtype)
         self.layers = [keys]
-        forward = [np.ones(1, dtype=self.dtype)]
+        forward: list[np.ndarray] = [np.ones(1, dtype=self.dtype)]
         steps = []
         wide = self.key_dtype is object or self.dtype is object
         entry = ENTRY_BYTES * (OBJECT_FACTOR if wide else 1)
@@ -349,7 +350,7 @@ class _Counter:
             forward.append(_segment_sum(dst, forward[-1][src] * ways, keys.size, self.dtype))
             self.layers.append(keys)
         accepted = self.accept(keys)
-        back = accepted.astype(self.dtype)
+        back: np.ndarray = accepted.astype(self.dtype)
         total = int((forward[-1] * back).sum())
         self.backs = [back]
         n_places = self.prob.n + 1
@@ -366,7 +367,7 @@ class _Counter:
         for g, row in zip(self.groups, group_cells, strict=True):
             for c in g.cards:
                 cells[c] = [x // len(g.cards) for x in row]
-        triples = None
+        triples: dict[tuple[int, int, int], int] | None = None
         if self.track_all:
             triples = {}
             final = np.flatnonzero(accepted)
@@ -374,8 +375,8 @@ class _Counter:
                                   forward[-1][final].tolist(), strict=True):
                 gs = [self.groups[self.code_group[(k, code)]] for k, code in enumerate(codes)]
                 share = cnt // (len(gs[0].cards) * len(gs[1].cards) * len(gs[2].cards))
-                for triple in itertools.product(*(g.cards for g in gs)):
-                    triples[triple] = triples.get(triple, 0) + share  # type: ignore[index]
+                for triple in itertools.product(gs[0].cards, gs[1].cards, gs[2].cards):
+                    triples[triple] = triples.get(triple, 0) + share
         return Counts(total, tuple(map(tuple, cells)), triples)
 
     def sample(self, rng: random.Random, k: int) -> list[tuple[int, ...]]:
@@ -428,7 +429,7 @@ def _small(values: np.ndarray) -> np.ndarray:
 
 def _segment_sum(index: np.ndarray, values: np.ndarray, size: int, dtype: type) -> np.ndarray:
     """``out[j] = sum(values[index == j])``, exact (np.bincount would go through float64)."""
-    out = np.zeros(size, dtype=dtype)
+    out: np.ndarray = np.zeros(size, dtype=dtype)
     np.add.at(out, index, values)
     return out
 

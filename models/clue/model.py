@@ -7,7 +7,7 @@ passes, shown cards, wrong and right accusations.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from sleuth.engine import Engine
@@ -27,7 +27,7 @@ class ClueModel:
     def lit(self, card: int, place: int) -> Lit:
         return self.holds[card][place].lit()
 
-    def deal(self, values: dict[Var, int]) -> dict[str, str]:
+    def deal(self, values: Mapping[Var, int]) -> dict[str, str]:
         """A solution as {card: place name} (the witness shown to users)."""
         places = self.game.places
         return {self.game.card(c): places[next(q for q, v in enumerate(row) if values[v])]

@@ -5,14 +5,14 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
-from typing import Any
+from typing import Any, NamedTuple
 
 from dataclasses import dataclass, replace
 
 from sleuth.claims import Atom, normalise_holding, to_lit
 from sleuth.claims import read as read_claim
 from sleuth.derive import Choice, find_derivation
-from sleuth.errors import PuzzleError
+from sleuth.errors import InternalError, PuzzleError
 from sleuth.limits import max_items
 from sleuth.names import NAME, unquote
 from sleuth.puzzle import Puzzle, PuzzleDoc
@@ -31,6 +31,23 @@ from .sheet import Mark, Sheet, backbone_sheet, counted_sheet, exact_sheet, naiv
 _CLAIM = re.compile(rf"^\s*(not\s+)?({NAME})\s+(holds|lacks)\s+({NAME})\s*$", re.IGNORECASE)
 _KNOWS = re.compile(rf"^\s*(not\s+)?({NAME})\s+(knows|may\s+know)\s+the\s+(envelope|suspect|weapon|room)\s*$",
                     re.IGNORECASE)
+
+
+class Holding(NamedTuple):
+    """A read holds/lacks claim: whether ``place`` holds ``card`` (``positive``) or lacks it."""
+
+    card: int
+    place: int
+    positive: bool
+
+
+class Knowing(NamedTuple):
+    """A read knows/may-know claim: does ``player`` know ``part`` (in every world, or with ``may`` some)."""
+
+    player: int
+    part: str
+    may: bool
+    negated: bool
 
 
 @dataclass(frozen=True)
@@ -132,12 +149,13 @@ class CluePuzzle(Puzzle):
             fields["deals"] = counts.total
             fields["probabilities"] = {card: {place: p for place, p in row.items()} for card, row in probs.items()}
             fields["envelope_probabilities"] = envelope_table(game, counts)
-        if probs is not None and opts.get("plot"):
-            from .plot import plot_probabilities
+            if opts.get("plot"):
+                from .plot import plot_probabilities
 
-            who = "an outside observer" if game.viewer is None else game.players[game.viewer]
-            plot_probabilities(opts["plot"], probs, f"{self.title or 'Clue'}\ncell probabilities seen by {who}, "
-                               f"{counts.total} consistent deals", tuple(len(c) for c in game.deck.categories))
+                who = "an outside observer" if game.viewer is None else game.players[game.viewer]
+                plot_probabilities(opts["plot"], probs, f"{self.title or 'Clue'}\ncell probabilities seen by "
+                                   f"{who}, {counts.total} consistent deals",
+                                   tuple(len(c) for c in game.deck.categories))
         text = render_grid(game, sheet, probs)
         if method == "rules":
             text += "\n\nRules engine (the seed's rules; may know less than the exact sheet):\n"
@@ -172,42 +190,44 @@ class CluePuzzle(Puzzle):
         opts = self.reject_options(options, ["time-limit"])
         cm = self._claim_model = self.clue_model()
         read = [self.read_claim(spec) for spec in claims]
-        lits = [None if isinstance(claim, tuple) else claim for claim in read]  # combined: model literals
         engine = cm.engine(backend, opts.get("time-limit"))
         results = []
         known: dict[int, dict[str, Fraction]] = {}
-        for spec, claim, lit in zip(claims, read, lits, strict=True):
-            if lit is not None:
-                results.append(engine.verify(lit, spec.text, spec.expect, world=cm.deal))
-            elif len(claim) == 4:
-                results.append(self._verify_knows(spec, claim, known))  # type: ignore[arg-type]
+        for spec, claim in zip(claims, read, strict=True):
+            if isinstance(claim, Knowing):
+                results.append(self._verify_knows(spec, claim, known))
             else:
-                card, place, positive = claim  # type: ignore[misc]
-                atom = cm.lit(card, place)
-                results.append(engine.verify(atom if positive else ~atom, spec.text, spec.expect, world=cm.deal))
+                lit = claim if isinstance(claim, Lit) else self._holding_lit(claim)
+                results.append(engine.verify(lit, spec.text, spec.expect, world=cm.deal))
         return results
 
-    def read_claim(self, spec: ClaimSpec) -> tuple[int, ...] | Lit:
+    def _holding_lit(self, claim: Holding) -> Lit:
+        """The literal of a holds/lacks claim in the claim model."""
+        atom = self._claim_model.lit(claim.card, claim.place)
+        return atom if claim.positive else ~atom
+
+    def read_claim(self, spec: ClaimSpec) -> Holding | Knowing | Lit:
         """One claim (sleuth.claims): a single atom as its parsed tuple, a combined claim as a model literal."""
-        def atom(text: str) -> tuple[int, ...]:
+        def atom(text: str) -> Holding | Knowing:
             one = replace(spec, text=text)
-            return self.parse_knows(one) or self.parse_claim(one)  # type: ignore[return-value]
+            return self.parse_knows(one) or self.parse_claim(one)
 
         claim, payload = read_claim(spec.text, atom, normalise_holding, file=self.doc.file, place=spec.place)
         if isinstance(claim, Atom):
-            return payload[claim]  # type: ignore[return-value]
-        if any(len(p) == 4 for p in payload.values()):  # type: ignore[arg-type]
+            return payload[claim]
+        if any(isinstance(p, Knowing) for p in payload.values()):
             raise PuzzleError("'knows' claims are judged one at a time; 'and', 'or' combine holds/lacks claims",
                               file=self.doc.file, place=spec.place)
-        cm = self._claim_model
 
         def lit(a: Atom) -> Lit:
-            card, place, positive = payload[a]  # type: ignore[misc]
-            return cm.lit(card, place) if positive else ~cm.lit(card, place)
+            held = payload[a]
+            if not isinstance(held, Holding):
+                raise InternalError(f"claim atom {a.text!r} is not a holds/lacks claim")
+            return self._holding_lit(held)
 
-        return to_lit(cm.model, claim, lit)
+        return to_lit(self._claim_model.model, claim, lit)
 
-    def parse_knows(self, spec: ClaimSpec) -> tuple[int, str, bool, bool] | None:
+    def parse_knows(self, spec: ClaimSpec) -> Knowing | None:
         """``[not ]<player> knows|may know the envelope|suspect|weapon|room`` as (player, part, may,
         negated); None when the claim has another form."""
         match = _KNOWS.match(spec.text)
@@ -218,9 +238,9 @@ class CluePuzzle(Puzzle):
             player = Names("player", self.state.players).index(unquote(who.strip()))
         except PuzzleError as exc:
             raise PuzzleError(exc.message, file=self.doc.file, place=spec.place, allowed=exc.allowed) from None
-        return player, part.casefold(), verb.casefold() != "knows", bool(negated)
+        return Knowing(player, part.casefold(), verb.casefold() != "knows", bool(negated))
 
-    def _verify_knows(self, spec: ClaimSpec, claim: tuple[int, str, bool, bool],
+    def _verify_knows(self, spec: ClaimSpec, claim: Knowing,
                       known: dict[int, dict[str, Fraction]]) -> ClaimResult:
         """Knows: in every world of the viewer; may know: in some world (exact probabilities)."""
         player, part, may, negated = claim
@@ -239,7 +259,7 @@ class CluePuzzle(Puzzle):
         return ClaimResult(spec.text, verdict, expect=spec.expect,
                            detail=f"probability that {name} knows the {part}: {p}")
 
-    def parse_claim(self, spec: ClaimSpec) -> tuple[int, int, bool]:
+    def parse_claim(self, spec: ClaimSpec) -> Holding:
         """``[not ]<player>|envelope holds|lacks <card>`` as (card, place, positive)."""
         match = _CLAIM.match(spec.text)
         allowed = "'<player> holds <card>', '<player> lacks <card>', 'envelope holds <card>', " \
@@ -262,7 +282,7 @@ class CluePuzzle(Puzzle):
         except PuzzleError as exc:
             raise PuzzleError(exc.message, file=self.doc.file, place=spec.place, allowed=exc.allowed) from None
         positive = (verb.lower() == "holds") != bool(negated)
-        return card, place, positive
+        return Holding(card, place, positive)
 
     # -- suggest ------------------------------------------------------------------------------------------
     def suggest(self, *, method: str | None = None, options: Mapping[str, Any] | None = None) -> Report:
@@ -282,9 +302,9 @@ def probability_table(game: Game, counts: Counts) -> dict[str, dict[str, Fractio
 
 
 def envelope_table(game: Game, counts: Counts) -> list[dict[str, Any]]:
-    rows = [{"suspect": game.card(s), "weapon": game.card(w), "room": game.card(r),
-             "p": Fraction(k, counts.total)}
-            for (s, w, r), k in (counts.triples or {}).items() if k]
+    rows: list[dict[str, Any]] = [{"suspect": game.card(s), "weapon": game.card(w), "room": game.card(r),
+                                   "p": Fraction(k, counts.total)}
+                                  for (s, w, r), k in (counts.triples or {}).items() if k]
     rows.sort(key=lambda row: (-row["p"], row["suspect"], row["weapon"], row["room"]))
     return rows
 

@@ -151,10 +151,11 @@ def show_report(puzzle: CluePuzzle, opts: Mapping[str, Any]) -> Report:
         raise PuzzleError(f"no deal lets this suggestion reach {game.players[game.viewer]}: "
                           f"{' or '.join(between) or 'nobody'} must hold one of the cards",
                           file=file, place=place, allowed="a suggestion the viewer can be the one to answer")
+    ranked = [_advice(r) for r in rows]
     fields: dict[str, Any] = {
-        "by": game.players[by], "show": game.card(rows[0]["card"]),  # type: ignore[arg-type]
-        "ranking": [{"card": game.card(r["card"]), "entropy": round(r["entropy"], 4),  # type: ignore[arg-type]
-                     "knows_envelope": r["knows"]} for r in rows]}
+        "by": game.players[by], "show": game.card(ranked[0][0]),
+        "ranking": [{"card": game.card(card), "entropy": round(entropy, 4), "knows_envelope": knows}
+                    for card, entropy, knows in ranked]}
     lines = [f"{game.players[game.viewer]} shows {game.players[by]} one of: "
              + ", ".join(game.card(c) for c in held),
              f"What {game.players[by]} then knows (exact expectation over {game.players[game.viewer]}'s worlds):",
@@ -163,3 +164,11 @@ def show_report(puzzle: CluePuzzle, opts: Mapping[str, Any]) -> Report:
         lines.append(f"  {r['card']:<16} {r['entropy']:>24.4f} {r['knows_envelope']!s:>22}")
     lines.append(f"Show {fields['show']} (reveals least: highest entropy left, then lowest chance of knowing).")
     return Report(puzzle.game, Status.OK, fields, "\n".join(lines))
+
+
+def _advice(row: Mapping[str, object]) -> tuple[int, float, object]:
+    """One row of :func:`.others.show_advice` typed: (card, envelope entropy, P(the suggester knows it))."""
+    card, entropy = row["card"], row["entropy"]
+    if not isinstance(card, int) or not isinstance(entropy, float):
+        raise InternalError(f"malformed advice row {row!r}")
+    return card, entropy, row["knows"]

@@ -281,10 +281,10 @@ def cmd_games(args: argparse.Namespace) -> int:
     if spec.all_options():
         lines += ["", "options:"]
         for o in spec.all_options():
-            lines.append(f"  {o.usage:<28} {o.meaning} ({o.type}; default {o.default}; {', '.join(o.commands)})")
+            lines.append(f"  {o.usage:<28} {o.meaning} ({o.kind}; default {o.default}; {', '.join(o.commands)})")
     lines += ["", "claims ([[claim]] text = ..., or --claim):"] + [f"  {c}" for c in spec.claims]
     lines += ["", "puzzle-file keys (sleuth schema " + spec.name + " prints them as JSON Schema):"]
-    lines += [f"  {k.name:<15} {k.type}{', required' if k.required else ''}" for k in spec.keys]
+    lines += [f"  {k.name:<15} {k.kind}{', required' if k.required else ''}" for k in spec.keys]
     if info.name == "egghead":
         from .models.egghead.questions import load_catalogue
 

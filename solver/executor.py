@@ -45,7 +45,7 @@ MAX_WORKERS = 256
 class ExperimentParser(argparse.ArgumentParser):
     """An argument parser whose errors are one :class:`PuzzleError` line (the CLI exits 2), never a usage dump."""
 
-    def error(self, message: str) -> NoReturn:  # type: ignore[override]
+    def error(self, message: str) -> NoReturn:
         place = self.prog.removeprefix("sleuth ")
         head, sep, choices = message.partition(" (choose from ")
         if sep:
@@ -57,7 +57,10 @@ def bounded(kind: type, lo: float | None = None, hi: float | None = None, *, abo
             ) -> Callable[[str], Any]:
     """An argparse ``type``: an ``int`` or ``float`` in ``[lo, hi]`` (``(lo, hi]`` with ``above``)."""
     what = "an integer" if kind is int else "a number"
-    num = lambda x: str(int(x)) if float(x).is_integer() else f"{x:g}"
+
+    def num(x: float) -> str:
+        return str(int(x)) if float(x).is_integer() else f"{x:g}"
+
     if lo is not None and hi is not None:
         allowed = f"{what} {'above' if above else 'from'} {num(lo)} {'and at most' if above else 'to'} {num(hi)}"
     elif lo is not None:

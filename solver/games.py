@@ -11,7 +11,7 @@ import importlib
 from dataclasses import dataclass
 from types import ModuleType
 
-from .errors import UnknownNameError
+from .errors import InternalError, UnknownNameError
 from .spec import GameSpec
 
 
@@ -27,7 +27,10 @@ class GameInfo:
         """The game's keys, options, methods and claim forms (``<module>.spec``: ``SPEC`` or ``SPECS[name]``)."""
         mod = importlib.import_module(self.module + ".spec")
         specs = getattr(mod, "SPECS", None)
-        return specs[self.name] if specs is not None else mod.SPEC
+        spec = specs[self.name] if specs is not None else getattr(mod, "SPEC", None)
+        if not isinstance(spec, GameSpec):
+            raise InternalError(f"{self.module}.spec defines no GameSpec for game {self.name!r}")
+        return spec
 
 
 GAMES: tuple[GameInfo, ...] = (
@@ -109,13 +112,15 @@ def all_games() -> tuple[GameInfo, ...]:
     for _, target in plugin_points(ENTRY_POINT_GROUP):
         try:
             module, _, attr = target.partition(":")
-            info = importlib.import_module(module.strip())
+            info: object = importlib.import_module(module.strip())
             for part in attr.strip().split(".") if attr.strip() else ():
                 info = getattr(info, part)
         except Exception:  # noqa: BLE001 - a broken plug-in must not break sleuth
             continue
-        keys = {key.casefold() for key in (info.name, *info.aliases)} if isinstance(info, GameInfo) else set()
-        if keys and not keys & taken:
+        if not isinstance(info, GameInfo):
+            continue
+        keys = {key.casefold() for key in (info.name, *info.aliases)}
+        if not keys & taken:
             games.append(info)
             taken |= keys
     return tuple(games)

@@ -164,10 +164,9 @@ class LinearExpr:
             parts.append(str(self.const))
         return " + ".join(parts)
 
-    # The old names of ``sum_of`` and ``variables`` (they shadowed builtins), kept until the callers in files
-    # being rewritten now move over; then delete.
+    # The old name of ``sum_of`` (it shadowed a builtin), kept until the callers in solver/epistemic.py move
+    # over; then delete.
     sum = sum_of
-    vars = variables
 
 
 Operand = int | Var | Lit | LinearExpr

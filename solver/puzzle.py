@@ -15,10 +15,11 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from types import ModuleType
 from typing import Any
 
 from .derive import AUTO, DEFAULT_BACKEND, Choice, find_derivation
-from .errors import PuzzleError, SleuthError
+from .errors import InternalError, PuzzleError, SleuthError
 from .games import GameInfo, find_game, game_module
 from .limits import MAX_WORLDS_KEY, TIME_KEY, deadline, max_items, time_limit
 from .names import check_keys as check_repeated_keys
@@ -191,7 +192,7 @@ def _timed(method: Any) -> Any:
 class _Stderr(logging.StreamHandler):  # type: ignore[type-arg]
     """Writes to whatever ``sys.stderr`` is at the time (tests and the CLI redirect it)."""
 
-    @property  # type: ignore[override]
+    @property
     def stream(self) -> Any:
         return sys.stderr
 
@@ -371,14 +372,14 @@ def load_document(data: Mapping[str, Any], *, file: str | None = None, viewer: s
         raise section.error("expected a game name", "game", allowed=_game_names())
     info = find_game(game_name, file=file, place="game")
     check_keys(section.data, info.spec, file=file)
-    title = section.str("title", None)
-    file_viewer = section.str("viewer", None)
+    title = section.string("title", None)
+    file_viewer = section.string("viewer", None)
     module = _module(info)
     claim_keys = ("text", "expect", *getattr(module, "CLAIM_KEYS", ()))
     claims = []
     for cs in section.sections("claim"):
-        text = cs.str("text")
-        expect = cs.str("expect", "entailed", choices=[v.value for v in (Verdict.ENTAILED, Verdict.REFUTED,
+        text = cs.string("text")
+        expect = cs.string("expect", "entailed", choices=[v.value for v in (Verdict.ENTAILED, Verdict.REFUTED,
                                                                           Verdict.OPEN)])
         options = {k: cs.raw(k) for k in claim_keys[2:] if cs.has(k)}
         cs.finish(claim_keys)
@@ -386,7 +387,7 @@ def load_document(data: Mapping[str, Any], *, file: str | None = None, viewer: s
     return PuzzleDoc(info, section, file, title, viewer or file_viewer, claims, viewer_from_cli=viewer is not None)
 
 
-def _module(info: GameInfo):  # type: ignore[no-untyped-def]
+def _module(info: GameInfo) -> ModuleType:
     try:
         return game_module(info)
     except ModuleNotFoundError as exc:
@@ -415,6 +416,8 @@ def load_data(data: Mapping[str, Any], *, file: str | None = None, viewer: str |
     doc = load_document(data, file=file, viewer=viewer)
     module = _module(doc.game)
     puzzle = module.load(doc)
+    if not isinstance(puzzle, Puzzle):
+        raise InternalError(f"{doc.game.module}.load returned {type(puzzle).__name__}, not a Puzzle")
     doc.section.finish()
     if doc.viewer is not None and not getattr(module, "HAS_VIEWER", True):
         doc.note(f"viewer {doc.viewer!r} is ignored: game {doc.game.name!r} has no viewer",

@@ -153,13 +153,6 @@ class Section:
             allowed = sorted(self.used | set(extra_allowed))
             raise self.error(f"unknown key {unknown[0]!r}", unknown[0], allowed=allowed)
 
-    # The old names (they shadowed builtins), kept until the callers in files being rewritten now move over
-    # to ``integer``, ``string``, ``boolean`` and ``array``; then delete these four lines.
-    int = integer
-    str = string
-    bool = boolean
-    list = array
-
 
 def check_range(value: int, lo: int | None, hi: int | None, section: Section, key: str | int) -> int:
     if (lo is not None and value < lo) or (hi is not None and value > hi):

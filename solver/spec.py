@@ -80,11 +80,6 @@ class Key:
             out["additionalProperties"] = {"description": self.names}
         return out
 
-    # The old name of ``kind`` (it shadowed a builtin), read by the CLI's help until it moves over; then delete.
-    @property
-    def type(self) -> str:
-        return self.kind
-
 
 FLAG_OPTIONS = ("method", "probabilities", "plot", "time-limit", "others", "show")  # --NAME; the rest: --set
 
@@ -103,11 +98,6 @@ class Option:
     @property
     def usage(self) -> str:
         return f"--{self.name}" if self.flag else f"--set {self.name}=VALUE"
-
-    # The old name of ``kind`` (it shadowed a builtin), read by the CLI's help until it moves over; then delete.
-    @property
-    def type(self) -> str:
-        return self.kind
 
 
 @dataclass(frozen=True)

@@ -67,11 +67,6 @@ class EnumeratedPosterior:
     remaining: dict[tuple[int, ...], Fraction]         # composition of the cards to come
     next_card: list[Fraction]                          # type of the next card
 
-    # The old name of ``next_card`` (it shadowed a builtin), read by files being rewritten now; then delete.
-    @property
-    def next(self) -> list[Fraction]:
-        return self.next_card
-
 
 def enumerate_posterior(types: Sequence[str], counts: Sequence[int], history: Sequence[Guess],
                         backend: str = "cpsat", time_limit: float | None = None) -> EnumeratedPosterior:

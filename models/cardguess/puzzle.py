@@ -134,7 +134,7 @@ class CardGuessPuzzle(Puzzle):
                 e = enumerate_posterior(s.types, s.counts, s.history, backend, time_limit)
             except ValueError as exc:
                 raise self._error(str(exc), "--method", allowed="auto, count, filter") from None
-            return e.remaining, e.next
+            return e.remaining, e.next_card
         if s.feedback is Feedback.COMPLETE:
             raise self._error("the seed's filter follows partial feedback only", "--method",
                               allowed="auto, count, model")

@@ -78,9 +78,9 @@ class EggheadPuzzle(Puzzle):
     def __init__(self, doc: PuzzleDoc) -> None:
         super().__init__(doc)
         sec, file = doc.section, doc.file
-        values = sec.int("values", 6, lo=2, hi=12)
-        hand_size = sec.int("hand_size", 3, lo=1, hi=8)
-        players = sec.list("players", str, min_len=2, max_len=8)
+        values = sec.integer("values", 6, lo=2, hi=12)
+        hand_size = sec.integer("hand_size", 3, lo=1, hi=8)
+        players = sec.array("players", str, min_len=2, max_len=8)
         try:
             self.names = Names("player", players)
         except PuzzleError as exc:
@@ -89,12 +89,12 @@ class EggheadPuzzle(Puzzle):
         if self.setup.n_hands > MAX_HANDS:
             raise sec.error(f"{self.setup.n_hands} different hands are too many", "hand_size",
                             allowed=f"values and hand_size with at most {MAX_HANDS} hands")
-        self.moderator = sec.str("moderator", "external", choices=MODERATORS)
-        analysis = sec.str("analysis", "behavioural")
+        self.moderator = sec.string("moderator", "external", choices=MODERATORS)
+        analysis = sec.string("analysis", "behavioural")
         self.analysis = choose(analysis, ANALYSES, "analysis", sec, "analysis",
                                aliases={"behavioral": "behavioural", "ba": "behavioural"})
         n = self.setup.players
-        analysts = sec.list("analysts", str, None)
+        analysts = sec.array("analysts", str, None)
         if analysts is not None and self.analysis != "behavioural":
             raise sec.error("only applies with analysis = \"behavioural\"", "analysts")
         chosen = {self.names.index(a, sec, f"analysts[{i}]") for i, a in enumerate(analysts or [])}
@@ -118,10 +118,10 @@ class EggheadPuzzle(Puzzle):
         self.rounds: list[RoundSpec] = []
         compiled: dict[str, CompiledQuestion] = {}
         for k, rs in enumerate(sec.sections("round")):
-            qid = choose(rs.str("question"), list(catalogue), "question", rs, "question")
+            qid = choose(rs.string("question"), list(catalogue), "question", rs, "question")
             if qid not in compiled:
-                compiled[qid] = catalogue[qid].compile(self.setup)
-            answer = rs.int("answer", None, lo=-10**6, hi=10**6)
+                compiled[qid] = catalogue[qid].compile_for(self.setup)
+            answer = rs.integer("answer", None, lo=-10**6, hi=10**6)
             moderator = k % n if self.moderator == "rotating" else None
             solves = self._solves(rs, moderator)
             new_hands: dict[int, int] = {}
@@ -138,14 +138,14 @@ class EggheadPuzzle(Puzzle):
             self.rounds.append(RoundSpec(compiled[qid], answer, solves, new_hands, rs.place))
 
     def _hand(self, sec: Section, key: str) -> int:
-        cards = sec.list(key, int, min_len=self.setup.hand_size, max_len=self.setup.hand_size)
+        cards = sec.array(key, int, min_len=self.setup.hand_size, max_len=self.setup.hand_size)
         for i, c in enumerate(cards):
             if not 1 <= c <= self.setup.values:
                 raise sec.error(f"card {c} is out of range", f"{key}[{i}]", allowed=f"1 to {self.setup.values}")
         return self.setup.hand_of(cards)
 
     def _solves(self, rs: Section, moderator: int | None) -> list[list[int]] | None:
-        raw = rs.list("solves", None, None)
+        raw = rs.array("solves", None, None)
         if raw is None:
             return None
         stages = [raw] if raw and all(isinstance(x, str) for x in raw) else raw

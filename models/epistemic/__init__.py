@@ -296,8 +296,8 @@ class EpistemicPuzzle(Puzzle):
         except PuzzleError as exc:
             raise exc.located(self.doc.file, claim.place) from None
         sec = Section(dict(claim.options), file=self.doc.file, place=claim.place)
-        after = sec.int("after", None, lo=0, hi=10_000)
-        at = sec.str("at", None, choices=["actual", "all"])
+        after = sec.integer("after", None, lo=0, hi=10_000)
+        at = sec.string("at", None, choices=["actual", "all"])
         if at == "actual" and self.actual is None:
             raise sec.error("at = 'actual' needs an 'actual' world in the file", "at")
         return node, after, at == "actual"
@@ -390,7 +390,7 @@ def _domain(name: str, spec: object, sec: Section) -> Domain:
         return _int_range(name, *bounds, sec)
     if isinstance(spec, dict):
         s = Section(spec, file=sec.file, place=sec.path(name))
-        lo, hi = s.int("min"), s.int("max")
+        lo, hi = s.integer("min"), s.integer("max")
         s.finish()
         return _int_range(name, lo, hi, sec)
     if isinstance(spec, list):
@@ -443,17 +443,17 @@ def _formula(text: object, sec: Section, key: str | int, check: Any) -> Node:
 
 
 def _by(sec: Section, agents: Sequence[str]) -> str | None:
-    by = sec.str("by", None)
+    by = sec.string("by", None)
     return None if by is None else choose(by, list(agents), "agent", sec, "by")
 
 
 def _announcement(a: Section, label: str, state0: KnowledgeState) -> tuple[Step, int | str]:
-    text = a.str("formula")
+    text = a.string("formula")
     node = _formula(text, a, "formula", lambda n: Evaluator(state0).truth(n))
     by = _by(a, list(state0.agents))
     repeat = a.raw("repeat", 1)
     if repeat != "stable":
-        repeat = a.int("repeat", 1, lo=0, hi=10_000)
+        repeat = a.integer("repeat", 1, lo=0, hi=10_000)
     return Step(node, text, by, f"{label} ({by + ': ' if by else ''}{text})"), repeat
 
 
@@ -493,7 +493,7 @@ def _agent_list(sec: Section, key: str, agents: Sequence[str]) -> tuple[str, ...
 def _event(e: Section, number: int, state0: KnowledgeState) -> tuple[Step, int | str]:
     """One ``[[event]]`` table as an announcement step or an action model."""
     agents = list(state0.agents)
-    kind = e.str("kind", "public", choices=EVENT_KINDS)
+    kind = e.string("kind", "public", choices=EVENT_KINDS)
     if kind == "public" and not e.has("set") and not e.has("learn"):
         step, repeat = _announcement(e, f"event {number}", state0)
         e.finish()
@@ -504,9 +504,9 @@ def _event(e: Section, number: int, state0: KnowledgeState) -> tuple[Step, int |
         action = _action_model(e, state0)
         text = "action " + ", ".join(ev.name for ev in action.events)
     else:
-        pre_text = e.str("formula", None)
+        pre_text = e.string("formula", None)
         pre = BoolConst(True) if pre_text is None else _formula(pre_text, e, "formula", truth)
-        learn_text = e.str("learn", None if kind != "semi-private" else ...)
+        learn_text = e.string("learn", None if kind != "semi-private" else ...)
         if learn_text is ...:
             raise e.error("is required for a semi-private event", "learn",
                           allowed="the expression or formula whose value the agents `to` learn")
@@ -531,14 +531,14 @@ def _event(e: Section, number: int, state0: KnowledgeState) -> tuple[Step, int |
 
 def _action_model(e: Section, state0: KnowledgeState) -> ActionModel:
     """``events = [{ name, pre, set, designated }]``, ``observers``, ``actual``."""
-    raw = e.list("events", dict, min_len=1, max_len=1000)
+    raw = e.array("events", dict, min_len=1, max_len=1000)
     events = []
     for j, spec in enumerate(raw):
         s = Section(spec, file=e.file, place=e.path(f"events[{j + 1}]"))
-        name = s.str("name")
-        pre_text = s.str("pre", None)
+        name = s.string("name")
+        pre_text = s.string("pre", None)
         pre = BoolConst(True) if pre_text is None else _formula(pre_text, s, "pre", Evaluator(state0).truth)
-        events.append(Event(name, pre, _posts(s, "set", state0), s.bool("designated", True)))
+        events.append(Event(name, pre, _posts(s, "set", state0), s.boolean("designated", True)))
         s.finish()
     names = [ev.name for ev in events]
     if len({n.casefold() for n in names}) != len(names):
@@ -550,7 +550,7 @@ def _action_model(e: Section, state0: KnowledgeState) -> ActionModel:
             a = choose(agent, list(state0.agents), "agent", obs, agent)
             relations[a] = _event_relation(obs, agent, names)
         obs.finish()
-    actual = e.str("actual", None)
+    actual = e.string("actual", None)
     model = ActionModel(tuple(events), relations,
                         actual=None if actual is None else names.index(choose(actual, names, "event", e, "actual")))
     for a in relations:
@@ -583,7 +583,7 @@ def _event_relation(obs: Section, agent: str, names: list[str]) -> list[list[int
         table = Section(spec, file=obs.file, place=obs.path(agent))
         out: list[list[int]] = [[] for _ in names]
         for key in spec:
-            targets = table.list(key, str, min_len=1)
+            targets = table.array(key, str, min_len=1)
             out[index(key, agent)] = [index(t, agent) for t in targets]
         table.finish()
         missing = [names[i] for i, x in enumerate(out) if not x]
@@ -597,7 +597,7 @@ def _event_relation(obs: Section, agent: str, names: list[str]) -> list[list[int
 
 def load(doc: PuzzleDoc) -> EpistemicPuzzle:
     top = doc.section
-    explicit_raw = top.list("worlds", dict, None, min_len=1, max_len=MAX_DOMAIN)
+    explicit_raw = top.array("worlds", dict, None, min_len=1, max_len=MAX_DOMAIN)
     var_sec = top.section("variables", None)
     domains: list[Domain] = []
     if var_sec is not None:
@@ -625,7 +625,7 @@ def load(doc: PuzzleDoc) -> EpistemicPuzzle:
     empty = WorldTable(domains, np.zeros((0, len(domains)), dtype=np.int64))
 
     constraints: list[tuple[str, Node]] = []
-    for i, text in enumerate(top.list("constraints", str, [])):
+    for i, text in enumerate(top.array("constraints", str, [])):
         node = _formula(text, top, f"constraints[{i}]", lambda n: Evaluator(KnowledgeState(empty, {})).truth(n))
         if is_epistemic(node):
             raise top.error("constraints cannot mention knows()", f"constraints[{i}]")

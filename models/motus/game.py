@@ -377,7 +377,7 @@ def _word_constraints(model: Model, variables: list[Var], p: Proposal) -> None:
     for letter in sorted(set(letters)):
         marks = [m for lt, m in zip(letters, p.marks, strict=True) if lt == letter]
         shown = sum(m != "B" for m in marks)
-        count = LinearExpr.sum(model.indicator(v, letter) for v in variables)
+        count = LinearExpr.sum_of(model.indicator(v, letter) for v in variables)
         model.add(count == shown if "B" in marks else count >= shown)
 
 
@@ -388,14 +388,14 @@ def _mastermind_constraints(model: Model, space: CodeSpace, variables: list[Var]
     common = []
     for colour in sorted(set(guess)):
         copies = guess.count(colour)
-        count = LinearExpr.sum(model.indicator(v, colour) for v in variables)
+        count = LinearExpr.sum_of(model.indicator(v, colour) for v in variables)
         low = model.int_var(0, copies, f"min(count {colour + 1}, {copies}) in guess {p.index}", aux=True)
         with model.unguarded():
             enough = model.reify(count >= copies, f"count {colour + 1} >= {copies} in guess {p.index}")
             model.add(low == copies, when=enough)
             model.add(low == count, when=~enough)
         common.append(low)
-    model.add(LinearExpr.sum(common) == black + white)
+    model.add(LinearExpr.sum_of(common) == black + white)
 
 
 def decode(space: Space, values: Sequence[int]) -> str:
@@ -460,8 +460,8 @@ def _read_proposals(section: Section, space: Space) -> list[Proposal]:
             proposals.append(Proposal(i, text, code, space.show(code), True))
         elif mastermind:
             fsec = g.section("feedback")
-            black = fsec.int("black", lo=0, hi=space.pegs)
-            white = fsec.int("white", 0, lo=0, hi=space.pegs)
+            black = fsec.integer("black", lo=0, hi=space.pegs)
+            white = fsec.integer("white", 0, lo=0, hi=space.pegs)
             fsec.finish()
             if black + white > space.pegs:
                 raise fsec.error(f"black + white = {black + white} is more than {space.pegs} pegs",
@@ -480,17 +480,17 @@ def load(doc: PuzzleDoc) -> SecretPuzzle:
     s = doc.section
     game = doc.game.name
     if game == "mastermind":
-        pegs = s.int("pegs", 4, lo=1, hi=8)
-        colours = s.int("colours", 6, lo=2, hi=9)
+        pegs = s.integer("pegs", 4, lo=1, hi=8)
+        colours = s.integer("colours", 6, lo=2, hi=9)
         if colours ** pegs > MAX_CODES:
             raise s.error(f"{colours}**{pegs} = {colours ** pegs} codes is too many", "pegs",
                           allowed=f"at most {MAX_CODES} codes")
-        space: Space = CodeSpace(pegs=pegs, colours=colours, tries=s.int("tries", 10, lo=1, hi=100))
+        space: Space = CodeSpace(pegs=pegs, colours=colours, tries=s.integer("tries", 10, lo=1, hi=100))
     else:
-        spec = s.str("dictionary", "fr" if game == "motus" else "wordle")
+        spec = s.string("dictionary", "fr" if game == "motus" else "wordle")
         words = dictionary(spec, file=doc.file)
         if game == "motus":
-            length = s.int("length", lo=2, hi=30)
+            length = s.integer("length", lo=2, hi=30)
             first_raw = s.raw("first", None)
             if first_raw is None:
                 guesses = s.data.get("guess")
@@ -505,10 +505,10 @@ def load(doc: PuzzleDoc) -> SecretPuzzle:
                 first = normalise(first_raw) if isinstance(first_raw, str) else ""
                 if len(first) != 1 or first not in ALPHABET:
                     raise s.error(f"{first_raw!r} is not a letter", "first", allowed="one letter A-Z")
-            tries = s.int("tries", 5 if length == 5 else 6, lo=1, hi=100)
+            tries = s.integer("tries", 5 if length == 5 else 6, lo=1, hi=100)
         else:
-            length = s.int("length", 5, lo=2, hi=30)
-            first, tries = None, s.int("tries", 6, lo=1, hi=100)
+            length = s.integer("length", 5, lo=2, hi=30)
+            first, tries = None, s.integer("tries", 6, lo=1, hi=100)
         cell = words.cell(length, first)
         if not cell.answers:
             where = f"{length} letters" + (f" starting with {first}" if first else "")

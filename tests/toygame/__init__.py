@@ -28,7 +28,7 @@ class ThreeCards(Puzzle):
     def __init__(self, doc: PuzzleDoc) -> None:
         super().__init__(doc)
         self.names = Names("card", CARDS)
-        self.facts = [(fs.int("position", lo=1, hi=3) - 1, self.names.index(fs.str("not"), fs, "not"))
+        self.facts = [(fs.integer("position", lo=1, hi=3) - 1, self.names.index(fs.string("not"), fs, "not"))
                       for fs in doc.section.sections("fact")]
         self.model = Model()
         self.at = [self.model.int_var(0, 2, f"position {i + 1}") for i in range(3)]

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -20,7 +20,7 @@ from sleuth.claims import Atom, evaluate, to_lit
 from sleuth.claims import read as read_claim
 from sleuth.explain import minimal_subset
 from sleuth.errors import PuzzleError
-from sleuth.model import Clause, Constraint, Model
+from sleuth.model import Clause, Constraint, Lit, Model, Var
 from sleuth.puzzle import Puzzle, PuzzleDoc
 from sleuth.results import Answer, ClaimResult, ClaimSpec, Report, Status, Verdict, contradiction_text
 from sleuth.schema import Names, Section, choose
@@ -36,6 +36,18 @@ MAX_BA_WORLDS = 600_000_000     # 56**5 = 551 million fits (79 MB per packed tab
 MAX_HANDS = 4096
 MAX_EXPLAIN_WORLDS = 2_000_000   # behavioural verdicts name their observations up to this many worlds
 CLAIM_FORMS = "<player> holds 1 2 2 | <player> has a <v> | <player> has no <v>"
+
+
+HandTest = Callable[[tuple[int, ...]], bool]                       # is a claim true of this hand?
+ClaimConstraint = Callable[[Model, Sequence[Var]], Lit | Constraint]  # the claim on a hand's variables
+
+
+class HandAtom(NamedTuple):
+    """One claim atom about ``subject``'s hand: as a test of a hand and as a constraint on its variables."""
+
+    subject: int
+    test: HandTest
+    constraint: Callable[[Model, Sequence[Var]], Constraint]
 
 
 @dataclass
@@ -342,27 +354,26 @@ class EggheadPuzzle(Puzzle):
         return [self._judge(c, subject, test, constraint, out, backend)
                 for c, (subject, test, constraint) in zip(claims, parsed, strict=False)]
 
-    def _read_claim(self, spec: ClaimSpec) -> tuple[int, Callable[[tuple[int, ...]], bool], Callable]:
+    def _read_claim(self, spec: ClaimSpec) -> tuple[int, HandTest, ClaimConstraint]:
         """A claim (sleuth.claims): one atom, or atoms about one player combined with and, or, not."""
         claim, payload = read_claim(spec.text, lambda text: self._parse_claim(replace(spec, text=text)),
                                     file=self.doc.file, place=spec.place)
         if isinstance(claim, Atom):
-            return payload[claim]  # type: ignore[return-value]
-        subjects = {p[0] for p in payload.values()}  # type: ignore[index]
+            return payload[claim]
+        subjects = {p.subject for p in payload.values()}
         if len(subjects) != 1:
             raise PuzzleError("combined claims are about one player's hand", file=self.doc.file, place=spec.place,
                               allowed="atoms with the same player")
-        parts: dict[Atom, Any] = payload
 
         def test(hand: tuple[int, ...]) -> bool:
-            return evaluate(claim, lambda a: bool(parts[a][1](hand)))
+            return evaluate(claim, lambda a: bool(payload[a].test(hand)))
 
-        def constraint(m_: Any, xs: Sequence[Any]) -> Any:
-            return to_lit(m_, claim, lambda a: m_.reify(parts[a][2](m_, xs)))
+        def constraint(m_: Model, xs: Sequence[Var]) -> Lit:
+            return to_lit(m_, claim, lambda a: m_.reify(payload[a].constraint(m_, xs)))
 
         return subjects.pop(), test, constraint
 
-    def _parse_claim(self, spec: ClaimSpec) -> tuple[int, Callable[[tuple[int, ...]], bool], Callable]:
+    def _parse_claim(self, spec: ClaimSpec) -> HandAtom:
         text = " ".join(spec.text.split())
         m = (re.fullmatch(rf"(?P<who>{NAME}) holds (?P<cards>\d+(?:[ ,]+\d+)*)", text, re.I)
              or re.fullmatch(rf"(?P<who>{NAME}) has (?:a|an) (?P<v>\d+)", text, re.I)
@@ -380,21 +391,21 @@ class EggheadPuzzle(Puzzle):
             if len(cards) != h or not all(1 <= c <= vmax for c in cards):
                 raise PuzzleError(f"{m['cards']!r} is not a hand", file=self.doc.file, place=spec.place,
                                   allowed=f"{h} cards from 1 to {vmax}")
-            return p, (lambda hand: hand == cards), (
-                lambda m_, xs: Clause(tuple(m_.indicator(x, c) for x, c in zip(xs, cards, strict=False)), all_of=True))
+            return HandAtom(p, lambda hand: hand == cards, lambda m_, xs: Clause(
+                tuple(m_.indicator(x, c) for x, c in zip(xs, cards, strict=False)), all_of=True))
         v = int(m.groupdict().get("v") or m["no"])
         if not 1 <= v <= vmax:
             raise PuzzleError(f"{v} is not a card value", file=self.doc.file, place=spec.place,
                               allowed=f"1 to {vmax}")
         has = m.groupdict().get("v") is not None
 
-        def has_v(m_: Any, xs: Sequence[Any]) -> Constraint:
+        def has_v(m_: Model, xs: Sequence[Var]) -> Constraint:
             c = Clause(tuple(m_.indicator(x, v) for x in xs))
             return c if has else c.negation()
-        return p, (lambda hand: (v in hand) == has), has_v
+        return HandAtom(p, lambda hand: (v in hand) == has, has_v)
 
-    def _judge(self, spec: ClaimSpec, subject: int, test: Callable[[tuple[int, ...]], bool],
-               constraint: Callable, out: Outcome, backend: str) -> ClaimResult:
+    def _judge(self, spec: ClaimSpec, subject: int, test: HandTest, constraint: ClaimConstraint, out: Outcome,
+               backend: str) -> ClaimResult:
         s, names = self.setup, self.setup.names
         judge = self.viewer if self.viewer is not None else subject
         if judge != subject:

@@ -131,14 +131,14 @@ class SecretPuzzle(Puzzle):
 
         tree, payload = read_claim(claim.text, atom, file=self.doc.file, place=claim.place)
         if isinstance(tree, Atom):
-            kind, arg = payload[tree]  # type: ignore[misc]
+            kind, arg = payload[tree]
             return arg if kind == "best" else sm.claim(arg, negated=(kind == "not"))
-        if any(kind == "best" for kind, _ in payload.values()):  # type: ignore[misc]
+        if any(kind == "best" for kind, _ in payload.values()):
             raise PuzzleError("'best guess' claims are judged one at a time; 'and', 'or' combine answer claims",
                               file=self.doc.file, place=claim.place)
 
         def lit(a: Atom) -> Lit:
-            kind, arg = payload[a]  # type: ignore[misc]
+            kind, arg = payload[a]
             return sm.model.reify(sm.claim(arg, negated=(kind == "not")))
 
         return to_lit(sm.model, tree, lit)
@@ -210,7 +210,8 @@ class SecretPuzzle(Puzzle):
         stats = st.row_stats(codes[[pick]])
         return Suggestion(self.space.guesses[rows[pick]], method, int(poss.size), bool(possible_rows[rows[pick]]),
                           int(stats.sumsq[0]), int(stats.largest[0]), int(stats.classes[0]),
-                          st.gini(stats, 0, int(poss.size)), float(stats.entropy[0]), float(stats.information[0]),
+                          st.gini(stats, 0, int(poss.size)), float(stats.detail("entropy")[0]),
+                          float(stats.detail("information")[0]),
                           tuple(sorted(self.space.guesses[rows[i]] for i in tied.tolist())))
 
     def suggest(self, *, method: str | None = None, options: Mapping[str, Any] | None = None) -> Report:
@@ -258,7 +259,7 @@ class SecretPuzzle(Puzzle):
                 exact = False
         if not exact:
             codes = self.space.codes(self.space.guess_array[allowed], self.space.answer_array[poss])
-            info = st.row_stats(codes).information
+            info = st.row_stats(codes).detail("information")
             order = np.lexsort((allowed, -np.round(info, 12)))[:top]
             rows = [{"guess": self.space.guesses[allowed[j]], "information": round(float(info[j]), 6)}
                     for j in order]
@@ -319,6 +320,7 @@ class SecretModel:
 
     def claim(self, item: str, *, negated: bool = False) -> Table:
         """``answer is ITEM`` (or its negation) as a constraint on the variables."""
+        rows: list[tuple[int, ...]]
         if self.per_word:
             rows = [(i,) for i, w in enumerate(self.space.answers) if w == item]
         else:
@@ -448,8 +450,7 @@ def _read_marks(section: Section, word: str) -> str:
 
 def _read_proposals(section: Section, space: Space) -> list[Proposal]:
     proposals = []
-    mastermind = isinstance(space, CodeSpace)
-    key = "code" if mastermind else "word"
+    key = "code" if isinstance(space, CodeSpace) else "word"
     for i, g in enumerate(section.sections("guess"), 1):
         text = read_item(space, g.raw(key), g.file, g.path(key))
         if g.has("feedback") == g.has("secret"):
@@ -458,7 +459,7 @@ def _read_proposals(section: Section, space: Space) -> list[Proposal]:
             secret = read_item(space, g.raw("secret"), g.file, g.path("secret"))
             code = int(space.codes(space.encode([text]), space.encode([secret]))[0, 0])
             proposals.append(Proposal(i, text, code, space.show(code), True))
-        elif mastermind:
+        elif isinstance(space, CodeSpace):
             fsec = g.section("feedback")
             black = fsec.integer("black", lo=0, hi=space.pegs)
             white = fsec.integer("white", 0, lo=0, hi=space.pegs)

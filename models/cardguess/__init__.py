@@ -22,7 +22,7 @@ HAS_VIEWER = False  # one guesser: a viewer is noted as ignored
 def expected_score(deck: tuple[int, ...], strategy: str = "optimal", feedback: str = "partial",
                    **params: object) -> ScoreDistribution:
     """Exact score distribution of a strategy on a fresh deck, e.g. ``expected_score((3, 3, 3)).expected``."""
-    return score_distribution(make_strategy(strategy, Feedback(feedback), **params), tuple(deck))
+    return score_distribution(make_strategy(strategy, Feedback(feedback), None, **params), tuple(deck))
 
 
 def load(doc: PuzzleDoc) -> Puzzle:

@@ -6,7 +6,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
+from typing import Any, Literal, overload
 
 from sleuth.errors import PuzzleError
 from sleuth.schema import Names, Section, choose, describe
@@ -71,6 +71,12 @@ class CardGame:
         for g in self.history:
             state = strategy.observe(state, g.card, g.correct, g.actual)
         return state
+
+    @overload
+    def further(self, strategy: Strategy, *, required: Literal[True] = ...) -> ScoreDistribution: ...
+
+    @overload
+    def further(self, strategy: Strategy, *, required: bool) -> ScoreDistribution | None: ...
 
     def further(self, strategy: Strategy, *, required: bool = True) -> ScoreDistribution | None:
         """Exact distribution of the further correct guesses if ``strategy`` plays from here.

@@ -32,7 +32,7 @@ from .game import CardGame, read_game, read_method, read_parameter
 from .optimal import Feedback
 from .orders import conflicting_guesses, enumerate_posterior
 from .seed import SeedAgent
-from .strategies import Optimal
+from .strategies import Optimal, Strategy
 
 OPS: dict[str, Callable[[Any, Any], bool]] = {
     "=": operator.eq, "==": operator.eq, "!=": operator.ne, "<=": operator.le, ">=": operator.ge,
@@ -89,9 +89,10 @@ class CardGuessPuzzle(Puzzle):
         return (f"Card guessing, {s.feedback.value} feedback; deck {deck}; {len(s.history)} guesses "
                 f"({right} right), {know.cards_left} cards left")
 
-    def _strategy(self, method: str | None, opts: Mapping[str, Any], place: str):  # type: ignore[no-untyped-def]
+    def _strategy(self, method: str | None, opts: Mapping[str, Any], place: str) -> Strategy:
         name = read_method(method or "optimal", place, self.doc.file)
-        params = {k: read_parameter(opts[k], k, place, self.doc.file) for k in ("gamma", "step") if k in opts}
+        params: dict[str, Fraction | float] = {k: read_parameter(opts[k], k, place, self.doc.file)
+                                               for k in ("gamma", "step") if k in opts}
         if "gamma" in params:
             params["gamma"] = float(params["gamma"])
         return self.state.strategy(name, **params)
@@ -212,7 +213,7 @@ class CardGuessPuzzle(Puzzle):
         if m := _EXPECTED.match(text):
             strategy = self._strategy(opts.get("method"), opts, place)
             op, target = m.group(1), value(m.group(2))
-            return exact(lambda: s.further(strategy).expected, op, target,  # type: ignore[union-attr]
+            return exact(lambda: s.further(strategy).expected, op, target,
                          f"E(further correct) with {strategy.describe()}")
         if m := _BEST.match(text):
             a = card(m.group(1))

@@ -463,7 +463,7 @@ def _posts(sec: Section, key: str, state0: KnowledgeState) -> tuple[tuple[str, N
     if spec is None:
         return ()
     table = state0.table
-    out = []
+    out: list[tuple[str, Node]] = []
     for var in spec.data:
         name = choose(var, [d.name for d in table.domains], "variable", spec, var)
         value = spec.raw(var)
@@ -513,6 +513,7 @@ def _event(e: Section, number: int, state0: KnowledgeState) -> tuple[Step, int |
         learn = None if learn_text is None else _formula(learn_text, e, "learn", Evaluator(state0).value)
         posts = _posts(e, "set", state0)
         to = tuple(agents) if kind == "public" else _agent_list(e, "to", agents)
+        events: tuple[Event, ...]
         if kind == "private":
             events = (Event("happens", pre, posts), Event("nothing", designated=False))
             rel = {a: ([0], [1]) if a in to else ([1], [1]) for a in agents}

@@ -3,7 +3,7 @@
 An experiment cuts its work into tasks (a dictionary cell, a batch of rounds, a deck ...), each a plain,
 picklable item handed to a module-level function; whatever seed a task uses is derived from the experiment's
 seed and the task's index (:func:`task_seed`), so results do not depend on the number of workers or on the
-order in which they finish.  :meth:`Executor.map` returns results in task order.
+order in which they finish.  :meth:`Executor.map_tasks` returns results in task order.
 
 * default: serial, in this process; Dask is not imported (it is the optional ``cluster`` extra);
 * ``--workers N``: a :class:`distributed.LocalCluster` of ``N`` single-threaded worker processes;
@@ -261,13 +261,17 @@ class Executor:
                                              silence_logs=logging.CRITICAL)
             self.client = Client(self._cluster)
 
-    def map(self, fn: Callable[[T], R], items: Sequence[T], *, label: str = "tasks", unit: str = "task",
-            weights: Sequence[float] | None = None, costs: Sequence[float] | None = None) -> list[R]:
+    def map_tasks(self, fn: Callable[[T], R], items: Sequence[T], *, label: str = "tasks", unit: str = "task",
+                  weights: Sequence[float] | None = None, costs: Sequence[float] | None = None) -> list[R]:
         """``[fn(item) for item in items]``, computed serially or on the cluster; progress on stderr."""
         out: dict[int, R] = {}
         for index, result in self.completed(fn, items, label=label, unit=unit, weights=weights, costs=costs):
             out[index] = result
         return [out[i] for i in range(len(items))]
+
+    # The old name of ``map_tasks`` (it shadowed a builtin), kept until the callers in egghead's and motus's
+    # experiment.py move over; then delete.
+    map = map_tasks
 
     def completed(self, fn: Callable[[T], R], items: Sequence[T], *, label: str = "tasks", unit: str = "task",
                   weights: Sequence[float] | None = None, costs: Sequence[float] | None = None

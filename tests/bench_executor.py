@@ -76,9 +76,9 @@ def main() -> int:
     if args.trivial:
         for workers in (1, 2):
             with Executor(workers=workers, quiet=True) as ex:
-                ex.map(task_seed, list(range(20)))  # warm up: workers started, modules imported
+                ex.map_tasks(task_seed, list(range(20)))  # warm up: workers started, modules imported
                 start = time.perf_counter()
-                ex.map(task_seed, list(range(args.trivial)))
+                ex.map_tasks(task_seed, list(range(args.trivial)))
                 wall = time.perf_counter() - start
             print(f"overhead: {args.trivial} near-empty tasks on {workers} worker(s): {wall / args.trivial * 1e3:.2f} "
                   f"ms per task", flush=True)
@@ -91,7 +91,7 @@ def main() -> int:
         words = sum(len(s.answers) for s in spaces)
 
         def motus(ex: Executor) -> dict[str, tuple[int, int, int, int, dict[int, int]]]:
-            tallies = mx.merge(ex.map(mx._study_task, jobs, weights=weights, costs=costs), methods)[0]
+            tallies = mx.merge(ex.map_tasks(mx._study_task, jobs, weights=weights, costs=costs), methods)[0]
             mx._PREPARED.clear()
             return {m.value: (t.words, t.total, t.fails, t.worst, t.histogram) for m, t in tallies.items()}
 

@@ -39,7 +39,7 @@ def test_task_seeds_are_fixed_distinct_and_non_negative() -> None:
 def test_serial_map_keeps_task_order_and_counts(capsys) -> None:  # type: ignore[no-untyped-def]
     jobs = _batches(4)
     with Executor() as ex:
-        parts = ex.map(simulate_batch, jobs)
+        parts = ex.map_tasks(simulate_batch, jobs)
         assert not ex.distributed and ex.client is None
     assert _solves(parts) == [simulate_batch(j)[0] for j in jobs]
     assert ex.stats.tasks == 4 and ex.stats.task_cpu > 0
@@ -50,21 +50,21 @@ def test_resume_skips_done_tasks_and_drops_a_cut_record(tmp_path) -> None:  # ty
     jobs = _batches(5)
     path = str(tmp_path / "results.pkl")
     with Executor(resume=path, name="t") as ex:
-        first = ex.map(simulate_batch, jobs[:3] + jobs[3:])
+        first = ex.map_tasks(simulate_batch, jobs[:3] + jobs[3:])
     size = os.path.getsize(path)
     with open(path, "ab") as f:  # an interrupted write: half a record at the end
         f.write(pickle.dumps((9, "x"))[:5])
     with Executor(resume=path, name="t") as ex:
-        again = ex.map(simulate_batch, jobs)
+        again = ex.map_tasks(simulate_batch, jobs)
     assert ex.stats.tasks == 0 and ex.stats.resumed == 5 and _solves(again) == _solves(first)
     assert os.path.getsize(path) == size
     with pytest.raises(PuzzleError, match="another experiment or with other options"), \
             Executor(resume=path, name="t") as ex:
-        ex.map(simulate_batch, jobs[:2])
+        ex.map_tasks(simulate_batch, jobs[:2])
     (tmp_path / "junk").write_text("not a pickle")
     with pytest.raises(PuzzleError, match="not a sleuth results file"), \
             Executor(resume=str(tmp_path / "junk"), name="t") as ex:
-        ex.map(simulate_batch, jobs)
+        ex.map_tasks(simulate_batch, jobs)
 
 
 def test_resume_of_a_partial_run(tmp_path) -> None:  # type: ignore[no-untyped-def]
@@ -75,7 +75,7 @@ def test_resume_of_a_partial_run(tmp_path) -> None:  # type: ignore[no-untyped-d
             if i == 1:
                 break  # stopped after two tasks
     with Executor(resume=path, name="t") as ex:
-        parts = ex.map(simulate_batch, jobs)
+        parts = ex.map_tasks(simulate_batch, jobs)
     assert ex.stats.resumed == 2 and ex.stats.tasks == 2
     assert _solves(parts) == [simulate_batch(j)[0] for j in jobs]
 
@@ -165,10 +165,10 @@ address = loopback_cluster()
 def test_cluster_results_equal_serial(address) -> None:  # type: ignore[no-untyped-def]
     jobs = _batches(6)
     with Executor() as ex:
-        serial = ex.map(simulate_batch, jobs)
+        serial = ex.map_tasks(simulate_batch, jobs)
     with Executor(cluster=address) as ex:
         assert ex.distributed and ex.stats.workers == 2
-        remote = ex.map(simulate_batch, jobs)
+        remote = ex.map_tasks(simulate_batch, jobs)
     assert _solves(remote) == _solves(serial)
 
 

@@ -120,7 +120,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         feedback = Feedback(args.feedback)
         names = list(STRATEGIES) if args.strategy.lower() == "all" else [read_method(args.strategy, "--strategy")]
         jobs = [(name, feedback.value, gamma, step, deck) for name in names]
-        results = dict(zip(names, ex.map(strategy_score, jobs, label="strategies", unit="strategy"), strict=True))
+        results = dict(zip(names, ex.map_tasks(strategy_score, jobs, label="strategies", unit="strategy"), strict=True))
     if args.plot:
         from .plot import plot_scores
 
@@ -206,7 +206,7 @@ def bounds(deck: tuple[int, ...], as_json: bool, plot: str | None = None) -> int
 def gamma_sweep(deck: tuple[int, ...], as_json: bool, ex: Executor, plot: str | None = None) -> int:
     gammas = [Fraction(k, 100) for k in range(0, 51, 5)]
     jobs = [("greedy", Fraction(0), deck), ("optimal", Fraction(0), deck), *(("entropy", g, deck) for g in gammas)]
-    greedy, optimal, *values = ex.map(_sweep_task, jobs, label="gamma sweep", unit="run")
+    greedy, optimal, *values = ex.map_tasks(_sweep_task, jobs, label="gamma sweep", unit="run")
     rows = list(zip(gammas, values, strict=True))
     if plot:
         from .plot import plot_sweep

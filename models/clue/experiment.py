@@ -153,7 +153,7 @@ def main(argv: list[str]) -> int:
     jobs = [(n, task_seed(args.seed, n, g), args.every, viewer, args.others) for n in args.players
             for g in range(args.games)]
     with Executor.from_args(args, "clue") as ex:
-        parts = ex.map(play_game, jobs, label="games", unit="game")
+        parts = ex.map_tasks(play_game, jobs, label="games", unit="game")
     results = [summarise(n, parts[i * args.games:(i + 1) * args.games]) for i, n in enumerate(args.players)]
     if args.plot:
         plot(args.plot, results, f"Clue: time per state, {args.games} simulated games per player count, seen by "

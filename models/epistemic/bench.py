@@ -165,7 +165,7 @@ def main(argv: list[str]) -> int:
         jobs += [("russian", 0, args.runs, True), ("drinking", 10, args.runs, True),
                  *(("muddy-hear", n, args.runs, args.no_reference) for n in (8, 10, 12, 14))]
     with Executor.from_args(args, "epistemic") as ex:
-        rows = ex.map(workload, jobs, label="workloads", unit="workload")
+        rows = ex.map_tasks(workload, jobs, label="workloads", unit="workload")
     print(f"median of {args.runs} runs; 'ref' is the plain explicit-state Python loop in the same process")
     print(f"{'workload':<34}{'worlds':>9}{'sleuth s':>11}{'ref s':>10}{'ref/sleuth':>12}")
     names = {"sum-and-product": lambda n: "sum and product", "what-sum": lambda n: f"what sum, bound {n}",

@@ -191,7 +191,7 @@ def part1(args: argparse.Namespace, out: dict[str, Any], ex: Executor) -> None:
     jobs = [(n, args.events, 1000 * n + g, args.mix, args.viewer, tuple(args.methods), args.repeat, args.max_rows,
              args.tree_cap, args.cpsat_histories, args.cpsat_players, bool(args.plot))
             for n in args.players for g in range(args.games)]
-    results = ex.map(replay_game, jobs, label="games", unit="game")
+    results = ex.map_tasks(replay_game, jobs, label="games", unit="game")
     for i, n in enumerate(args.players):
         games = results[i * args.games:(i + 1) * args.games]
         print(f"\n== {n} players, {args.events} events, {args.games} games, mix {args.mix}, viewer "
@@ -295,7 +295,7 @@ def part2(args: argparse.Namespace, out: dict[str, Any], ex: Executor) -> None:
     print(f"\n== crossover: {n} players, swaps only, one component (the seed's plain methods), "
           f"{args.crossover_runs} random sequences ==")
     space = math.factorial(n)
-    runs = ex.map(crossover_run, [(n, swaps, 77 + r) for r in range(args.crossover_runs)], label="sequences",
+    runs = ex.map_tasks(crossover_run, [(n, swaps, 77 + r) for r in range(args.crossover_runs)], label="sequences",
                   unit="run")
     per = {name: [r[name][0] for r in runs] for name in ("tree", "states")}
     rows = {name: [r[name][1] for r in runs] for name in ("tree", "states")}

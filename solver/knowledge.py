@@ -188,6 +188,17 @@ class Worlds(Generic[P]):
                 self._cells[player] = group_ids(cols, self.n)
         return self._cells[player]
 
+    def restrict(self, mask: Sequence[bool] | np.ndarray) -> Worlds[P]:
+        """The worlds where the mask holds (an announcement, or the table after an observation); cells
+        already grouped are kept (equal keys stay equal), so a restriction costs no regrouping."""
+        m = np.asarray(mask, dtype=bool)
+        rows = np.flatnonzero(m)
+        worlds = self.worlds[m] if isinstance(self.worlds, np.ndarray) else [self.worlds[i] for i in rows]
+        keys = {p: (k[m] if isinstance(k, np.ndarray) else [k[i] for i in rows]) for p, k in self._keys.items()}
+        out: Worlds[P] = Worlds(worlds, keys, self.weights[m])
+        out._cells = {p: ids[m] for p, ids in self._cells.items()}
+        return out
+
     def cell(self, player: P, world: int) -> np.ndarray:
         """The indices of the worlds the player considers possible in world ``world``."""
         ids = self.cells(player)

@@ -10,8 +10,11 @@ Nested counting, not enumeration of deals: for one player, the views are listed 
 for each showing to them that the viewer did not see, which suggested cards the shower holds and which one
 was shown); each view's probability is an exact deal count of :mod:`.counting` (the viewer's problem with
 that hand and those holdings fixed, times 1/|held| per unseen showing); what the player knows in a view is
-read off the deal counts of the player's own problem (cached per view).  :func:`brute_force_others` lists
-every deal and every shown card instead (the tests' reference on small decks).
+read off the deal counts of the player's own problem (cached per view).  Both steps are the knowledge
+layer's (:mod:`sleuth.knowledge`) counted form: a view's deal counts split by an envelope part are the
+player's cell, :func:`sleuth.knowledge.knows` reads it, :func:`sleuth.knowledge.expectation` averages over
+the views.  :func:`brute_force_others` lists every deal and every shown card as :class:`sleuth.knowledge.Worlds`
+instead (the tests' reference on small decks).
 """
 
 from __future__ import annotations
@@ -22,7 +25,11 @@ from collections import defaultdict
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import TypeVar
+from typing import Any, TypeVar
+
+import numpy as np
+
+from sleuth import knowledge as kn
 
 from .counting import Counts, Problem, count_deals
 from .game import CATEGORIES, Deck, Game, Obs, ObsKind, Suggestion
@@ -178,10 +185,15 @@ def view_problem(game: Game, player: int, view: View) -> Problem:
     return Problem.from_observations(pg, pg.observations())
 
 
+def part_counts(counts: Counts, deck: Deck, k: int) -> dict[int, int]:
+    """The counted cell split by the envelope's card of category ``k`` (every deal has one there)."""
+    return {c: counts.cells[c][-1] for c in deck.members(k)}
+
+
 def knows(counts: Counts, deck: Deck) -> dict[str, bool]:
-    """Which parts of the envelope are the same in every counted deal (read off the envelope column: every
-    deal has one card of each category there)."""
-    out = {name: sum(1 for c in deck.members(k) if counts.cells[c][-1]) == 1 for k, name in enumerate(CATEGORIES)}
+    """Which parts of the envelope are the same in every counted deal (:func:`sleuth.knowledge.knows` on the
+    cell split by each part)."""
+    out = {name: kn.knows(part_counts(counts, deck, k)) for k, name in enumerate(CATEGORIES)}
     return {"envelope": all(out.values()), **out}
 
 
@@ -189,12 +201,9 @@ def expectation(game: Game, player: int, value: Callable[[Counts], dict[str, T]]
     """The viewer's exact expectation of ``value`` (numbers or booleans per key) of the player's own deal
     counts; {} when no world is consistent."""
     found, denominator = views(game, player)
-    sums: dict[str, Fraction] = defaultdict(Fraction)
-    for view, info in found.items():
-        counts = count_deals(view_problem(game, player, view), triples=True)
-        for key, x in value(counts).items():
-            sums[key] += Fraction(info.weight, denominator) * x  # type: ignore[operator]
-    return dict(sums)
+    return kn.expectation(((view, info.weight) for view, info in found.items()),
+                          lambda view: value(count_deals(view_problem(game, player, view), triples=True)),
+                          denominator)
 
 
 def others_knowledge(game: Game, players: Sequence[int] | None = None) -> dict[int, dict[str, Fraction]]:
@@ -202,21 +211,23 @@ def others_knowledge(game: Game, players: Sequence[int] | None = None) -> dict[i
     if players is None:
         players = [p for p in range(len(game.players)) if p != game.viewer]
     out = {}
+    nobody = dict.fromkeys(PARTS, False)
     for p in players:
         found, denominator = views(game, p)
-        sums = dict.fromkeys(PARTS, 0)
-        for view, info in found.items():
-            if all(len(e) > 1 for e in info.envelope):
-                continue   # two of the viewer's own worlds with this view differ in every part
-            for part, yes in knows(count_deals(view_problem(game, p, view)), game.deck).items():
-                sums[part] += info.weight * yes
-        out[p] = {part: Fraction(k, denominator) if denominator else Fraction(0) for part, k in sums.items()}
+
+        def judge(view: View, p: int = p, found: dict[View, ViewInfo] = found) -> dict[str, bool]:
+            if all(len(e) > 1 for e in found[view].envelope):
+                return nobody   # two of the viewer's own worlds with this view differ in every part
+            return knows(count_deals(view_problem(game, p, view)), game.deck)
+
+        sums = kn.expectation(((view, info.weight) for view, info in found.items()), judge, denominator)
+        out[p] = {part: sums.get(part, Fraction(0)) for part in PARTS}
     return out
 
 
 def envelope_entropy(counts: Counts) -> float:
     """The entropy (bits) of the envelope over the counted deals (uniform)."""
-    return -sum(k / counts.total * math.log2(k / counts.total) for k in (counts.triples or {}).values() if k)
+    return kn.entropy(counts.triples or {})
 
 
 # -- reference: every deal and every shown card (tests only: small decks) -------------------------------
@@ -265,33 +276,41 @@ def satisfies(deal: Sequence[int], obs: Sequence[Obs]) -> bool:
     return True
 
 
+def listed_worlds(game: Game, player: int) -> tuple[kn.Worlds[str], list[tuple[int, ...]], np.ndarray]:
+    """Every deal the public log allows, with every card that may have been shown to ``player``, as
+    :class:`sleuth.knowledge.Worlds`: the player observes their hand and the cards shown to them; a world's
+    weight is 1 / (product of |held| over the showings the viewer did not see).  Also the deals (one per
+    world) and the viewer's cell (a mask: deals the viewer's observations allow, seen cards as seen)."""
+    shows = showings_to(game, player)
+    obs = game.observations()
+    rows: list[tuple[tuple[int, ...], tuple[int, ...]]] = []
+    weights: list[Fraction] = []
+    viewer: list[bool] = []
+    for deal in all_deals(game):
+        if not satisfies(deal, player_game(game, player, frozenset(), {}).observations()):
+            continue
+        held = [[c for c in s.cards if deal[c] == s.shower] for s in shows]
+        mine = satisfies(deal, obs)
+        w = Fraction(1, math.prod(len(h) for h, s in zip(held, shows, strict=True) if s.card is None))
+        for cards in itertools.product(*held):
+            rows.append((deal, cards))
+            weights.append(w)
+            viewer.append(mine and all(s.card in (None, c) for s, c in zip(shows, cards, strict=True)))
+    keys = [(frozenset(c for c, p in enumerate(d) if p == player), cards) for d, cards in rows]
+    return kn.Worlds(rows, {"player": keys}, weights), [d for d, _ in rows], np.array(viewer, dtype=bool)
+
+
 def brute_force_others(game: Game, player: int) -> dict[str, Fraction]:
-    """:func:`others_knowledge` for one player by listing every deal and every card shown."""
-    deals = list(all_deals(game))
-    worlds = [d for d in deals if satisfies(d, game.observations())]
-    public = [d for d in deals if satisfies(d, player_game(game, player, frozenset(), {}).observations())]
-    if not worlds:
+    """:func:`others_knowledge` for one player on listed worlds (:func:`listed_worlds`): the viewer's
+    probability that the player knows each part (:meth:`sleuth.knowledge.Worlds.knows`)."""
+    worlds, deals, viewer = listed_worlds(game, player)
+    if not viewer.any():
         return {}
     n = len(game.players)
-    shows = showings_to(game, player)
-    out: dict[str, Fraction] = defaultdict(Fraction)
-    cache: dict[tuple[frozenset[int], tuple[tuple[int, int], ...]], dict[str, bool]] = {}
-    for deal in worlds:
-        options = [[s.card] if s.card is not None else [c for c in s.cards if deal[c] == s.shower]
-                   for s in shows]
-        for cards in itertools.product(*options):
-            w = Fraction(1, len(worlds) * math.prod(len(o) for o in options))
-            hand = frozenset(c for c, p in enumerate(deal) if p == player)
-            key = (hand, tuple((s.index, c) for s, c in zip(shows, cards, strict=True)))
-            if key not in cache:
-                seen = [d for d in public if frozenset(c for c, p in enumerate(d) if p == player) == hand
-                        and all(d[c] == s.shower for s, c in zip(shows, cards, strict=True))]
-                envs = {tuple(c for c, p in enumerate(d) if p == n) for d in seen}
-                cache[key] = {"envelope": len(envs) == 1,
-                              **{name: len({e[i] for e in envs}) == 1 for i, name in enumerate(CATEGORIES)}}
-            for part, yes in cache[key].items():
-                out[part] += w * yes
-    return {part: out.get(part, Fraction(0)) for part in PARTS}
+    envs = [tuple(c for c, p in enumerate(d) if p == n) for d in deals]
+    known: dict[str, Any] = {name: worlds.knows("player", [e[i] for e in envs]) for i, name in enumerate(CATEGORIES)}
+    known["envelope"] = worlds.knows("player", envs)
+    return {part: worlds.probability(known[part], given=viewer) for part in PARTS}
 
 
 def show_advice(game: Game, by: int, cards: tuple[int, int, int]) -> list[dict[str, object]]:

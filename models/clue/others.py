@@ -93,27 +93,16 @@ def views(game: Game, player: int) -> tuple[dict[View, ViewInfo], int]:
     shown-card set or accusation names are interchangeable in every problem involved, so hands are listed
     as how many cards they take of each such class (one representative hand, weighted by the number of
     hands it stands for)."""
-    pv = Problem.from_observations(game, game.observations())
-    reduced = pv.propagate()
-    if reduced is None:
+    space = _view_space(game, player)
+    if space is None:
         return {}, 0
-    total = count_deals(reduced).total
-    if total == 0:
-        return {}, 0
-    unseen = [s for s in showings_to(game, player) if s.card is None]
-    scale = 6 ** len(unseen)               # a common multiple of every product of |held| (1, 2 or 3 each)
-    classes = _classes(game, pv, reduced, player)
-    others = set(range(len(pv.allowed)))
+    total, scale, unseen, hands = space
     found: dict[View, ViewInfo] = {}
-    for takes in _compositions([len(c) for c, _ in classes], reduced.sizes[player],
-                               [fixed for _, fixed in classes]):
-        hand = frozenset(c for (cards, _), m in zip(classes, takes, strict=True) for c in cards[:m])
-        ways = math.prod(math.comb(len(cards), m) for (cards, _), m in zip(classes, takes, strict=True))
-        ph = _restrict(_restrict(reduced, sorted(hand), player, only=True), sorted(others - hand), player,
-                       only=False).propagate()
-        if ph is None:
-            continue
-        for held, counts in _holdings(ph, unseen, 0, ()):
+    for hand, ways, ph in hands:
+        for held, sub in _holdings(ph, unseen, 0, ()):
+            counts = count_deals(sub)
+            if not counts.total:
+                continue
             share = ways * counts.total * scale // math.prod(len(h) for h in held)
             env = tuple(frozenset(c for c in game.deck.members(k) if counts.cells[c][-1]) for k in range(3))
             for sigma in itertools.product(*held):
@@ -121,6 +110,38 @@ def views(game: Game, player: int) -> tuple[dict[View, ViewInfo], int]:
                 info.weight += share
                 info.envelope = tuple(a | b for a, b in zip(info.envelope, env, strict=True))
     return found, total * scale
+
+
+Hands = Iterator[tuple[frozenset[int], int, Problem]]
+
+
+def _view_space(game: Game, player: int) -> tuple[int, int, list[Showing], Hands] | None:
+    """What :func:`views` lists: the viewer's deal count, the scale of the view weights (a common multiple
+    of every product of |held|: 1, 2 or 3 per unseen showing), the unseen showings to the player, and the
+    player's hands up to symmetry (hand, hands it stands for, the viewer's problem with that hand fixed);
+    None when no deal is consistent."""
+    pv = Problem.from_observations(game, game.observations())
+    reduced = pv.propagate()
+    if reduced is None:
+        return None
+    total = count_deals(reduced).total
+    if total == 0:
+        return None
+    unseen = [s for s in showings_to(game, player) if s.card is None]
+    classes = _classes(game, pv, reduced, player)
+    others = set(range(len(pv.allowed)))
+
+    def hands() -> Hands:
+        for takes in _compositions([len(c) for c, _ in classes], reduced.sizes[player],
+                                   [fixed for _, fixed in classes]):
+            hand = frozenset(c for (cards, _), m in zip(classes, takes, strict=True) for c in cards[:m])
+            ways = math.prod(math.comb(len(cards), m) for (cards, _), m in zip(classes, takes, strict=True))
+            ph = _restrict(_restrict(reduced, sorted(hand), player, only=True), sorted(others - hand), player,
+                           only=False).propagate()
+            if ph is not None:
+                yield hand, ways, ph
+
+    return total, 6 ** len(unseen), unseen, hands()
 
 
 def _classes(game: Game, pv: Problem, reduced: Problem, player: int) -> list[tuple[list[int], bool]]:
@@ -159,12 +180,11 @@ def public_problem(game: Game) -> Problem:
 
 
 def _holdings(prob: Problem, unseen: Sequence[Showing], i: int,
-              held: tuple[tuple[int, ...], ...]) -> Iterator[tuple[tuple[tuple[int, ...], ...], Counts]]:
-    """Which suggested cards each shower holds (one choice per unseen showing), with the deal count."""
+              held: tuple[tuple[int, ...], ...]) -> Iterator[tuple[tuple[tuple[int, ...], ...], Problem]]:
+    """Which suggested cards each shower holds (one choice per unseen showing), with the problem so
+    restricted (propagated; it may still have no deal)."""
     if i == len(unseen):
-        counts = count_deals(prob)
-        if counts.total:
-            yield held, counts
+        yield held, prob
         return
     s = unseen[i]
     cands = [c for c in s.cards if prob.allowed[c] >> s.shower & 1]

@@ -19,10 +19,12 @@ instead (the tests' reference on small decks).
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
+import random
 from collections import defaultdict
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, TypeVar
@@ -31,10 +33,13 @@ import numpy as np
 
 from sleuth import knowledge as kn
 
-from .counting import Counts, Problem, count_deals
+from .counting import Counts, Problem, count_deals, sample_deals
 from .game import CATEGORIES, Deck, Game, Obs, ObsKind, Suggestion
 
 PARTS = ("envelope", *CATEGORIES)
+WITNESSES = 2000     # deals drawn (once per state) to rule out views where a player knows nothing
+WITNESS_FROM = 150   # ... when a player has more (hand, holdings) problems to count than this
+Deal = tuple[int, ...]
 T = TypeVar("T")
 
 View = tuple[frozenset[int], tuple[int, ...]]   # (hand, card shown at each unseen showing to the player)
@@ -83,7 +88,8 @@ def _restrict(prob: Problem, cards: Sequence[int], place: int, *, only: bool) ->
     return Problem(prob.sizes, prob.card_category, allowed, prob.some, prob.excluded)
 
 
-def views(game: Game, player: int) -> tuple[dict[View, ViewInfo], int]:
+def views(game: Game, player: int, *, witnesses: Callable[[], Sequence[Deal]] | None = None
+          ) -> tuple[dict[View, ViewInfo], int]:
     """The views of ``player`` the viewer considers possible, up to symmetry, with their weights: a view
     stands for ``weight / denominator`` of the worlds (exact integers; the weights add up to the
     denominator), and the envelope cards the viewer's own worlds with that view leave possible (a part
@@ -92,14 +98,32 @@ def views(game: Game, player: int) -> tuple[dict[View, ViewInfo], int]:
     Cards that share a category, their place masks in the viewer's and in the public problem, and that no
     shown-card set or accusation names are interchangeable in every problem involved, so hands are listed
     as how many cards they take of each such class (one representative hand, weighted by the number of
-    hands it stands for)."""
+    hands it stands for).
+
+    ``witnesses()`` gives deals of the viewer's worlds (any deals would do: they are witnesses, not
+    estimates), asked for when there are more than :data:`WITNESS_FROM` (hand, holdings) problems to count:
+    a hand is then left out, and its views with it, when for every shown-card choice the witnesses with
+    that view already put two cards of every category in the envelope: the player knows no part in those
+    views, and only views where the player may know a part need their weight (:func:`others_knowledge`).
+    The weights then add up to less than the denominator."""
     space = _view_space(game, player)
     if space is None:
         return {}, 0
-    total, scale, unseen, hands = space
+    total, scale, unseen, hand_list, reduced, classes = space
+    hands = [(hand, ways, list(_holdings(ph, unseen, 0, ()))) for hand, ways, ph in hand_list]
+    seen: dict[View, tuple[set[int], set[int], set[int]]] = {}
+    if witnesses is not None and sum(len(leaves) for _, _, leaves in hands) > WITNESS_FROM:
+        seen = _witnessed(player, reduced, classes, unseen, witnesses())
+    none: tuple[set[int], ...] = (set(),)
+
+    def ruled_out(view: View) -> bool:
+        return all(len(e) > 1 for e in seen.get(view, none))
+
     found: dict[View, ViewInfo] = {}
-    for hand, ways, ph in hands:
-        for held, sub in _holdings(ph, unseen, 0, ()):
+    for hand, ways, leaves in hands:
+        if seen and all(ruled_out((hand, sigma)) for held, _ in leaves for sigma in itertools.product(*held)):
+            continue
+        for held, sub in leaves:
             counts = count_deals(sub)
             if not counts.total:
                 continue
@@ -115,11 +139,14 @@ def views(game: Game, player: int) -> tuple[dict[View, ViewInfo], int]:
 Hands = Iterator[tuple[frozenset[int], int, Problem]]
 
 
-def _view_space(game: Game, player: int) -> tuple[int, int, list[Showing], Hands] | None:
+Classes = list[tuple[list[int], bool]]
+
+
+def _view_space(game: Game, player: int) -> tuple[int, int, list[Showing], Hands, Problem, Classes] | None:
     """What :func:`views` lists: the viewer's deal count, the scale of the view weights (a common multiple
-    of every product of |held|: 1, 2 or 3 per unseen showing), the unseen showings to the player, and the
-    player's hands up to symmetry (hand, hands it stands for, the viewer's problem with that hand fixed);
-    None when no deal is consistent."""
+    of every product of |held|: 1, 2 or 3 per unseen showing), the unseen showings to the player, the
+    player's hands up to symmetry (hand, hands it stands for, the viewer's problem with that hand fixed),
+    the viewer's problem and the classes of interchangeable cards; None when no deal is consistent."""
     pv = Problem.from_observations(game, game.observations())
     reduced = pv.propagate()
     if reduced is None:
@@ -141,10 +168,35 @@ def _view_space(game: Game, player: int) -> tuple[int, int, list[Showing], Hands
             if ph is not None:
                 yield hand, ways, ph
 
-    return total, 6 ** len(unseen), unseen, hands()
+    return total, 6 ** len(unseen), unseen, hands(), reduced, classes
 
 
-def _classes(game: Game, pv: Problem, reduced: Problem, player: int) -> list[tuple[list[int], bool]]:
+def _witnessed(player: int, reduced: Problem, classes: Classes, unseen: Sequence[Showing],
+               deals: Iterable[Deal]) -> dict[View, tuple[set[int], set[int], set[int]]]:
+    """Per view (representative hand, cards shown), the envelope cards of the given deals of the viewer's
+    worlds with that view: each deal is carried to the representative hand by swapping interchangeable
+    cards (same class: a deal of the viewer's worlds again), its envelope cards swapped alike."""
+    env_place = reduced.n
+    category = {c: reduced.card_category[c] for c in range(len(reduced.allowed))}
+    out: dict[View, tuple[set[int], set[int], set[int]]] = {}
+    for deal in set(deals):
+        swap: dict[int, int] = {}
+        for cards, _ in classes:
+            mine = [c for c in cards if deal[c] == player]
+            rep = cards[:len(mine)]
+            for a, b in zip([c for c in mine if c not in rep], [c for c in rep if c not in mine], strict=True):
+                swap[a], swap[b] = b, a
+        hand = frozenset(swap.get(c, c) for c, q in enumerate(deal) if q == player)
+        env = [swap.get(c, c) for c, q in enumerate(deal) if q == env_place]
+        held = [[c for c in s.cards if deal[c] == s.shower] for s in unseen]
+        for sigma in itertools.product(*held):
+            sets = out.setdefault((hand, sigma), (set(), set(), set()))
+            for c in env:
+                sets[category[c]].add(c)
+    return out
+
+
+def _classes(game: Game, pv: Problem, reduced: Problem, player: int) -> Classes:
     """The player's possible cards in classes of interchangeable cards, each with whether it is certainly
     in the player's hand (then every card of the class is)."""
     public = public_problem(game)
@@ -232,8 +284,14 @@ def others_knowledge(game: Game, players: Sequence[int] | None = None) -> dict[i
         players = [p for p in range(len(game.players)) if p != game.viewer]
     out = {}
     nobody = dict.fromkeys(PARTS, False)
+
+    @functools.cache
+    def witnesses() -> list[Deal]:
+        reduced = Problem.from_observations(game, game.observations()).propagate()
+        return sample_deals(reduced, WITNESSES, random.Random(0)) if reduced is not None else []
+
     for p in players:
-        found, denominator = views(game, p)
+        found, denominator = views(game, p, witnesses=witnesses)
 
         def judge(view: View, p: int = p, found: dict[View, ViewInfo] = found) -> dict[str, bool]:
             if all(len(e) > 1 for e in found[view].envelope):

@@ -3,6 +3,8 @@ the listed worlds of sleuth.knowledge, table by table, reaction by reaction, and
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 
@@ -62,3 +64,20 @@ def test_a_study_gives_the_same_figures_on_both_derivations() -> None:
     assert [(r.answer, r.stages, r.new_hands) for r in games["packed"].records] == \
         [(r.answer, r.stages, r.new_hands) for r in games["layer"].records]
     assert sum(len(x) for x in games["layer"].solve_rounds) > 10
+
+
+def test_experiment_on_the_layer_prints_the_same_study(cli) -> None:  # type: ignore[no-untyped-def]
+    args = ["experiment", "egghead", "--players", "3", "--values", "3", "--hand-size", "2", "--rounds", "40",
+            "--ba", "0,2,3", "--json", "--quiet"]
+    out = {}
+    for name in ("packed", "layer"):
+        res = cli([*args, "--knowledge", name])
+        assert res.code == 0, res.err
+        data = json.loads(res.out)
+        for r in data["results"]:
+            del r["seconds"], r["median_round_seconds"]
+        out[name] = data
+    assert out["packed"] == out["layer"] and out["layer"]["results"][1]["types"][0]["solves"] > 0
+    bad = cli(["experiment", "egghead", "--players", "5", "--knowledge", "layer"])
+    assert bad.code == 2 and "--knowledge layer" in bad.err and "Traceback" not in bad.err
+    assert len(bad.err.strip().splitlines()) == 1

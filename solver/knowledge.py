@@ -209,9 +209,7 @@ class Worlds(Generic[P]):
             raise ValueError(f"{len(values)} values for {self.n} worlds")
         if isinstance(values, np.ndarray) and values.ndim == 1:
             return values
-        out = np.empty(self.n, dtype=object)
-        out[:] = list(values)
-        return out
+        return np.fromiter(values, dtype=object, count=self.n)   # tuples stay one value each
 
     # -- knowledge (support only) ------------------------------------------------------------------------
     def knows(self, player: P, values: Sequence[Any] | np.ndarray) -> np.ndarray:

@@ -92,3 +92,18 @@ def test_docstring_example() -> None:
     result = doctest.testmod(importlib.import_module("sleuth.knowledge"))
     assert result.attempted > 0 and result.failed == 0
     assert knowledge.__all__
+
+
+def test_the_epistemic_layer_and_listed_worlds_agree() -> None:
+    """The same worlds through solver.epistemic (formulas) and sleuth.knowledge (observation keys): who knows
+    the world, who knows x, and the nested "S knows that P does not know the world"."""
+    from sleuth.epistemic import KnowledgeState, WorldTable
+
+    table = WorldTable.from_product({"x": range(2, 12), "y": range(2, 12)}, ["x < y", "x + y <= 14"])
+    state = KnowledgeState(table, {"S": ["x + y"], "P": ["x * y"]})
+    xs, ys = table.column("x"), table.column("y")
+    worlds = Worlds(np.stack([xs, ys], axis=1), {"S": xs + ys, "P": xs * ys})
+    pair = xs * 100 + ys
+    assert np.array_equal(worlds.knows("P", pair), state.truth("knows(P)"))
+    assert np.array_equal(worlds.knows("S", xs), state.truth("knows(S, x)"))
+    assert np.array_equal(worlds.everywhere("S", ~worlds.knows("P", pair)), state.truth("knows(S, not knows(P))"))

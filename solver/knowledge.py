@@ -192,7 +192,7 @@ class Worlds(Generic[P]):
         """The worlds where the mask holds (an announcement, or the table after an observation); cells
         already grouped are kept (equal keys stay equal), so a restriction costs no regrouping."""
         m = np.asarray(mask, dtype=bool)
-        rows = np.flatnonzero(m)
+        rows = np.flatnonzero(m).tolist()
         worlds = self.worlds[m] if isinstance(self.worlds, np.ndarray) else [self.worlds[i] for i in rows]
         keys = {p: (k[m] if isinstance(k, np.ndarray) else [k[i] for i in rows]) for p, k in self._keys.items()}
         out: Worlds[P] = Worlds(worlds, keys, self.weights[m])

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import importlib.metadata
 import json
+import sys
 
 import pytest
 
 from tests.conftest import run_cli
-from tests.toygame import GAME, all_worlds
+from tests.toygame import all_worlds
 
 FILE = """game = "toy"
 [[fact]]
@@ -24,19 +24,12 @@ expect = "open"
 
 
 @pytest.fixture
-def registered(monkeypatch):
-    real = importlib.metadata.entry_points
-
-    class Point:
-        name, value = "three-cards", "tests.toygame:GAME"
-
-        def load(self):
-            return GAME
-
-    def fake(**kw):
-        return [Point()] if kw.get("group") == "sleuth.games" else real(**kw)
-
-    monkeypatch.setattr(importlib.metadata, "entry_points", fake)
+def registered(tmp_path, monkeypatch):
+    """The toy game installed the way a package declares it: an entry_points.txt in a dist-info folder."""
+    info = tmp_path / "site" / "three_cards-1.0.dist-info"
+    info.mkdir(parents=True)
+    (info / "entry_points.txt").write_text("[sleuth.games]\nthree-cards = tests.toygame:GAME\n", encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path / "site"))
 
 
 @pytest.mark.parametrize("backend", ["cpsat", "python-constraint"])
@@ -63,12 +56,15 @@ def test_plugin_game_is_listed_with_its_spec(registered, tmp_path):
     assert res.code == 2 and "allowed: not, position" in res.err
 
 
+IMPOSTOR = None  # set below: a plug-in that claims a built-in name
+
+
 def test_plugin_cannot_take_a_builtin_name(monkeypatch):
     from sleuth.games import GameInfo, all_games
 
-    class Point:
-        def load(self):
-            return GameInfo("clue", "tests.toygame", "an impostor")
+    monkeypatch.setattr(sys.modules[__name__], "IMPOSTOR", GameInfo("clue", "tests.toygame", "an impostor"))
 
-    monkeypatch.setattr(importlib.metadata, "entry_points", lambda **kw: [Point()])
+    import sleuth.games
+
+    monkeypatch.setattr(sleuth.games, "plugin_points", lambda group: [("clue", "tests.test_plugin_game:IMPOSTOR")])
     assert [g.module for g in all_games() if g.name == "clue"] == ["sleuth.models.clue"]

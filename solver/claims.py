@@ -68,8 +68,8 @@ def _tokens(text: str) -> list[str]:
 
 
 def is_compound(text: str) -> bool:
-    """Whether the text uses the claim combinators at all (outside quotes)."""
-    return any(t.casefold() in _KEYWORDS or t in "()" for t in _tokens(text))
+    """Whether the text uses the claim combinators ``and``, ``or``, ``not`` at all (outside quotes)."""
+    return any(t.casefold() in _KEYWORDS for t in _tokens(text))
 
 
 def parse(text: str, normalise: Callable[[str], str] = lambda s: s) -> Claim:

@@ -259,19 +259,23 @@ class Executor:
             self.client = Client(self._cluster)
 
     def map(self, fn: Callable[[T], R], items: Sequence[T], *, label: str = "tasks", unit: str = "task",
-            weights: Sequence[float] | None = None) -> list[R]:
+            weights: Sequence[float] | None = None, costs: Sequence[float] | None = None) -> list[R]:
         """``[fn(item) for item in items]``, computed serially or on the cluster; progress on stderr."""
         out: dict[int, R] = {}
-        for index, result in self.completed(fn, items, label=label, unit=unit, weights=weights):
+        for index, result in self.completed(fn, items, label=label, unit=unit, weights=weights, costs=costs):
             out[index] = result
         return [out[i] for i in range(len(items))]
 
     def completed(self, fn: Callable[[T], R], items: Sequence[T], *, label: str = "tasks", unit: str = "task",
-                  weights: Sequence[float] | None = None) -> Iterator[tuple[int, R]]:
+                  weights: Sequence[float] | None = None, costs: Sequence[float] | None = None
+                  ) -> Iterator[tuple[int, R]]:
         """``(index, fn(items[index]))`` as tasks finish (resumed ones first); ``weights`` (e.g. words per
-        cell) drive the progress count instead of one per task, and on a cluster the heaviest tasks go first."""
+        cell) drive the progress count instead of one per task; on a cluster the costliest tasks go first
+        (``costs``, the estimated seconds of each task; default: the weights), so that no long task starts
+        last while the other workers idle.  Serially, tasks run in their order."""
         items = list(items)
         weights = list(weights) if weights is not None else [1.0] * len(items)
+        order = list(costs) if costs is not None else weights
         self._maps += 1
         digest = hashlib.sha256(repr((fn.__module__, fn.__qualname__, items)).encode()).hexdigest()
         store = _ResultsFile(f"{self.resume}" if self._maps == 1 else f"{self.resume}.{self._maps}",
@@ -286,8 +290,8 @@ class Executor:
         try:
             for i in sorted(done):
                 yield i, done[i]
-            if self.distributed:  # heaviest first, so that a long task does not start last
-                todo.sort(key=lambda i: -weights[i])
+            if self.distributed:  # costliest first, so that a long task does not start last
+                todo.sort(key=lambda i: -order[i])
             for i, (result, wall, cpu) in self._run(fn, items, todo):
                 self.stats.tasks += 1
                 self.stats.task_seconds += wall
@@ -321,7 +325,9 @@ class Executor:
             self._connect()
         from distributed import as_completed
 
-        futures = {self.client.submit(_timed_call, fn, items[i], pure=False, retries=1): i for i in todo}
+        # the scheduler runs higher priorities first: the order of ``todo`` (costliest first)
+        futures = {self.client.submit(_timed_call, fn, items[i], pure=False, retries=1, priority=len(todo) - rank): i
+                   for rank, i in enumerate(todo)}
         self._futures = {i: fut for fut, i in futures.items()}
         try:
             for fut in as_completed(list(futures)):

@@ -64,11 +64,12 @@ def parse_size(text: str) -> int | None:
         return None
 
 
-def max_items(options: Mapping[str, Any] | None, bytes_each: int) -> int:
-    """The largest count a game may enumerate: ``--set max_worlds=N``, else the budget over ``bytes_each``."""
+def max_items(options: Mapping[str, Any] | None, bytes_each: float) -> int:
+    """The largest count a game may enumerate: ``--set max_worlds=N``, else the budget over ``bytes_each``
+    (a fraction of a byte for bit-packed worlds)."""
     value = (options or {}).get(MAX_WORLDS_KEY)
     if value is None:
-        return max(1, memory_budget() // max(1, bytes_each))
+        return max(1, int(memory_budget() / max(1e-9, bytes_each)))
     try:
         number = int(str(value).replace("_", ""))
     except ValueError:
@@ -79,15 +80,41 @@ def max_items(options: Mapping[str, Any] | None, bytes_each: int) -> int:
     return number
 
 
-def check_size(what: str, estimate: int | float, options: Mapping[str, Any] | None, bytes_each: int,
-               *, at_least: bool = False) -> None:
-    """Refuse before allocating: ``estimate`` items of ``what`` (about ``bytes_each`` bytes each) over the limit."""
+def check_size(what: str, estimate: int | float, options: Mapping[str, Any] | None, bytes_each: float,
+               *, at_least: bool = False, error: type[TooLarge] | None = None) -> None:
+    """Refuse before allocating: ``estimate`` items of ``what`` (about ``bytes_each`` bytes each) over the limit
+    (raised as ``error``, a :class:`TooLarge` by default, so that a caller may catch its own and fall back)."""
     limit = max_items(options, bytes_each)
     if estimate > limit:
         about = "more than" if at_least else "about" if isinstance(estimate, float) else ""
-        raise TooLarge(f"{about} {_num(estimate)} {what} to enumerate ({_bytes(estimate * bytes_each)}), more than "
-                       f"the limit of {_num(limit)} (memory budget {_bytes(memory_budget())}); raise it with "
-                       f"--set {MAX_WORLDS_KEY}=N or SLEUTH_MEMORY_BUDGET".strip())
+        raise (error or TooLarge)(
+            f"{about} {_num(estimate)} {what} to enumerate ({_bytes(estimate * bytes_each)}), more than "
+            f"the limit of {_num(limit)} (memory budget {_bytes(memory_budget())}); raise it with "
+            f"--set {MAX_WORLDS_KEY}=N or SLEUTH_MEMORY_BUDGET".strip())
+
+
+def check_bytes(what: str, estimate: int | float, *, detail: str = "", also: str = "") -> int:
+    """Refuse before allocating ``estimate`` bytes for ``what`` when that is over the memory budget.
+
+    The message gives the estimate (and ``detail``, what it is made of), the budget and how to raise it:
+    ``SLEUTH_MEMORY_BUDGET`` set to the estimate rounded up, or ``also`` (another way, e.g. a smaller input).
+    Returns the bytes of the budget left over.
+    """
+    budget = memory_budget()
+    if estimate > budget:
+        need = _round_up(estimate)
+        how = f"SLEUTH_MEMORY_BUDGET={need}" + (f", or {also}" if also else "")
+        raise TooLarge(f"{what} needs about {_bytes(estimate)}{f' ({detail})' if detail else ''}, more than the "
+                       f"memory budget of {_bytes(budget)}; raise it with {how}")
+    return int(budget - estimate)
+
+
+def _round_up(n: float) -> str:
+    """A budget at least ``n`` bytes, written as ``SLEUTH_MEMORY_BUDGET`` accepts it (``300M``, ``3G``)."""
+    for unit, size in (("M", 1024 ** 2), ("G", 1024 ** 3)):
+        if n <= 1000 * size or unit == "G":
+            return f"{math.ceil(n / size)}{unit}"
+    return str(int(n))  # pragma: no cover
 
 
 def _num(x: int | float) -> str:

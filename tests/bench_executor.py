@@ -2,7 +2,8 @@
 
     python tests/bench_executor.py [--lengths 7,8] [--letters A-Z] [--rounds 200] [--trivial 400]
 
-In the same run: the Motus study on the given lengths (one task per cell), the Egghead study (four
+In the same run: the Motus study on the given lengths (one task per cell, or per group of methods for
+the largest cells, see ``study_jobs``; the costliest first), the Egghead study (four
 configurations, ``--batch`` rounds per task), each serial then on 2 workers, with wall seconds, CPU seconds
 (this process plus the workers' tasks), the ratio and whether the results are identical; and the scheduler's
 overhead per task on ``--trivial`` near-empty tasks.  What this process already holds (the word list, the
@@ -86,15 +87,16 @@ def main() -> int:
         lengths = mx._ranges(args.lengths, 2, 30, "lengths")
         spaces = mx._cells("fr", lengths, mx._letters(args.letters))
         methods = [m for m in st.Method if m is not st.Method.MINIMAX]
-        jobs = [("fr", s.length, s.cell.first or "", tuple(m.value for m in methods), 60.0) for s in spaces]
+        jobs, weights, costs = mx.study_jobs("fr", spaces, methods, 60.0)
         words = sum(len(s.answers) for s in spaces)
 
-        def motus(ex: Executor) -> dict[str, tuple[int, int, int, int]]:
-            tallies = mx.merge(ex.map(mx._study_task, jobs), methods)[0]
-            return {m.value: (t.words, t.total, t.fails, t.worst) for m, t in tallies.items()}
+        def motus(ex: Executor) -> dict[str, tuple[int, int, int, int, dict[int, int]]]:
+            tallies = mx.merge(ex.map(mx._study_task, jobs, weights=weights, costs=costs), methods)[0]
+            mx._PREPARED.clear()
+            return {m.value: (t.words, t.total, t.fails, t.worst, t.histogram) for m, t in tallies.items()}
 
-        compare(f"Motus study, lengths {args.lengths}, {words} words, {len(methods)} methods", motus,
-                lambda a, b: a == b, french)
+        compare(f"Motus study, lengths {args.lengths}, {words} words, {len(methods)} methods, {len(spaces)} cells "
+                f"in {len(jobs)} tasks (costliest first)", motus, lambda a, b: a == b, french)
 
     if args.rounds:
         ns = egg._parser().parse_args(["--rounds", str(args.rounds), "--batch", str(args.batch)])

@@ -63,7 +63,7 @@ def test_bad_puzzle_is_one_clear_line(cli, tmp_path, name: str, text: str, place
 @pytest.mark.parametrize("claim, message", [
     ("Zed holds Rope", "unknown player 'Zed'"),
     ("Ann holds Ropes", "unknown card 'Ropes'"),
-    ("Ann has Rope", "cannot read claim"),
+    ("Ann owns Rope", "cannot read claim"),
 ])
 def test_bad_claim(cli, tmp_path, claim: str, message: str) -> None:
     path = tmp_path / "ok.toml"

@@ -23,12 +23,15 @@ from __future__ import annotations
 import itertools
 import random
 from collections import defaultdict
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from math import comb, factorial, prod
+from typing import Any
 
 import numpy as np
+
+from sleuth.limits import TooLarge, check_size
 
 from .game import Game, Obs, ObsKind
 
@@ -162,8 +165,13 @@ def deal_bound(problem: Problem) -> int:
     return factorial(sum(sizes)) // prod(factorial(h) for h in sizes)
 
 
-class StateBudgetExceeded(RuntimeError):
-    """The forward pass grew past ``max_states`` states in one layer (the caller may use another method)."""
+ENTRY_BYTES = 32  # what one state (key, forward and backward count) or one transition kept costs, in int64
+OBJECT_FACTOR = 5  # the same as Python integers in object arrays (the keys or counts past 62 bits)
+
+
+class StateBudgetExceeded(TooLarge):
+    """The counting would keep more states and transitions than the memory budget (``--set max_worlds``) or
+    than ``max_states`` in one layer allow; a caller may catch it and use another method."""
 
 
 @dataclass
@@ -174,15 +182,18 @@ class _Group:
     code: int = 1   # what the envelope slot records when this group fills it (1 = untracked)
 
 
-def count_deals(problem: Problem, *, triples: bool = False, max_states: int | None = None) -> Counts:
+def count_deals(problem: Problem, *, triples: bool = False, max_states: int | None = None,
+                options: Mapping[str, Any] | None = None) -> Counts:
     """Exact counts for every (card, place); with ``triples`` also per envelope triple.
 
-    With ``max_states``, raises :class:`StateBudgetExceeded` as soon as a layer holds more states."""
+    Raises :class:`StateBudgetExceeded` before a step would keep more states and transitions than the
+    shared limit (:func:`sleuth.limits.max_items`: ``--set max_worlds`` in ``options``, else the memory
+    budget), and with ``max_states`` as soon as a layer holds more states."""
     n_cards, n_places = len(problem.card_category), problem.n + 1
     reduced = problem.propagate()
     if reduced is None:
         return Counts(0, tuple((0,) * n_places for _ in range(n_cards)), {} if triples else None)
-    return _Counter(reduced, triples).run(max_states)
+    return _Counter(reduced, triples).run(max_states, options)
 
 
 class _Counter:
@@ -316,14 +327,22 @@ class _Counter:
             ok &= ~((codes[0] == triple[0]) & (codes[1] == triple[1]) & (codes[2] == triple[2]))
         return ok
 
-    def run(self, max_states: int | None = None) -> Counts:
+    def run(self, max_states: int | None = None, options: Mapping[str, Any] | None = None) -> Counts:
         keys = np.array([self.initial()], dtype=self.key_dtype)
         self.layers = [keys]
         forward = [np.ones(1, dtype=self.dtype)]
         steps = []
-        for mv in self.moves:
+        wide = self.key_dtype is object or self.dtype is object
+        entry = ENTRY_BYTES * (OBJECT_FACTOR if wide else 1)
+        kept = 1
+        for i, mv in enumerate(self.moves):
+            # the next layer has at most one transition per (state, cards this place takes)
+            bound = keys.size * (len(self.groups[mv[0]].cards) + 1)
+            check_size(f"Clue states and transitions (counting the deals, step {i + 1} of {len(self.moves)})",
+                       kept + bound, options, entry, error=StateBudgetExceeded)
             src, nxt, ways, placed = self._step(mv, keys)
             keys, dst = _unique(nxt)
+            kept += src.size + keys.size
             if max_states is not None and keys.size > max_states:
                 raise StateBudgetExceeded(f"{keys.size} states in one layer")
             steps.append((src, dst, ways, placed))

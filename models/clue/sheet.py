@@ -9,8 +9,9 @@ All three are exact; the tests check that they agree.
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from sleuth.backends import SolverTimeout, SolveStatus
 
@@ -61,15 +62,13 @@ def counted_sheet(counts: Counts) -> Sheet:
     return Sheet(marks)
 
 
-SHEET_STATE_BUDGET = 250_000  # states in one layer of the forward pass
-
-
-def exact_sheet(problem: Problem, model: Callable[[], ClueModel]) -> tuple[Sheet, str]:
-    """The exact sheet by counting; when the counting grows past its state budget (never seen on classic
-    decks; a large custom deck with many shown-card sets could), by the engine backbone instead.  Returns the
-    sheet and the method used."""
+def exact_sheet(problem: Problem, model: Callable[[], ClueModel], options: Mapping[str, Any] | None = None
+                ) -> tuple[Sheet, str]:
+    """The exact sheet by counting; when the counting would keep more than the memory budget allows (or
+    ``--set max_worlds`` in ``options``; never seen on classic decks, a large custom deck with many shown-card
+    sets could), by the engine backbone instead.  Returns the sheet and the method used."""
     try:
-        return counted_sheet(count_deals(problem, max_states=SHEET_STATE_BUDGET)), "count"
+        return counted_sheet(count_deals(problem, options=options)), "count"
     except StateBudgetExceeded:
         return backbone_sheet(model()), "backbone"
 

@@ -15,13 +15,14 @@ dictionaries; tests check that both give the same reactions, valids and tables.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Any, Protocol
 
 import numpy as np
 
 from sleuth.knowledge import Worlds, knows
+from sleuth.limits import check_size
 
 from .hands import WORD_BITS, Setup
 from .questions import CompiledQuestion
@@ -149,15 +150,33 @@ class PackedSpace:
         return np.ascontiguousarray(np.broadcast_to(np.take(table, [hand], axis=axis), table.shape))
 
 
+def table_bytes(setup: Setup) -> int:
+    """Bytes of one packed table: ``hands ** (players - 1)`` rows of 64-bit words."""
+    return setup.n_hands ** (setup.players - 1) * setup.words * WORD_BITS // 8
+
+
+def check_tables(setup: Setup, behavioural: Sequence[bool], options: Mapping[str, Any] | None = None) -> None:
+    """Refuse before allocating the tables of a game past the shared limit (:func:`sleuth.limits.check_size`:
+    ``--set max_worlds`` in ``options``, else the memory budget).  Counted: the master table, one per player
+    without BA, and as many again while the reactions are applied, plus two masks (an answer, a reaction)."""
+    kept = int(any(behavioural)) + sum(not b for b in behavioural)
+    per_world = (2 * kept + 2) * table_bytes(setup) / setup.n_worlds
+    check_size(f"Egghead worlds ({setup.n_hands} hands ** {setup.players} players, {kept} packed "
+               f"table{'s' if kept > 1 else ''})", setup.n_worlds, options, per_world)
+
+
 class PackedTables:
     """The knowledge state of a game: the master table of the BA players and the tables of the others."""
 
-    def __init__(self, setup: Setup, behavioural: Sequence[bool], space: PackedSpace | None = None) -> None:
+    def __init__(self, setup: Setup, behavioural: Sequence[bool], space: PackedSpace | None = None,
+                 options: Mapping[str, Any] | None = None) -> None:
+        """``options``: ``--set max_worlds`` (see :func:`check_tables`)."""
         self.setup = setup
-        self.space = space or PackedSpace(setup)
         self.behavioural = [bool(b) for b in behavioural]
         if len(self.behavioural) != setup.players:
             raise ValueError("one BA flag per player")
+        check_tables(setup, self.behavioural, options)
+        self.space = space or PackedSpace(setup)
         self.any_ba = any(self.behavioural)
         self.master = self.space.full() if self.any_ba else None
         self.own: dict[int, np.ndarray] = {p: self.space.full() for p in range(setup.players)

@@ -31,6 +31,7 @@ KMAX = 16      # deepest search depth (proposals) the buffers hold
 NW = 2048      # witnesses kept per depth (a ring: the oldest is overwritten)
 WCAP = 1024    # largest witness kept
 SHRINK = 12    # depth-2 witnesses up to this size are shrunk one word at a time
+MIN_SLOTS = 64  # fewest witnesses per depth worth a search (the ring shrinks to fit the memory budget)
 
 _CLOCK: list[Callable[[], float]] = [lambda: 0.0]
 
@@ -183,17 +184,19 @@ def _fits(S, items, k, bound, order, use_order):
     mt = _newtag(ints)
     for i in range(m):
         member[k, items[i]] = mt
+    ring = wit.shape[1]
+    wcap = wit.shape[2]
     room = 256
     for lv in range(k - 1, levels):
-        room += min(wcount[lv], NW)
+        room += min(wcount[lv], ring)
     app_level = np.empty(room, dtype=np.int64)
-    app_gen = np.empty(room, dtype=np.int64)  # insertion number: slot gen % NW while not overwritten
+    app_gen = np.empty(room, dtype=np.int64)  # insertion number: slot gen % ring while not overwritten
     napp = 0
     for lv in range(k - 1, levels):
-        cntw = min(wcount[lv], NW)
+        cntw = min(wcount[lv], ring)
         for s0 in range(cntw):
             gen = wcount[lv] - 1 - s0  # most recent first
-            s = gen % NW
+            s = gen % ring
             n_w = wsz[lv, s]
             inside = True
             for i in range(n_w):
@@ -249,9 +252,9 @@ def _fits(S, items, k, bound, order, use_order):
         hit = -1
         for a in range(napp):
             lv = app_level[a]
-            if wcount[lv] > app_gen[a] + NW:
+            if wcount[lv] > app_gen[a] + ring:
                 continue  # overwritten since
-            s = app_gen[a] % NW
+            s = app_gen[a] % ring
             c0 = row[wit[lv, s, 0]]
             if c0 == found:
                 continue
@@ -266,7 +269,7 @@ def _fits(S, items, k, bound, order, use_order):
         if hit >= 0:
             lv = app_level[hit]
             gen = app_gen[hit]
-            s = gen % NW
+            s = gen % ring
             if proven:
                 _add_union(ubuf, ulen, umark, k, wit[lv, s], wsz[lv, s], utag)
             if hit > 0:  # killer: try it first next time
@@ -319,7 +322,7 @@ def _fits(S, items, k, bound, order, use_order):
                         _add_union(ubuf, ulen, umark, k, wout[2], nw, utag)
                     else:
                         proven = False
-                elif cap + 1 <= WCAP:
+                elif cap + 1 <= wcap:
                     _keep(wit, wsz, wcount, k - 1, part, cap + 1)
                     _add_union(ubuf, ulen, umark, k, part, cap + 1, utag)
                 else:
@@ -339,7 +342,7 @@ def _fits(S, items, k, bound, order, use_order):
                 if nw >= 2:
                     if proven:
                         _add_union(ubuf, ulen, umark, k, wout[k - 1], nw, utag)
-                    if nw <= WCAP:
+                    if nw <= wcap:
                         _keep(wit, wsz, wcount, k - 1, wout[k - 1], nw)
                         # it lies inside this set: try it first on the proposals still to come
                         if napp == app_level.shape[0]:
@@ -362,10 +365,33 @@ def _fits(S, items, k, bound, order, use_order):
     return 0
 
 
-class Kernel:
-    """The buffers of one search (one feedback matrix); witnesses persist across calls."""
+def buffer_bytes(guesses: int, answers: int, n_codes: int, slots: int = NW) -> int:
+    """The bytes :class:`Kernel` allocates for a ``guesses x answers`` matrix with ``n_codes`` feedback codes
+    and ``slots`` witnesses per depth, the deepest recursion's scratch included (the matrix itself aside)."""
+    wcap = max(2, min(WCAP, answers))
+    a, g = max(answers, 2), guesses
+    per_depth = 8 * (8 * a + 2 * g) + slots * (4 * wcap + 8) + 16  # the (depth, ...) tables and the witness ring
+    per_frame = 16 * (256 + KMAX * slots) + 16 * g + 16 * min(n_codes, a)  # kept-witness list, argsorts, classes
+    return KMAX * (per_depth + per_frame) + 16 * n_codes + 16 * g
 
-    def __init__(self, matrix: np.ndarray, found: int, clock: Callable[[], float]) -> None:
+
+def slots_within(guesses: int, answers: int, n_codes: int, room: int) -> int:
+    """The most witnesses per depth (at most :data:`NW`, halved from there) whose buffers fit in ``room``
+    bytes; 0 when not even :data:`MIN_SLOTS` fit."""
+    slots = NW
+    while slots >= MIN_SLOTS:
+        if buffer_bytes(guesses, answers, n_codes, slots) <= room:
+            return slots
+        slots //= 2
+    return 0
+
+
+class Kernel:
+    """The buffers of one search (one feedback matrix); witnesses persist across calls.
+
+    ``slots``: witnesses kept per depth (a ring), so that the store never grows past its first size."""
+
+    def __init__(self, matrix: np.ndarray, found: int, clock: Callable[[], float], slots: int = NW) -> None:
         mat = np.asarray(matrix)
         if mat.dtype != np.uint16 and mat.size:  # one compiled variant for word cells: uint16 codes
             if int(mat.max()) < 1 << 16 and found < 1 << 16:
@@ -377,6 +403,7 @@ class Kernel:
         mat = np.ascontiguousarray(mat)
         n_codes = max(int(mat.max()) if mat.size else 0, found) + 1
         G, A = mat.shape
+        wcap = max(2, min(WCAP, A))  # a witness is a set of answers: never more than A
         self.clock = clock
         self.deadline = np.array([np.inf])
         self.ints = np.zeros(3, dtype=np.int64)  # nodes, timed out, last tag
@@ -384,19 +411,20 @@ class Kernel:
         self.S = (mat, found, np.zeros(n_codes, np.int64), np.zeros(n_codes, np.int64), self.ints, self.deadline,
                   np.zeros((lv, A), np.int64), np.zeros((lv, G), np.int64), np.zeros((lv, G), np.int64),
                   np.zeros((lv, A), np.int64), np.zeros((lv, A), np.int64), np.zeros((lv, A), np.int64),
-                  np.zeros((lv, max(A, WCAP)), np.int64), np.full(lv, -1, np.int64), np.zeros((lv, A), np.int64),
+                  np.zeros((lv, max(A, 2)), np.int64), np.full(lv, -1, np.int64), np.zeros((lv, A), np.int64),
                   np.zeros((lv, A), np.int64), np.zeros(lv, np.int64), np.zeros((lv, A), np.int64),
-                  np.zeros((lv, NW, WCAP), np.int32), np.zeros((lv, NW), np.int64), np.zeros(lv, np.int64))
+                  np.zeros((lv, slots, wcap), np.int32), np.zeros((lv, slots), np.int64), np.zeros(lv, np.int64))
         self._all = np.arange(G, dtype=np.int64)
         self._bound = np.zeros(G, dtype=np.int64)
 
     def witnesses(self) -> list[tuple[int, np.ndarray]]:
         """The kept witnesses: (depth, answer indices) that cannot be done in ``depth`` proposals."""
         wit, wsz, wcount = self.S[-3:]
+        ring = wit.shape[1]
         out = []
         for level in range(KMAX):
-            for gen in range(max(0, int(wcount[level]) - NW), int(wcount[level])):
-                s = gen % NW
+            for gen in range(max(0, int(wcount[level]) - ring), int(wcount[level])):
+                s = gen % ring
                 out.append((level, wit[level, s, :wsz[level, s]].copy()))
         return out
 

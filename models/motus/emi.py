@@ -30,7 +30,7 @@ from functools import cached_property
 
 import numpy as np
 
-from sleuth.limits import TooLarge, memory_budget
+from sleuth.limits import TooLarge, check_bytes, memory_budget
 
 
 class SearchTimeout(RuntimeError):
@@ -59,6 +59,64 @@ class Value:
         return f">={self.lower}" if self.upper is None else f"{self.lower}-{self.upper}"
 
 
+CACHE_FLOOR = 1 << 20  # bytes the per-set cache needs at least for a search to be worth starting
+
+
+@dataclass(frozen=True)
+class SearchPlan:
+    """Which kernel runs, its witnesses per depth (numba) and the bytes left for the per-set cache."""
+
+    kernel: str
+    slots: int
+    buffers: int
+    room: int
+
+
+def _numba_available(kernel: str) -> bool:
+    if kernel == "numpy":
+        return False
+    try:
+        import numba  # noqa: F401
+    except ImportError:
+        if kernel == "numba":
+            raise
+        return False
+    return True
+
+
+def _codes_bound() -> int:
+    return 1 << 16  # the compiled kernel's uint16 feedback codes: its stamp tables hold one slot per code
+
+
+def _numpy_bytes(guesses: int, answers: int, itemsize: int) -> int:
+    # the answer-major copy, and at the top of the recursion the codes of the whole set, their sorted copy,
+    # a boolean mask and two int64 index arrays; deeper sets are smaller (counted once more)
+    return guesses * answers * (itemsize + 2 * (2 * itemsize + 1 + 16))
+
+
+def plan_search(guesses: int, answers: int, *, kernel: str = "auto", itemsize: int = 2,
+                matrix: bool = False) -> SearchPlan:
+    """The search's memory plan within the budget, or :class:`~sleuth.limits.TooLarge` with the estimate,
+    the budget and how to raise it.  ``matrix``: count the feedback matrix too (not built yet)."""
+    base = guesses * answers * itemsize if matrix else 0
+    detail = f"{guesses:,} proposals x {answers:,} answers"
+    also = "a smaller word list or another --method"
+    if _numba_available(kernel):
+        from ._emi_kernel import MIN_SLOTS, buffer_bytes, slots_within
+        copy = guesses * answers * 2 if itemsize != 2 else 0  # the kernel's uint16 copy
+        codes = _codes_bound()
+        left = memory_budget() - base - copy - CACHE_FLOOR
+        slots = slots_within(guesses, answers, codes, left)
+        if not slots:
+            check_bytes("the minimax search", base + copy + CACHE_FLOOR + buffer_bytes(guesses, answers, codes,
+                        MIN_SLOTS), detail=f"{detail}, witness store and recursion tables", also=also)
+        used = base + copy + buffer_bytes(guesses, answers, codes, slots)
+        return SearchPlan("numba", slots, used, check_bytes("the minimax search", used))
+    used = base + _numpy_bytes(guesses, answers, itemsize)
+    room = check_bytes("the minimax search", used + CACHE_FLOOR, detail=f"{detail}, recursion tables", also=also)
+    return SearchPlan("numpy", 0, used, room + CACHE_FLOOR)
+
+
 def _distinct_per_row(codes: np.ndarray) -> np.ndarray:
     if codes.shape[1] <= 1:
         return np.full(codes.shape[0], codes.shape[1], dtype=np.int64)
@@ -73,27 +131,24 @@ class GameTree:
                  clock: Callable[[], float] = time.monotonic, kernel: str = "auto") -> None:
         """``time_limit`` is measured on ``clock``: wall time by default, ``time.process_time`` for CPU
         seconds (what a benchmark on a shared machine should use).  ``kernel``: ``"numba"``, ``"numpy"``
-        or ``"auto"`` (numba when it imports)."""
+        or ``"auto"`` (numba when it imports).  The search's buffers are estimated first and refused past
+        the memory budget (:func:`plan_search`); the per-set cache gets what is left of it."""
         self.matrix = matrix
         self._kernel = None
         if kernel not in ("auto", "numba", "numpy"):
             raise ValueError(f"kernel: auto, numba or numpy, not {kernel!r}")
-        if kernel != "numpy":
-            try:
-                from ._emi_kernel import Kernel
-            except ImportError:
-                if kernel == "numba":
-                    raise
-            else:
-                self._kernel = Kernel(matrix, found, clock)
-        self.kernel = "numpy" if self._kernel is None else "numba"
+        plan = plan_search(*matrix.shape, kernel=kernel, itemsize=matrix.dtype.itemsize)
+        if plan.kernel == "numba":
+            from ._emi_kernel import Kernel
+            self._kernel = Kernel(matrix, found, clock, slots=plan.slots)
+        self.kernel = plan.kernel
         self.found = found
         self.clock = clock
         self.deadline = None if time_limit is None else clock() + time_limit
         self.fit_at: dict[bytes, int] = {}   # smallest depth proven enough
         self.fail_at: dict[bytes, int] = {}  # largest depth proven not enough
         self.nodes = 0
-        self.cache_bytes, self.cache_limit = 0, memory_budget()  # the two caches stay within the budget
+        self.cache_bytes, self.cache_limit = 0, plan.room  # the two caches stay within what the budget leaves
 
     @cached_property
     def columns(self) -> np.ndarray:

@@ -15,12 +15,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import resource
 import statistics
 import sys
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -30,7 +32,7 @@ from sleuth.figures import check_target
 
 from . import feedback as fb
 from . import strategy as st
-from .emi import GameTree, SearchTimeout, Value
+from .emi import GameTree, SearchTimeout, Value, plan_search
 from .space import CodeSpace, Space, WordSpace
 from .words import ALPHABET, dictionary
 
@@ -120,12 +122,22 @@ class Tally:
 Timing = dict[str, float]
 
 
-def study_cell(space: Space, methods: Sequence[st.Method], *, time_limit: float = 60.0
-               ) -> tuple[dict[st.Method, Tally], Timing, list[str]]:
+def _itemsize(space: Space) -> int:
+    """Bytes per feedback code of the space's matrix (word cells: by word length)."""
+    return np.dtype(fb.code_dtype(space.length)).itemsize if isinstance(space, WordSpace) else 2
+
+
+def study_cell(space: Space, methods: Sequence[st.Method], *, time_limit: float = 60.0,
+               memo: dict[str, Any] | None = None) -> tuple[dict[st.Method, Tally], Timing, list[str]]:
     """Play every answer of one space with every method: tallies per method, timings, and notes (the
-    methods that timed out, left out of their tally)."""
+    methods that timed out, left out of their tally).  ``memo``: the space's matrix and class-size statistics
+    are kept there for the next call on the same space (another group of methods), instead of freed."""
     tallies = {m: Tally() for m in methods}
     notes: list[str] = []
+    shape = (len(space.guesses), len(space.answers))
+    st.check_matrix(*shape, _itemsize(space), stats=any(m is not st.Method.MINIMAX for m in methods))
+    if st.Method.MINIMAX in methods:
+        plan_search(*shape, matrix=True, itemsize=_itemsize(space))
     t0 = time.perf_counter()
     matrix = space.matrix()
     timing = {"matrix": time.perf_counter() - t0, "pairs": float(matrix.size)}
@@ -133,8 +145,12 @@ def study_cell(space: Space, methods: Sequence[st.Method], *, time_limit: float 
     possible = np.zeros(matrix.shape[0], dtype=bool)
     possible[space.answer_rows] = True
     plain = [m for m in methods if m is not st.Method.MINIMAX]
-    stats = st.row_stats(matrix) if len(space.answers) > 2 and plain else None
-    firsts = {m: st.choose(matrix, possible, m, stats=stats) for m in plain}
+    stats = (memo or {}).get("stats")
+    if stats is None and len(space.answers) > 2 and plain:
+        stats = st.row_stats(matrix)
+        if memo is not None:
+            memo["stats"] = stats
+    firsts: dict[st.Method, int] = {m: st.choose(matrix, possible, m, stats=stats) for m in plain}
     timing["first"] = time.perf_counter() - t0
     for method in methods:
         t0 = time.perf_counter()
@@ -147,7 +163,7 @@ def study_cell(space: Space, methods: Sequence[st.Method], *, time_limit: float 
             notes.append(f"{space.label}: {method.title} timed out (left out of its tally)")
             continue
         tallies[method].add(result, time.perf_counter() - t0)
-    if hasattr(space, "_matrix"):
+    if hasattr(space, "_matrix") and memo is None:
         space._matrix = None  # free the cell's matrix before the next one
     return tallies, timing, notes
 
@@ -187,14 +203,65 @@ def _cells(spec: str, lengths: list[int], letters: list[str]) -> list[WordSpace]
     return out
 
 
-CellJob = tuple[str, int, str, tuple[str, ...], float]
+CellJob = tuple[str, int, str, tuple[str, ...], float, int]  # dictionary, length, first letter, methods, limit, part
+
+# CPU seconds per method on the largest cell of lengths 7-8 (R, 8 letters: 6303 x 6303 = 40 million pairs),
+# measured once; a task's cost is taken as proportional to its cell's pairs.  Only the split and the order
+# of the tasks use them (the results do not depend on either).
+METHOD_COST = {"sum": 1.4, "max": 1.7, "gmax": 1.9, "gini": 15.0, "entropy": 5.5, "bobo": 0.3, "sumgini": 1.6,
+               "possible-gmax": 0.8, "information": 3.3, "minimax": 20.0}
+CELL_COST = 2.6  # the feedback matrix and the class-size statistics of a cell (paid by each of its tasks)
+COST_PAIRS = 6303 * 6303
+PARTS = 24  # a cell is split until no task of it costs much more than the whole study over PARTS
+MIN_TASK_COST = 2.0  # ... or than this many estimated CPU seconds (a small study is not worth splitting)
+
+
+def study_jobs(spec: str, spaces: Sequence[WordSpace], methods: Sequence[st.Method], time_limit: float
+               ) -> tuple[list[CellJob], list[float], list[float]]:
+    """The tasks of a study, their weights in words (progress) and their estimated costs (the longest goes
+    first).  A cell whose cost is large against the whole study is split into groups of methods, balanced
+    by :data:`METHOD_COST` (heaviest method first into the lightest group); the split depends only on the
+    cells and the methods, never on the number of workers, so a results file resumes with any."""
+    def cost(space: Space, names: Sequence[str]) -> float:
+        scale = len(space.guesses) * len(space.answers) / COST_PAIRS
+        return scale * (CELL_COST + sum(METHOD_COST.get(n, 2.0) for n in names))
+
+    names = [m.value for m in methods]
+    target = max(MIN_TASK_COST, sum(cost(s, names) for s in spaces) / PARTS)
+    jobs: list[CellJob] = []
+    weights: list[float] = []
+    costs: list[float] = []
+    for space in spaces:
+        whole = cost(space, names)
+        groups: list[list[str]] = [[] for _ in range(min(len(names), max(1, math.ceil(whole / target))))]
+        for name in sorted(names, key=lambda n: -METHOD_COST.get(n, 2.0)):
+            min(groups, key=lambda g: sum(METHOD_COST.get(n, 2.0) for n in g)).append(name)
+        groups = [g for g in groups if g]
+        for part, group in enumerate(groups):
+            ordered = tuple(n for n in names if n in group)
+            jobs.append((spec, space.length, space.cell.first or "", ordered, time_limit, part))
+            weights.append(len(space.answers) * len(group) / len(names))
+            costs.append(cost(space, ordered))
+    return jobs, weights, costs
+
+
+_PREPARED: dict[tuple[str, int, str], tuple[Space, dict[str, Any]]] = {}  # the last cell a task used (one)
 
 
 def _study_task(job: CellJob) -> tuple[dict[st.Method, Tally], Timing, list[str]]:
-    """One task of ``experiment motus``: one (length, first letter) cell of a dictionary, every method."""
-    spec, length, first, methods, time_limit = job
-    space = _cells(spec, [length], [first])[0]
-    return study_cell(space, [st.Method(m) for m in methods], time_limit=time_limit)
+    """One task of ``experiment motus``: one (length, first letter) cell of a dictionary, a group of methods.
+    The cell's matrix and statistics stay in this process for the next task on the same cell (serially:
+    the cell's other groups come next)."""
+    spec, length, first, methods, time_limit, part = job
+    key = (spec, length, first)
+    if key not in _PREPARED:
+        _PREPARED.clear()
+        _PREPARED[key] = (_cells(spec, [length], [first])[0], {})
+    space, memo = _PREPARED[key]
+    tallies, timing, notes = study_cell(space, [st.Method(m) for m in methods], time_limit=time_limit, memo=memo)
+    if part:
+        timing["pairs"] = 0.0  # the cell's pairs are counted once, by its first part
+    return tallies, timing, notes
 
 
 def _cell_options(ap: argparse.ArgumentParser, lengths: str, dictionaries: str) -> None:
@@ -225,11 +292,11 @@ def main_study(argv: list[str]) -> int:
         return main_cells(spaces, args.node_limit, args.json)
     methods = _methods(args.methods)
     total = sum(len(s.answers) for s in spaces)
-    jobs = [(args.dictionary, s.length, s.cell.first or "", tuple(m.value for m in methods), args.time_limit)
-            for s in spaces]
+    jobs, weights, costs = study_jobs(args.dictionary, spaces, methods, args.time_limit)
     start, cpu = time.perf_counter(), time.process_time()
     with Executor.from_args(args, "motus") as ex:
-        parts = ex.map(_study_task, jobs, label="words", unit="word", weights=[len(s.answers) for s in spaces])
+        parts = ex.map(_study_task, jobs, label="words", unit="word", weights=weights, costs=costs)
+    _PREPARED.clear()
     tallies, timing, notes = merge(parts, methods)
     for note in notes:
         print(note, file=sys.stderr)
@@ -291,6 +358,7 @@ def evil_motus_index(space: WordSpace, time_limit: float | None, *, cpu: bool = 
     """The exact EMI of a cell, or its proven bounds when ``time_limit`` (CPU seconds with ``cpu``, so that
     a shared machine does not change the answer) runs out."""
     cpu0 = time.process_time()
+    plan_search(len(space.guesses), len(space.answers), matrix=True, itemsize=_itemsize(space))
     matrix = space.matrix()
     tree = GameTree(matrix, space.found, time_limit=time_limit,
                     clock=time.process_time if cpu else time.monotonic)
@@ -324,6 +392,7 @@ def _emi_task(job: tuple[str, int, str, float | None]) -> EmiCell:
     """One task of ``experiment emi``: the index of one (length, first letter) cell."""
     spec, length, first, time_limit = job
     space = _cells(spec, [length], [first])[0]
+    plan_search(len(space.guesses), len(space.answers), matrix=True, itemsize=_itemsize(space))  # before compiling
     _warm_kernel(space)
     return evil_motus_index(space, time_limit)
 
@@ -343,7 +412,9 @@ def main_emi(argv: list[str]) -> int:
     jobs = [(args.dictionary, s.length, s.cell.first or "", args.time_limit) for s in spaces]
     start = time.perf_counter()
     with Executor.from_args(args, "emi") as ex:
-        found = ex.map(_emi_task, jobs, label="cells", unit="cell")
+        # the largest cells first (their search is the longest, up to the time limit)
+        found = ex.map(_emi_task, jobs, label="cells", unit="cell",
+                       costs=[len(s.guesses) * len(s.answers) for s in spaces])
     cells = {(s.length, s.cell.first or ""): c for s, c in zip(spaces, found, strict=True)}
     wall, cpu = time.perf_counter() - start, sum(c.cpu for c in found)
     if args.plot:

@@ -35,8 +35,18 @@ from fractions import Fraction
 import numpy as np
 
 from sleuth.errors import UnknownNameError
+from sleuth.limits import check_bytes
 
 ROW_CHUNK_ELEMENTS = 8_000_000  # codes per chunk when computing class sizes
+
+
+def check_matrix(guesses: int, answers: int, itemsize: int, *, copies: int = 2, stats: bool = True) -> int:
+    """Refuse a ``guesses x answers`` feedback matrix (and its ``copies - 1`` transposed copies and, with
+    ``stats``, the class-size scratch of :func:`row_stats`) past the memory budget; the bytes it needs."""
+    need = copies * guesses * answers * itemsize + (24 * min(ROW_CHUNK_ELEMENTS, guesses * answers) if stats else 0)
+    check_bytes("the feedback matrix", need, detail=f"{guesses:,} proposals x {answers:,} answers",
+                also="a smaller word list")
+    return need
 
 
 class Method(enum.Enum):

@@ -381,4 +381,4 @@ def test_sheet_falls_back_to_the_backbone_past_the_state_budget(monkeypatch) -> 
     slow = puzzle.solve()
     assert slow.fields["method"] == "model" and slow.fields["backend"] == "cpsat"
     assert slow.fields["sheet"] == fast.fields["sheet"]
-    assert any("state budget" in n for n in slow.notes)
+    assert any("memory budget" in n for n in slow.notes)

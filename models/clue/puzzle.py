@@ -69,8 +69,8 @@ class CluePuzzle(Puzzle):
     def problem(self) -> Problem:
         return Problem.from_observations(self.state, self.observations())
 
-    def counts(self, *, triples: bool = False) -> Counts:
-        return count_deals(self.problem(), triples=triples)
+    def counts(self, *, triples: bool = False, options: Mapping[str, Any] | None = None) -> Counts:
+        return count_deals(self.problem(), triples=triples, options=options)
 
     def clue_model(self) -> ClueModel:
         return build_model(self.state, self.observations())
@@ -109,15 +109,15 @@ class CluePuzzle(Puzzle):
                                 "value": "yes" if f.value else "no", "rule": f.rule, "because": f.because}
                                for f in result.facts]
         elif wants_counts:
-            counts = self.counts(triples=True) if method == "count" else enumerated_counts(
+            counts = self.counts(triples=True, options=opts) if method == "count" else enumerated_counts(
                 self.clue_model(), backend, limit=max_items(opts, 64 * len(game.places) * len(game.deck)),
                 time_limit=opts.get("time-limit"))
             sheet = counted_sheet(counts)
         elif method == "count":
-            sheet, used = exact_sheet(self.problem(), self.clue_model)
+            sheet, used = exact_sheet(self.problem(), self.clue_model, opts)
             if used != "count":
-                self.doc.note("the counting outgrew its state budget: the sheet is the model's backbone (CP-SAT)",
-                              "--method")
+                self.doc.note("the counting outgrew the memory budget (SLEUTH_MEMORY_BUDGET / --set max_worlds): "
+                              "the sheet is the model's backbone (CP-SAT)", "--method")
                 choice = Choice(find_derivation(self.doc.game.spec.methods, "model"), "cpsat")
         else:
             sheet = self.sheet(method, backend, opts.get("time-limit"))

@@ -74,6 +74,7 @@ class EggheadAnswer(Answer):
 
 
 class EggheadPuzzle(Puzzle):
+    uses_max_worlds = True  # the packed tables honour --set max_worlds
     def __init__(self, doc: PuzzleDoc) -> None:
         super().__init__(doc)
         sec, file = doc.section, doc.file
@@ -164,14 +165,15 @@ class EggheadPuzzle(Puzzle):
         return out
 
     # -- running the rounds --------------------------------------------------------------------------
-    def run(self, backend: str = "cpsat", method: str = "tables") -> Outcome:
+    def run(self, backend: str = "cpsat", method: str = "tables", options: Mapping[str, Any] | None = None
+            ) -> Outcome:
         """The rounds played out: ``tables`` (the packed master table) or ``model`` (the basic analysis's
         declarative model, one per player and hand, on ``backend``)."""
         n = self.setup.players
         world: list[int | None] = list(self.hands)
         knowledge: Any
         if method == "tables":
-            knowledge = PackedTables(self.setup, self.behavioural)
+            knowledge = PackedTables(self.setup, self.behavioural, options=options)
         elif self.analysis == "behavioural":
             raise PuzzleError("the behavioural analysis has no model derivation: it is derived from the master "
                               "table", file=self.doc.file, place="--method", allowed="auto, tables")
@@ -286,8 +288,9 @@ class EggheadPuzzle(Puzzle):
 
     # -- solve ----------------------------------------------------------------------------------------
     def solve(self, *, backend: str = "cpsat", options: Mapping[str, Any] | None = None) -> Report:
-        choice = self.derivation(self.reject_options(options, ("method",)), backend)
-        out = self.run(backend, choice.name)
+        opts = self.reject_options(options, ("method",))
+        choice = self.derivation(opts, backend)
+        out = self.run(backend, choice.name, opts)
         names = self.setup.names
         rounds = [self._round_json(rec) for rec in out.records]
         if out.conflict:
@@ -329,9 +332,10 @@ class EggheadPuzzle(Puzzle):
     # -- claims ----------------------------------------------------------------------------------------
     def verify(self, claims: Sequence[ClaimSpec], *, backend: str = "cpsat",
                options: Mapping[str, Any] | None = None) -> list[ClaimResult]:
-        choice = self.derivation(self.reject_options(options, ("method",)), backend)
+        opts = self.reject_options(options, ("method",))
+        choice = self.derivation(opts, backend)
         parsed = [self._read_claim(c) for c in claims]
-        out = self.run(backend, choice.name)
+        out = self.run(backend, choice.name, opts)
         if out.conflict:
             return [ClaimResult(c.text, Verdict.CONTRADICTION, out.conflict, expect=c.expect,
                                 detail=contradiction_text(out.conflict).splitlines()[0]) for c in claims]

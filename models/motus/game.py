@@ -187,6 +187,7 @@ class SecretPuzzle(Puzzle):
         # a proposal already made is left out, unless it is still possible (it was the secret: it wins again)
         rows = np.array([i for i, w in enumerate(self.space.guesses) if w not in proposed or possible_rows[i]],
                         dtype=np.int64)
+        st.check_matrix(rows.size, poss.size, 2)  # refused past the memory budget before it is built
         codes = self.space.codes(self.space.guess_array[rows], self.space.answer_array[poss])
         minimax = None
         if method is st.Method.MINIMAX:

@@ -33,6 +33,7 @@ import numpy as np
 from .errors import PuzzleError
 from .formula import (After, And, Arith, BoolConst, Call, Common, Compare, Distributed, FormulaError, Implies, Int,
                       Knows, Name, Neg, Node, Not, Or, Str, is_epistemic, parse, to_text)
+from .knowledge import class_all, class_constant, group_ids
 from .names import unique_keys
 from .schema import fold
 
@@ -652,61 +653,6 @@ def assigned(ev: Evaluator, table: WorldTable, var: str, node: Node, rows: np.nd
         raise FormulaError(f"setting {var!r} to {to_text(node)!r} gives {dom.show(int(out[~ok][0]))}, outside its "
                            "domain", allowed=dom.labels if dom.labels is not None else _range_text(dom.values))
     return out
-
-
-def group_ids(columns: Sequence[np.ndarray], n: int) -> np.ndarray:
-    """Dense ids of the distinct rows of the given columns (packed into one int64 key when it fits)."""
-    if not columns:
-        return np.zeros(n, dtype=np.int64)
-    columns = [_dense(c) for c in columns]
-    key = np.zeros(n, dtype=np.int64)
-    span = 1
-    packable = True
-    for col in columns:
-        col = np.asarray(col, dtype=np.int64)
-        lo = int(col.min()) if n else 0
-        width = (int(col.max()) - lo + 1) if n else 1
-        if span * width >= 2 ** 62:
-            packable = False
-            break
-        key = key * width + (col - lo)
-        span *= width
-    if packable:
-        _, inv = np.unique(key, return_inverse=True)
-    else:
-        _, inv = np.unique(np.stack([np.asarray(c, dtype=np.int64) for c in columns], axis=1), axis=0,
-                           return_inverse=True)
-    return inv.reshape(-1).astype(np.int64)
-
-
-def _dense(values: np.ndarray) -> np.ndarray:
-    """``int64`` values as they are; exact (object) integers as dense ids of their distinct values."""
-    values = np.asarray(values)
-    if values.dtype != object:
-        return values
-    return np.unique(values, return_inverse=True)[1].reshape(-1).astype(np.int64) if len(values) \
-        else np.zeros(0, dtype=np.int64)
-
-
-def class_all(classes: np.ndarray, mask: np.ndarray) -> np.ndarray:
-    """Per world: does the mask hold in every world of its class?"""
-    if len(classes) == 0:
-        return np.zeros(0, dtype=bool)
-    bad = np.bincount(classes, weights=(~mask).astype(np.float64))
-    return bad[classes] == 0
-
-
-def class_constant(classes: np.ndarray, values: np.ndarray) -> np.ndarray:
-    """Per world: is the value the same in every world of its class?"""
-    if len(classes) == 0:
-        return np.zeros(0, dtype=bool)
-    values = _dense(values)
-    k = int(classes.max()) + 1
-    lo = np.full(k, np.iinfo(np.int64).max, dtype=np.int64)
-    hi = np.full(k, np.iinfo(np.int64).min, dtype=np.int64)
-    np.minimum.at(lo, classes, values)
-    np.maximum.at(hi, classes, values)
-    return (lo == hi)[classes]
 
 
 # -- evaluation ---------------------------------------------------------------------------------------

@@ -93,7 +93,8 @@ def class_all(classes: np.ndarray, mask: np.ndarray) -> np.ndarray:
     if len(classes) == 0:
         return np.zeros(0, dtype=bool)
     bad = np.bincount(classes, weights=(~np.asarray(mask, dtype=bool)).astype(np.float64))
-    return bad[classes] == 0
+    out: np.ndarray = bad[classes] == 0
+    return out
 
 
 def class_constant(classes: np.ndarray, values: np.ndarray) -> np.ndarray:
@@ -106,7 +107,8 @@ def class_constant(classes: np.ndarray, values: np.ndarray) -> np.ndarray:
     hi = np.full(k, np.iinfo(np.int64).min, dtype=np.int64)
     np.minimum.at(lo, classes, values)
     np.maximum.at(hi, classes, values)
-    return (lo == hi)[classes]
+    out: np.ndarray = (lo == hi)[classes]
+    return out
 
 
 def weighted_sums(ids: np.ndarray, weights: np.ndarray, k: int) -> np.ndarray:

@@ -119,7 +119,7 @@ class PackedSpace:
         last = self.n - 1
         if axis == last:
             return np.flatnonzero(self.unpack(table[tuple(world[:last])]))
-        idx: list[object] = list(world[:last])
+        idx: list[int | slice] = list(world[:last])
         idx[axis] = slice(None)
         hand = world[last]
         words = table[tuple(idx)][:, hand // WORD_BITS]
@@ -290,7 +290,8 @@ class LayerTables:
         """eq. 3: the worlds of the table where the player knows their hand exactly when ``solved``."""
         inside = self.worlds.restrict(table)
         out = np.zeros_like(table)
-        out[table] = inside.knows(player, inside.worlds[:, player]) == solved
+        listed = np.asarray(inside.worlds)
+        out[table] = inside.knows(player, listed[:, player]) == solved
         return out
 
     def apply_reactions(self, reactions: Sequence[bool | None]) -> bool:
@@ -461,7 +462,8 @@ def _check(tables: Knowledge, world: Sequence[int | None], observation: str) -> 
         row = tables.valids(p, world)
         if row is None:  # depends on a hand nobody stated
             continue
-        if len(row) == 0 or (world[p] is not None and int(world[p]) not in set(int(x) for x in row)):
+        own = world[p]
+        if len(row) == 0 or (own is not None and int(own) not in set(int(x) for x in row)):
             raise Inconsistent(observation)
 
 

@@ -800,8 +800,8 @@ class Evaluator:
                 return INT, _fit(np.abs(_exact(nums[0], self.bounds(node))), self.bounds(node))
             reduce = np.minimum if node.func == "min" else np.maximum
             extreme: np.ndarray = nums[0]
-            for x in nums[1:]:
-                extreme = _fit(reduce(*_common(extreme, x)), self.bounds(node))
+            for other in nums[1:]:
+                extreme = _fit(reduce(*_common(extreme, other)), self.bounds(node))
             return INT, extreme
         raise FormulaError(f"cannot evaluate {node!r}")  # pragma: no cover
 

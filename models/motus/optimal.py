@@ -122,6 +122,7 @@ class Optimal:
         self.memo = _memo(self.compiled)
         self.node_limit = node_limit or NO_LIMIT
         self.nodes = 0
+        self._stamp = 0  # the last stamp of the kernel's scratch (kept across calls, see guess_bound)
         n_guess = len(space.guesses)
         rows = np.arange(n_guess) if guesses == "all" else np.sort(space.answer_rows)
         self.pool = np.ascontiguousarray(rows, dtype=np.int64)
@@ -160,7 +161,7 @@ class Optimal:
 
     @cached_property
     def counts(self) -> np.ndarray:
-        return np.zeros(max(int(self.matrix.max(initial=0)), self.space.found) + 1, dtype=np.int64)
+        return np.zeros((3, max(int(self.matrix.max(initial=0)), self.space.found) + 1), dtype=np.int64)
 
     # -- searching ----------------------------------------------------------------------------------------
     def _depth(self, used: int = 0) -> int:
@@ -168,7 +169,7 @@ class Optimal:
 
     def _run(self, answers: np.ndarray, allowed: np.ndarray, depth: int, forced: int,
              beta: int | None = None) -> int:
-        ctl = np.array([0, 0, self.node_limit, -1], dtype=np.int64)
+        ctl = np.array([0, 0, self.node_limit, -1, self._stamp], dtype=np.int64)
         self.ctl = ctl
         value = self.k.search(np.ascontiguousarray(answers, dtype=np.int64),
                              np.ascontiguousarray(allowed, dtype=np.int64), np.int64(depth),
@@ -177,6 +178,7 @@ class Optimal:
                              self.lbt, self.zs, self.zg, self.zd, self.memo, self.cap is not None, self.hard,
                              self.glet, self.gcnt, self.counts, ctl)
         self.nodes += int(ctl[0])
+        self._stamp = int(ctl[4])
         if ctl[1]:
             raise SearchTimeout(0, None)
         return int(value)

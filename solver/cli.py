@@ -8,14 +8,17 @@ import json
 import sys
 import unicodedata
 from collections.abc import Callable, Sequence
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from . import __version__
-from .backends import BACKENDS, SolverTimeout, backend_name
+from .backends import BACKENDS, backend_name
 from .errors import InternalError, PuzzleError, SleuthError
+from .limits import LimitReached
 from .games import EXPERIMENTS, all_games, experiment, find_game
-from .puzzle import FLAG_OPTIONS, load_puzzle
-from .results import ClaimSpec, Report, Status, Verdict, contradiction_text
+from .spec import FLAG_OPTIONS
+
+if TYPE_CHECKING:
+    from .results import Report
 
 EXIT_OK, EXIT_CLAIM, EXIT_BAD_INPUT, EXIT_LIMIT, EXIT_CONTRADICTION = 0, 1, 2, 3, 4
 EXIT_INTERNAL, EXIT_INTERRUPTED = 70, 130
@@ -173,6 +176,8 @@ def _options(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def _status_code(report: Report) -> int:
+    from .results import Status
+
     if report.status is Status.TIMEOUT:
         return EXIT_LIMIT
     if report.status is Status.CONTRADICTION:
@@ -182,6 +187,8 @@ def _status_code(report: Report) -> int:
 
 def _emit(report: Report, as_json: bool) -> int:
     """Print a report (its notes already went to stderr, through the sleuth.notes logger)."""
+    from .results import Status, contradiction_text
+
     if as_json:
         _print_json(report.to_json())
     elif report.status is Status.CONTRADICTION:
@@ -192,12 +199,17 @@ def _emit(report: Report, as_json: bool) -> int:
 
 
 def cmd_solve(args: argparse.Namespace) -> int:
+    from .puzzle import load_puzzle
+
     args.backend = backend_name(args.backend)
     puzzle = load_puzzle(args.file, viewer=args.viewer)
     return _emit(puzzle.solve(backend=args.backend, options=_options(args)), args.json)
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
+    from .puzzle import load_puzzle
+    from .results import ClaimSpec, Verdict
+
     args.backend = backend_name(args.backend)
     puzzle = load_puzzle(args.file, viewer=args.viewer)
     claims = list(puzzle.claims) + [ClaimSpec(text, place=f"--claim[{i + 1}]") for i, text in enumerate(args.claim)]
@@ -219,6 +231,8 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
 
 def cmd_suggest(args: argparse.Namespace) -> int:
+    from .puzzle import load_puzzle
+
     puzzle = load_puzzle(args.file, viewer=args.viewer)
     opts = _options(args)
     opts.pop("method", None)
@@ -256,10 +270,13 @@ def cmd_games(args: argparse.Namespace) -> int:
     if info.aliases:
         lines.append(f"aliases: {', '.join(info.aliases)}")
     lines.append(f"docs: docs/{info.module.rsplit('.', 1)[-1]}.md; template: sleuth new {spec.name}")
-    for title, table in (("solve methods (--method)", spec.methods),
-                         ("suggest methods (sleuth suggest --method)", spec.suggest_methods)):
-        if table:
-            lines += ["", title + ":"] + [f"  {k:<15} {v}" for k, v in table.items()]
+    if spec.methods:
+        lines += ["", "solve methods (--method; auto: the first exact one):"]
+        lines += [f"  {d.name:<15} [{d.label}] {d.meaning}" + (f" (also: {', '.join(d.aliases)})" if d.aliases
+                                                                 else "") for d in spec.methods]
+    if spec.suggest_methods:
+        lines += ["", "suggest methods (sleuth suggest --method):"]
+        lines += [f"  {k:<15} {v}" for k, v in spec.suggest_methods.items()]
     if spec.all_options():
         lines += ["", "options:"]
         for o in spec.all_options():
@@ -338,7 +355,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SleuthError as exc:
         _print(f"sleuth: {exc}", sys.stderr)
         return EXIT_BAD_INPUT
-    except SolverTimeout as exc:
+    except LimitReached as exc:
         _print(f"sleuth: stopped at a limit: {exc}", sys.stderr)
         return EXIT_LIMIT
     except InternalError as exc:

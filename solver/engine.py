@@ -11,6 +11,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
 from .backends import Backend, Outcome, SolverTimeout, SolveStatus, make_backend
+from .explain import minimal_subset
 from .limits import TooLarge, max_items
 from .model import Constraint, Lit, Model, Var
 from .results import ClaimResult, Verdict
@@ -45,18 +46,15 @@ class Engine:
 
         ``keep`` literals (e.g. a negated claim) stay in every test and are not returned.
         """
-        current = [x for x in dict.fromkeys(core) if x not in keep]
-        i = 0
-        while i < len(current):
-            trial = current[:i] + current[i + 1:]
+        def infeasible(trial: list[Lit]) -> bool | list[Lit]:
             out = self.backend.solve([*keep, *trial])
-            if out.status is SolveStatus.INFEASIBLE:
-                # The backend's own core may be smaller still: keep only what it used, in order.
-                used = set(out.core) if out.core else set(trial)
-                current = [x for x in trial if x in used or x in keep]
-            else:
-                i += 1
-        return current
+            if out.status is SolveStatus.UNKNOWN:  # never a smaller set by default: no answer at all
+                raise SolverTimeout("explaining: a solve reached the time limit")
+            if out.status is not SolveStatus.INFEASIBLE:
+                return False
+            return [x for x in out.core if x not in keep] if out.core else True
+
+        return minimal_subset((x for x in core if x not in keep), infeasible)
 
     def _names(self, lits: Sequence[Lit]) -> list[str]:
         names = {o.lit: o.name for o in self.model.observations}

@@ -172,7 +172,7 @@ class WorldTable:
         total = int(np.prod(sizes, dtype=object))
         if total > limit:
             raise PuzzleError(f"the domains have {total} combinations, more than the table limit {limit}",
-                              allowed="a solver-built world set (--set worlds=solver) or smaller domains")
+                              allowed="a solver-built world set (--method model) or smaller domains")
         dtype = table_dtype(doms)
         values = [np.array(d.values, dtype=dtype) for d in doms]
         kept = []
@@ -220,43 +220,53 @@ class WorldTable:
     @classmethod
     def from_solver(cls, domains: Mapping[str, Iterable[int | str]] | Sequence[Domain],
                     constraints: Sequence[str | Node] = (), *, backend: str = "cpsat",
-                    limit: int | None = None) -> WorldTable:
+                    limit: int | None = None, rows: Sequence[Sequence[int]] | None = None) -> WorldTable:
         """The same set, enumerated by a constraint solver from the compiled constraints.
 
+        ``rows`` (coded values, one per domain) restricts the worlds to an explicit list: a table constraint.
         More than ``limit`` worlds raise :class:`~sleuth.limits.TooLarge` (the enumeration stops there).
         """
         from .backends import make_backend
-        from .model import LinearExpr, Model, as_expr
 
         doms = _domains(domains)
-        for d in doms:
-            lo, hi = min(d.values), max(d.values)
-            if max(-lo, hi) > SOLVER_LIMIT:
-                raise PuzzleError(f"variable {d.name!r} ranges over {lo}..{hi}, beyond what the constraint solvers"
-                                  f" take (|value| <= 2^62)", allowed="--set worlds=table, or smaller values")
-        model = Model()
-        variables: dict[str, Any] = {}
-        for d in doms:
-            lo, hi = min(d.values), max(d.values)
-            if len(d.values) == hi - lo + 1:
-                variables[d.name] = model.int_var(lo, hi, d.name)
-            else:   # a sparse domain: one boolean per value (no backend enumerates the gaps)
-                picks = [model.bool_var(f"{d.name}={v}") for v in d.values]
-                model.add(LinearExpr.sum(picks) == 1)
-                variables[d.name] = LinearExpr({b: v for b, v in zip(picks, d.values, strict=True)}, 0)
-        compiler = ModelCompiler(model, variables, {d.name: d for d in doms})
-        for c in constraints:
-            node = parse(c) if isinstance(c, str) else c
-            compiler.require(node)
-        order = [as_expr(variables[d.name]) for d in doms]
-        rows = []
-        for sol in make_backend(model, backend).solutions(limit=None if limit is None else limit + 1):
-            rows.append([e.value(sol) for e in order])
-        if limit is not None and len(rows) > limit:
+        model, order = world_model(doms, constraints, rows)
+        found = [[e.value(sol) for e in order]
+                 for sol in make_backend(model, backend).solutions(limit=None if limit is None else limit + 1)]
+        if limit is not None and len(found) > limit:
             from .limits import TooLarge
             raise TooLarge(f"more than {limit:,} worlds satisfy the constraints, more than the limit (--set "
                            "max_worlds, else the memory budget); raise either, or narrow the domains")
-        return cls(doms, np.array(rows, dtype=table_dtype(doms)).reshape(-1, len(doms))).sorted()
+        return cls(doms, np.array(found, dtype=table_dtype(doms)).reshape(-1, len(doms))).sorted()
+
+
+def world_model(domains: Sequence[Domain], constraints: Sequence[str | Node] = (),
+                rows: Sequence[Sequence[int]] | None = None) -> tuple[Any, list[Any]]:
+    """The declarative model of the starting worlds: a variable per domain (a boolean per value for a sparse
+    one), the listed ``rows`` as a table constraint, the constraints compiled.  Returns the model and, per
+    domain, the linear expression that is its value."""
+    from .model import LinearExpr, Model, as_expr
+
+    for d in domains:
+        lo, hi = min(d.values), max(d.values)
+        if max(-lo, hi) > SOLVER_LIMIT:
+            raise PuzzleError(f"variable {d.name!r} ranges over {lo}..{hi}, beyond what the constraint solvers"
+                              f" take (|value| <= 2^62)", allowed="--method table, or smaller values")
+    model = Model()
+    variables: dict[str, Any] = {}
+    for d in domains:
+        lo, hi = min(d.values), max(d.values)
+        if len(d.values) == hi - lo + 1 or rows is not None:  # a listed world fixes every value
+            variables[d.name] = model.int_var(lo, hi, d.name)
+        else:   # a sparse domain: one boolean per value (no backend enumerates the gaps)
+            picks = [model.bool_var(f"{d.name}={v}") for v in d.values]
+            model.add(LinearExpr.sum(picks) == 1)
+            variables[d.name] = LinearExpr({b: v for b, v in zip(picks, d.values, strict=True)}, 0)
+    if rows is not None:
+        model.add_table([variables[d.name] for d in domains], rows)
+    compiler = ModelCompiler(model, variables, {d.name: d for d in domains})
+    for c in constraints:
+        compiler.require(parse(c) if isinstance(c, str) else c)
+    return model, [as_expr(variables[d.name]) for d in domains]
 
 
 def _names(node: Node) -> set[str]:
@@ -1008,7 +1018,7 @@ class ModelCompiler:
         spread = abs(expr.const) + sum(abs(c) * max(abs(v.lo), abs(v.hi)) for v, c in expr.terms.items())
         if spread > SOLVER_LIMIT:
             raise PuzzleError(f"{to_text(node)!r} ranges over {lo}..{hi}, beyond what the constraint solvers take"
-                              f" exactly (|value| <= 2^62)", allowed="--set worlds=table, or smaller values")
+                              f" exactly (|value| <= 2^62)", allowed="--method table, or smaller values")
         return expr
 
     def linear(self, node: Node) -> Any:
@@ -1041,4 +1051,32 @@ class ModelCompiler:
             return acc
         if isinstance(node, Call) and node.func == "count":
             return LinearExpr.sum(self.lit(a) for a in node.args)
+        if isinstance(node, Call) and node.func in ("abs", "min", "max"):
+            return self._extremum(node.func, [self.linear(a) for a in node.args])
         raise NotCompilable(f"{to_text(node)!r} is not a linear expression")
+
+    def _extremum(self, func: str, args: Sequence[Any]) -> Any:
+        """``abs(a)``, ``min(a, ...)`` or ``max(a, ...)`` as a fresh variable defined by guarded equalities.
+
+        ``abs`` is ``max(a, -a)``.  Each argument gets a literal "the result is this argument", with one chosen
+        when several are equal: the first (so a world has exactly one solution and enumeration lists it once).
+        """
+        from .model import LinearExpr, as_expr
+
+        if func == "abs":
+            func, args = "max", [args[0], -args[0]]
+        sign = 1 if func == "max" else -1
+        bounds = [a.bounds() for a in args]
+        lo = max(b[0] for b in bounds) if sign > 0 else min(b[0] for b in bounds)
+        hi = max(b[1] for b in bounds) if sign > 0 else min(b[1] for b in bounds)
+        m = self.model
+        result = m.int_var(lo, hi, f"{func}(...)", aux=True)
+        picks = [m.bool_var(f"{func} is argument {i + 1}", aux=True) for i in range(len(args))]
+        with m.unguarded():
+            m.add(LinearExpr.sum(p.lit() for p in picks) == 1)
+            for i, (a, pick) in enumerate(zip(args, picks, strict=True)):
+                m.add(as_expr(result) == a, when=pick)
+                for j, b in enumerate(args):  # the picked argument is the extreme; earlier ones strictly below
+                    if j != i:
+                        m.add(sign * (a - b) >= (1 if j < i else 0), when=pick)
+        return as_expr(result)

@@ -31,6 +31,14 @@ TIME_KEY = "time-limit"
 _SUFFIX = {"": 1, "k": 1024, "m": 1024 ** 2, "g": 1024 ** 3, "t": 1024 ** 4}
 
 
+class LimitReached(RuntimeError):
+    """A budget (time, states, memory) stopped the work before an exact answer: the CLI exits 3.
+
+    Every "ran out" error of sleuth is one of these (the solvers' :class:`~sleuth.backends.SolverTimeout`,
+    the games' state budgets), so a program catches one class and the command line maps it to one status.
+    """
+
+
 class TooLarge(SleuthError):
     """What a game was about to enumerate is over the limit: the estimate, the limit and how to raise it."""
 
@@ -117,6 +125,12 @@ def remaining() -> float | None:
     """Seconds left before the current thread's deadline (None: no deadline); backends cap their limit by it."""
     end = getattr(_deadline, "end", None)
     return None if end is None else max(0.001, end - time.monotonic())
+
+
+def expired() -> bool:
+    """Whether the current thread's deadline has passed (work that swallowed the interrupt stops here)."""
+    end = getattr(_deadline, "end", None)
+    return end is not None and time.monotonic() >= end
 
 
 @contextlib.contextmanager

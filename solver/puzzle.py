@@ -14,8 +14,10 @@ import tomllib
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any
 
+from .derive import AUTO, DEFAULT_BACKEND, Choice, find_derivation
 from .errors import PuzzleError, SleuthError
 from .games import GameInfo, find_game, game_module
 from .limits import MAX_WORLDS_KEY, TIME_KEY, deadline, max_items, time_limit
@@ -24,7 +26,7 @@ from .names import json_object
 from .resources import example_path, find_example, is_example
 from .results import ClaimResult, ClaimSpec, Report, Verdict
 from .schema import Section, choose
-from .spec import check_keys
+from .spec import FLAG_OPTIONS, check_keys
 
 COMMON_KEYS = ("game", "title", "viewer", "claim")
 MAX_FILE_BYTES = 64 * 1024 * 1024
@@ -92,6 +94,21 @@ class Puzzle(ABC):
     def suggest(self, *, method: str | None = None, options: Mapping[str, Any] | None = None) -> Report:
         raise SleuthError(f"{self.doc.file or 'puzzle'}: game {self.game!r} has no 'suggest'")
 
+    def derivation(self, options: Mapping[str, Any] | None, backend: str = DEFAULT_BACKEND, *,
+                   auto: str | None = None) -> Choice:
+        """The derivation ``--method`` names (``auto``: ``auto`` or the game's first exact one) and its engine.
+
+        A derivation that runs no engine ignores ``backend``: a note says so when it is not the default.
+        """
+        value = (options or {}).get("method") or AUTO
+        d = find_derivation(self.doc.game.spec.methods, value, auto=auto, file=self.doc.file, place="--method")
+        if d.engine:
+            return Choice(d, backend)
+        if backend != DEFAULT_BACKEND:
+            self.doc.note(f"--backend {backend} is not used: method {d.name!r} runs no engine (--method model "
+                          f"answers from the game's model on {backend})", "--backend")
+        return Choice(d, None)
+
     @property
     def notes(self) -> list[str]:
         """Warnings of this puzzle: set at load and by the commands run so far (also in ``Report.notes``)."""
@@ -107,6 +124,37 @@ class Puzzle(ABC):
         raise PuzzleError(f"{value!r} is not true or false", file=self.doc.file, place=place,
                           allowed="true or false")
 
+    def integer(self, options: Mapping[str, Any] | None, key: str, default: int, lo: int, hi: int) -> int:
+        """An integer option from lo to hi (``--set key=N``); its default when absent; else bad input."""
+        value = (options or {}).get(key)
+        if value is None:
+            return default
+        try:
+            number = int(str(value).replace("_", "")) if not isinstance(value, bool) else None
+        except ValueError:
+            number = None
+        if number is None or not lo <= number <= hi:
+            raise PuzzleError(f"{value!r} is not an integer from {lo} to {hi}", file=self.doc.file,
+                              place=option_usage(key).replace("=VALUE", ""), allowed=f"{lo} to {hi}")
+        return number
+
+    def fraction(self, options: Mapping[str, Any] | None, key: str, default: Fraction, lo: Fraction | int,
+                 hi: Fraction | int) -> Fraction:
+        """An exact number option (``p/q``, a decimal or an integer) from lo to hi; its default when absent."""
+        from .schema import parse_fraction
+
+        value = (options or {}).get(key)
+        if value is None:
+            return default
+        place = option_usage(key).replace("=VALUE", "")
+        try:
+            number = parse_fraction(value)
+        except PuzzleError as exc:
+            raise PuzzleError(exc.message, file=self.doc.file, place=place, allowed=f"{lo} to {hi}") from None
+        if not lo <= number <= hi:
+            raise PuzzleError(f"{number} is out of range", file=self.doc.file, place=place, allowed=f"{lo} to {hi}")
+        return number
+
     def reject_options(self, options: Mapping[str, Any] | None, allowed: Sequence[str] = ()) -> dict[str, Any]:
         """Fail clearly on a command-line option this game does not take."""
         opts = {k: v for k, v in (options or {}).items() if v is not None and v is not False}
@@ -120,9 +168,6 @@ class Puzzle(ABC):
                 raise PuzzleError(f"option {option_usage(key)} does not apply to game {self.game!r}",
                                   file=self.doc.file, allowed=[option_usage(a) for a in allowed] or "none")
         return opts
-
-
-FLAG_OPTIONS = ("method", "probabilities", "plot", "time-limit", "others", "show")
 
 
 def option_usage(key: str) -> str:

@@ -5,6 +5,7 @@ Exact numbers are :class:`fractions.Fraction` in the API and ``"p/q"`` strings i
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -81,6 +82,28 @@ def _short(value: Any) -> str:
     return text if len(text) < 400 else text[:397] + "..."
 
 
+class Answer:
+    """Base of each game's typed answer: a frozen dataclass whose JSON view is derived from its fields.
+
+    A field declared with :func:`optional` is left out of the JSON while it is None; every other field is
+    written as :func:`jsonable` makes it (Fractions as "p/q", enums by value).
+    """
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for f in dataclasses.fields(self):  # type: ignore[arg-type]
+            value = getattr(self, f.name)
+            if value is None and f.metadata.get("optional"):
+                continue
+            out[f.name] = jsonable(value)
+        return out
+
+
+def optional() -> Any:
+    """A field of an :class:`Answer` that is absent from the JSON while it is None."""
+    return field(default=None, metadata={"optional": True})
+
+
 @dataclass(frozen=True)
 class Report:
     """What ``solve`` or ``suggest`` returns: JSON fields named by DESIGN.md plus a human rendering."""
@@ -91,6 +114,12 @@ class Report:
     text: str = ""
     conflict: tuple[str, ...] = ()  # with CONTRADICTION: a minimal set of conflicting observations
     notes: tuple[str, ...] = ()     # facts of the file or options that were ignored, hands listed short...
+    answer: Answer | None = None    # the game's typed answer (``fields`` is its JSON view)
+
+    @classmethod
+    def of(cls, game: str, answer: Answer, text: str = "") -> Report:
+        """An OK report whose ``fields`` are the JSON view of the game's typed ``answer``."""
+        return cls(game, Status.OK, answer.to_json(), text, answer=answer)
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"game": self.game, "status": self.status.value}

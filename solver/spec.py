@@ -17,6 +17,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from .derive import Derivation
 from .errors import PuzzleError
 
 # Types a key may have; each maps to a JSON Schema fragment.
@@ -80,6 +81,9 @@ class Key:
         return out
 
 
+FLAG_OPTIONS = ("method", "probabilities", "plot", "time-limit", "others", "show")  # --NAME; the rest: --set
+
+
 @dataclass(frozen=True)
 class Option:
     """A command-line option of a game: a flag (``--method``) or a ``--set KEY=VALUE`` key."""
@@ -105,7 +109,8 @@ class GameSpec:
     keys: tuple[Key, ...] = ()
     claim_keys: tuple[Key, ...] = ()
     claims: tuple[str, ...] = ()
-    methods: Mapping[str, str] = field(default_factory=dict)
+    methods: tuple[Derivation, ...] = ()     # solve/verify derivations, fastest first (see sleuth.derive)
+    answer: tuple[str, ...] = ()             # the JSON fields every exact derivation must reproduce
     suggest_methods: Mapping[str, str] = field(default_factory=dict)
     options: tuple[Option, ...] = ()
     template: str = ""          # the bundled example `sleuth new GAME` prints: "folder/name"

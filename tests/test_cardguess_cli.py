@@ -167,7 +167,7 @@ def test_broken_puzzle_files(tmp_path, name):
 @pytest.mark.parametrize("args, text", [
     (["suggest", SEED, "--method", "psychic"], "allowed: greedy, optimal, entropy"),
     (["suggest", SEED, "--method", "entropy", "--set", "gamma=lots"], "p/q"),
-    (["solve", SEED, "--method", "guess"], "allowed: count, enumerate, filter"),
+    (["solve", SEED, "--method", "guess"], "allowed: auto, count, model, filter"),
     (["solve", SEED, "--set", "colour=red"], "--set colour=VALUE"),
 ])
 def test_bad_options(args, text):

@@ -57,7 +57,7 @@ CASES = [
     ("not utf-8", b"game = \"epistemic\"\n\xff\xfe", [], ["not UTF-8"]),
     ("unknown backend", GOOD, ["--backend", "gurobi"], ["--backend", "unknown backend", "cpsat"]),
     ("unknown option", GOOD, ["--set", "colour=red"],
-     ["--set colour=VALUE", "does not apply", "allowed: --set worlds=VALUE"]),
+     ["--set colour=VALUE", "does not apply", "allowed: --method, --time-limit"]),
 ]
 
 

@@ -376,8 +376,10 @@ def test_suggest_ranks_suggestions_and_knows_when_to_accuse(cli) -> None:
 def test_sheet_falls_back_to_the_backbone_past_the_state_budget(monkeypatch) -> None:
     import sleuth.models.clue.sheet as sheet_module
     puzzle = load_puzzle(PUZZLES / "clue" / "rules-stop-short.toml")
-    fast, how = puzzle.sheet_and_method()
-    assert how == "count"
+    fast = puzzle.solve()
+    assert fast.fields["method"] == "count" and fast.fields["backend"] is None
     monkeypatch.setattr(sheet_module, "SHEET_STATE_BUDGET", 1)
-    slow, how = puzzle.sheet_and_method()
-    assert how == "backbone" and slow == fast
+    slow = puzzle.solve()
+    assert slow.fields["method"] == "model" and slow.fields["backend"] == "cpsat"
+    assert slow.fields["sheet"] == fast.fields["sheet"]
+    assert any("state budget" in n for n in slow.notes)

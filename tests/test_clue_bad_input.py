@@ -74,7 +74,7 @@ def test_bad_claim(cli, tmp_path, claim: str, message: str) -> None:
 
 @pytest.mark.parametrize("args, message", [
     (["solve", "--method", "magic"], "unknown method 'magic'"),
-    (["solve", "--plot", "x.png", "--method", "rules"], "--plot draws the exact probabilities"),
+    (["solve", "--plot", "x.png", "--method", "rules"], "derives the sheet only, not the exact probabilities"),
     (["suggest", "--set", "room=Attic"], "unknown room 'Attic'"),
     (["suggest", "--set", "samples=lots"], "not an integer"),
 ])

@@ -90,8 +90,8 @@ def test_contradiction_names_a_minimal_conflict():
                          ids=["what-sum-10", "sum-and-product-30", "muddy-4"])
 def test_world_tables_agree_with_solver_enumeration(doc, backend):
     """The vectorised table and the CP-SAT / python-constraint enumeration give the same worlds."""
-    table = load_data(doc).solve(options={"worlds": "table"})
-    by_solver = load_data(doc).solve(backend=backend, options={"worlds": "solver"})
+    table = load_data(doc).solve(options={"method": "table"})
+    by_solver = load_data(doc).solve(backend=backend, options={"method": "model"})
     assert table.fields["initial"] == by_solver.fields["initial"]
     assert sorted(map(str, table.fields["worlds"])) == sorted(map(str, by_solver.fields["worlds"]))
 

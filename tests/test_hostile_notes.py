@@ -64,7 +64,7 @@ def test_viewer_on_wordle_is_noted(tmp_path: Path) -> None:
 
 
 def test_max_worlds_where_it_does_not_apply_is_noted(tmp_path: Path) -> None:
-    text = (PUZZLES / "clue" / "small-deck.toml").read_text(encoding="utf-8")
+    text = (PUZZLES / "mastermind" / "knuth.toml").read_text(encoding="utf-8")
     notes, _ = _notes(tmp_path, text, "--set", "max_worlds=10")
     assert any("max_worlds does not apply" in n for n in notes)
 

@@ -29,7 +29,7 @@ HUGE = 2 ** 64 + 13       # scaled values leave int64 (exact object arithmetic)
 
 def answer(doc: dict[str, Any], backend: str = "cpsat", worlds: str = "auto") -> dict[str, Any]:
     puzzle = load_data(doc)
-    opts = {"worlds": worlds} if worlds != "auto" else None
+    opts = {"method": worlds} if worlds != "auto" else None
     f = puzzle.solve(backend=backend, options=opts).fields
     return {"worlds": {frozenset(w.items()) for w in f["worlds"]}, "count": f["count"], "initial": f["initial"],
             "steps": [s["worlds"] for s in f["steps"]],

@@ -125,7 +125,7 @@ def test_model_valids_match_table(small_cell, seed: int) -> None:
     table = puzzle.possible()
     assert secret in table
     assert table == [w for w in ws if all(fb.feedback(g, w) == m for g, m in guesses)]
-    assert puzzle.possible(engine="model") == table
+    assert puzzle.possible(method="model") == table
     assert puzzle.possible(backend="python-constraint") == table  # one variable per word, pair-by-pair rule
     if seed < 2:  # the letter model on the second engine too (enumeration only: its proofs are slow)
         sm = build_model(puzzle.space, puzzle.proposals)

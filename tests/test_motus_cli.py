@@ -123,7 +123,7 @@ def test_bad_method_and_options(cli) -> None:
     table2 = PUZZLES / "motus" / "seed-table2.toml"
     r = cli(["suggest", table2, "--method", "median"])
     assert r.code == 2 and "sumgini" in r.err and len(r.err.strip().splitlines()) == 1
-    r = cli(["solve", table2, "--set", "engine=magic"])
-    assert r.code == 2 and "table, model" in r.err
+    r = cli(["solve", table2, "--method", "magic"])
+    assert r.code == 2 and "auto, table, model" in r.err and "--method" in r.err
     r = cli(["experiment", "motus", "--lengths", "3-40"])
     assert r.code == 2 and "--lengths" in r.err

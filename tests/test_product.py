@@ -123,6 +123,18 @@ def test_version():
     res = run_cli(["--version"])
     assert res.code == 0 and res.out.strip() == f"sleuth {sleuth.__version__}"
     assert re.fullmatch(r"\d+\.\d+\.\d+.*", sleuth.__version__)
+    from importlib.metadata import version
+    assert sleuth.__version__ == version("sleuth")  # written in pyproject.toml and sleuth/__init__.py
+
+
+def test_lazy_package_exports_every_name():
+    import importlib
+    fresh = importlib.reload(sleuth)
+    for name in fresh.__all__:
+        assert getattr(fresh, name) is not None
+    assert "load_puzzle" in dir(fresh)
+    with pytest.raises(AttributeError):
+        fresh.no_such_name  # noqa: B018
 
 
 def test_help_documents_the_exit_statuses():

@@ -22,6 +22,8 @@ import enum
 import sys
 from fractions import Fraction
 
+from sleuth.limits import LimitReached
+
 from .counting import BITS, Arrangements, Key, Knowledge, canonical
 
 
@@ -30,7 +32,7 @@ class Feedback(enum.Enum):
     COMPLETE = "complete"  # the card is shown
 
 
-class StateBudgetExceeded(RuntimeError):
+class StateBudgetExceeded(LimitReached):
     """The recursion needed more memoised states than allowed."""
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 import operator
 import re
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
@@ -23,7 +24,7 @@ from sleuth.names import NAME, quote, unquote
 from sleuth.errors import PuzzleError, SleuthError
 from sleuth.limits import max_items
 from sleuth.puzzle import Puzzle, PuzzleDoc
-from sleuth.results import ClaimResult, ClaimSpec, Report, Status, Verdict
+from sleuth.results import Answer, ClaimResult, ClaimSpec, Report, Status, Verdict
 from sleuth.schema import Names, parse_fraction
 
 from .counting import ENTRY_BYTES
@@ -33,7 +34,6 @@ from .orders import conflicting_guesses, enumerate_posterior
 from .seed import SeedAgent
 from .strategies import Optimal
 
-SOLVE_METHODS = ("count", "enumerate", "filter")
 OPS: dict[str, Callable[[Any, Any], bool]] = {
     "=": operator.eq, "==": operator.eq, "!=": operator.ne, "<=": operator.le, ">=": operator.ge,
     "<": operator.lt, ">": operator.gt}
@@ -45,6 +45,21 @@ _REMAINING = re.compile(rf"^\s*P\s*\(\s*remaining\s+is\s+(.+?)\s*\)\s*{_OP}\s*(\
 _ITEM = re.compile(r'\s*("[^"]+"|`(?:[^`]|``)+`|[^\s,="`]+)\s*=\s*(\d+)\s*(?:,|\s|$)\s*')
 _BEST = re.compile(rf"^\s*best\s+guess\s+is\s+({NAME})\s*$", re.I)
 _EXPECTED = re.compile(rf"^\s*E\s*\(\s*further\s+correct\s*\)\s*{_OP}\s*(\S+)\s*$", re.I)
+
+
+@dataclass(frozen=True)
+class CardGuessAnswer(Answer):
+    """Card guessing's answer: the posterior over the remaining compositions and over the next card."""
+
+    remaining: Sequence[Mapping[str, Any]]     # {"composition": {type: count}, "p": Fraction}
+    next: Mapping[str, Fraction]               # type -> P(next card is of that type)
+    cards_left: int
+    feedback: str
+    statistic: Mapping[str, Mapping[str, int]]
+    orders: int                                # deck orders consistent with the history
+    method: str
+    exact: bool
+    backend: str | None
 
 
 class CardGuessPuzzle(Puzzle):
@@ -85,7 +100,8 @@ class CardGuessPuzzle(Puzzle):
     def solve(self, *, backend: str = "cpsat", options: Mapping[str, Any] | None = None) -> Report:
         opts = self.reject_options(options, ("method", "plot", "probabilities", "time-limit"))
         self._budget(opts)
-        method = read_method_name(opts.get("method", "count"), self.doc.file)
+        choice = self.derivation(opts, backend)
+        method = choice.name
         time_limit = opts.get("time-limit")
         s = self.state
         if not s.consistent:
@@ -102,9 +118,9 @@ class CardGuessPuzzle(Puzzle):
             "feedback": s.feedback.value,
             "statistic": {"unplaced": s.composition(know.c), "no": s.composition(know.p)},
             "orders": know.count(s.arrangements),
-            "method": method,
+            **choice.fields(),
         }
-        return Report(self.game, Status.OK, fields, self._solve_text(remaining, nxt, fields))
+        return Report.of(self.game, CardGuessAnswer(**fields), self._solve_text(remaining, nxt, fields))
 
     def _posterior(self, method: str, backend: str, time_limit: float | None
                    ) -> tuple[dict[tuple[int, ...], Fraction], list[Fraction]]:
@@ -113,15 +129,15 @@ class CardGuessPuzzle(Puzzle):
         if method == "count":
             nxt = know.next_probabilities(s.arrangements) if know.cards_left else [Fraction(0)] * len(s.types)
             return s.posterior(), nxt
-        if method == "enumerate":
+        if method == "model":
             try:
                 e = enumerate_posterior(s.types, s.counts, s.history, backend, time_limit)
             except ValueError as exc:
-                raise self._error(str(exc), "--method", allowed="count, filter") from None
+                raise self._error(str(exc), "--method", allowed="auto, count, filter") from None
             return e.remaining, e.next
         if s.feedback is Feedback.COMPLETE:
             raise self._error("the seed's filter follows partial feedback only", "--method",
-                              allowed="count, enumerate")
+                              allowed="auto, count, model")
         agent = SeedAgent(s.counts)
         for g in s.history:
             agent.update_state(g.card, g.correct)
@@ -273,15 +289,6 @@ class CardGuessPuzzle(Puzzle):
             shown = f"{sc} ({float(sc):.4f})" if isinstance(sc, Fraction) else f"{sc:.6f}"
             lines.append(f"  {t:<8} {str(probs[a]):>12}  {shown}" + ("  <- guess" if a == guess else ""))
         return Report(self.game, Status.OK, fields, "\n".join(lines))
-
-
-def read_method_name(value: Any, file: str | None) -> str:
-    from sleuth.schema import choose
-    try:
-        return choose(str(value), SOLVE_METHODS, "method", aliases={"counting": "count", "cpsat": "enumerate",
-                                                                    "seed": "filter", "bayes": "filter"})
-    except PuzzleError as exc:
-        raise PuzzleError(exc.message, file=file, place="--method", allowed=exc.allowed) from None
 
 
 def _score(value: Any) -> Any:

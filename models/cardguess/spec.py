@@ -1,5 +1,6 @@
 """The card-guessing puzzle file, options, methods and claim forms (the source of docs/cardguess.md's tables)."""
 
+from sleuth.derive import Derivation, model
 from sleuth.spec import GameSpec, Key, Option
 
 SPEC = GameSpec(
@@ -19,9 +20,12 @@ SPEC = GameSpec(
                 Key("step", "number", "the constant-step strategy's step", default="0.55")),
     claims=("P(next is <type>) = p/q", "P(remaining is J=0 Q=1 K=2) = p/q", "E(further correct) = p/q",
             "best guess is <type>"),
-    methods={"count": "the sufficient statistic and its recursion (default)",
-             "enumerate": "count the solutions of the deck-order model (small decks)",
-             "filter": "the seed's Bayes filter over compositions"},
+    methods=(Derivation("count", "the sufficient statistic and its recursion", aliases=("counting",)),
+             model("count the solutions of the declarative deck-order model on --backend (small decks)",
+                   "enumerate", "cpsat"),
+             Derivation("filter", "the seed's Bayes filter over compositions (partial feedback)",
+                        aliases=("seed", "bayes"))),
+    answer=("remaining", "next"),
     suggest_methods={"greedy": "most likely next card", "optimal": "eq. 1, exact",
                      "entropy": "P(next) - gamma * H(remaining | answer)",
                      "expected-counts": "running expected counts", "constant-step": "the seed's section 6"},

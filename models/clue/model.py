@@ -11,8 +11,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from sleuth.engine import Engine
+from sleuth.limits import MAX_WORLDS_KEY, TooLarge
 from sleuth.model import LinearExpr, Lit, Model, Var
 
+from .counting import Counts
 from .game import Game, Obs, ObsKind
 
 
@@ -61,3 +63,31 @@ def build_model(game: Game, obs: Sequence[Obs]) -> ClueModel:
             elif o.kind is ObsKind.ENVELOPE:
                 m.add_all([holds[c][env] for c in o.cards])
     return ClueModel(game, m, holds)
+
+
+def enumerated_counts(cm: ClueModel, backend: str = "cpsat", *, limit: int,
+                      time_limit: float | None = None) -> Counts:
+    """The deal counts of :mod:`.counting`, by enumerating the model's deals on ``backend`` (the reference).
+
+    More than ``limit`` deals is refused (:class:`~sleuth.limits.TooLarge`) with the count reached.
+    """
+    game = cm.game
+    n_places = len(game.places)
+    cells = [[0] * n_places for _ in cm.holds]
+    triples: dict[tuple[int, int, int], int] = {}
+    flat = [v for row in cm.holds for v in row]
+    total = 0
+    for deal in cm.engine(backend, time_limit).valids(flat):
+        total += 1
+        if total > limit:
+            raise TooLarge(f"the model has more than {limit:,} consistent deals to enumerate; raise it with "
+                           f"--set {MAX_WORLDS_KEY}=N, or use --method count")
+        env: list[int] = []
+        for c in range(len(cm.holds)):
+            q = deal[c * n_places: (c + 1) * n_places].index(1)
+            cells[c][q] += 1
+            if q == game.envelope:
+                env.append(c)
+        triple = (env[0], env[1], env[2])
+        triples[triple] = triples.get(triple, 0) + 1
+    return Counts(total, tuple(tuple(row) for row in cells), triples)

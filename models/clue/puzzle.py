@@ -7,27 +7,51 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
+from dataclasses import dataclass, replace
+
+from sleuth.claims import Atom, normalise_holding, to_lit
+from sleuth.claims import read as read_claim
+from sleuth.derive import Choice, find_derivation
 from sleuth.errors import PuzzleError
+from sleuth.limits import max_items
 from sleuth.names import NAME, unquote
 from sleuth.puzzle import Puzzle, PuzzleDoc
-from sleuth.results import ClaimResult, ClaimSpec, Report, Status, Verdict
+from sleuth.model import Lit
+from sleuth.results import Answer, ClaimResult, ClaimSpec, Report, Status, Verdict, optional
 from sleuth.schema import Names, fold
 from sleuth.errors import UnknownNameError
 
 from .counting import Counts, Problem, count_deals
 from .game import CATEGORIES, Game, Obs, parse_game
-from .model import ClueModel, build_model
+from .model import ClueModel, build_model, enumerated_counts
 from .others import PARTS, others_knowledge
 from .rules import apply_rules
 from .sheet import Mark, Sheet, backbone_sheet, counted_sheet, exact_sheet, naive_sheet
 
-METHODS = ("count", "backbone", "naive", "rules")
 _CLAIM = re.compile(rf"^\s*(not\s+)?({NAME})\s+(holds|lacks)\s+({NAME})\s*$", re.IGNORECASE)
 _KNOWS = re.compile(rf"^\s*(not\s+)?({NAME})\s+(knows|may\s+know)\s+the\s+(envelope|suspect|weapon|room)\s*$",
                     re.IGNORECASE)
 
 
+@dataclass(frozen=True)
+class ClueAnswer(Answer):
+    """Clue's answer: the knowledge sheet and the envelope, with the exact counts when asked for."""
+
+    viewer: str | None
+    method: str
+    exact: bool
+    backend: str | None
+    sheet: Mapping[str, Mapping[str, Mark]]                  # card -> place -> yes / no / maybe
+    envelope: Mapping[str, str | None]                        # suspect, weapon, room (None: not known)
+    deals: int | None = optional()                            # --probabilities: consistent deals
+    probabilities: Mapping[str, Mapping[str, Fraction]] | None = optional()
+    envelope_probabilities: Sequence[Mapping[str, Any]] | None = optional()
+    facts: Sequence[Mapping[str, Any]] | None = optional()    # --method rules: each fact and its rule
+    others: Mapping[str, Mapping[str, Fraction]] | None = optional()  # --others
+
+
 class CluePuzzle(Puzzle):
+    uses_max_worlds = True  # --method model enumerates deals
     def __init__(self, doc: PuzzleDoc, game: Game) -> None:
         super().__init__(doc)
         self.state = game
@@ -51,17 +75,10 @@ class CluePuzzle(Puzzle):
     def clue_model(self) -> ClueModel:
         return build_model(self.state, self.observations())
 
-    def sheet(self, method: str = "count", backend: str = "cpsat") -> Sheet:
-        return self.sheet_and_method(method, backend)[0]
-
-    def sheet_and_method(self, method: str = "count", backend: str = "cpsat",
-                         time_limit: float | None = None) -> tuple[Sheet, str]:
-        """The sheet and the method that produced it (count falls back to the backbone past its budget)."""
-        if method == "count" and backend == "cpsat":
-            return exact_sheet(self.problem(), self.clue_model)
-        return self._sheet(method, backend, time_limit), method if method != "count" else "backbone"
-
-    def _sheet(self, method: str, backend: str, time_limit: float | None = None) -> Sheet:
+    def sheet(self, method: str = "count", backend: str = "cpsat", time_limit: float | None = None) -> Sheet:
+        """The sheet by ``method`` (count, model, naive, rules); count falls back to the model's backbone."""
+        if method == "count":
+            return exact_sheet(self.problem(), self.clue_model)[0]
         if method == "rules":
             return apply_rules(self.state, self.observations()).sheet
         if method == "naive":
@@ -74,11 +91,14 @@ class CluePuzzle(Puzzle):
     # -- solve --------------------------------------------------------------------------------------------
     def solve(self, *, backend: str = "cpsat", options: Mapping[str, Any] | None = None) -> Report:
         opts = self.reject_options(options, ["probabilities", "method", "plot", "time-limit", "others"])
-        method = self.option_choice(opts.get("method", "count"), METHODS, "method", "--method")
+        choice = self.derivation(opts, backend)
+        method = choice.name
         others = self.flag(opts.get("others", False), "--others")
-        if method == "rules" and opts.get("plot"):
-            raise PuzzleError("--plot draws the exact probabilities, which --method rules does not compute",
-                              file=self.doc.file, place="--plot", allowed="--plot without --method rules")
+        wants_counts = bool(opts.get("probabilities") or opts.get("plot"))
+        if wants_counts and method in ("rules", "naive"):
+            raise PuzzleError(f"--method {method} derives the sheet only, not the exact probabilities",
+                              file=self.doc.file, place="--probabilities" if opts.get("probabilities") else "--plot",
+                              allowed="--method count or model")
         game = self.state
         fields: dict[str, Any] = {"viewer": game.players[game.viewer] if game.viewer is not None else None}
         counts = None
@@ -88,15 +108,23 @@ class CluePuzzle(Puzzle):
             fields["facts"] = [{"card": game.card(f.card), "place": game.places[f.place],
                                 "value": "yes" if f.value else "no", "rule": f.rule, "because": f.because}
                                for f in result.facts]
-        elif opts.get("probabilities") or opts.get("plot"):
-            counts = self.counts(triples=True)
+        elif wants_counts:
+            counts = self.counts(triples=True) if method == "count" else enumerated_counts(
+                self.clue_model(), backend, limit=max_items(opts, 64 * len(game.places) * len(game.deck)),
+                time_limit=opts.get("time-limit"))
             sheet = counted_sheet(counts)
+        elif method == "count":
+            sheet, used = exact_sheet(self.problem(), self.clue_model)
+            if used != "count":
+                self.doc.note("the counting outgrew its state budget: the sheet is the model's backbone (CP-SAT)",
+                              "--method")
+                choice = Choice(find_derivation(self.doc.game.spec.methods, "model"), "cpsat")
         else:
-            sheet, method = self.sheet_and_method(method, backend, opts.get("time-limit"))
+            sheet = self.sheet(method, backend, opts.get("time-limit"))
         if not sheet.consistent:
             return Report(self.game, Status.CONTRADICTION, fields, conflict=self.conflict(backend))
-        fields["method"] = method
-        fields["sheet"] = sheet.to_json(game)
+        fields.update(choice.fields())
+        fields["sheet"] = sheet.table(game)
         fields["envelope"] = sheet.envelope(game)
         probs = None
         if counts is not None:
@@ -120,7 +148,7 @@ class CluePuzzle(Puzzle):
                               for row in fields["envelope_probabilities"][:5])
         if others:
             text += "\n\n" + self._others(fields)
-        return Report(self.game, Status.OK, fields, text)
+        return Report.of(self.game, ClueAnswer(**fields), text)
 
     def _others(self, fields: dict[str, Any]) -> str:
         """Adds ``others`` (and a note for each player who may already be able to accuse); returns the text."""
@@ -142,19 +170,42 @@ class CluePuzzle(Puzzle):
     def verify(self, claims: Sequence[ClaimSpec], *, backend: str = "cpsat",
                options: Mapping[str, Any] | None = None) -> list[ClaimResult]:
         opts = self.reject_options(options, ["time-limit"])
-        cm = self.clue_model()
-        parsed = [(spec, self.parse_knows(spec) or self.parse_claim(spec)) for spec in claims]
+        cm = self._claim_model = self.clue_model()
+        read = [self.read_claim(spec) for spec in claims]
+        lits = [None if isinstance(claim, tuple) else claim for claim in read]  # combined: model literals
         engine = cm.engine(backend, opts.get("time-limit"))
         results = []
         known: dict[int, dict[str, Fraction]] = {}
-        for spec, claim in parsed:
-            if len(claim) == 4:
+        for spec, claim, lit in zip(claims, read, lits, strict=True):
+            if lit is not None:
+                results.append(engine.verify(lit, spec.text, spec.expect, world=cm.deal))
+            elif len(claim) == 4:
                 results.append(self._verify_knows(spec, claim, known))  # type: ignore[arg-type]
-                continue
-            card, place, positive = claim
-            lit = cm.lit(card, place)
-            results.append(engine.verify(lit if positive else ~lit, spec.text, spec.expect, world=cm.deal))
+            else:
+                card, place, positive = claim  # type: ignore[misc]
+                atom = cm.lit(card, place)
+                results.append(engine.verify(atom if positive else ~atom, spec.text, spec.expect, world=cm.deal))
         return results
+
+    def read_claim(self, spec: ClaimSpec) -> tuple[int, ...] | Lit:
+        """One claim (sleuth.claims): a single atom as its parsed tuple, a combined claim as a model literal."""
+        def atom(text: str) -> tuple[int, ...]:
+            one = replace(spec, text=text)
+            return self.parse_knows(one) or self.parse_claim(one)  # type: ignore[return-value]
+
+        claim, payload = read_claim(spec.text, atom, normalise_holding, file=self.doc.file, place=spec.place)
+        if isinstance(claim, Atom):
+            return payload[claim]  # type: ignore[return-value]
+        if any(len(p) == 4 for p in payload.values()):  # type: ignore[arg-type]
+            raise PuzzleError("'knows' claims are judged one at a time; 'and', 'or' combine holds/lacks claims",
+                              file=self.doc.file, place=spec.place)
+        cm = self._claim_model
+
+        def lit(a: Atom) -> Lit:
+            card, place, positive = payload[a]  # type: ignore[misc]
+            return cm.lit(card, place) if positive else ~cm.lit(card, place)
+
+        return to_lit(cm.model, claim, lit)
 
     def parse_knows(self, spec: ClaimSpec) -> tuple[int, str, bool, bool] | None:
         """``[not ]<player> knows|may know the envelope|suspect|weapon|room`` as (player, part, may,

@@ -44,9 +44,13 @@ class Sheet:
     def known(self) -> int:
         return sum(m is not Mark.MAYBE for row in self.marks for m in row)
 
-    def to_json(self, game: Game) -> dict[str, dict[str, str]]:
+    def table(self, game: Game) -> dict[str, dict[str, Mark]]:
+        """card -> place -> mark, by name."""
         places = game.places
-        return {game.card(c): {places[q]: m.value for q, m in enumerate(row)} for c, row in enumerate(self.marks)}
+        return {game.card(c): {places[q]: m for q, m in enumerate(row)} for c, row in enumerate(self.marks)}
+
+    def to_json(self, game: Game) -> dict[str, dict[str, str]]:
+        return {card: {place: m.value for place, m in row.items()} for card, row in self.table(game).items()}
 
 
 def counted_sheet(counts: Counts) -> Sheet:
@@ -96,7 +100,10 @@ def backbone_sheet(cm: ClueModel, backend: str = "cpsat", time_limit: float | No
 def naive_sheet(cm: ClueModel, backend: str = "cpsat", cells: Sequence[tuple[int, int]] | None = None) -> Sheet:
     """Two solves per cell: can the card be there, can it be elsewhere."""
     engine = cm.engine(backend)
-    if not engine.solve().feasible:
+    first = engine.solve()
+    if first.status is SolveStatus.UNKNOWN:
+        raise SolverTimeout("naive sheet: the consistency check reached the time limit")
+    if not first.feasible:
         return Sheet((), False)
     fixed = {}
     for c, q in cells or [(c, q) for c, row in enumerate(cm.holds) for q in range(len(row))]:

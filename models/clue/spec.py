@@ -1,5 +1,6 @@
 """The Clue puzzle file, options, methods and claim forms (the source of docs/clue.md's tables)."""
 
+from sleuth.derive import Derivation, model
 from sleuth.spec import GameSpec, Key, Option
 
 _TRIPLE = "one suspect, one weapon and one room, in any order"
@@ -31,12 +32,17 @@ SPEC = GameSpec(
     claims=("<player> holds <card>", "<player> lacks <card>", "envelope holds <card>", "envelope lacks <card>",
             "<player> knows the envelope|suspect|weapon|room", "<player> may know the envelope|suspect|weapon|room",
             "not <claim>"),
-    methods={"count": "exact counting of the consistent deals (default)",
-             "backbone": "the engine's backbone, solution-guided", "naive": "two solver calls per cell",
-             "rules": "the seed's deduction rules, iterated to a fixpoint (may know less)"},
+    methods=(Derivation("count", "exact counting of the consistent deals, layer by layer (the engine's "
+                        "backbone past its state budget)"),
+             model("the declarative model on --backend: its backbone for the sheet (solution-guided), its "
+                   "deals enumerated for --probabilities (up to --set max_worlds)", "backbone"),
+             Derivation("naive", "two solver calls per cell of the model, on --backend", engine=True),
+             Derivation("rules", "the seed's deduction rules, iterated to a fixpoint: sound, may know less",
+                        exact=False)),
+    answer=("sheet", "envelope", "probabilities", "envelope_probabilities", "deals"),
     suggest_methods={"information": "expected information about the envelope (estimated from sampled deals)"},
     options=(
-        Option("method", "string", "count", "how the sheet is derived (see methods)", ("solve",), flag=True),
+        Option("method", "string", "auto", "how the sheet is derived (see methods)", ("solve",), flag=True),
         Option("probabilities", "flag", "off", "exact probabilities per cell and per envelope triple",
                ("solve",), flag=True),
         Option("plot", "FILE.png", "none", "draw the exact cell probabilities as a heat map (the 'plot' extra)",

@@ -75,9 +75,9 @@ def suggest_report(puzzle: CluePuzzle, opts: Mapping[str, Any]) -> Report:
             raise PuzzleError(f"unknown room {opts['room']!r}", file=file, place="--set room",
                               allowed=[game.card(c) for c in rooms])
         rooms = [room]
-    samples = _int_option(opts, "samples", DEFAULT_SAMPLES, 10, 100_000, file)
-    seed = _int_option(opts, "seed", 0, 0, 2**31, file)
-    top = _int_option(opts, "top", 5, 1, 1000, file)
+    samples = puzzle.integer(opts, "samples", DEFAULT_SAMPLES, 10, 100_000)
+    seed = puzzle.integer(opts, "seed", 0, 0, 2**31)
+    top = puzzle.integer(opts, "top", 5, 1, 1000)
     counts = puzzle.counts(triples=True)
     if counts.total == 0:
         return Report(puzzle.game, Status.CONTRADICTION, {}, conflict=puzzle.conflict())
@@ -111,19 +111,6 @@ def suggest_report(puzzle: CluePuzzle, opts: Mapping[str, Any]) -> Report:
     for row in rows:
         lines.append(f"  {row['information']:.3f}  {row['suspect']}, {row['weapon']}, {row['room']}")
     return Report(puzzle.game, Status.OK, fields, "\n".join(lines))
-
-
-def _int_option(opts: Mapping[str, Any], key: str, default: int, lo: int, hi: int, file: str | None) -> int:
-    if key not in opts:
-        return default
-    try:
-        value = int(str(opts[key]))
-    except ValueError:
-        raise PuzzleError(f"{opts[key]!r} is not an integer", file=file, place=f"--set {key}",
-                          allowed=f"{lo} to {hi}") from None
-    if not lo <= value <= hi:
-        raise PuzzleError(f"{value} is out of range", file=file, place=f"--set {key}", allowed=f"{lo} to {hi}")
-    return value
 
 
 def show_report(puzzle: CluePuzzle, opts: Mapping[str, Any]) -> Report:

@@ -16,10 +16,11 @@ import numpy as np
 
 from sleuth.names import NAME, unquote
 from sleuth.engine import Engine
+from sleuth.explain import minimal_subset
 from sleuth.errors import PuzzleError
 from sleuth.model import Clause, Constraint, Model
 from sleuth.puzzle import Puzzle, PuzzleDoc
-from sleuth.results import ClaimResult, ClaimSpec, Report, Status, Verdict, contradiction_text
+from sleuth.results import Answer, ClaimResult, ClaimSpec, Report, Status, Verdict, contradiction_text
 from sleuth.schema import Names, Section, choose
 
 from .deduction import CpSatBasic
@@ -53,6 +54,21 @@ class Outcome:
     hands: list[int | None] = field(default_factory=list)
     knowledge: Any = None
     conflict: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class EggheadAnswer(Answer):
+    """Egghead's answer: each player's valids after the last round, and what happened in each round."""
+
+    valids: Mapping[str, Sequence[Sequence[int]]]   # player -> the sorted hands still possible for them
+    rounds: Sequence[Mapping[str, Any]]
+    analysis: str
+    moderator: str
+    analysts: Sequence[str]                        # the players who use the behavioural analysis
+    undetermined: Sequence[str]                    # valids that depend on a hand not on the table
+    method: str
+    exact: bool
+    backend: str | None
 
 
 class EggheadPuzzle(Puzzle):
@@ -146,12 +162,17 @@ class EggheadPuzzle(Puzzle):
         return out
 
     # -- running the rounds --------------------------------------------------------------------------
-    def run(self, backend: str = "cpsat") -> Outcome:
+    def run(self, backend: str = "cpsat", method: str = "tables") -> Outcome:
+        """The rounds played out: ``tables`` (the packed master table) or ``model`` (the basic analysis's
+        declarative model, one per player and hand, on ``backend``)."""
         n = self.setup.players
         world: list[int | None] = list(self.hands)
         knowledge: Any
-        if self.analysis == "behavioural":
+        if method == "tables":
             knowledge = PackedTables(self.setup, self.behavioural)
+        elif self.analysis == "behavioural":
+            raise PuzzleError("the behavioural analysis has no model derivation: it is derived from the master "
+                              "table", file=self.doc.file, place="--method", allowed="auto, tables")
         else:
             knowledge = CpSatBasic(self.setup, backend)
         out = Outcome(knowledge=knowledge)
@@ -258,19 +279,13 @@ class EggheadPuzzle(Puzzle):
                 return False
             return still([self.setup.hands[h] for h in row])
 
-        kept, i = list(keys), 0
-        while i < len(kept):
-            trial = kept[:i] + kept[i + 1:]
-            if holds(trial):
-                kept = trial
-            else:
-                i += 1
+        kept = minimal_subset(keys, holds)
         return tuple(name for name, k, j in obs if (k, j) in set(kept))
 
     # -- solve ----------------------------------------------------------------------------------------
     def solve(self, *, backend: str = "cpsat", options: Mapping[str, Any] | None = None) -> Report:
-        self.reject_options(options)
-        out = self.run(backend)
+        choice = self.derivation(self.reject_options(options, ("method",)), backend)
+        out = self.run(backend, choice.name)
         names = self.setup.names
         rounds = [self._round_json(rec) for rec in out.records]
         if out.conflict:
@@ -278,8 +293,8 @@ class EggheadPuzzle(Puzzle):
         valids = {names[p]: [list(self.setup.hands[h]) for h in v] for p, v in out.valids.items() if v is not None}
         fields = {"valids": valids, "rounds": rounds, "analysis": self.analysis, "moderator": self.moderator,
                   "analysts": [names[p] for p in range(self.setup.players) if self.behavioural[p]],
-                  "undetermined": [names[p] for p, v in out.valids.items() if v is None]}
-        return Report(self.game, Status.OK, fields, self._text(out, rounds))
+                  "undetermined": [names[p] for p, v in out.valids.items() if v is None], **choice.fields()}
+        return Report.of(self.game, EggheadAnswer(**fields), self._text(out, rounds))
 
     def _round_json(self, rec: RoundRecord) -> dict[str, Any]:
         names = self.setup.names
@@ -312,9 +327,9 @@ class EggheadPuzzle(Puzzle):
     # -- claims ----------------------------------------------------------------------------------------
     def verify(self, claims: Sequence[ClaimSpec], *, backend: str = "cpsat",
                options: Mapping[str, Any] | None = None) -> list[ClaimResult]:
-        self.reject_options(options)
+        choice = self.derivation(self.reject_options(options, ("method",)), backend)
         parsed = [self._parse_claim(c) for c in claims]
-        out = self.run(backend)
+        out = self.run(backend, choice.name)
         if out.conflict:
             return [ClaimResult(c.text, Verdict.CONTRADICTION, out.conflict, expect=c.expect,
                                 detail=contradiction_text(out.conflict).splitlines()[0]) for c in claims]

@@ -1,6 +1,7 @@
 """The Egghead puzzle file, options and claim forms (the source of docs/egghead.md's tables)."""
 
-from sleuth.spec import GameSpec, Key
+from sleuth.derive import Derivation, model
+from sleuth.spec import GameSpec, Key, Option
 
 SPEC = GameSpec(
     "egghead", "Egghead: each player's valids, with basic or behavioural analysis",
@@ -26,5 +27,11 @@ SPEC = GameSpec(
                 names="player = list of cards"))),
     ),
     claims=("<player> holds 1 2 2", "<player> has a <v>", "<player> has no <v>"),
+    methods=(Derivation("tables", "the packed master table (behavioural analysis) and each player's table"),
+             model("the basic analysis's declarative model, one per player and hand, on --backend (not the "
+                   "behavioural analysis)")),
+    answer=("valids", "undetermined"),
+    options=(Option("method", "string", "auto", "how the valids are derived (see methods)", ("solve", "verify"),
+                    flag=True),),
     template="egghead/seed_example",
 )

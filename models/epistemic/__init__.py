@@ -36,12 +36,14 @@ import numpy as np
 
 from sleuth.epistemic import (DEFAULT_TABLE_LIMIT, ActionModel, Domain, Evaluator, Event, KnowledgeState, WorldTable,
                               assigned)
+from sleuth.derive import Choice
 from sleuth.errors import PuzzleError
+from sleuth.explain import minimal_subset
 from sleuth.formula import BoolConst, FormulaError, Knows, Node, Str, is_epistemic, parse, to_text
 from sleuth.limits import MAX_WORLDS_KEY, check_size, max_items
 from sleuth.names import first_repeat, unique_names
 from sleuth.puzzle import Puzzle, PuzzleDoc, emit_notes
-from sleuth.results import ClaimResult, ClaimSpec, Report, Status, Verdict
+from sleuth.results import Answer, optional, ClaimResult, ClaimSpec, Report, Status, Verdict
 from sleuth.schema import Section, choose, describe, fold
 
 CLAIM_KEYS = ("after", "at")
@@ -79,6 +81,21 @@ class Observation:
     node: Node
 
 
+@dataclass(frozen=True)
+class EpistemicAnswer(Answer):
+    """An epistemic puzzle's answer: the worlds left after every announcement or event, and the trace."""
+
+    worlds: Sequence[Mapping[str, int | str]]
+    count: int
+    initial: int                                   # worlds at the start
+    steps: Sequence[Mapping[str, Any]]             # one row per announcement or event: worlds left after it
+    method: str
+    exact: bool
+    backend: str | None
+    actual: Mapping[str, int | str] | None = optional()
+    knowers: Sequence[Mapping[str, Any]] | None = optional()
+
+
 class EpistemicPuzzle(Puzzle):
     uses_max_worlds = True
 
@@ -100,6 +117,13 @@ class EpistemicPuzzle(Puzzle):
         if self.explicit is not None:
             return len(self.explicit)
         return int(np.prod([len(d.values) for d in self.domains], dtype=object))
+
+    def world_method(self, opts: Mapping[str, Any], backend: str) -> Choice:
+        """``--method``: table, model, or auto (table while the product of the domains fits, else model)."""
+        fits = self.explicit is not None or self.product_size() <= min(
+            max_items(opts, WORLD_BYTES * len(self.domains) + AGENT_BYTES * len(self.agents) + 16),
+            DEFAULT_TABLE_LIMIT)
+        return self.derivation(opts, backend, auto="table" if fits else "model")
 
     def initial_table(self, backend: str = "cpsat", method: str = "auto",
                       constraints: Sequence[int] | None = None) -> WorldTable:
@@ -123,7 +147,10 @@ class EpistemicPuzzle(Puzzle):
         key = (backend, method, chosen)
         if key not in self._tables:
             nodes = [self.constraints[i][1] for i in chosen]
-            if self.explicit is not None:
+            if self.explicit is not None and method == "solver":
+                rows = [[d.code(row[d.name]) for d in self.domains] for row in self.explicit]
+                table = WorldTable.from_solver(self.domains, nodes, backend=backend, limit=solver_limit, rows=rows)
+            elif self.explicit is not None:
                 base = WorldTable.from_rows(self.domains, self.explicit)
                 state = KnowledgeState(base, {})
                 mask = np.ones(len(base), dtype=bool)
@@ -193,10 +220,10 @@ class EpistemicPuzzle(Puzzle):
 
     # -- solve ----------------------------------------------------------------------------------------
     def solve(self, *, backend: str = "cpsat", options: Mapping[str, Any] | None = None) -> Report:
-        opts = self.reject_options(options, ["worlds"])
+        opts = self.reject_options(options, ["method", "time-limit"])
         self.options = opts
-        method = choose(str(opts.get("worlds", "auto")), ["auto", "table", "solver"], "world-building method",
-                        key="--set worlds")
+        choice = self.world_method(opts, backend)
+        method = "solver" if choice.name == "model" else "table"
         start = self.start(self.initial_table(backend, method))
         # streamed: each state is dropped once its row is written (the states of a long run do not all fit)
         state, trace = start, []
@@ -214,11 +241,11 @@ class EpistemicPuzzle(Puzzle):
             return Report(self.game, Status.CONTRADICTION,
                           {"worlds": [], "count": 0, "initial": start.count, "steps": trace}, conflict=conflict)
         fields: dict[str, Any] = {"worlds": state.worlds().rows(), "count": state.count,
-                                  "initial": start.count, "steps": trace}
+                                  "initial": start.count, "steps": trace, **choice.fields()}
         if self.actual is not None:
             fields["actual"] = self.actual
             fields["knowers"] = knowers
-        return Report(self.game, Status.OK, fields, self._text(start.count, state, fields))
+        return Report.of(self.game, EpistemicAnswer(**fields), self._text(start.count, state, fields))
 
     def _knower_row(self, label: str, state: KnowledgeState) -> dict[str, Any]:
         """At the actual world: which agents know the whole world (and who is certain of a wrong one)."""
@@ -256,10 +283,10 @@ class EpistemicPuzzle(Puzzle):
     # -- verify ---------------------------------------------------------------------------------------
     def verify(self, claims: Sequence[ClaimSpec], *, backend: str = "cpsat",
                options: Mapping[str, Any] | None = None) -> list[ClaimResult]:
-        opts = self.reject_options(options, ["worlds", "time-limit"])
+        opts = self.reject_options(options, ["method", "time-limit"])
         self.options = opts
-        method = choose(str(opts.get("worlds", "auto")), ["auto", "table", "solver"], "world-building method",
-                        key="--set worlds")
+        choice = self.world_method(opts, backend)
+        method = "solver" if choice.name == "model" else "table"
         return [self.verify_one(c, backend, method) for c in claims]
 
     def parse_claim(self, claim: ClaimSpec) -> tuple[Node, int | None, bool]:
@@ -303,16 +330,8 @@ class EpistemicPuzzle(Puzzle):
                            detail=f"true in {int(holds.sum())} of {state.count} worlds")
 
     def _shrink(self, names: list[str], still: Any) -> tuple[str, ...]:
-        """Deletion-based: drop every observation whose removal keeps ``still(kept)`` true."""
-        kept = list(names)
-        i = 0
-        while i < len(kept):
-            trial = kept[:i] + kept[i + 1:]
-            if still(set(trial)):
-                kept = trial
-            else:
-                i += 1
-        return tuple(kept)
+        """Drop every observation whose removal keeps ``still(kept)`` true (:func:`sleuth.explain.minimal_subset`)."""
+        return tuple(minimal_subset(names, lambda trial: bool(still(set(trial)))))
 
     def explain(self, node: Node, after: int | None, *, want: bool, backend: str, method: str) -> tuple[str, ...]:
         """A minimal list of observations (constraints, announcement rounds) that, applied in order, already

@@ -1,5 +1,6 @@
 """The epistemic puzzle file, options and claim forms (the source of docs/epistemic.md's tables)."""
 
+from sleuth.derive import Derivation, model
 from sleuth.spec import GameSpec, Key, Option
 
 SPEC = GameSpec(
@@ -49,7 +50,12 @@ SPEC = GameSpec(
                 Key("at", "string", "judge at the actual world only, or over all worlds left", default="all",
                     choices=("actual", "all"))),
     claims=("a formula, e.g. x == 4 and knows(S, not knows(P))",),
-    options=(Option("worlds", "string", "auto", "how the starting worlds are built: auto, table, solver",
-                    ("solve", "verify")),),
+    methods=(Derivation("table", "the worlds as a vectorised table: the product of the domains filtered (or the "
+                        "listed worlds), announcements applied to the table"),
+             model("the starting worlds enumerated from the declarative model on --backend (the listed worlds "
+                   "as a table constraint), then the same announcements", "solver")),
+    answer=("worlds", "count"),
+    options=(Option("method", "string", "auto", "how the starting worlds are built (see methods; auto: table "
+                    "while the product of the domains fits, else model)", ("solve", "verify"), flag=True),),
     template="epistemic/cheryl",
 )

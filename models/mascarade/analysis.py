@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TypeVar
 
+from sleuth.explain import minimal_subset
+
 from .belief import DEFAULT_TREE_CAP, ComponentBelief, Method, TooLarge
 from .cpmodel import build_model, enumerate_belief
 from .game import Game, MissingFact, SeeStep, Step, SwapStep
@@ -142,11 +144,8 @@ def minimal_observations(initial: Sequence[int], steps: Sequence[Step], prior: F
             return False
 
     names = observation_names(steps)
-    dropped: set[str] = set()
-    for name in reversed(names):           # later observations are tried first: earlier ones often suffice
-        if holds(dropped | {name}):
-            dropped.add(name)
-    return Explanation(tuple(n for n in names if n not in dropped), complete)
+    kept = minimal_subset(names, lambda trial: holds(set(names) - set(trial)), last_first=True)
+    return Explanation(tuple(kept), complete)
 
 
 @dataclass(frozen=True)

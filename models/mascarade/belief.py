@@ -35,6 +35,8 @@ from fractions import Fraction
 
 import numpy as np
 
+from sleuth.limits import LimitReached
+
 BITS = 4
 NIBBLE = (1 << BITS) - 1
 SAFE = 1 << 62              # int64 weights and their sums stay below this
@@ -57,7 +59,7 @@ class Repr(enum.Enum):
 DEFAULT_TREE_CAP = 1024     # AUTO: a tree larger than this becomes states (measured: `sleuth experiment mascarade`)
 
 
-class TooLarge(RuntimeError):
+class TooLarge(LimitReached):
     """A component outgrew the configured limit on rows (leaves or states)."""
 
 

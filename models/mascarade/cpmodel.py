@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from sleuth.engine import Engine
+from sleuth.limits import LimitReached
 from sleuth.model import Lit, Model, Var
 
 from .game import SeeStep, Step, SwapStep
@@ -74,7 +75,7 @@ def enumerate_belief(gm: GameModel, prior: Fraction, backend: str = "cpsat", *,
     for values in engine.valids(project, limit=None if limit is None else limit + 1):
         count += 1
         if limit is not None and count > limit:
-            raise LimitReached(f"more than {limit} consistent histories")
+            raise HistoryLimit(f"more than {limit} consistent histories")
         yes = sum(values[:k])
         w = prior ** yes * (1 - prior) ** (k - yes)
         placement = tuple(values[k:])
@@ -83,8 +84,8 @@ def enumerate_belief(gm: GameModel, prior: Fraction, backend: str = "cpsat", *,
     return ({pl: w / total for pl, w in weights.items()} if total else {}), count
 
 
-class LimitReached(RuntimeError):
-    """Enumeration stopped: too many histories for the CP-SAT method."""
+class HistoryLimit(LimitReached):
+    """Enumeration stopped: too many histories for the model method (``--set cpsat_limit``)."""
 
 
 def holds_lit(gm: GameModel, position: int, identity: int) -> Lit:

@@ -39,7 +39,9 @@ from sleuth.figures import check_target, pyplot, save
 
 from .analysis import make_tracker, run_steps
 from .belief import DEFAULT_TREE_CAP, ComponentBelief, Method, TooLarge
-from .cpmodel import LimitReached, build_model, enumerate_belief
+from sleuth.limits import LimitReached
+
+from .cpmodel import build_model, enumerate_belief
 from .game import MAX_EVENTS, MAX_PLAYERS, MIN_PLAYERS, Game, SwapStep
 from .simulate import SWAPS_ONLY, Mix, simulate
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+from dataclasses import replace
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -12,16 +13,20 @@ from typing import Any
 from sleuth.names import NAME, unquote
 from sleuth.backends import backend_class
 from sleuth.engine import Engine
-from sleuth.limits import MAX_WORLDS_KEY
+from sleuth.model import Lit
+from sleuth.limits import MAX_WORLDS_KEY, LimitReached
+from sleuth.claims import Atom, Claim, is_compound, normalise_holding, to_lit
+from sleuth.claims import read as read_claim
+from sleuth.derive import Choice
 from sleuth.errors import InternalError, PuzzleError
 from sleuth.puzzle import Puzzle, PuzzleDoc
-from sleuth.results import ClaimResult, ClaimSpec, Report, Status, Verdict
-from sleuth.schema import Names, Section, check_range, choose, parse_fraction
+from sleuth.results import Answer, optional, ClaimResult, ClaimSpec, Report, Status, Verdict
+from sleuth.schema import Names, Section, parse_fraction
 
 from .analysis import (DEFAULT_CPSAT_LIMIT, BeliefResult, OwnCard, belief, knowledge, minimal_observations,
                        own_card, replay)
 from .belief import DEFAULT_TREE_CAP, ComponentBelief, Method, TooLarge
-from .cpmodel import GameModel, LimitReached, build_model, holds_lit
+from .cpmodel import GameModel, build_model, holds_lit
 from .game import Game, format_placement, parse_game
 from .nested import nested
 
@@ -51,6 +56,36 @@ class Settings:
     cpsat_limit: int
     knowledge: bool
     others: bool = False
+    choice: Choice | None = None  # the derivation --method picked (None: the default)
+
+    @property
+    def label(self) -> dict[str, Any]:
+        """``method``, ``exact`` and ``backend`` for the JSON output."""
+        if self.choice is None:
+            return {"method": "hybrid", "exact": True, "backend": None}
+        return self.choice.fields()
+
+
+@dataclass(frozen=True)
+class MascaradeAnswer(Answer):
+    """Mascarade's answer: the viewer's exact belief over the placements, and what it implies."""
+
+    viewer: str
+    method: str
+    exact: bool
+    backend: str | None
+    marginals: Mapping[str, Mapping[str, Fraction]]      # position -> card -> P
+    support: int | None                                  # placements with P > 0 (None: the matrix)
+    certain: Mapping[str, str]                           # positions whose card is sure
+    components: Sequence[Sequence[str]]                  # positions mixed together
+    note: str | None = optional()
+    swaps: Mapping[str, Fraction] | None = optional()    # tree: P(each unknown swap happened)
+    histories: int | None = optional()                   # model: consistent histories
+    knowledge: Mapping[str, Any] | None = optional()     # each player's belief about their own card
+    knows_own_card: Sequence[str] | None = optional()
+    others: Mapping[str, Any] | None = optional()        # --others: the viewer's view of each player's beliefs
+    others_reason: str | None = optional()               # --others: why it was not computed
+    safe_claims: Sequence[str] | None = optional()
 
 
 class MascaradePuzzle(Puzzle):
@@ -64,33 +99,18 @@ class MascaradePuzzle(Puzzle):
             self.viewer = Names("player", game.players).index(doc.viewer, doc.section, "viewer")
 
     # -- options -------------------------------------------------------------------------------------
-    def settings(self, options: Mapping[str, Any] | None) -> Settings:
+    def settings(self, options: Mapping[str, Any] | None, backend: str = "cpsat") -> Settings:
         opts = self.reject_options(options, OPTIONS)
-        sec = Section({}, file=self.doc.file)        # errors name the option: "--set max_states: ..."
-        method = Method.AUTO
-        if "method" in opts:
-            where = Section({}, file=self.doc.file, place="--method")
-            method = Method(choose(str(opts["method"]), [m.value for m in Method], "method", where))
-        prior = self.table.swap_probability
-        if "swap_probability" in opts:
-            prior = parse_fraction(opts["swap_probability"], sec, "--set swap_probability")
-            if not 0 <= prior <= 1:
-                raise sec.error(f"{prior} is out of range", "--set swap_probability", allowed="from 0 to 1")
-
-        def integer(key: str, default: int, lo: int) -> int:
-            if key not in opts:
-                return default
-            try:
-                value = int(str(opts[key]))
-            except ValueError:
-                raise sec.error(f"{opts[key]!r} is not an integer", f"--set {key}") from None
-            return check_range(value, lo, 10 ** 9, sec, f"--set {key}")
-
-        states = integer("max_states", integer(MAX_WORLDS_KEY, DEFAULT_MAX_STATES, 1), 1)  # one name for all games
-        return Settings(method, prior, states,
-                        integer("tree_cap", DEFAULT_TREE_CAP, 1), integer("cpsat_limit", DEFAULT_CPSAT_LIMIT, 1),
+        choice = self.derivation(opts, backend)
+        method = _METHOD_OF.get(choice.name) or Method(choice.name)
+        prior = self.fraction(opts, "swap_probability", self.table.swap_probability, 0, 1)
+        most = 10 ** 9
+        states = self.integer(opts, "max_states", self.integer(opts, MAX_WORLDS_KEY, DEFAULT_MAX_STATES, 1, most), 1,
+                              most)  # max_worlds: the one name every game takes
+        return Settings(method, prior, states, self.integer(opts, "tree_cap", DEFAULT_TREE_CAP, 1, most),
+                        self.integer(opts, "cpsat_limit", DEFAULT_CPSAT_LIMIT, 1, most),
                         self.flag(opts.get("knowledge", True), "--set knowledge"),
-                        self.flag(opts.get("others", False), "--set others"))
+                        self.flag(opts.get("others", False), "--set others"), choice)
 
     def _game(self, s: Settings) -> Game:
         if s.prior == self.table.swap_probability:
@@ -111,15 +131,15 @@ class MascaradePuzzle(Puzzle):
 
     # -- solve ---------------------------------------------------------------------------------------
     def solve(self, *, backend: str = "cpsat", options: Mapping[str, Any] | None = None) -> Report:
-        s = self.settings(options)
+        s = self.settings(options, backend)
         g = self._game(s)
         viewer_name = g.players[self.viewer] if self.viewer is not None else "observer"
         try:
             result = self._belief(s, self.viewer, backend)
-        except (TooLarge, LimitReached) as exc:
+        except LimitReached as exc:
             text = f"{viewer_name}'s belief was not computed: {exc}. Raise --set max_worlds (alias max_states) / " \
                    "cpsat_limit, or use --method auto."
-            return Report(self.game_name, Status.TIMEOUT, {"viewer": viewer_name, "method": s.method.value,
+            return Report(self.game_name, Status.TIMEOUT, {"viewer": viewer_name, **s.label,
                                                            "reason": str(exc)}, text)
         if not result.consistent:
             return Report(self.game_name, Status.CONTRADICTION, {"viewer": viewer_name}, "",
@@ -127,7 +147,7 @@ class MascaradePuzzle(Puzzle):
         C = g.identities
         marginals = {pos: {card: result.p(i, c) for c, card in enumerate(C)} for i, pos in enumerate(g.positions)}
         fields: dict[str, Any] = {
-            "viewer": viewer_name, "method": s.method.value, "exact": result.exact,
+            "viewer": viewer_name, **s.label, "exact": result.exact,
             "marginals": marginals, "support": result.support,
             "certain": {pos: C[c] for i, pos in enumerate(g.positions) if (c := result.certain(i)) is not None},
             "components": [[g.positions[p] for p in comp] for comp in result.components],
@@ -146,7 +166,7 @@ class MascaradePuzzle(Puzzle):
         text = self._text(result, viewer_name, s, own)
         if s.others:
             text += "\n" + self._others(g, viewer_name, fields)
-        return Report(self.game_name, Status.OK, fields, text)
+        return Report.of(self.game_name, MascaradeAnswer(**fields), text)
 
     def _others(self, g: Game, viewer_name: str, fields: dict[str, Any]) -> str:
         """Adds ``others`` and ``safe_claims`` (the viewer's view of every other player's beliefs)."""
@@ -191,7 +211,7 @@ class MascaradePuzzle(Puzzle):
     def _text(self, r: BeliefResult, viewer_name: str, s: Settings, own: Sequence[OwnCard]) -> str:
         g = self.table
         lines = [f"Mascarade: {len(g.players)} players" + (f", {len(g.middle)} middle cards" if g.middle else "")
-                 + f", {len(g.events)} events; belief of {viewer_name} (method {s.method.value}, "
+                 + f", {len(g.events)} events; belief of {viewer_name} (method {s.label['method']}, "
                  + ("exact" if r.exact else "APPROXIMATE") + ")"]
         if r.note:
             lines.append(r.note)
@@ -226,15 +246,18 @@ class MascaradePuzzle(Puzzle):
     # -- verify --------------------------------------------------------------------------------------
     def verify(self, claims: Sequence[ClaimSpec], *, backend: str = "cpsat",
                options: Mapping[str, Any] | None = None) -> list[ClaimResult]:
-        s = self.settings(options)
+        s = self.settings(options, backend)
         if s.method is Method.MATRIX:
             raise PuzzleError("verify needs an exact method; the matrix is an estimate after a reveal",
-                              file=self.doc.file, place="--set method", allowed="auto, tree, states, cpsat")
-        parsed = [self._parse_claim(c) for c in claims]
+                              file=self.doc.file, place="--method", allowed="auto, hybrid, tree, states, model")
+        combined = {i: self._combined(c) for i, c in enumerate(claims) if is_compound(c.text)}
+        parsed = [self._parse_claim(c) if i not in combined or combined[i] is None else ("combined", i, 0, "",
+                                                                                            Fraction(0), False)
+                  for i, c in enumerate(claims)]
         g = self._game(s)
         try:
             result = self._belief(s, self.viewer, backend)
-        except (TooLarge, LimitReached) as exc:
+        except LimitReached as exc:
             return [ClaimResult(c.text, Verdict.TIMEOUT, expect=c.expect, detail=str(exc)) for c in claims]
         if not result.consistent:
             conflict = self._conflict(s, backend)
@@ -244,13 +267,15 @@ class MascaradePuzzle(Puzzle):
         cache: dict[str, Any] = {}
         out = []
         for spec, (kind, pos, card, op, value, negate) in zip(claims, parsed, strict=True):
-            if kind in ("nested-knows", "nested-believes", "may-know"):
+            if kind == "combined":
+                out.append(self._verify_combined(spec, combined[pos], g, s, backend, cache))  # type: ignore[arg-type]
+            elif kind in ("nested-knows", "nested-believes", "may-know"):
                 out.append(self._nested_claim(spec, kind, pos, card, op, value, negate, g, cache))
             elif kind == "p":
                 p = result.p(pos, card)
                 ok = _OPS[op](p, value)
                 out.append(ClaimResult(spec.text, Verdict.ENTAILED if ok else Verdict.REFUTED, (), None, spec.expect,
-                                       f"P = {p} (exact, method {s.method.value})"))
+                                       f"P = {p} (exact, method {s.label['method']})"))
             elif kind == "knows":
                 if pos not in own:
                     own[pos] = own_card(g, pos, tree_cap=s.tree_cap, max_rows=s.max_states)
@@ -267,6 +292,38 @@ class MascaradePuzzle(Puzzle):
             else:
                 out.append(self._holds(spec, pos, card, negate, g, s, backend, cache))
         return out
+
+    def _combined(self, spec: ClaimSpec) -> tuple[Claim, dict[Atom, Any]] | None:
+        """A claim combining holds atoms with and/or/not (None: the text reads as one claim of another form)."""
+        try:
+            self._parse_claim(spec)
+            return None
+        except PuzzleError:
+            pass
+
+        def atom(text: str) -> tuple[int, int, bool]:
+            kind, pos, card, _, _, negate = self._parse_claim(replace(spec, text=text))
+            if kind != "holds":
+                raise PuzzleError(f"{text!r}: only 'holds' claims combine with and, or, not",
+                                  file=self.doc.file, place=spec.place)
+            return pos, card, negate
+
+        return read_claim(spec.text, atom, normalise_holding, file=self.doc.file, place=spec.place)
+
+    def _verify_combined(self, spec: ClaimSpec, read: tuple[Claim, dict[Atom, Any]], g: Game, s: Settings,
+                         backend: str, cache: dict[str, Any]) -> ClaimResult:
+        """Holds atoms combined: judged on the history model (the engine's verdict and explanation)."""
+        tree, payload = read
+        gm = build_model(g.initial, g.steps_for(self.viewer), s.prior, g.positions)
+
+        def lit(a: Atom) -> Lit:
+            pos, card, negate = payload[a]
+            x = holds_lit(gm, pos, card)
+            return ~x if negate else x
+
+        target = to_lit(gm.model, tree, lit)
+        return Engine(gm.model, backend).verify(target, spec.text, spec.expect,
+                                                world=lambda values: format_placement(g, [values[v] for v in gm.final]))
 
     def _nested_claim(self, spec: ClaimSpec, kind: str, who: int, packed: int, op: str, value: Fraction,
                       negate: bool, g: Game, cache: dict[str, Any]) -> ClaimResult:
@@ -370,6 +427,9 @@ class MascaradePuzzle(Puzzle):
                                   "'<player> knows their card', '<player> may know their card', "
                                   "'P(<player> knows their card) >= p/q', "
                                   "'P(<player> believes <position> holds <card>) >= p/q'")
+
+
+_METHOD_OF = {"hybrid": Method.AUTO, "model": Method.CPSAT}  # derivation name -> the belief module's method
 
 
 def _uses_cpsat(backend: str) -> bool:

@@ -1,5 +1,6 @@
 """The Mascarade puzzle file, options, methods and claim forms (the source of docs/mascarade.md's tables)."""
 
+from sleuth.derive import Derivation, model
 from sleuth.spec import GameSpec, Key, Option
 
 _OUTCOME = (Key("swapped", "boolean", "the outcome, known to the one who swapped (and the viewer if so)",
@@ -33,10 +34,14 @@ SPEC = GameSpec(
     claims=("<player> holds <card>", "not <player> holds <card>", "P(<player> holds <card>) = p/q",
             "<player> knows their card", "P(<player> knows their card) >= p/q", "<player> may know their card",
             "P(<player> believes <position> holds <card>) = p/q"),
-    methods={"auto": "tree per component while small, then states (default)", "tree": "the seed's "
-             "branching-time tree", "states": "distribution over distinct placements",
-             "cpsat": "enumerate the consistent histories of the CP-SAT model",
-             "matrix": "the seed's doubly stochastic matrix (APPROXIMATE after a reveal or look)"},
+    methods=(Derivation("hybrid", "a tree per component while it is small, then a distribution over placements"),
+             Derivation("tree", "the seed's branching-time tree"),
+             Derivation("states", "a distribution over distinct placements"),
+             model("enumerate the consistent histories of the declarative model on --backend (up to "
+                   "--set cpsat_limit histories)", "cpsat"),
+             Derivation("matrix", "the seed's doubly stochastic matrix (exact until a reveal or a look)",
+                        exact=False)),
+    answer=("marginals", "support"),
     options=(
         Option("method", "string", "auto", "how beliefs are derived (see methods)", ("solve", "verify"),
                flag=True),

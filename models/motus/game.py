@@ -12,16 +12,18 @@ from __future__ import annotations
 
 import importlib.util
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
 
+from sleuth.claims import Atom, to_lit
+from sleuth.claims import read as read_claim
 from sleuth.engine import Engine
 from sleuth.errors import PuzzleError
-from sleuth.model import LinearExpr, Model, Table, Var
+from sleuth.model import Constraint, LinearExpr, Lit, Model, Table, Var
 from sleuth.puzzle import Puzzle, PuzzleDoc, emit_notes
-from sleuth.results import ClaimResult, ClaimSpec, Report, Status, Verdict, contradiction_text
+from sleuth.results import Answer, ClaimResult, ClaimSpec, Report, Status, Verdict, contradiction_text
 from sleuth.schema import Section
 
 from . import feedback as fb
@@ -52,6 +54,17 @@ class Proposal:
         return f"guess {self.index} ({self.text}: {self.marks})"
 
 
+@dataclass(frozen=True)
+class SecretAnswer(Answer):
+    """Motus, Wordle and Mastermind's answer: the secrets still possible (sorted)."""
+
+    possible: Sequence[str]
+    count: int
+    method: str
+    exact: bool
+    backend: str | None
+
+
 class SecretPuzzle(Puzzle):
     """A Motus, Wordle or Mastermind grid."""
 
@@ -70,8 +83,9 @@ class SecretPuzzle(Puzzle):
             mask &= self.space.row_codes(p.text) == p.code
         return mask
 
-    def possible(self, *, backend: str = "cpsat", engine: str = "table") -> list[str]:
-        if engine == "table" and backend == "cpsat":
+    def possible(self, *, backend: str = "cpsat", method: str = "table") -> list[str]:
+        """The possible answers, by the vectorised table or by enumerating the model on ``backend``."""
+        if method == "table":
             return [w for w, ok in zip(self.space.answers, self.possible_mask(), strict=True) if ok]
         sm = build_model(self.space, self.proposals, per_word=_per_word(self.space, backend))
         return sorted(sm.decode(values) for values in Engine(sm.model, backend).valids(sm.variables))
@@ -81,11 +95,9 @@ class SecretPuzzle(Puzzle):
         return Engine(sm.model, backend), sm
 
     def solve(self, *, backend: str = "cpsat", options: Mapping[str, Any] | None = None) -> Report:
-        opts = self.reject_options(options, ("engine",))
-        engine = str(opts.get("engine", "table")).lower()
-        if engine not in ("table", "model"):
-            raise PuzzleError(f"unknown engine {engine!r}", place="--set engine", allowed="table, model")
-        words = self.possible(backend=backend, engine=engine)
+        opts = self.reject_options(options, ("method",))
+        choice = self.derivation(opts, backend)
+        words = self.possible(backend=backend, method=choice.name)
         if not words:
             conflict = self._engine(backend)[0].conflict() or ()
             return Report(self.game, Status.CONTRADICTION, {"possible": [], "count": 0},
@@ -94,22 +106,42 @@ class SecretPuzzle(Puzzle):
         shown = ", ".join(words[:SHOW_LIMIT]) + (", ..." if len(words) > SHOW_LIMIT else "")
         text = (f"{self.space.label}: {len(words)} possible {noun}{'s' if len(words) != 1 else ''} "
                 f"after {len(self.proposals)} proposal{'s' if len(self.proposals) != 1 else ''}\n{shown}")
-        return Report(self.game, Status.OK, {"possible": words, "count": len(words)}, text)
+        return Report.of(self.game, SecretAnswer(words, len(words), **choice.fields()), text)
 
     # -- claims -----------------------------------------------------------------------------------------
     def verify(self, claims: Sequence[ClaimSpec], *, backend: str = "cpsat",
                options: Mapping[str, Any] | None = None) -> list[ClaimResult]:
         opts = self.reject_options(options, ("time-limit", "method"))
-        engine, sm = self._engine(backend)
+        sm = build_model(self.space, self.proposals, per_word=_per_word(self.space, backend))
+        read = [self._read_claim(claim, sm) for claim in claims]
+        engine = Engine(sm.model, backend)
         results = []
-        for claim in claims:
-            kind, arg = self._parse_claim(claim)
-            if kind == "best":
-                results.append(self._verify_best(claim, arg, opts))
+        for claim, target in zip(claims, read, strict=True):
+            if isinstance(target, str):
+                results.append(self._verify_best(claim, target, opts))
                 continue
-            results.append(engine.verify(sm.claim(arg, negated=(kind == "not")), claim.text, claim.expect,
+            results.append(engine.verify(target, claim.text, claim.expect,
                                          world=lambda values: sm.decode([values[v] for v in sm.variables])))
         return results
+
+    def _read_claim(self, claim: ClaimSpec, sm: SecretModel) -> str | Constraint | Lit:
+        """A ``best guess`` claim as its word; answer claims (combined with and/or/not) as a model constraint."""
+        def atom(text: str) -> tuple[str, str]:
+            return self._parse_claim(replace(claim, text=text))
+
+        tree, payload = read_claim(claim.text, atom, file=self.doc.file, place=claim.place)
+        if isinstance(tree, Atom):
+            kind, arg = payload[tree]  # type: ignore[misc]
+            return arg if kind == "best" else sm.claim(arg, negated=(kind == "not"))
+        if any(kind == "best" for kind, _ in payload.values()):  # type: ignore[misc]
+            raise PuzzleError("'best guess' claims are judged one at a time; 'and', 'or' combine answer claims",
+                              file=self.doc.file, place=claim.place)
+
+        def lit(a: Atom) -> Lit:
+            kind, arg = payload[a]  # type: ignore[misc]
+            return sm.model.reify(sm.claim(arg, negated=(kind == "not")))
+
+        return to_lit(sm.model, tree, lit)
 
     def _parse_claim(self, claim: ClaimSpec) -> tuple[str, str]:
         words = claim.text.split()
@@ -189,7 +221,7 @@ class SecretPuzzle(Puzzle):
             return Report(self.game, Status.CONTRADICTION, {"possible": [], "count": 0},
                           contradiction_text(conflict), tuple(conflict))
         if opts.get("top") is not None:
-            return self._top(np.flatnonzero(mask), _top(opts["top"]))
+            return self._top(np.flatnonzero(mask), self.integer(opts, "top", 1, 1, len(self.space.guesses)))
         pick = self.best(chosen, time_limit=_time_limit(opts))
         if pick is None:
             return Report(self.game, Status.TIMEOUT, {"method": chosen.value},
@@ -242,16 +274,6 @@ class SecretPuzzle(Puzzle):
 EXACT_PAIRS = 2_000_000  # possible answers x allowed guesses above which suggest does not try the exact search
 PYTHON_PAIRS = 60_000    # up to this many the plain Python kernel; beyond, numba (compiled once, ~20 s) if present
 EXACT_NODES = 20_000     # nodes the exact search of suggest may visit before it falls back to the heuristic
-
-
-def _top(value: Any) -> int:
-    try:
-        top = int(value)
-    except (TypeError, ValueError):
-        top = 0
-    if top < 1:
-        raise PuzzleError(f"cannot read {value!r}", place="--set top", allowed="a number of guesses >= 1")
-    return top
 
 
 @dataclass(frozen=True)

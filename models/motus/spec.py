@@ -1,5 +1,6 @@
 """The Motus, Wordle and Mastermind puzzle files and options (the source of docs/motus.md's tables)."""
 
+from sleuth.derive import Derivation, model
 from sleuth.spec import GameSpec, Key, Option
 
 _CLAIMS = ("answer is <WORD>", "answer is not <WORD>", "best guess is <WORD>")
@@ -9,12 +10,15 @@ _METHODS = {"information": "maximum expected information (entropy of the feedbac
             "sumgini": "Sum Gini (default for words)", "possible-gmax": "Gmax among possible words",
             "minimax": "exact game value (bounded by --time-limit)"}
 _OPTIONS = (
-    Option("engine", "string", "table", "table: the vectorised feedback rule; model: enumerate the constraint "
-           "model", ("solve",)),
-    Option("method", "string", "sumgini (mastermind: max)", "the scoring method", ("suggest",), flag=True),
+    Option("method", "string", "auto / sumgini (mastermind: max)", "solve: how the possible answers are derived "
+           "(see methods); suggest, and verify's `best guess` claims: the scoring method", ("solve", "verify",
+                                                                                             "suggest"), flag=True),
     Option("top", "integer", "none", "list the N guesses of least exact expected number of guesses (a labelled "
            "heuristic ranking when the exact search would be too long)", ("suggest",)),
 )
+_ANSWER = ("possible", "count")
+_DERIVATIONS = (Derivation("table", "the vectorised feedback rule over the answer list"),
+                model("enumerate the declarative model's words on --backend"))
 _CLAIM_KEYS = (Key("method", "string", "the method a `best guess is` claim is judged by",
                    default="the game's default"),)
 
@@ -37,7 +41,8 @@ def _words(game: str, summary: str, extra: tuple[Key, ...], template: str, dicti
         game, summary,
         keys=(Key("dictionary", "string", "fr (the French DELA list), wordle (the official lists), or a path to a "
                   "UTF-8 file, one word per line", default=dictionary), *extra, _guess("word", _WORD_FEEDBACK)),
-        claim_keys=_CLAIM_KEYS, claims=_CLAIMS, suggest_methods=_METHODS, options=_OPTIONS, template=template)
+        claim_keys=_CLAIM_KEYS, claims=_CLAIMS, methods=_DERIVATIONS, answer=_ANSWER,
+        suggest_methods=_METHODS, options=_OPTIONS, template=template)
 
 
 SPECS = {
@@ -58,6 +63,7 @@ SPECS = {
                                  default="required unless secret is given", keys=(
                                      Key("black", "integer", "right colour, right place", required=True),
                                      Key("white", "integer", "right colour, wrong place", default="0"))))),
-        claim_keys=_CLAIM_KEYS, claims=_CLAIMS, suggest_methods={**_METHODS, "knuth": "= max (the default)"},
+        claim_keys=_CLAIM_KEYS, claims=_CLAIMS, methods=_DERIVATIONS, answer=_ANSWER,
+        suggest_methods={**_METHODS, "knuth": "= max (the default)"},
         options=_OPTIONS, template="mastermind/knuth"),
 }

@@ -13,12 +13,16 @@ import importlib
 from abc import ABC, abstractmethod
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from ..errors import UnknownNameError
-from ..model import LinearExpr, Lit, Model, Var
+from ..limits import LimitReached
+
+if TYPE_CHECKING:  # the model is imported by whoever builds one; naming a backend needs none of it
+    from ..model import LinearExpr, Lit, Model, Var
 
 
-class SolverTimeout(RuntimeError):
+class SolverTimeout(LimitReached):
     """The time limit ran out before the question was answered (never reported as a verdict)."""
 
 

@@ -12,6 +12,7 @@ from collections.abc import Iterator, Sequence
 
 import constraint as pc
 
+from ..limits import expired
 from ..model import Guarded, LinearExpr, Lit, Model, Var
 from . import Backend, Outcome, SolverTimeout, SolveStatus
 
@@ -51,6 +52,8 @@ class PythonConstraintBackend(Backend):
     def solutions(self, assumptions: Sequence[Lit] = (), *, limit: int | None = None) -> Iterator[dict[Var, int]]:
         if self._conflicting(assumptions) or not self.model.variables:
             return
+        if expired():  # the command's deadline passed while another solve swallowed the interrupt
+            raise SolverTimeout("the time limit was reached")
         deadline = None if self.time_limit is None else time.monotonic() + self.time_limit
         for count, sol in enumerate(self._problem(assumptions).getSolutionIter(), start=1):
             yield {v: sol[v.index] for v in self.model.variables}

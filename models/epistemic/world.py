@@ -1,0 +1,46 @@
+"""An epistemic puzzle's worlds: a world is one value per variable (names coded by their index).
+
+The declarative model is the starting set of worlds: the variables' domains (or the listed worlds) and the
+constraints.  The announcements and events then act on that set (:mod:`sleuth.epistemic`).
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator
+
+import numpy as np
+
+from sleuth.epistemic import KnowledgeState, WorldTable
+from sleuth.game import WorldModel
+
+from . import EpistemicPuzzle
+
+World = tuple[int, ...]
+
+
+def model(puzzle: EpistemicPuzzle) -> WorldModel:
+    from sleuth.epistemic import world_model
+
+    m, order = world_model(puzzle.domains, [node for _, node in puzzle.constraints],
+                           None if puzzle.explicit is None else _rows(puzzle))
+    variables = sorted({v for e in order for v in e.vars}, key=lambda v: v.index)
+    return WorldModel(m, variables, lambda values: tuple(e.value(dict(zip(variables, values, strict=True)))
+                                                         for e in order))
+
+
+def check(puzzle: EpistemicPuzzle, world: World) -> bool:
+    """Every constraint is true in this one world (each formula evaluated on a one-world table)."""
+    state = KnowledgeState(WorldTable(puzzle.domains, np.array([world], dtype=object)), {})
+    return all(bool(state.truth(node)[0]) for _, node in puzzle.constraints)
+
+
+def candidates(puzzle: EpistemicPuzzle) -> Iterator[World]:
+    """The listed worlds, or every combination of the domains' values."""
+    if puzzle.explicit is not None:
+        return iter(_rows(puzzle))
+    return itertools.product(*(d.values for d in puzzle.domains))
+
+
+def _rows(puzzle: EpistemicPuzzle) -> list[World]:
+    return [tuple(d.code(row[d.name]) for d in puzzle.domains) for row in puzzle.explicit or ()]

@@ -453,9 +453,10 @@ def opener_task(job: OpenerJob) -> dict[str, Any]:
     ``lower``, and ``upper`` from the seed's Sum strategy after that opener when its tree is valid here, else
     None).  Each task starts from an empty cache, so the result does not depend on what ran before it."""
     search = _search(job.game, job.hard, job.cap, job.guesses, job.kernel)
+    g = search.row(job.opener)
+    search.value(np.arange(min(3, len(search.space.answers))))  # compiles the kernel (numba) before the clock
     search.memo = _memo(search.compiled)
     search.node_limit = job.node_limit or NO_LIMIT
-    g = search.row(job.opener)
     cpu, nodes = time.process_time(), search.nodes
     n = len(search.space.answers)
     out: dict[str, Any] = {"opener": job.opener, "games": n, "beta": job.beta}

@@ -454,6 +454,7 @@ def opener_task(job: OpenerJob) -> dict[str, Any]:
     None).  Each task starts from an empty cache, so the result does not depend on what ran before it."""
     search = _search(job.game, job.hard, job.cap, job.guesses, job.kernel)
     g = search.row(job.opener)
+    search.node_limit = NO_LIMIT
     search.value(np.arange(min(3, len(search.space.answers))))  # compiles the kernel (numba) before the clock
     search.memo = _memo(search.compiled)
     search.node_limit = job.node_limit or NO_LIMIT

@@ -499,7 +499,8 @@ def rank_openers(openers: Iterable[str], game: SpaceKey = "wordle", *, hard: boo
     openers by lower bound).
 
     The openers are searched in order of their class-size lower bound, in waves of ``wave`` tasks on
-    ``executor`` (:class:`sleuth.executor.Executor`; None: serially here).  With ``cutoff``, each wave gets
+    ``executor`` (:class:`sleuth.executor.Executor`; None: serially here); with ``cutoff`` the first wave is
+    the first opener alone.  With ``cutoff``, each wave gets
     the best exact total of the waves before it plus one as its cut-off (ties stay exact), and an opener
     whose class-size bound is already above that best is refuted without a search (``status`` ``refuted``,
     ``searched`` False).  Waves do not depend on the number of workers, so neither do the results."""
@@ -521,7 +522,8 @@ def rank_openers(openers: Iterable[str], game: SpaceKey = "wordle", *, hard: boo
                               "lower": lower[o], "upper": None, "beta": best + 1, "searched": False,
                               "nodes": 0, "cpu_seconds": 0.0}
             order = [o for o in order if lower[o] <= best]
-        batch, order = order[:max(1, wave)], order[max(1, wave):]
+        size = 1 if best is None and cutoff else max(1, wave)  # one opener first: it sets the cut-off at once
+        batch, order = order[:size], order[size:]
         beta = best + 1 if cutoff and best is not None else None
         jobs = [OpenerJob(game, hard, cap, guesses, o, beta, node_limit, kernel) for o in batch]
         for r in ex.map(opener_task, jobs, label="openers", unit="opener"):

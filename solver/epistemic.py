@@ -33,6 +33,7 @@ import numpy as np
 from .errors import PuzzleError
 from .formula import (After, And, Arith, BoolConst, Call, Common, Compare, Distributed, FormulaError, Implies, Int,
                       Knows, Name, Neg, Node, Not, Or, Str, is_epistemic, parse, to_text)
+from .knowledge import class_all, class_constant, group_ids
 from .names import unique_keys
 from .schema import fold
 
@@ -65,12 +66,13 @@ class Domain:
         vals = list(values)
         if not vals:
             raise PuzzleError(f"variable {name!r} has an empty domain")
-        if all(isinstance(v, str) for v in vals):
-            if any(not fold(v) for v in vals):
+        names = [v for v in vals if isinstance(v, str)]
+        if len(names) == len(vals):
+            if any(not fold(v) for v in names):
                 raise PuzzleError(f"variable {name!r} has an empty name among its values",
                                   allowed="names with a letter or digit")
             first: dict[str, str] = {}
-            for v in vals:
+            for v in names:
                 first.setdefault(fold(v), v)   # names compare case-insensitively; the first spelling is kept
             labels = tuple(first.values())
             return Domain(name, tuple(range(len(labels))), labels)
@@ -337,14 +339,16 @@ class Relation:
             return np.zeros(0, dtype=bool)
         inside = self.member >= 0
         bad = np.bincount(self.member[inside], weights=(~mask[inside]).astype(np.float64), minlength=self._cells())
-        return bad[self.target] == 0
+        out: np.ndarray = bad[self.target] == 0
+        return out
 
     def size(self) -> np.ndarray:
         """Per world: how many worlds it considers possible."""
         if not len(self.target):
             return np.zeros(0, dtype=np.int64)
         inside = self.member >= 0
-        return np.bincount(self.member[inside], minlength=self._cells())[self.target]
+        out: np.ndarray = np.bincount(self.member[inside], minlength=self._cells())[self.target]
+        return out
 
     def constant(self, values: np.ndarray) -> np.ndarray:
         """Per world: is the value the same in every world it considers possible (vacuously, in none)?"""
@@ -358,7 +362,8 @@ class Relation:
         hi = np.full(k, np.iinfo(np.int64).min, dtype=np.int64)
         np.minimum.at(lo, self.member[inside], values[inside])
         np.maximum.at(hi, self.member[inside], values[inside])
-        return (lo >= hi)[self.target]
+        out: np.ndarray = (lo >= hi)[self.target]
+        return out
 
     @staticmethod
     def meet(parts: Sequence[tuple[Relation, np.ndarray | None]]) -> Relation:
@@ -646,67 +651,12 @@ def assigned(ev: Evaluator, table: WorldTable, var: str, node: Node, rows: np.nd
     kind, val = ev.value(node)
     if (dom.labels is None) != (kind in (INT, BOOL)) or (dom.labels is not None and kind.domain != dom):
         raise FormulaError(f"{to_text(node)!r} is {kind.name}-valued; it cannot be assigned to {var!r}")
-    out = val[rows].astype(np.int64)
+    out: np.ndarray = val[rows].astype(np.int64)
     ok = np.isin(out, np.array(dom.values, dtype=np.int64))
     if not ok.all():
         raise FormulaError(f"setting {var!r} to {to_text(node)!r} gives {dom.show(int(out[~ok][0]))}, outside its "
                            "domain", allowed=dom.labels if dom.labels is not None else _range_text(dom.values))
     return out
-
-
-def group_ids(columns: Sequence[np.ndarray], n: int) -> np.ndarray:
-    """Dense ids of the distinct rows of the given columns (packed into one int64 key when it fits)."""
-    if not columns:
-        return np.zeros(n, dtype=np.int64)
-    columns = [_dense(c) for c in columns]
-    key = np.zeros(n, dtype=np.int64)
-    span = 1
-    packable = True
-    for col in columns:
-        col = np.asarray(col, dtype=np.int64)
-        lo = int(col.min()) if n else 0
-        width = (int(col.max()) - lo + 1) if n else 1
-        if span * width >= 2 ** 62:
-            packable = False
-            break
-        key = key * width + (col - lo)
-        span *= width
-    if packable:
-        _, inv = np.unique(key, return_inverse=True)
-    else:
-        _, inv = np.unique(np.stack([np.asarray(c, dtype=np.int64) for c in columns], axis=1), axis=0,
-                           return_inverse=True)
-    return inv.reshape(-1).astype(np.int64)
-
-
-def _dense(values: np.ndarray) -> np.ndarray:
-    """``int64`` values as they are; exact (object) integers as dense ids of their distinct values."""
-    values = np.asarray(values)
-    if values.dtype != object:
-        return values
-    return np.unique(values, return_inverse=True)[1].reshape(-1).astype(np.int64) if len(values) \
-        else np.zeros(0, dtype=np.int64)
-
-
-def class_all(classes: np.ndarray, mask: np.ndarray) -> np.ndarray:
-    """Per world: does the mask hold in every world of its class?"""
-    if len(classes) == 0:
-        return np.zeros(0, dtype=bool)
-    bad = np.bincount(classes, weights=(~mask).astype(np.float64))
-    return bad[classes] == 0
-
-
-def class_constant(classes: np.ndarray, values: np.ndarray) -> np.ndarray:
-    """Per world: is the value the same in every world of its class?"""
-    if len(classes) == 0:
-        return np.zeros(0, dtype=bool)
-    values = _dense(values)
-    k = int(classes.max()) + 1
-    lo = np.full(k, np.iinfo(np.int64).max, dtype=np.int64)
-    hi = np.full(k, np.iinfo(np.int64).min, dtype=np.int64)
-    np.minimum.at(lo, classes, values)
-    np.maximum.at(hi, classes, values)
-    return (lo == hi)[classes]
 
 
 # -- evaluation ---------------------------------------------------------------------------------------
@@ -849,10 +799,10 @@ class Evaluator:
             if node.func == "abs":
                 return INT, _fit(np.abs(_exact(nums[0], self.bounds(node))), self.bounds(node))
             reduce = np.minimum if node.func == "min" else np.maximum
-            out = nums[0]
-            for x in nums[1:]:
-                out = _fit(reduce(*_common(out, x)), self.bounds(node))
-            return INT, out
+            extreme: np.ndarray = nums[0]
+            for other in nums[1:]:
+                extreme = _fit(reduce(*_common(extreme, other)), self.bounds(node))
+            return INT, extreme
         raise FormulaError(f"cannot evaluate {node!r}")  # pragma: no cover
 
     def _knows(self, rel: Relation, what: Node | None) -> np.ndarray:
@@ -991,7 +941,9 @@ class ModelCompiler:
             if not isinstance(name_node, Name) or node.op not in ("==", "!="):
                 raise NotCompilable(f"{to_text(node)!r}: names compare with == or != to a variable only")
             var = self._var(name_node.name)
-            code = self._domain(name_node.name).code(text.value)  # type: ignore[union-attr]
+            if not isinstance(text, Str):
+                raise NotCompilable(f"{to_text(node)!r}: names compare with == or != to a variable only")
+            code = self._domain(name_node.name).code(text.value)
             return (var == code) if node.op == "==" else (var != code)
         a, b = self.linear(left), self.linear(right)
         self._check(Arith(left, (("-", right),)), a - b)

@@ -1,6 +1,6 @@
 """Benchmark of the exact optimal-average search (prints figures; not a test).
 
-    python tests/bench_motus_optimal.py [--repeat 3] [--parts salet,hard,mastermind,motus] [--motus 7M,8G,9L,10L]
+    python tests/bench_motus_optimal.py [--repeat 3] [--parts salet,hard,mastermind,rank,motus] [--motus 7M,8G,9L,10L]
 
 Each timed run uses a fresh search (no cache carried over); the numba kernel is compiled once first and its
 compile time printed apart.  CPU seconds are medians over ``--repeat`` runs (the machine is shared, so CPU
@@ -18,7 +18,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from sleuth.models.motus.optimal import MASTERMIND_OPENERS, Optimal, cell_value, game_space  # noqa: E402
+from sleuth.models.motus.optimal import (  # noqa: E402
+    MASTERMIND_OPENERS,
+    Optimal,
+    cell_value,
+    game_space,
+    rank_openers,
+)
 from sleuth.models.motus.space import WordSpace  # noqa: E402
 from sleuth.models.motus.words import french  # noqa: E402
 
@@ -42,7 +48,7 @@ def timed(make, run, repeat: int) -> tuple[int, float, int]:  # type: ignore[no-
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeat", type=int, default=3)
-    ap.add_argument("--parts", default="salet,hard,mastermind,motus")
+    ap.add_argument("--parts", default="salet,hard,mastermind,rank,motus")
     ap.add_argument("--motus", default="7M,8G,9L,10L", help="French cells, length then first letter")
     ap.add_argument("--node-limit", type=int, default=2_000_000, help="per Motus cell")
     args = ap.parse_args()
@@ -72,6 +78,17 @@ def main() -> int:
             v, cpu, nodes = timed(lambda cap=cap: Optimal(mm, cap=cap), run, 1)
             print(f"Mastermind 4x6, every opener up to symmetry, cap {cap}: optimum {v} "
                   f"(anchor {5625 if cap is None else 5626}); {cpu:.2f} s CPU; {nodes} nodes")
+    if "rank" in parts:
+        for cap in (None, 5):
+            c0 = time.process_time()
+            ranked = rank_openers(MASTERMIND_OPENERS, "mastermind", cap=cap)
+            c1 = time.process_time()
+            every = rank_openers(MASTERMIND_OPENERS, "mastermind", cap=cap, cutoff=False)
+            shown = ", ".join(f"{r['opener']} {r['total'] if r['status'] == 'exact' else '>=' + str(r['lower'])}"
+                              f" ({r['status']})" for r in ranked)
+            print(f"Mastermind ranking, cap {cap}: {shown}; {c1 - c0:.2f} s CPU with the cut-off, "
+                  f"{time.process_time() - c1:.2f} s without (every total: "
+                  + ", ".join(f"{r['opener']} {r['total']}" for r in every) + ")")
     if "motus" in parts:
         fr = french()
         for spec in args.motus.split(","):

@@ -10,24 +10,36 @@ Nested counting, not enumeration of deals: for one player, the views are listed 
 for each showing to them that the viewer did not see, which suggested cards the shower holds and which one
 was shown); each view's probability is an exact deal count of :mod:`.counting` (the viewer's problem with
 that hand and those holdings fixed, times 1/|held| per unseen showing); what the player knows in a view is
-read off the deal counts of the player's own problem (cached per view).  :func:`brute_force_others` lists
-every deal and every shown card instead (the tests' reference on small decks).
+read off the deal counts of the player's own problem (cached per view).  Both steps are the knowledge
+layer's (:mod:`sleuth.knowledge`) counted form: a view's deal counts split by an envelope part are the
+player's cell, :func:`sleuth.knowledge.knows` reads it, :func:`sleuth.knowledge.expectation` averages over
+the views.  :func:`brute_force_others` lists every deal and every shown card as :class:`sleuth.knowledge.Worlds`
+instead (the tests' reference on small decks).
 """
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
+import random
 from collections import defaultdict
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import TypeVar
+from typing import Any, TypeVar
 
-from .counting import Counts, Problem, count_deals
+import numpy as np
+
+from sleuth import knowledge as kn
+
+from .counting import Counts, Problem, count_deals, sample_deals
 from .game import CATEGORIES, Deck, Game, Obs, ObsKind, Suggestion
 
 PARTS = ("envelope", *CATEGORIES)
+WITNESSES = 2000     # deals drawn (once per state) to rule out views where a player knows nothing
+WITNESS_FROM = 150   # ... when a player has more (hand, holdings) problems to count than this
+Deal = tuple[int, ...]
 T = TypeVar("T")
 
 View = tuple[frozenset[int], tuple[int, ...]]   # (hand, card shown at each unseen showing to the player)
@@ -76,7 +88,8 @@ def _restrict(prob: Problem, cards: Sequence[int], place: int, *, only: bool) ->
     return Problem(prob.sizes, prob.card_category, allowed, prob.some, prob.excluded)
 
 
-def views(game: Game, player: int) -> tuple[dict[View, ViewInfo], int]:
+def views(game: Game, player: int, *, witnesses: Callable[[], Sequence[Deal]] | None = None
+          ) -> tuple[dict[View, ViewInfo], int]:
     """The views of ``player`` the viewer considers possible, up to symmetry, with their weights: a view
     stands for ``weight / denominator`` of the worlds (exact integers; the weights add up to the
     denominator), and the envelope cards the viewer's own worlds with that view leave possible (a part
@@ -85,28 +98,35 @@ def views(game: Game, player: int) -> tuple[dict[View, ViewInfo], int]:
     Cards that share a category, their place masks in the viewer's and in the public problem, and that no
     shown-card set or accusation names are interchangeable in every problem involved, so hands are listed
     as how many cards they take of each such class (one representative hand, weighted by the number of
-    hands it stands for)."""
-    pv = Problem.from_observations(game, game.observations())
-    reduced = pv.propagate()
-    if reduced is None:
+    hands it stands for).
+
+    ``witnesses()`` gives deals of the viewer's worlds (any deals would do: they are witnesses, not
+    estimates), asked for when there are more than :data:`WITNESS_FROM` (hand, holdings) problems to count:
+    a hand is then left out, and its views with it, when for every shown-card choice the witnesses with
+    that view already put two cards of every category in the envelope: the player knows no part in those
+    views, and only views where the player may know a part need their weight (:func:`others_knowledge`).
+    The weights then add up to less than the denominator."""
+    space = _view_space(game, player)
+    if space is None:
         return {}, 0
-    total = count_deals(reduced).total
-    if total == 0:
-        return {}, 0
-    unseen = [s for s in showings_to(game, player) if s.card is None]
-    scale = 6 ** len(unseen)               # a common multiple of every product of |held| (1, 2 or 3 each)
-    classes = _classes(game, pv, reduced, player)
-    others = set(range(len(pv.allowed)))
+    total, scale, unseen, hand_list, reduced, classes = space
+    hands = [(hand, ways, list(_holdings(ph, unseen, 0, ()))) for hand, ways, ph in hand_list]
+    seen: dict[View, tuple[set[int], set[int], set[int]]] = {}
+    if witnesses is not None and sum(len(leaves) for _, _, leaves in hands) > WITNESS_FROM:
+        seen = _witnessed(player, reduced, classes, unseen, witnesses())
+    none: tuple[set[int], ...] = (set(),)
+
+    def ruled_out(view: View) -> bool:
+        return all(len(e) > 1 for e in seen.get(view, none))
+
     found: dict[View, ViewInfo] = {}
-    for takes in _compositions([len(c) for c, _ in classes], reduced.sizes[player],
-                               [fixed for _, fixed in classes]):
-        hand = frozenset(c for (cards, _), m in zip(classes, takes, strict=True) for c in cards[:m])
-        ways = math.prod(math.comb(len(cards), m) for (cards, _), m in zip(classes, takes, strict=True))
-        ph = _restrict(_restrict(reduced, sorted(hand), player, only=True), sorted(others - hand), player,
-                       only=False).propagate()
-        if ph is None:
+    for hand, ways, leaves in hands:
+        if seen and all(ruled_out((hand, sigma)) for held, _ in leaves for sigma in itertools.product(*held)):
             continue
-        for held, counts in _holdings(ph, unseen, 0, ()):
+        for held, sub in leaves:
+            counts = count_deals(sub)
+            if not counts.total:
+                continue
             share = ways * counts.total * scale // math.prod(len(h) for h in held)
             env = tuple(frozenset(c for c in game.deck.members(k) if counts.cells[c][-1]) for k in range(3))
             for sigma in itertools.product(*held):
@@ -116,7 +136,67 @@ def views(game: Game, player: int) -> tuple[dict[View, ViewInfo], int]:
     return found, total * scale
 
 
-def _classes(game: Game, pv: Problem, reduced: Problem, player: int) -> list[tuple[list[int], bool]]:
+Hands = Iterator[tuple[frozenset[int], int, Problem]]
+
+
+Classes = list[tuple[list[int], bool]]
+
+
+def _view_space(game: Game, player: int) -> tuple[int, int, list[Showing], Hands, Problem, Classes] | None:
+    """What :func:`views` lists: the viewer's deal count, the scale of the view weights (a common multiple
+    of every product of |held|: 1, 2 or 3 per unseen showing), the unseen showings to the player, the
+    player's hands up to symmetry (hand, hands it stands for, the viewer's problem with that hand fixed),
+    the viewer's problem and the classes of interchangeable cards; None when no deal is consistent."""
+    pv = Problem.from_observations(game, game.observations())
+    reduced = pv.propagate()
+    if reduced is None:
+        return None
+    total = count_deals(reduced).total
+    if total == 0:
+        return None
+    unseen = [s for s in showings_to(game, player) if s.card is None]
+    classes = _classes(game, pv, reduced, player)
+    others = set(range(len(pv.allowed)))
+
+    def hands() -> Hands:
+        for takes in _compositions([len(c) for c, _ in classes], reduced.sizes[player],
+                                   [fixed for _, fixed in classes]):
+            hand = frozenset(c for (cards, _), m in zip(classes, takes, strict=True) for c in cards[:m])
+            ways = math.prod(math.comb(len(cards), m) for (cards, _), m in zip(classes, takes, strict=True))
+            ph = _restrict(_restrict(reduced, sorted(hand), player, only=True), sorted(others - hand), player,
+                           only=False).propagate()
+            if ph is not None:
+                yield hand, ways, ph
+
+    return total, 6 ** len(unseen), unseen, hands(), reduced, classes
+
+
+def _witnessed(player: int, reduced: Problem, classes: Classes, unseen: Sequence[Showing],
+               deals: Iterable[Deal]) -> dict[View, tuple[set[int], set[int], set[int]]]:
+    """Per view (representative hand, cards shown), the envelope cards of the given deals of the viewer's
+    worlds with that view: each deal is carried to the representative hand by swapping interchangeable
+    cards (same class: a deal of the viewer's worlds again), its envelope cards swapped alike."""
+    env_place = reduced.n
+    category = {c: reduced.card_category[c] for c in range(len(reduced.allowed))}
+    out: dict[View, tuple[set[int], set[int], set[int]]] = {}
+    for deal in set(deals):
+        swap: dict[int, int] = {}
+        for cards, _ in classes:
+            mine = [c for c in cards if deal[c] == player]
+            rep = cards[:len(mine)]
+            for a, b in zip([c for c in mine if c not in rep], [c for c in rep if c not in mine], strict=True):
+                swap[a], swap[b] = b, a
+        hand = frozenset(swap.get(c, c) for c, q in enumerate(deal) if q == player)
+        env = [swap.get(c, c) for c, q in enumerate(deal) if q == env_place]
+        held = [[c for c in s.cards if deal[c] == s.shower] for s in unseen]
+        for sigma in itertools.product(*held):
+            sets = out.setdefault((hand, sigma), (set(), set(), set()))
+            for c in env:
+                sets[category[c]].add(c)
+    return out
+
+
+def _classes(game: Game, pv: Problem, reduced: Problem, player: int) -> Classes:
     """The player's possible cards in classes of interchangeable cards, each with whether it is certainly
     in the player's hand (then every card of the class is)."""
     public = public_problem(game)
@@ -152,12 +232,11 @@ def public_problem(game: Game) -> Problem:
 
 
 def _holdings(prob: Problem, unseen: Sequence[Showing], i: int,
-              held: tuple[tuple[int, ...], ...]) -> Iterator[tuple[tuple[tuple[int, ...], ...], Counts]]:
-    """Which suggested cards each shower holds (one choice per unseen showing), with the deal count."""
+              held: tuple[tuple[int, ...], ...]) -> Iterator[tuple[tuple[tuple[int, ...], ...], Problem]]:
+    """Which suggested cards each shower holds (one choice per unseen showing), with the problem so
+    restricted (propagated; it may still have no deal)."""
     if i == len(unseen):
-        counts = count_deals(prob)
-        if counts.total:
-            yield held, counts
+        yield held, prob
         return
     s = unseen[i]
     cands = [c for c in s.cards if prob.allowed[c] >> s.shower & 1]
@@ -178,10 +257,15 @@ def view_problem(game: Game, player: int, view: View) -> Problem:
     return Problem.from_observations(pg, pg.observations())
 
 
+def part_counts(counts: Counts, deck: Deck, k: int) -> dict[int, int]:
+    """The counted cell split by the envelope's card of category ``k`` (every deal has one there)."""
+    return {c: counts.cells[c][-1] for c in deck.members(k)}
+
+
 def knows(counts: Counts, deck: Deck) -> dict[str, bool]:
-    """Which parts of the envelope are the same in every counted deal (read off the envelope column: every
-    deal has one card of each category there)."""
-    out = {name: sum(1 for c in deck.members(k) if counts.cells[c][-1]) == 1 for k, name in enumerate(CATEGORIES)}
+    """Which parts of the envelope are the same in every counted deal (:func:`sleuth.knowledge.knows` on the
+    cell split by each part)."""
+    out = {name: kn.knows(part_counts(counts, deck, k)) for k, name in enumerate(CATEGORIES)}
     return {"envelope": all(out.values()), **out}
 
 
@@ -189,12 +273,9 @@ def expectation(game: Game, player: int, value: Callable[[Counts], dict[str, T]]
     """The viewer's exact expectation of ``value`` (numbers or booleans per key) of the player's own deal
     counts; {} when no world is consistent."""
     found, denominator = views(game, player)
-    sums: dict[str, Fraction] = defaultdict(Fraction)
-    for view, info in found.items():
-        counts = count_deals(view_problem(game, player, view), triples=True)
-        for key, x in value(counts).items():
-            sums[key] += Fraction(info.weight, denominator) * x  # type: ignore[operator]
-    return dict(sums)
+    return kn.expectation(((view, info.weight) for view, info in found.items()),
+                          lambda view: value(count_deals(view_problem(game, player, view), triples=True)),
+                          denominator)
 
 
 def others_knowledge(game: Game, players: Sequence[int] | None = None) -> dict[int, dict[str, Fraction]]:
@@ -202,21 +283,29 @@ def others_knowledge(game: Game, players: Sequence[int] | None = None) -> dict[i
     if players is None:
         players = [p for p in range(len(game.players)) if p != game.viewer]
     out = {}
+    nobody = dict.fromkeys(PARTS, False)
+
+    @functools.cache
+    def witnesses() -> list[Deal]:
+        reduced = Problem.from_observations(game, game.observations()).propagate()
+        return sample_deals(reduced, WITNESSES, random.Random(0)) if reduced is not None else []
+
     for p in players:
-        found, denominator = views(game, p)
-        sums = dict.fromkeys(PARTS, 0)
-        for view, info in found.items():
-            if all(len(e) > 1 for e in info.envelope):
-                continue   # two of the viewer's own worlds with this view differ in every part
-            for part, yes in knows(count_deals(view_problem(game, p, view)), game.deck).items():
-                sums[part] += info.weight * yes
-        out[p] = {part: Fraction(k, denominator) if denominator else Fraction(0) for part, k in sums.items()}
+        found, denominator = views(game, p, witnesses=witnesses)
+
+        def judge(view: View, p: int = p, found: dict[View, ViewInfo] = found) -> dict[str, bool]:
+            if all(len(e) > 1 for e in found[view].envelope):
+                return nobody   # two of the viewer's own worlds with this view differ in every part
+            return knows(count_deals(view_problem(game, p, view)), game.deck)
+
+        sums = kn.expectation(((view, info.weight) for view, info in found.items()), judge, denominator)
+        out[p] = {part: sums.get(part, Fraction(0)) for part in PARTS}
     return out
 
 
 def envelope_entropy(counts: Counts) -> float:
     """The entropy (bits) of the envelope over the counted deals (uniform)."""
-    return -sum(k / counts.total * math.log2(k / counts.total) for k in (counts.triples or {}).values() if k)
+    return kn.entropy(counts.triples or {})
 
 
 # -- reference: every deal and every shown card (tests only: small decks) -------------------------------
@@ -265,33 +354,41 @@ def satisfies(deal: Sequence[int], obs: Sequence[Obs]) -> bool:
     return True
 
 
+def listed_worlds(game: Game, player: int) -> tuple[kn.Worlds[str], list[tuple[int, ...]], np.ndarray]:
+    """Every deal the public log allows, with every card that may have been shown to ``player``, as
+    :class:`sleuth.knowledge.Worlds`: the player observes their hand and the cards shown to them; a world's
+    weight is 1 / (product of |held| over the showings the viewer did not see).  Also the deals (one per
+    world) and the viewer's cell (a mask: deals the viewer's observations allow, seen cards as seen)."""
+    shows = showings_to(game, player)
+    obs = game.observations()
+    rows: list[tuple[tuple[int, ...], tuple[int, ...]]] = []
+    weights: list[Fraction] = []
+    viewer: list[bool] = []
+    for deal in all_deals(game):
+        if not satisfies(deal, player_game(game, player, frozenset(), {}).observations()):
+            continue
+        held = [[c for c in s.cards if deal[c] == s.shower] for s in shows]
+        mine = satisfies(deal, obs)
+        w = Fraction(1, math.prod(len(h) for h, s in zip(held, shows, strict=True) if s.card is None))
+        for cards in itertools.product(*held):
+            rows.append((deal, cards))
+            weights.append(w)
+            viewer.append(mine and all(s.card in (None, c) for s, c in zip(shows, cards, strict=True)))
+    keys = [(frozenset(c for c, p in enumerate(d) if p == player), cards) for d, cards in rows]
+    return kn.Worlds(rows, {"player": keys}, weights), [d for d, _ in rows], np.array(viewer, dtype=bool)
+
+
 def brute_force_others(game: Game, player: int) -> dict[str, Fraction]:
-    """:func:`others_knowledge` for one player by listing every deal and every card shown."""
-    deals = list(all_deals(game))
-    worlds = [d for d in deals if satisfies(d, game.observations())]
-    public = [d for d in deals if satisfies(d, player_game(game, player, frozenset(), {}).observations())]
-    if not worlds:
+    """:func:`others_knowledge` for one player on listed worlds (:func:`listed_worlds`): the viewer's
+    probability that the player knows each part (:meth:`sleuth.knowledge.Worlds.knows`)."""
+    worlds, deals, viewer = listed_worlds(game, player)
+    if not viewer.any():
         return {}
     n = len(game.players)
-    shows = showings_to(game, player)
-    out: dict[str, Fraction] = defaultdict(Fraction)
-    cache: dict[tuple[frozenset[int], tuple[tuple[int, int], ...]], dict[str, bool]] = {}
-    for deal in worlds:
-        options = [[s.card] if s.card is not None else [c for c in s.cards if deal[c] == s.shower]
-                   for s in shows]
-        for cards in itertools.product(*options):
-            w = Fraction(1, len(worlds) * math.prod(len(o) for o in options))
-            hand = frozenset(c for c, p in enumerate(deal) if p == player)
-            key = (hand, tuple((s.index, c) for s, c in zip(shows, cards, strict=True)))
-            if key not in cache:
-                seen = [d for d in public if frozenset(c for c, p in enumerate(d) if p == player) == hand
-                        and all(d[c] == s.shower for s, c in zip(shows, cards, strict=True))]
-                envs = {tuple(c for c, p in enumerate(d) if p == n) for d in seen}
-                cache[key] = {"envelope": len(envs) == 1,
-                              **{name: len({e[i] for e in envs}) == 1 for i, name in enumerate(CATEGORIES)}}
-            for part, yes in cache[key].items():
-                out[part] += w * yes
-    return {part: out.get(part, Fraction(0)) for part in PARTS}
+    envs = [tuple(c for c, p in enumerate(d) if p == n) for d in deals]
+    known: dict[str, Any] = {name: worlds.knows("player", [e[i] for e in envs]) for i, name in enumerate(CATEGORIES)}
+    known["envelope"] = worlds.knows("player", envs)
+    return {part: worlds.probability(known[part], given=viewer) for part in PARTS}
 
 
 def show_advice(game: Game, by: int, cards: tuple[int, int, int]) -> list[dict[str, object]]:

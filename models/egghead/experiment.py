@@ -36,7 +36,7 @@ from sleuth.figures import check_target, pyplot, save
 from .hands import Setup
 from .questions import CompiledQuestion, load_catalogue
 from .reference import ReferenceTables
-from .tables import PackedSpace, PackedTables, RoundRecord, play_round
+from .tables import DERIVATIONS, LayerTables, PackedSpace, PackedTables, RoundRecord, play_round
 
 SEED_TABLE = {"no BA": (9.78, 29.3), "BA": (6.16, 14.0)}
 
@@ -95,12 +95,17 @@ def warm(setup: Setup, ids: tuple[str, ...]) -> None:
 Batch = tuple[int, int, int, tuple[str, ...], tuple[bool, ...], int, int, str]
 
 
-def simulate_batch(job: Batch) -> tuple[list[list[int]], list[float]]:
-    """One task: a game of ``rounds`` rounds; the rounds each player's solves took, and each round's seconds."""
-    players, values, hand_size, ids, flags, rounds, seed, moderator = job
+MAX_LAYER_WORLDS = 2_000_000   # the layer lists every world (one row of hand indices per world and player)
+
+
+def simulate_batch(job: Batch | tuple[Any, ...]) -> tuple[list[list[int]], list[float]]:
+    """One task: a game of ``rounds`` rounds; the rounds each player's solves took, and each round's seconds.
+    A ninth entry names the derivation of :data:`.tables.DERIVATIONS` (default ``packed``)."""
+    players, values, hand_size, ids, flags, rounds, seed, moderator = job[:8]
     setup = Setup(players, values, hand_size)
+    derivation = DERIVATIONS[job[8] if len(job) > 8 else "packed"]
     game = simulate(setup, _questions(setup, ids), flags, rounds, seed, moderator=moderator,
-                    tables=PackedTables(setup, flags, _space(setup)))
+                    tables=derivation(setup, flags, _space(setup)))
     return game.solve_rounds, game.round_times
 
 
@@ -198,6 +203,10 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=bounded(int, 0, 2**63 - 1), default=0)
     p.add_argument("--moderator", choices=("external", "rotating"), default="external")
     p.add_argument("--points", type=bounded(int, 1, 1000), default=10, help="points to win (for the convolved CDF)")
+    p.add_argument("--knowledge", choices=tuple(DERIVATIONS), default="packed",
+                   help="how behavioural analysis is derived: packed master table (default, fast) or listed "
+                        f"worlds on the knowledge layer (the reference; at most {MAX_LAYER_WORLDS:,} worlds); "
+                        "the figures are the same")
     p.add_argument("--json", action="store_true")
     p.add_argument("--bench", action="store_true", help="run the benchmark instead of the study")
     p.add_argument("--bench-rounds", type=bounded(int, 1, 10**5), default=40,
@@ -220,6 +229,9 @@ def _setup(args: argparse.Namespace) -> tuple[Setup, list[CompiledQuestion]]:
             if x not in ids:
                 raise PuzzleError(f"unknown question {x!r}", place="--questions", allowed=list(ids))
         catalogue = [ids[x] for x in wanted]
+    if getattr(args, "knowledge", "packed") == "layer" and setup.n_worlds > MAX_LAYER_WORLDS:
+        raise PuzzleError(f"{setup.n_worlds} worlds are too many to list", place="--knowledge layer",
+                          allowed=f"at most {MAX_LAYER_WORLDS} worlds (hands ** players), or --knowledge packed")
     return setup, [q.compile(setup) for q in catalogue]
 
 
@@ -238,13 +250,14 @@ def study(args: argparse.Namespace, setup: Setup, questions: Sequence[CompiledQu
     """One game per BA count (or ``--batch``-round games), on the executor; the statistics per count."""
     size = args.batch or args.rounds
     ids = tuple(q.qid for q in questions)
-    jobs: list[Batch] = []
+    jobs: list[Batch | tuple[Any, ...]] = []
     for k in counts:
         flags = tuple(p < k for p in range(setup.players))
         for b, first in enumerate(range(0, args.rounds, size)):
             seed = args.seed if not args.batch else task_seed(args.seed, k, b)
-            jobs.append((setup.players, setup.values, setup.hand_size, ids, flags, min(size, args.rounds - first),
-                         seed, args.moderator))
+            job: Batch = (setup.players, setup.values, setup.hand_size, ids, flags, min(size, args.rounds - first),
+                          seed, args.moderator)
+            jobs.append(job if args.knowledge == "packed" else (*job, args.knowledge))
     parts = ex.map(simulate_batch, jobs, label="rounds", unit="round", weights=[j[5] for j in jobs])
     results = []
     for k in counts:
@@ -381,13 +394,16 @@ def bench(args: argparse.Namespace, setup: Setup, questions: Sequence[CompiledQu
         small_q = [q.compile(small) for q in load_catalogue(small.values)]
         flags = [True, True, False]
         fast = simulate(small, small_q, flags, rounds, args.seed)
-        ref = simulate(small, small_q, flags, rounds, args.seed, tables=ReferenceTables(small, flags))
-        same = [(a.answer, a.stages) for a in fast.records] == [(b.answer, b.stages) for b in ref.records]
-        f_med, r_med = statistics.median(fast.round_times), statistics.median(ref.round_times)
-        print(f"  literal reference (eq. 2-5), 3 players, values 1-{small.values}, {small.hand_size} cards "
-              f"({small.n_worlds:,} worlds, 2 BA, {rounds} rounds): median round {r_med * 1000:.1f} ms vs packed "
-              f"{f_med * 1000:.2f} ms = {r_med / f_med:.0f}x slower; same answers and solves: "
-              f"{'yes' if same else 'NO'}")
+        f_med = statistics.median(fast.round_times)
+        for name, cls in (("literal reference (eq. 2-5)", ReferenceTables), ("knowledge layer (listed worlds)",
+                                                                            LayerTables)):
+            ref = simulate(small, small_q, flags, rounds, args.seed, tables=cls(small, flags))
+            same = [(a.answer, a.stages) for a in fast.records] == [(b.answer, b.stages) for b in ref.records]
+            r_med = statistics.median(ref.round_times)
+            print(f"  {name}, 3 players, values 1-{small.values}, {small.hand_size} cards "
+                  f"({small.n_worlds:,} worlds, 2 BA, {rounds} rounds): median round {r_med * 1000:.1f} ms vs "
+                  f"packed {f_med * 1000:.2f} ms = {r_med / f_med:.0f}x slower; same answers and solves: "
+                  f"{'yes' if same else 'NO'}")
     if not args.no_five and setup.players == 4:
         five = Setup(5, setup.values, setup.hand_size)
         five_q = [q.compile(five) for q in load_catalogue(setup.values)]

@@ -19,6 +19,7 @@ from sleuth.engine import Engine
 from sleuth.claims import Atom, evaluate, to_lit
 from sleuth.claims import read as read_claim
 from sleuth.explain import minimal_subset
+from sleuth.limits import check_size
 from sleuth.errors import PuzzleError
 from sleuth.model import Clause, Constraint, Lit, Model, Var
 from sleuth.puzzle import Puzzle, PuzzleDoc
@@ -28,7 +29,7 @@ from sleuth.schema import Names, Section, choose
 from .deduction import CpSatBasic
 from .hands import Setup, format_hand
 from .questions import CompiledQuestion, hand_variables, load_catalogue
-from .tables import Inconsistent, PackedTables, RoundRecord, play_round
+from .tables import Inconsistent, LayerTables, PackedTables, RoundRecord, play_round
 
 ANALYSES = ("basic", "behavioural")
 MODERATORS = ("external", "rotating")
@@ -186,9 +187,13 @@ class EggheadPuzzle(Puzzle):
         knowledge: Any
         if method == "tables":
             knowledge = PackedTables(self.setup, self.behavioural, options=options)
+        elif method == "layer":
+            check_size("Egghead worlds (one hand per player, listed)", self.setup.n_hands ** n, options,
+                       8 * (n + 2))
+            knowledge = LayerTables(self.setup, self.behavioural)
         elif self.analysis == "behavioural":
             raise PuzzleError("the behavioural analysis has no model derivation: it is derived from the master "
-                              "table", file=self.doc.file, place="--method", allowed="auto, tables")
+                              "table", file=self.doc.file, place="--method", allowed="auto, tables, layer")
         else:
             knowledge = CpSatBasic(self.setup, backend)
         out = Outcome(knowledge=knowledge)

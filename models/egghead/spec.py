@@ -28,6 +28,8 @@ SPEC = GameSpec(
     ),
     claims=("<player> holds 1 2 2", "<player> has a <v>", "<player> has no <v>"),
     methods=(Derivation("tables", "the packed master table (behavioural analysis) and each player's table"),
+             Derivation("layer", "the same analysis as knowledge of others on the shared layer (sleuth.knowledge):"
+                        " every world listed, a reaction read as 'knows their own hand' (small setups)"),
              model("the basic analysis's declarative model, one per player and hand, on --backend (not the "
                    "behavioural analysis)")),
     answer=("valids", "undetermined"),

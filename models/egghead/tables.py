@@ -21,6 +21,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from sleuth.knowledge import Worlds, knows
 from sleuth.limits import check_size
 
 from .hands import WORD_BITS, Setup
@@ -118,7 +119,7 @@ class PackedSpace:
         last = self.n - 1
         if axis == last:
             return np.flatnonzero(self.unpack(table[tuple(world[:last])]))
-        idx: list[object] = list(world[:last])
+        idx: list[int | slice] = list(world[:last])
         idx[axis] = slice(None)
         hand = world[last]
         words = table[tuple(idx)][:, hand // WORD_BITS]
@@ -238,6 +239,92 @@ class PackedTables:
             self.master = sp.fix(self.master, player, hand)
         for p in self.own:
             self.own[p] = sp.full() if p == player else sp.fix(self.own[p], player, hand)
+
+
+class LayerTables:
+    """Behavioural analysis on the knowledge layer (:class:`sleuth.knowledge.Worlds`): the reference the
+    packed tables are checked against, and the same algorithm read as knowledge of others.
+
+    Every world (one hand per player) is listed; player ``p`` observes the other players' hands, so ``p``'s
+    cell in a world is the hands ``p`` cannot tell apart there (the seed's V_p row) and a reaction is "``p``
+    knows their own hand".  A table is the set of worlds still possible (a mask over the list): eq. 2 keeps
+    the worlds where the question gets the answer, eq. 3 the worlds where ``p`` knows their hand exactly when
+    ``p`` said so (:meth:`Worlds.knows` on the table), eq. 4 intersects, eq. 5 re-deals.  Same methods as
+    :class:`PackedTables`; small setups only (one row of ``players`` integers per world)."""
+
+    def __init__(self, setup: Setup, behavioural: Sequence[bool], space: PackedSpace | None = None) -> None:
+        self.setup = setup
+        self.space = space or PackedSpace(setup)
+        self.behavioural = [bool(b) for b in behavioural]
+        n, h = setup.players, setup.n_hands
+        self.grid = np.indices((h,) * n).reshape(n, -1).T
+        self.worlds: Worlds[int] = Worlds(self.grid, {p: np.delete(self.grid, p, axis=1) for p in range(n)})
+        self.any_ba = any(self.behavioural)
+        full = np.ones(len(self.grid), dtype=bool)
+        self.master = full.copy() if self.any_ba else None
+        self.own = {p: full.copy() for p in range(n) if not self.behavioural[p]}
+
+    def table(self, player: int) -> np.ndarray:
+        return self.master if self.behavioural[player] else self.own[player]  # type: ignore[return-value]
+
+    def _index(self, world: Sequence[int | None], player: int) -> int:
+        """The world's row, the player's own hand (which their cell does not depend on) read as 0."""
+        hands = tuple(0 if p == player or w is None else int(w) for p, w in enumerate(world))
+        return int(np.ravel_multi_index(hands, (self.setup.n_hands,) * self.setup.players))
+
+    def apply_answer(self, q: CompiledQuestion, answer: int, visible: Sequence[bool],
+                     world: Sequence[int | None] = ()) -> None:
+        mask = self.space.unpack(self.space.answer_mask(q, answer, visible)).reshape(-1)
+        for t in ([self.master] if self.master is not None else []) + list(self.own.values()):
+            t &= mask
+
+    def valids(self, player: int, world: Sequence[int | None]) -> np.ndarray:
+        """The hands of the player's cell in the world (the worlds with the others' hands, in the table)."""
+        cell = self.worlds.cell(player, self._index(world, player))
+        return self.grid[cell[self.table(player)[cell]], player]
+
+    def reaction(self, player: int, world: Sequence[int | None]) -> bool:
+        return knows({int(h): 1 for h in self.valids(player, world)})
+
+    def _keep(self, table: np.ndarray, player: int, solved: bool) -> np.ndarray:
+        """eq. 3: the worlds of the table where the player knows their hand exactly when ``solved``."""
+        inside = self.worlds.restrict(table)
+        out = np.zeros_like(table)
+        listed = np.asarray(inside.worlds)
+        out[table] = inside.knows(player, listed[:, player]) == solved
+        return out
+
+    def apply_reactions(self, reactions: Sequence[bool | None]) -> bool:
+        changed = False
+        new_own: dict[int, np.ndarray] = {}
+        for p, t in self.own.items():
+            r = reactions[p]
+            nt = t if r is None or not self.any_ba else self._keep(t, p, r)
+            changed |= not np.array_equal(nt, t)
+            new_own[p] = nt
+        if self.master is not None:
+            m = self.master.copy()
+            for p, ba in enumerate(self.behavioural):
+                if ba and reactions[p] is not None:
+                    m &= self._keep(self.master, p, bool(reactions[p]))
+            for t in new_own.values():
+                m &= t
+            changed |= not np.array_equal(m, self.master)
+            self.master = m
+        self.own = new_own
+        return changed
+
+    def apply_solve(self, player: int, hand: int) -> None:
+        shape = (self.setup.n_hands,) * self.setup.players
+
+        def fix(t: np.ndarray) -> np.ndarray:
+            cube = t.reshape(shape)
+            return np.broadcast_to(np.take(cube, [hand], axis=player), shape).reshape(-1).copy()
+
+        if self.master is not None:
+            self.master = fix(self.master)
+        for p in self.own:
+            self.own[p] = np.ones(len(self.grid), dtype=bool) if p == player else fix(self.own[p])
 
 
 @dataclass
@@ -375,5 +462,11 @@ def _check(tables: Knowledge, world: Sequence[int | None], observation: str) -> 
         row = tables.valids(p, world)
         if row is None:  # depends on a hand nobody stated
             continue
-        if len(row) == 0 or (world[p] is not None and int(world[p]) not in set(int(x) for x in row)):
+        own = world[p]
+        if len(row) == 0 or (own is not None and int(own) not in set(int(x) for x in row)):
             raise Inconsistent(observation)
+
+
+DERIVATIONS: dict[str, type[PackedTables] | type[LayerTables]] = {"packed": PackedTables, "layer": LayerTables}
+"""The exact derivations of behavioural analysis: ``packed`` (bit-packed master table, the fast path) and
+``layer`` (listed worlds on :mod:`sleuth.knowledge`, the reference it is checked against)."""

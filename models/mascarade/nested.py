@@ -9,7 +9,7 @@ expected belief of that player about their own card and about the viewer's card.
 
 The worlds are listed one by one: 2^k of them for k swaps the viewer did not see, so at most
 :data:`MAX_HIDDEN` such swaps.  :func:`brute_force_nested` (the tests' reference) lists every outcome of
-every swap and judges each player with the plain reference of :mod:`.reference`.
+every swap as listed worlds of the knowledge layer (:class:`sleuth.knowledge.Worlds`).
 """
 
 from __future__ import annotations
@@ -21,10 +21,11 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
+from sleuth.knowledge import Worlds
+
 from .analysis import run_steps
 from .belief import TooLarge
 from .game import Event, Game, Step, SwapStep
-from .reference import brute_force, marginals_of
 
 MAX_HIDDEN = 16
 
@@ -119,40 +120,50 @@ def nested(game: Game, viewer: int | None, players: Sequence[int] | None = None,
     return out
 
 
+def final_placement(game: Game) -> tuple[int, ...]:
+    """The identity at every position after the game's swaps (a completed game: every outcome known)."""
+    state = list(game.initial)
+    for e in game.events:
+        if e.pair is not None and e.swapped:
+            a, b = e.pair
+            state[a], state[b] = state[b], state[a]
+    return tuple(state)
+
+
 def brute_force_nested(game: Game, viewer: int | None) -> list[Nested]:
-    """:func:`nested` by every outcome of every swap and the plain reference belief (tests only)."""
+    """:func:`nested` on the knowledge layer (tests only): every outcome of every swap is a world of
+    :class:`sleuth.knowledge.Worlds` weighted by the swap probabilities, each player observes the steps they
+    saw, a belief is the player's weighted distribution over their cell and the viewer's figures are the
+    viewer's expectations of those beliefs (:meth:`~sleuth.knowledge.Worlds.expectation`)."""
     swaps = [e for e in game.events if e.pair is not None]
     prior = game.swap_probability
-    viewer_steps = _steps_key(game.steps_for(viewer))
-    found = []
+    rows, weights = [], []
     for bits in itertools.product((False, True), repeat=len(swaps)):
-        world = completed(game, bits)
-        if _steps_key(world.steps_for(viewer)) != viewer_steps:
-            continue
         w = Fraction(1)
         for b in bits:
             w *= prior if b else 1 - prior
-        found.append((world, w))
-    def reference(world: Game, p: int) -> list[dict[int, Fraction]]:
-        return marginals_of(brute_force(world.initial, world.steps_for(p), prior), world.n_positions)
-
-    return _from_worlds(game, viewer, found, reference)
-
-
-def _from_worlds(game: Game, viewer: int | None, found: list[tuple[Game, Fraction]],
-                 belief_of: Callable[[Game, int], list[dict[int, Fraction]]]) -> list[Nested]:
-    total = sum((w for _, w in found), Fraction(0))
-    players = [p for p in range(len(game.players)) if p != viewer]
+        if w:   # a swap that cannot happen (or must) leaves no world behind
+            rows.append(completed(game, bits))
+            weights.append(w)
+    players = list(range(len(game.players)))
+    everyone = [*players, None]
+    keys = {p: [_steps_key(world.steps_for(p)) for world in rows] for p in everyone}
+    worlds: Worlds[int | None] = Worlds(rows, keys, weights)
+    mine = [k == _steps_key(game.steps_for(viewer)) for k in keys[viewer]]
+    if not any(mine):
+        return []
+    here = mine.index(True)   # a world of the viewer's cell (the viewer's expectations are the same in all)
+    cards = [final_placement(world) for world in rows]
     out = []
-    for p in players:
-        knows = sum((w for world, w in found if any(x == 1 for x in belief_of(world, p)[p].values())), Fraction(0))
+    for p in (q for q in players if q != viewer):
+        knows = worlds.knows(p, [c[p] for c in cards])
         about: dict[int, dict[int, Fraction]] = {}
         for pos in range(game.n_positions):
-            row = {c: sum((w * belief_of(world, p)[pos].get(c, Fraction(0)) for world, w in found), Fraction(0))
-                   / total for c in range(len(game.identities))}
+            at = [c[pos] for c in cards]
+            row = {c: worlds.expectation(viewer, worlds.belief(p, at, c))[here] for c in range(len(game.identities))}
             about[pos] = {c: x for c, x in row.items() if x}
-        out.append(Nested(p, knows / total, about[p], about))
+        out.append(Nested(p, worlds.probability(knows, given=mine), about[p], about))
     return out
 
 
-__all__ = ["MAX_HIDDEN", "Nested", "brute_force_nested", "completed", "nested", "worlds"]
+__all__ = ["MAX_HIDDEN", "Nested", "brute_force_nested", "completed", "final_placement", "nested", "worlds"]

@@ -65,29 +65,30 @@ def hard_filter(allowed, g, code, glet, gcnt):
     return out[:k].copy()
 
 
-def guess_bound(row, S, found, lbt, cd, counts, limit):
+def guess_bound(row, S, found, dl, marks, ctl, limit):
     """``n + sum lbt[cd, class]`` over the feedback classes of one guess (its ``row`` of codes) on ``S``; INF
     when it splits nothing and cannot win; stops early with a value ``>= limit`` once that is certain
-    (every answer still to place adds at least one guess, but for one that may be found)."""
+    (every answer still to place adds at least one guess, but for one that may be found).  ``dl[x]`` is
+    ``lbt[cd, x + 1] - lbt[cd, x]``; ``marks`` (stamps, counts per code) needs no clearing: a code's count
+    is valid only where its stamp is this call's number (``ctl[4]``, advanced here)."""
     n = S.shape[0]
+    ctl[4] += 1
+    gen = ctl[4]
     tot = n
     k = 0
-    stop = n
     for i in range(n):
         c = row[S[i]]
-        x = counts[c]
-        if x == 0:
+        if marks[0, c] != gen:
+            marks[0, c] = gen
+            marks[1, c] = 0
             k += 1
-        counts[c] = x + 1
+        x = marks[1, c]
+        marks[1, c] = x + 1
         if c != found:
-            tot += lbt[cd, x + 1] - lbt[cd, x]
+            tot += dl[x]
         if tot + n - 2 - i >= limit:
-            stop = i + 1
-            tot += max(0, n - 2 - i)
-            break
-    for i in range(stop):
-        counts[row[S[i]]] = 0
-    if stop == n and k == 1 and row[S[0]] != found:
+            return tot + max(0, n - 2 - i)
+    if k == 1 and row[S[0]] != found:
         return INF
     return tot
 
@@ -95,7 +96,8 @@ def guess_bound(row, S, found, lbt, cd, counts, limit):
 def solve(S, allowed, d, beta, forced, M, found, arow, lbt, zs, zg, zd, memo, capped, hard, glet, gcnt, counts,
           ctl):
     """See the module docstring.  ``forced >= 0`` evaluates that one guess (no cache); ``ctl`` holds
-    ``[nodes, aborted, node limit]``; ``counts`` is zeroed scratch of one slot per feedback code."""
+    ``[nodes, aborted, node limit, best guess, stamp]``; ``counts`` is scratch of three rows of one slot per
+    feedback code: the first zeroed, the other two :func:`guess_bound`'s ``marks``."""
     n = S.shape[0]
     if ctl[1] != 0:
         return INF
@@ -110,6 +112,9 @@ def solve(S, allowed, d, beta, forced, M, found, arow, lbt, zs, zg, zd, memo, ca
     inf = n - n + INF
     lbn = lbt[d, n]
     cd = d - 1 if capped else d
+    dl = lbt[cd, 1:] - lbt[cd, :-1]
+    marks = counts[1:]
+    cnt = counts[0]
     h1 = zd[d, 0]
     h2 = zd[d, 1]
     if forced < 0:
@@ -139,7 +144,7 @@ def solve(S, allowed, d, beta, forced, M, found, arow, lbt, zs, zg, zd, memo, ca
         low = inf
         for i in range(n):
             g = arow[S[i]]
-            b = guess_bound(M[g], S, found, lbt, cd, counts, inf)
+            b = guess_bound(M[g], S, found, dl, marks, ctl, inf)
             if b == 2 * n - 1:
                 memo[(h1, h2)] = (b << 33) | (1 << 32) | g
                 return b
@@ -156,41 +161,57 @@ def solve(S, allowed, d, beta, forced, M, found, arow, lbt, zs, zg, zd, memo, ca
             if forced >= 0 or best <= min(low, n + n * lbt[cd, 1]):
                 break
             m = allowed.shape[0]
-            glb = np.empty(m, np.int64)
+            keys = np.empty(m, np.int64)
+            kept = 0
             for j in range(m):
-                b = inf
                 if allowed[j] != first:
-                    b = min(guess_bound(M[allowed[j]], S, found, lbt, cd, counts, best), inf)
-                glb[j] = b * m + j  # unique keys: ties broken by guess order
-            order = np.argsort(glb)
-            for j in range(m):
-                glb[j] //= m
-            cand = allowed[order]
-            glb = glb[order]
+                    b = guess_bound(M[allowed[j]], S, found, dl, marks, ctl, best)
+                    if b < best:  # the others cannot beat the best total: never sorted, never searched
+                        keys[kept] = b * m + j  # unique keys: ties broken by guess order
+                        kept += 1
+            keys = np.sort(keys[:kept])
+            cand = np.empty(kept, np.int64)
+            glb = np.empty(kept, np.int64)
+            for t in range(kept):
+                cand[t] = allowed[keys[t] % m]
+                glb[t] = keys[t] // m
         for t in range(cand.shape[0]):
             if glb[t] >= best or cand[t] < 0:
                 break
             g = cand[t]
             row = M[g]
-            codes = np.empty(n, np.int64)
+            # the classes by counting sort (codes ascending, answers in their order within a class)
+            distinct = np.empty(n, np.int64)
+            nd = 0
             for i in range(n):
-                codes[i] = row[S[i]]
-            idx = np.argsort(codes, kind="mergesort")
-            starts = np.empty(n, np.int64)
-            sizes = np.empty(n, np.int64)
-            ccode = np.empty(n, np.int64)
+                c = row[S[i]]
+                if cnt[c] == 0:
+                    distinct[nd] = c
+                    nd += 1
+                cnt[c] += 1
+            distinct = np.sort(distinct[:nd])
+            starts = np.empty(nd, np.int64)
+            sizes = np.empty(nd, np.int64)
+            ccode = np.empty(nd, np.int64)
             q = 0
-            i = 0
-            while i < n:
-                e = i + 1
-                while e < n and codes[idx[e]] == codes[idx[i]]:
-                    e += 1
-                if codes[idx[i]] != found:
-                    starts[q] = i
-                    sizes[q] = e - i
-                    ccode[q] = codes[idx[i]]
+            pos = 0
+            for r in range(nd):
+                c = distinct[r]
+                size = cnt[c]
+                cnt[c] = pos  # the next free slot of this class
+                if c != found:
+                    starts[q] = pos
+                    sizes[q] = size
+                    ccode[q] = c
                     q += 1
-                i = e
+                pos += size
+            idx = np.empty(n, np.int64)
+            for i in range(n):
+                c = row[S[i]]
+                idx[cnt[c]] = i
+                cnt[c] += 1
+            for r in range(nd):
+                cnt[distinct[r]] = 0
             corder = np.argsort(-sizes[:q], kind="mergesort")
             total = n
             rem = 0

@@ -282,14 +282,15 @@ def main_study(argv: list[str]) -> int:
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--optimal", action="store_true",
                     help="the exact optimal total of each cell instead (proven bounds past --node-limit)")
-    ap.add_argument("--node-limit", type=int, default=1_000_000, help="search nodes per cell for --optimal")
+    ap.add_argument("--node-limit", type=bounded(int, 1, 10**12), default=1_000_000,
+                    help="search nodes per cell for --optimal")
     args = ap.parse_args(argv)
     check_target(args.plot)
     lengths = _ranges(args.lengths, 2, 30, "lengths")
     spaces = _cells(args.dictionary, lengths, _letters(args.letters))
     if args.optimal:
         from .optimal import main_cells
-        return main_cells(spaces, args.node_limit, args.json)
+        return main_cells(args, spaces)
     methods = _methods(args.methods)
     total = sum(len(s.answers) for s in spaces)
     jobs, weights, costs = study_jobs(args.dictionary, spaces, methods, args.time_limit)
@@ -504,7 +505,15 @@ def main_wordle(argv: list[str]) -> int:
     optimal.add_argument("--openers", default="",
                          help="openers to rank (default: the 5 Mastermind openers up to symmetry; for Wordle the "
                               "--top openers of least lower bound)")
-    optimal.add_argument("--top", type=int, default=5, help="openers ranked by default for Wordle (default 5)")
+    optimal.add_argument("--top", type=bounded(int, 1, 20_000), default=5,
+                         help="openers ranked by default for Wordle (default 5)")
+    optimal.add_argument("--node-limit", type=bounded(int, 1, 10**12), default=None,
+                         help="search nodes per opener; past it the opener gets proven bounds (default: none)")
+    optimal.add_argument("--wave", type=bounded(int, 1, 10_000), default=4,
+                         help="openers searched per wave; each wave is cut off at the best exact total of the "
+                              "waves before it (default 4)")
+    optimal.add_argument("--no-cutoff", action="store_true",
+                         help="every opener's exact total (no cut-off between openers)")
     optimal.add_argument("--hard", action="store_true", help="hard mode (Wordle)")
     optimal.add_argument("--cap", default="", help="most guesses per answer: a number, or none (default: "
                                                    "Wordle's 6 tries; none for Mastermind)")

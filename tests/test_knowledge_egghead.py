@@ -40,7 +40,7 @@ def test_layer_tables_play_like_the_packed_ones() -> None:
     for game in range(12):
         players, values, size = [(3, 3, 2), (3, 4, 2), (3, 2, 3), (4, 3, 2)][game % 4]
         s = Setup(players, values, size)
-        qs = [q.compile(s) for q in load_catalogue(values)]
+        qs = [q.compile_for(s) for q in load_catalogue(values)]
         ba = [bool(x) for x in rng.integers(0, 2, players)] if game % 3 else [True] * players
         moderator = "rotating" if game % 2 else "external"
         world0 = [s.deal(rng) for _ in range(players)]
@@ -57,7 +57,7 @@ def test_layer_tables_play_like_the_packed_ones() -> None:
 
 def test_a_study_gives_the_same_figures_on_both_derivations() -> None:
     s = Setup(3, 4, 2)
-    qs = [q.compile(s) for q in load_catalogue(4)]
+    qs = [q.compile_for(s) for q in load_catalogue(4)]
     flags = [True, True, False]
     games = {name: simulate(s, qs, flags, 60, 5, tables=cls(s, flags)) for name, cls in DERIVATIONS.items()}
     assert games["packed"].solve_rounds == games["layer"].solve_rounds

@@ -261,7 +261,7 @@ def world_model(domains: Sequence[Domain], constraints: Sequence[str | Node] = (
             variables[d.name] = model.int_var(lo, hi, d.name)
         else:   # a sparse domain: one boolean per value (no backend enumerates the gaps)
             picks = [model.bool_var(f"{d.name}={v}") for v in d.values]
-            model.add(LinearExpr.sum(picks) == 1)
+            model.add(LinearExpr.sum_of(picks) == 1)
             variables[d.name] = LinearExpr({b: v for b, v in zip(picks, d.values, strict=True)}, 0)
     if rows is not None:
         model.add_table([variables[d.name] for d in domains], rows)
@@ -1002,7 +1002,7 @@ class ModelCompiler:
                 self._check(done, acc)
             return acc
         if isinstance(node, Call) and node.func == "count":
-            return LinearExpr.sum(self.lit(a) for a in node.args)
+            return LinearExpr.sum_of(self.lit(a) for a in node.args)
         if isinstance(node, Call) and node.func in ("abs", "min", "max"):
             return self._extremum(node.func, [self.linear(a) for a in node.args])
         raise NotCompilable(f"{to_text(node)!r} is not a linear expression")
@@ -1025,7 +1025,7 @@ class ModelCompiler:
         result = m.int_var(lo, hi, f"{func}(...)", aux=True)
         picks = [m.bool_var(f"{func} is argument {i + 1}", aux=True) for i in range(len(args))]
         with m.unguarded():
-            m.add(LinearExpr.sum(p.lit() for p in picks) == 1)
+            m.add(LinearExpr.sum_of(p.lit() for p in picks) == 1)
             for i, (a, pick) in enumerate(zip(args, picks, strict=True)):
                 m.add(as_expr(result) == a, when=pick)
                 for j, b in enumerate(args):  # the picked argument is the extreme; earlier ones strictly below

@@ -269,9 +269,6 @@ class Executor:
             out[index] = result
         return [out[i] for i in range(len(items))]
 
-    # The old name of ``map_tasks`` (it shadowed a builtin), kept until the callers in egghead's and motus's
-    # experiment.py move over; then delete.
-    map = map_tasks
 
     def completed(self, fn: Callable[[T], R], items: Sequence[T], *, label: str = "tasks", unit: str = "task",
                   weights: Sequence[float] | None = None, costs: Sequence[float] | None = None

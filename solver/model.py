@@ -164,9 +164,6 @@ class LinearExpr:
             parts.append(str(self.const))
         return " + ".join(parts)
 
-    # The old name of ``sum_of`` (it shadowed a builtin), kept until the callers in solver/epistemic.py move
-    # over; then delete.
-    sum = sum_of
 
 
 Operand = int | Var | Lit | LinearExpr

@@ -83,7 +83,7 @@ def _space(setup: Setup) -> PackedSpace:
 @lru_cache(maxsize=4)
 def _questions(setup: Setup, ids: tuple[str, ...]) -> list[CompiledQuestion]:
     by_id = {q.qid: q for q in load_catalogue(setup.values)}
-    return [by_id[x].compile(setup) for x in ids]
+    return [by_id[x].compile_for(setup) for x in ids]
 
 
 def warm(setup: Setup, ids: tuple[str, ...]) -> None:
@@ -232,7 +232,7 @@ def _setup(args: argparse.Namespace) -> tuple[Setup, list[CompiledQuestion]]:
     if getattr(args, "knowledge", "packed") == "layer" and setup.n_worlds > MAX_LAYER_WORLDS:
         raise PuzzleError(f"{setup.n_worlds} worlds are too many to list", place="--knowledge layer",
                           allowed=f"at most {MAX_LAYER_WORLDS} worlds (hands ** players), or --knowledge packed")
-    return setup, [q.compile(setup) for q in catalogue]
+    return setup, [q.compile_for(setup) for q in catalogue]
 
 
 def _ba_counts(text: str, players: int) -> list[int]:
@@ -258,7 +258,7 @@ def study(args: argparse.Namespace, setup: Setup, questions: Sequence[CompiledQu
             job: Batch = (setup.players, setup.values, setup.hand_size, ids, flags, min(size, args.rounds - first),
                           seed, args.moderator)
             jobs.append(job if args.knowledge == "packed" else (*job, args.knowledge))
-    parts = ex.map(simulate_batch, jobs, label="rounds", unit="round", weights=[j[5] for j in jobs])
+    parts = ex.map_tasks(simulate_batch, jobs, label="rounds", unit="round", weights=[j[5] for j in jobs])
     results = []
     for k in counts:
         mine = [(job, part) for job, part in zip(jobs, parts, strict=True) if job[4] == tuple(
@@ -391,7 +391,7 @@ def bench(args: argparse.Namespace, setup: Setup, questions: Sequence[CompiledQu
 
     print(f"  process peak RSS so far {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB")
     for small, rounds in ((Setup(3, 4, 2), 30), (Setup(3, setup.values, setup.hand_size), 5)):
-        small_q = [q.compile(small) for q in load_catalogue(small.values)]
+        small_q = [q.compile_for(small) for q in load_catalogue(small.values)]
         flags = [True, True, False]
         fast = simulate(small, small_q, flags, rounds, args.seed)
         f_med = statistics.median(fast.round_times)
@@ -406,7 +406,7 @@ def bench(args: argparse.Namespace, setup: Setup, questions: Sequence[CompiledQu
                   f"{'yes' if same else 'NO'}")
     if not args.no_five and setup.players == 4:
         five = Setup(5, setup.values, setup.hand_size)
-        five_q = [q.compile(five) for q in load_catalogue(setup.values)]
+        five_q = [q.compile_for(five) for q in load_catalogue(setup.values)]
         for k in (5, 1):
             game, peak = _timed_rounds(five, five_q, [p < k for p in range(5)], 6, args.seed, traced_rounds=2)
             print(f"  5 players ({five.n_worlds:,} worlds), {k} BA: median round "

@@ -523,8 +523,6 @@ class QuestionDef:
         """The question ready to answer for one setup (values, hand size, players)."""
         return CompiledQuestion(self.qid, self.text, self.meaning, setup, parse(self.meaning, setup.values))
 
-    # The old name (it shadowed a builtin), kept until the callers in experiment.py move over; then delete.
-    compile = compile_for
 
 
 def load_catalogue(values: int, path: str | Path | Traversable | None = None) -> list[QuestionDef]:

@@ -296,7 +296,7 @@ def main_study(argv: list[str]) -> int:
     jobs, weights, costs = study_jobs(args.dictionary, spaces, methods, args.time_limit)
     start, cpu = time.perf_counter(), time.process_time()
     with Executor.from_args(args, "motus") as ex:
-        parts = ex.map(_study_task, jobs, label="words", unit="word", weights=weights, costs=costs)
+        parts = ex.map_tasks(_study_task, jobs, label="words", unit="word", weights=weights, costs=costs)
     _PREPARED.clear()
     tallies, timing, notes = merge(parts, methods)
     for note in notes:
@@ -414,7 +414,7 @@ def main_emi(argv: list[str]) -> int:
     start = time.perf_counter()
     with Executor.from_args(args, "emi") as ex:
         # the largest cells first (their search is the longest, up to the time limit)
-        found = ex.map(_emi_task, jobs, label="cells", unit="cell",
+        found = ex.map_tasks(_emi_task, jobs, label="cells", unit="cell",
                        costs=[len(s.guesses) * len(s.answers) for s in spaces])
     cells = {(s.length, s.cell.first or ""): c for s, c in zip(spaces, found, strict=True)}
     wall, cpu = time.perf_counter() - start, sum(c.cpu for c in found)
@@ -535,7 +535,7 @@ def main_wordle(argv: list[str]) -> int:
     spaces = [_game_space(g, args.pegs, args.colours) for g in games]
     jobs = [(g, args.pegs, args.colours, m.value) for g in games for m in methods]
     with Executor.from_args(args, "wordle") as ex:
-        parts = ex.map(_wordle_task, jobs, label="games x methods", unit="run")
+        parts = ex.map_tasks(_wordle_task, jobs, label="games x methods", unit="run")
     report: dict[str, object] = {}
     for i, space in enumerate(spaces):
         tallies, timing, _ = merge(parts[i * len(methods):(i + 1) * len(methods)], methods)

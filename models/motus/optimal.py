@@ -526,7 +526,7 @@ def rank_openers(openers: Iterable[str], game: SpaceKey = "wordle", *, hard: boo
         batch, order = order[:size], order[size:]
         beta = best + 1 if cutoff and best is not None else None
         jobs = [OpenerJob(game, hard, cap, guesses, o, beta, node_limit, kernel) for o in batch]
-        for r in ex.map(opener_task, jobs, label="openers", unit="opener"):
+        for r in ex.map_tasks(opener_task, jobs, label="openers", unit="opener"):
             r["searched"] = True
             results[r["opener"]] = r
             if r["status"] == "exact" and (best is None or r["total"] < best):
@@ -727,7 +727,7 @@ def main_cells(args: Any, spaces: list[WordSpace]) -> int:
     jobs = [(args.dictionary, spaces[i].length, spaces[i].cell.first or "", args.node_limit) for i in order]
     start = time.perf_counter()
     with Executor.from_args(args, "motus-optimal") as ex:
-        done = ex.map(cell_task, jobs, label="cells", unit="cell")
+        done = ex.map_tasks(cell_task, jobs, label="cells", unit="cell")
     rows = [r for _, r in sorted(zip(order, done, strict=True))]
     if args.json:
         print(json.dumps({"node_limit": args.node_limit, "cells": rows}))

@@ -34,7 +34,7 @@ RUNS: dict[str, tuple[list[str], str]] = {
     "epistemic": (["epistemic", "--runs", "1", "--bounds", "5,8", "--children", "3", "--no-events"], "text"),
 }
 
-TIMING = re.compile(r"second|_s$|_ms$|time|peak|cpu|workers|memory|_over_")
+TIMING = re.compile(r"second|_s$|_ms$|time|peak|cpu|workers|memory|_over_|slower")  # measured values
 # numba compiles the EMI kernel in every fresh worker process (tens of CPU seconds): only in the slow run
 FAST = [n if n != "emi" else pytest.param(n, marks=pytest.mark.slow) for n in RUNS]
 

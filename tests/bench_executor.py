@@ -68,7 +68,7 @@ def main() -> int:
     ap.add_argument("--lengths", default="7,8", help="Motus study lengths ('' to skip)")
     ap.add_argument("--letters", default="A-Z")
     ap.add_argument("--rounds", type=int, default=200, help="Egghead rounds per configuration (0 to skip)")
-    ap.add_argument("--batch", type=int, default=50, help="Egghead rounds per task")
+    ap.add_argument("--batch", type=int, default=25, help="Egghead rounds per task")
     ap.add_argument("--trivial", type=int, default=400, help="near-empty tasks for the overhead (0 to skip)")
     args = ap.parse_args()
     print(f"{os.cpu_count()} CPUs; load average {os.getloadavg()[0]:.1f} at the start", flush=True)

@@ -209,28 +209,7 @@ class PackedTables:
     # eq. 3 for every table, then eq. 4 for the BA tables
     def apply_reactions(self, reactions: Sequence[bool | None]) -> bool:
         """Apply the shown reactions (None: not shown, e.g. the moderator); True when a table changed."""
-        sp = self.space
-        changed = False
-        new_own: dict[int, np.ndarray] = {}
-        for p, t in self.own.items():
-            r = reactions[p]
-            if r is None or not self.any_ba:
-                new_own[p] = t
-                continue
-            nt = t & sp.singleton_keep(t, p, r)
-            changed |= not np.array_equal(nt, t)
-            new_own[p] = nt
-        if self.master is not None:
-            m = self.master.copy()
-            for p, ba in enumerate(self.behavioural):
-                if ba and reactions[p] is not None:
-                    m &= sp.singleton_keep(self.master, p, bool(reactions[p]))
-            for t in new_own.values():
-                m &= t
-            changed |= not np.array_equal(m, self.master)
-            self.master = m
-        self.own = new_own
-        return changed
+        return react(self, reactions, self.space.singleton_keep)
 
     # eq. 5
     def apply_solve(self, player: int, hand: int) -> None:
@@ -239,6 +218,30 @@ class PackedTables:
             self.master = sp.fix(self.master, player, hand)
         for p in self.own:
             self.own[p] = sp.full() if p == player else sp.fix(self.own[p], player, hand)
+
+
+def react(tables: PackedTables | LayerTables, reactions: Sequence[bool | None],
+          keep: Callable[[np.ndarray, int, bool], np.ndarray]) -> bool:
+    """eq. 3 on every table (``keep``: the worlds where the player knows their hand exactly when they said so),
+    then eq. 4 on the BA master table; True when a table changed.  One routine for both representations."""
+    changed = False
+    new_own: dict[int, np.ndarray] = {}
+    for p, t in tables.own.items():
+        r = reactions[p]
+        nt = t if r is None or not tables.any_ba else t & keep(t, p, r)
+        changed |= not np.array_equal(nt, t)
+        new_own[p] = nt
+    if tables.master is not None:
+        m = tables.master.copy()
+        for p, ba in enumerate(tables.behavioural):
+            if ba and reactions[p] is not None:
+                m &= keep(tables.master, p, bool(reactions[p]))
+        for t in new_own.values():
+            m &= t
+        changed |= not np.array_equal(m, tables.master)
+        tables.master = m
+    tables.own = new_own
+    return changed
 
 
 class LayerTables:
@@ -295,24 +298,7 @@ class LayerTables:
         return out
 
     def apply_reactions(self, reactions: Sequence[bool | None]) -> bool:
-        changed = False
-        new_own: dict[int, np.ndarray] = {}
-        for p, t in self.own.items():
-            r = reactions[p]
-            nt = t if r is None or not self.any_ba else self._keep(t, p, r)
-            changed |= not np.array_equal(nt, t)
-            new_own[p] = nt
-        if self.master is not None:
-            m = self.master.copy()
-            for p, ba in enumerate(self.behavioural):
-                if ba and reactions[p] is not None:
-                    m &= self._keep(self.master, p, bool(reactions[p]))
-            for t in new_own.values():
-                m &= t
-            changed |= not np.array_equal(m, self.master)
-            self.master = m
-        self.own = new_own
-        return changed
+        return react(self, reactions, self._keep)
 
     def apply_solve(self, player: int, hand: int) -> None:
         shape = (self.setup.n_hands,) * self.setup.players

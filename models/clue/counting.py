@@ -31,7 +31,7 @@ from typing import Any
 
 import numpy as np
 
-from sleuth.limits import TooLarge, check_size
+from sleuth.limits import TooLarge, check_size, max_items
 
 from .game import Game, Obs, ObsKind
 
@@ -336,11 +336,13 @@ class _Counter:
         wide = self.key_dtype is object or self.dtype is object
         entry = ENTRY_BYTES * (OBJECT_FACTOR if wide else 1)
         kept = 1
+        most = max_items(options, entry)  # read once: the budget does not change during one count
         for i, mv in enumerate(self.moves):
             # the next layer has at most one transition per (state, cards this place takes)
             bound = keys.size * (len(self.groups[mv[0]].cards) + 1)
-            check_size(f"Clue states and transitions (counting the deals, step {i + 1} of {len(self.moves)})",
-                       kept + bound, options, entry, error=StateBudgetExceeded)
+            if kept + bound > most:  # the message (and the estimate) from the shared check
+                check_size(f"Clue states and transitions (counting the deals, step {i + 1} of {len(self.moves)})",
+                           kept + bound, options, entry, error=StateBudgetExceeded)
             src, nxt, ways, placed = self._step(mv, keys)
             keys, dst = _unique(nxt)
             kept += src.size + keys.size

@@ -33,6 +33,8 @@ exit status:
   70   internal error: two exact computations disagree (a bug in sleuth; please report it)
   130  interrupted (Ctrl-C)"""
 
+METHOD_HELP = ("how to derive the answer: auto (default), model (the declarative model on --backend), or a "
+               "method of the game (sleuth games GAME lists them)")
 FILE_HELP = "puzzle file (TOML or JSON), - for standard input, or example:GAME/NAME (see sleuth examples)"
 
 
@@ -77,7 +79,8 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--json", action="store_true", help="print one JSON object")
         p.add_argument("--viewer", help="whose knowledge to show (overrides the file)")
         if backend:
-            p.add_argument("--backend", default="cpsat", help=f"solver engine: {' | '.join(BACKENDS)}")
+            p.add_argument("--backend", default="cpsat", help=f"the engine that runs a model: {' | '.join(BACKENDS)} "
+                                                                         "(never changes the method)")
         p.add_argument("--set", action="append", type=_key_value, default=[], metavar="KEY=VALUE",
                        help="a game option (repeatable; sleuth games GAME lists them)")
         p.add_argument("--time-limit", type=_seconds, metavar="SECONDS",
@@ -85,7 +88,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = command("solve", "solve a puzzle file: what is still possible, who knows what")
     puzzle_options(p)
-    p.add_argument("--method", help="how to derive the answer (sleuth games GAME lists the methods)")
+    p.add_argument("--method", help=METHOD_HELP)
     p.add_argument("--probabilities", action="store_true", help="exact probabilities (games that have them)")
     p.add_argument("--others", action="store_true", help="what every other player knows (games that have it)")
     p.add_argument("--plot", metavar="FILE.png", help="draw a figure (games that have one; the 'plot' extra)")
@@ -93,7 +96,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = command("verify", "check the file's [[claim]]s and any --claim")
     puzzle_options(p)
     p.add_argument("--claim", action="append", default=[], metavar="TEXT", help="a claim to check (repeatable)")
-    p.add_argument("--method", help="how to derive the answer (sleuth games GAME lists the methods)")
+    p.add_argument("--method", help=METHOD_HELP)
 
     p = command("suggest", "propose the next move")
     puzzle_options(p, backend=False)

@@ -21,10 +21,12 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
+from sleuth.errors import InternalError
 from sleuth.knowledge import Worlds
 
 from .analysis import run_steps
 from .belief import TooLarge
+
 from .game import Event, Game, Step, SwapStep
 
 MAX_HIDDEN = 16
@@ -120,16 +122,6 @@ def nested(game: Game, viewer: int | None, players: Sequence[int] | None = None,
     return out
 
 
-def final_placement(game: Game) -> tuple[int, ...]:
-    """The identity at every position after the game's swaps (a completed game: every outcome known)."""
-    state = list(game.initial)
-    for e in game.events:
-        if e.pair is not None and e.swapped:
-            a, b = e.pair
-            state[a], state[b] = state[b], state[a]
-    return tuple(state)
-
-
 def brute_force_nested(game: Game, viewer: int | None) -> list[Nested]:
     """:func:`nested` on the knowledge layer (tests only): every outcome of every swap is a world of
     :class:`sleuth.knowledge.Worlds` weighted by the swap probabilities, each player observes the steps they
@@ -153,7 +145,7 @@ def brute_force_nested(game: Game, viewer: int | None) -> list[Nested]:
     if not any(mine):
         return []
     here = mine.index(True)   # a world of the viewer's cell (the viewer's expectations are the same in all)
-    cards = [final_placement(world) for world in rows]
+    cards = [_placement(world) for world in rows]
     out = []
     for p in (q for q in players if q != viewer):
         knows = worlds.knows(p, [c[p] for c in cards])
@@ -166,4 +158,12 @@ def brute_force_nested(game: Game, viewer: int | None) -> list[Nested]:
     return out
 
 
-__all__ = ["MAX_HIDDEN", "Nested", "brute_force_nested", "completed", "final_placement", "nested", "worlds"]
+def _placement(world: Game) -> tuple[int, ...]:
+    """The final placement of a completed world (every swap's outcome known)."""
+    placement = world.true_placement()
+    if placement is None:
+        raise InternalError("a listed world has a swap of unknown outcome")
+    return placement
+
+
+__all__ = ["MAX_HIDDEN", "Nested", "brute_force_nested", "completed", "nested", "worlds"]

@@ -30,6 +30,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, TypeVar
 
 from .errors import PuzzleError
+from .names import NAME
 from .results import Verdict
 
 if TYPE_CHECKING:
@@ -167,15 +168,14 @@ def verdict_of(p: Fraction | float, *, negated: bool = False) -> Verdict:
     return Verdict.ENTAILED if p == 1 else Verdict.REFUTED if p == 0 else Verdict.OPEN
 
 
-_NAME = r'(?:"[^"]+"|`(?:[^`]|``)+`|.+?)'
 _HOLDING = [  # (pattern, replacement) over a whole atom; the first that matches wins
-    (re.compile(rf"^(?:the\s+)?({_NAME})\s+is\s+not\s+in\s+the\s+envelope$", re.I), r"envelope lacks \1"),
-    (re.compile(rf"^(?:the\s+)?({_NAME})\s+is\s+in\s+the\s+envelope$", re.I), r"envelope holds \1"),
-    (re.compile(rf"^({_NAME})\s+(?:does\s+not|doesn't)\s+(?:have|hold)\s+(?:the\s+)?({_NAME})$", re.I),
+    (re.compile(rf"^(?:the\s+)?({NAME})\s+is\s+not\s+in\s+the\s+envelope$", re.I), r"envelope lacks \1"),
+    (re.compile(rf"^(?:the\s+)?({NAME})\s+is\s+in\s+the\s+envelope$", re.I), r"envelope holds \1"),
+    (re.compile(rf"^({NAME})\s+(?:does\s+not|doesn't)\s+(?:have|hold)\s+(?:the\s+)?({NAME})$", re.I),
      r"\1 lacks \2"),
-    (re.compile(rf"^({_NAME})\s+has\s+no\s+({_NAME})$", re.I), r"\1 lacks \2"),
-    (re.compile(rf"^({_NAME})\s+(?:has|holds)\s+the\s+({_NAME})$", re.I), r"\1 holds \2"),
-    (re.compile(rf"^({_NAME})\s+has\s+({_NAME})$", re.I), r"\1 holds \2"),
+    (re.compile(rf"^({NAME})\s+has\s+no\s+({NAME})$", re.I), r"\1 lacks \2"),
+    (re.compile(rf"^({NAME})\s+(?:has|holds)\s+the\s+({NAME})$", re.I), r"\1 holds \2"),
+    (re.compile(rf"^({NAME})\s+has\s+({NAME})$", re.I), r"\1 holds \2"),
 ]
 
 

@@ -16,15 +16,34 @@ the tests hold it to the plain rules over every candidate (:func:`checked_worlds
 
 from __future__ import annotations
 
+import functools
 import importlib
+import weakref
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from types import ModuleType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 if TYPE_CHECKING:
     from .model import Model, Var
     from .puzzle import Puzzle
+
+
+P = TypeVar("P")
+R = TypeVar("R")
+
+
+def per_puzzle(fn: Callable[[P], R]) -> Callable[[P], R]:
+    """``fn(puzzle)`` computed once per loaded puzzle: what a world module's ``check`` needs is derived from the
+    puzzle, and ``check`` runs once per candidate world."""
+    cache: weakref.WeakKeyDictionary[Any, R] = weakref.WeakKeyDictionary()
+
+    @functools.wraps(fn)
+    def once(puzzle: P) -> R:
+        if puzzle not in cache:
+            cache[puzzle] = fn(puzzle)
+        return cache[puzzle]
+    return once
 
 
 @dataclass(frozen=True)

@@ -5,9 +5,9 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterator
 
-from sleuth.game import WorldModel
+from sleuth.game import WorldModel, per_puzzle
 
-from .game import ObsKind
+from .game import Obs, ObsKind
 from .model import build_model
 from .puzzle import CluePuzzle
 
@@ -21,13 +21,18 @@ def model(puzzle: CluePuzzle) -> WorldModel:
                       lambda values: tuple(values[c * n: (c + 1) * n].index(1) for c in range(len(cm.holds))))
 
 
+@per_puzzle
+def _observations(puzzle: CluePuzzle) -> list[Obs]:
+    return puzzle.observations()
+
+
 def check(puzzle: CluePuzzle, world: World) -> bool:
     """One card of each category in the envelope, and every observation the viewer has holds."""
     game = puzzle.state
     env = game.envelope
     if any(sum(world[c] == env for c in game.deck.members(k)) != 1 for k in range(3)):
         return False
-    for o in puzzle.observations():
+    for o in _observations(puzzle):
         at = [world[c] == (env if o.player is None else o.player) for c in o.cards]
         ok = {ObsKind.HOLDS: all(at), ObsKind.LACKS: not any(at), ObsKind.SOME: any(at),
               ObsKind.NOT_TRIPLE: not all(at), ObsKind.ENVELOPE: all(at),

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from sleuth.errors import PuzzleError
-from sleuth.game import WorldModel
+from sleuth.game import WorldModel, per_puzzle
 
 from .deduction import CpSatBasic
 from .puzzle import EggheadPuzzle
@@ -22,8 +22,10 @@ def _player(puzzle: EggheadPuzzle) -> int:
     return puzzle.viewer if puzzle.viewer is not None else 0
 
 
+@per_puzzle
 def _heard(puzzle: EggheadPuzzle) -> CpSatBasic:
-    basic = EggheadPuzzle.run(_as_basic(puzzle), "cpsat", "model").knowledge
+    """The player's basic analysis after the rounds (computed once: ``check`` runs for every hand)."""
+    basic = _as_basic(puzzle).run("cpsat", "model").knowledge
     if not isinstance(basic, CpSatBasic) or not basic.determined(_player(puzzle)):
         raise PuzzleError("the player's worlds depend on a hand that is not on the table",
                           file=puzzle.doc.file, place="viewer")

@@ -120,10 +120,17 @@ class EpistemicPuzzle(Puzzle):
 
     def world_method(self, opts: Mapping[str, Any], backend: str) -> Choice:
         """``--method``: table, model, or auto (table while the product of the domains fits, else model)."""
-        fits = self.explicit is not None or self.product_size() <= min(
-            max_items(opts, WORLD_BYTES * len(self.domains) + AGENT_BYTES * len(self.agents) + 16),
-            DEFAULT_TABLE_LIMIT)
-        return self.derivation(opts, backend, auto="table" if fits else "model")
+        return self.derivation(opts, backend, auto="table" if self._table_fits(opts) else "model")
+
+    def _table_fits(self, options: Mapping[str, Any] | None) -> bool:
+        """Whether the starting worlds are listed, or their product fits a table (what ``auto`` decides by)."""
+        per_world = WORLD_BYTES * len(self.domains) + AGENT_BYTES * len(self.agents) + 16
+        return self.explicit is not None or self.product_size() <= min(max_items(options, per_world),
+                                                                        DEFAULT_TABLE_LIMIT)
+
+    def coded_rows(self) -> list[tuple[int, ...]]:
+        """The listed worlds, one coded value per domain (names as their index)."""
+        return [tuple(d.code(row[d.name]) for d in self.domains) for row in self.explicit or ()]
 
     def initial_table(self, backend: str = "cpsat", method: str = "auto",
                       constraints: Sequence[int] | None = None) -> WorldTable:
@@ -133,8 +140,7 @@ class EpistemicPuzzle(Puzzle):
         per_world = WORLD_BYTES * len(self.domains) + AGENT_BYTES * len(self.agents) + 16
         table_limit = max_items(options, per_world)
         if method == "auto":
-            method = "table" if self.explicit is not None or self.product_size() <= min(
-                table_limit, DEFAULT_TABLE_LIMIT) else "solver"
+            method = "table" if self._table_fits(options) else "solver"
         solver_limit = SOLVER_MAX_WORLDS if MAX_WORLDS_KEY not in (options or {}) else table_limit
         solver_limit = min(solver_limit, max_items(options, SOLVER_WORLD_FACTOR * per_world))
         if self.explicit is None and (method == "table" or not chosen):
@@ -148,8 +154,8 @@ class EpistemicPuzzle(Puzzle):
         if key not in self._tables:
             nodes = [self.constraints[i][1] for i in chosen]
             if self.explicit is not None and method == "solver":
-                rows = [[d.code(row[d.name]) for d in self.domains] for row in self.explicit]
-                table = WorldTable.from_solver(self.domains, nodes, backend=backend, limit=solver_limit, rows=rows)
+                table = WorldTable.from_solver(self.domains, nodes, backend=backend, limit=solver_limit,
+                                               rows=self.coded_rows())
             elif self.explicit is not None:
                 base = WorldTable.from_rows(self.domains, self.explicit)
                 state = KnowledgeState(base, {})

@@ -23,7 +23,7 @@ def model(puzzle: EpistemicPuzzle) -> WorldModel:
     from sleuth.epistemic import world_model
 
     m, order = world_model(puzzle.domains, [node for _, node in puzzle.constraints],
-                           None if puzzle.explicit is None else _rows(puzzle))
+                           None if puzzle.explicit is None else puzzle.coded_rows())
     variables = sorted({v for e in order for v in e.variables}, key=lambda v: v.index)
     return WorldModel(m, variables, lambda values: tuple(e.value(dict(zip(variables, values, strict=True)))
                                                          for e in order))
@@ -38,9 +38,6 @@ def check(puzzle: EpistemicPuzzle, world: World) -> bool:
 def candidates(puzzle: EpistemicPuzzle) -> Iterator[World]:
     """The listed worlds, or every combination of the domains' values."""
     if puzzle.explicit is not None:
-        return iter(_rows(puzzle))
+        return iter(puzzle.coded_rows())
     return itertools.product(*(d.values for d in puzzle.domains))
 
-
-def _rows(puzzle: EpistemicPuzzle) -> list[World]:
-    return [tuple(d.code(row[d.name]) for d in puzzle.domains) for row in puzzle.explicit or ()]

@@ -6,7 +6,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterator
 
-from sleuth.game import WorldModel
+from sleuth.game import WorldModel, per_puzzle
 
 from .cpmodel import build_model
 from .game import SeeStep, Step, SwapStep
@@ -15,6 +15,7 @@ from .puzzle import MascaradePuzzle
 World = tuple[int, ...]  # 1: swapped, 0: not, one per unknown swap in order
 
 
+@per_puzzle
 def _steps(puzzle: MascaradePuzzle) -> list[Step]:
     return list(puzzle.table.steps_for(puzzle.viewer))
 

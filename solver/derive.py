@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .errors import UnknownNameError
+from .errors import PuzzleError, UnknownNameError
 
 AUTO = "auto"
 DEFAULT_BACKEND = "cpsat"
@@ -62,6 +62,10 @@ def find_derivation(methods: Sequence[Derivation], value: object, *, auto: str |
         if key == d.name.casefold() or key in (a.casefold() for a in d.aliases):
             return d
     raise UnknownNameError("method", value, [AUTO, *(d.name for d in methods)], **where)
+
+
+class NotServed(PuzzleError):
+    """The method asked for cannot serve this puzzle or request (a one-line error, exit status 2; ``auto`` can)."""
 
 
 @dataclass(frozen=True)

@@ -21,6 +21,7 @@ from fractions import Fraction
 from typing import Any
 
 from sleuth.names import NAME, quote, unquote
+from sleuth.derive import NotServed
 from sleuth.errors import PuzzleError, SleuthError
 from sleuth.limits import max_items
 from sleuth.puzzle import Puzzle, PuzzleDoc
@@ -134,11 +135,12 @@ class CardGuessPuzzle(Puzzle):
             try:
                 e = enumerate_posterior(s.types, s.counts, s.history, backend, time_limit)
             except ValueError as exc:
-                raise self._error(str(exc), "--method", allowed="auto, count, filter") from None
+                raise NotServed(str(exc), file=self.doc.file, place="--method", allowed="auto, count, filter") \
+                    from None
             return e.remaining, e.next_card
         if s.feedback is Feedback.COMPLETE:
-            raise self._error("the seed's filter follows partial feedback only", "--method",
-                              allowed="auto, count, model")
+            raise NotServed("the seed's filter follows partial feedback only", file=self.doc.file,
+                            place="--method", allowed="auto, count, model")
         agent = SeedAgent(s.counts)
         for g in s.history:
             agent.update_state(g.card, g.correct)

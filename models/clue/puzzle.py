@@ -11,7 +11,7 @@ from dataclasses import dataclass, replace
 
 from sleuth.claims import Atom, normalise_holding, to_lit
 from sleuth.claims import read as read_claim
-from sleuth.derive import Choice, find_derivation
+from sleuth.derive import Choice, NotServed, find_derivation
 from sleuth.errors import InternalError, PuzzleError
 from sleuth.limits import max_items
 from sleuth.names import NAME, unquote
@@ -113,9 +113,9 @@ class CluePuzzle(Puzzle):
         others = self.flag(opts.get("others", False), "--others")
         wants_counts = bool(opts.get("probabilities") or opts.get("plot"))
         if wants_counts and method in ("rules", "naive"):
-            raise PuzzleError(f"--method {method} derives the sheet only, not the exact probabilities",
-                              file=self.doc.file, place="--probabilities" if opts.get("probabilities") else "--plot",
-                              allowed="--method count or model")
+            raise NotServed(f"--method {method} derives the sheet only, not the exact probabilities",
+                            file=self.doc.file, place="--probabilities" if opts.get("probabilities") else "--plot",
+                            allowed="--method count or model")
         game = self.state
         fields: dict[str, Any] = {"viewer": game.players[game.viewer] if game.viewer is not None else None}
         counts = None

@@ -20,6 +20,7 @@ from sleuth.claims import Atom, evaluate, to_lit
 from sleuth.claims import read as read_claim
 from sleuth.explain import minimal_subset
 from sleuth.limits import check_size
+from sleuth.derive import NotServed
 from sleuth.errors import PuzzleError
 from sleuth.model import Clause, Constraint, Lit, Model, Var
 from sleuth.puzzle import Puzzle, PuzzleDoc
@@ -192,8 +193,8 @@ class EggheadPuzzle(Puzzle):
                        8 * (n + 2))
             knowledge = LayerTables(self.setup, self.behavioural)
         elif self.analysis == "behavioural":
-            raise PuzzleError("the behavioural analysis has no model derivation: it is derived from the master "
-                              "table", file=self.doc.file, place="--method", allowed="auto, tables, layer")
+            raise NotServed("the behavioural analysis has no model derivation: it is derived from the master "
+                            "table", file=self.doc.file, place="--method", allowed="auto, tables, layer")
         else:
             knowledge = CpSatBasic(self.setup, backend)
         out = Outcome(knowledge=knowledge)

@@ -83,7 +83,7 @@ def plugin_points(group: str) -> list[tuple[str, str]]:
         for name in names:
             if not name.endswith((".dist-info", ".egg-info")):
                 continue
-            dist = name.rsplit("-", 1)[0].split("-")[0].replace("_", "-").casefold() if "-" in name else name
+            dist = name.rsplit(".", 1)[0].split("-")[0].replace("_", "-").casefold()  # NAME-VERSION.dist-info
             path = os.path.join(entry or ".", name, "entry_points.txt")
             if dist in seen or not os.path.isfile(path):
                 continue

@@ -126,6 +126,18 @@ def test_packed_operations_match_plain_numpy(setup: Setup) -> None:
 
 # -- the packed master table against the literal tables -------------------------------------------------------
 
+def random_game(rng: np.random.Generator, s: Setup, game: int) -> tuple[list, list[bool], str, list, list, list[int]]:
+    """A random game on setup ``s``: questions, BA flags (all on every third game), moderator, first hands,
+    the hands dealt after solves, and the order of questions."""
+    qs = [q.compile_for(s) for q in load_catalogue(s.values)]
+    ba = [bool(x) for x in rng.integers(0, 2, s.players)] if game % 3 else [True] * s.players
+    moderator = "rotating" if game % 2 else "external"
+    world0 = [s.deal(rng) for _ in range(s.players)]
+    deals = [s.deal(rng) for _ in range(100)]
+    order = [int(x) for x in rng.integers(len(qs), size=8)]
+    return qs, ba, moderator, world0, deals, order
+
+
 def _play(tables, setup, questions, world0, deals, order, moderator):  # type: ignore[no-untyped-def]
     world, it, log = list(world0), iter(deals), []
     for r, qi in enumerate(order):
@@ -143,12 +155,7 @@ def test_master_table_matches_the_literal_reference_on_random_games() -> None:
         players, values, size = [(3, 3, 2), (3, 4, 2), (3, 3, 3), (3, 2, 3)][game % 4] if game < 36 else \
             [(4, 3, 2), (5, 2, 2)][game % 2]
         s = Setup(players, values, size)
-        qs = [q.compile_for(s) for q in load_catalogue(values)]
-        ba = [bool(x) for x in rng.integers(0, 2, players)] if game % 3 else [True] * players
-        moderator = "rotating" if game % 2 else "external"
-        world0 = [s.deal(rng) for _ in range(players)]
-        deals = [s.deal(rng) for _ in range(100)]
-        order = [int(x) for x in rng.integers(len(qs), size=8)]
+        qs, ba, moderator, world0, deals, order = random_game(rng, s, game)
         fast, ref = PackedTables(s, ba), ReferenceTables(s, ba)
         got, want = _play(fast, s, qs, world0, deals, order, moderator), _play(ref, s, qs, world0, deals, order,
                                                                                   moderator)

@@ -13,7 +13,7 @@ from sleuth.models.egghead.experiment import simulate
 from sleuth.models.egghead.hands import Setup
 from sleuth.models.egghead.questions import load_catalogue
 from sleuth.models.egghead.tables import DERIVATIONS, LayerTables, PackedSpace, PackedTables
-from tests.test_egghead import _play
+from tests.test_egghead import _play, random_game
 
 
 @pytest.mark.parametrize("shape", [(3, 3, 2), (2, 4, 2), (4, 2, 2)])
@@ -40,12 +40,7 @@ def test_layer_tables_play_like_the_packed_ones() -> None:
     for game in range(12):
         players, values, size = [(3, 3, 2), (3, 4, 2), (3, 2, 3), (4, 3, 2)][game % 4]
         s = Setup(players, values, size)
-        qs = [q.compile_for(s) for q in load_catalogue(values)]
-        ba = [bool(x) for x in rng.integers(0, 2, players)] if game % 3 else [True] * players
-        moderator = "rotating" if game % 2 else "external"
-        world0 = [s.deal(rng) for _ in range(players)]
-        deals = [s.deal(rng) for _ in range(100)]
-        order = [int(x) for x in rng.integers(len(qs), size=8)]
+        qs, ba, moderator, world0, deals, order = random_game(rng, s, game)
         fast, layer = PackedTables(s, ba), LayerTables(s, ba)
         assert _play(fast, s, qs, world0, deals, order, moderator) == \
             _play(layer, s, qs, world0, deals, order, moderator), (game, ba, moderator)

@@ -55,15 +55,8 @@ class Settings:
     tree_cap: int
     cpsat_limit: int
     knowledge: bool
-    others: bool = False
-    choice: Choice | None = None  # the derivation --method picked (None: the default)
-
-    @property
-    def label(self) -> dict[str, Any]:
-        """``method``, ``exact`` and ``backend`` for the JSON output."""
-        if self.choice is None:
-            return {"method": "hybrid", "exact": True, "backend": None}
-        return self.choice.fields()
+    others: bool
+    choice: Choice  # the derivation --method picked
 
 
 @dataclass(frozen=True)
@@ -139,7 +132,7 @@ class MascaradePuzzle(Puzzle):
         except LimitReached as exc:
             text = f"{viewer_name}'s belief was not computed: {exc}. Raise --set max_worlds (alias max_states) / " \
                    "cpsat_limit, or use --method auto."
-            return Report(self.game_name, Status.TIMEOUT, {"viewer": viewer_name, **s.label,
+            return Report(self.game_name, Status.TIMEOUT, {"viewer": viewer_name, **s.choice.fields(),
                                                            "reason": str(exc)}, text)
         if not result.consistent:
             return Report(self.game_name, Status.CONTRADICTION, {"viewer": viewer_name}, "",
@@ -147,7 +140,7 @@ class MascaradePuzzle(Puzzle):
         C = g.identities
         marginals = {pos: {card: result.p(i, c) for c, card in enumerate(C)} for i, pos in enumerate(g.positions)}
         fields: dict[str, Any] = {
-            "viewer": viewer_name, **s.label, "exact": result.exact,
+            "viewer": viewer_name, **s.choice.fields(), "exact": result.exact,
             "marginals": marginals, "support": result.support,
             "certain": {pos: C[c] for i, pos in enumerate(g.positions) if (c := result.certain(i)) is not None},
             "components": [[g.positions[p] for p in comp] for comp in result.components],
@@ -211,7 +204,7 @@ class MascaradePuzzle(Puzzle):
     def _text(self, r: BeliefResult, viewer_name: str, s: Settings, own: Sequence[OwnCard]) -> str:
         g = self.table
         lines = [f"Mascarade: {len(g.players)} players" + (f", {len(g.middle)} middle cards" if g.middle else "")
-                 + f", {len(g.events)} events; belief of {viewer_name} (method {s.label['method']}, "
+                 + f", {len(g.events)} events; belief of {viewer_name} (method {s.choice.name}, "
                  + ("exact" if r.exact else "APPROXIMATE") + ")"]
         if r.note:
             lines.append(r.note)
@@ -275,7 +268,7 @@ class MascaradePuzzle(Puzzle):
                 p = result.p(pos, card)
                 ok = _OPS[op](p, value)
                 out.append(ClaimResult(spec.text, Verdict.ENTAILED if ok else Verdict.REFUTED, (), None, spec.expect,
-                                       f"P = {p} (exact, method {s.label['method']})"))
+                                       f"P = {p} (exact, method {s.choice.name})"))
             elif kind == "knows":
                 if pos not in own:
                     own[pos] = own_card(g, pos, tree_cap=s.tree_cap, max_rows=s.max_states)

@@ -9,7 +9,7 @@ from typing import Any, NamedTuple
 
 from dataclasses import dataclass, replace
 
-from sleuth.claims import Atom, normalise_holding, to_lit
+from sleuth.claims import Atom, normalise_holding, to_lit, verdict_of
 from sleuth.claims import read as read_claim
 from sleuth.derive import Choice, NotServed, find_derivation
 from sleuth.errors import InternalError, PuzzleError
@@ -249,12 +249,8 @@ class CluePuzzle(Puzzle):
         p = known[player][part]
         if self.counts().total == 0:
             return ClaimResult(spec.text, Verdict.CONTRADICTION, expect=spec.expect)
-        if may:
-            verdict = Verdict.ENTAILED if p > 0 else Verdict.REFUTED
-        else:
-            verdict = Verdict.ENTAILED if p == 1 else Verdict.REFUTED if p == 0 else Verdict.OPEN
-        if negated and verdict is not Verdict.OPEN:
-            verdict = Verdict.REFUTED if verdict is Verdict.ENTAILED else Verdict.ENTAILED
+        # "may know" holds in every world of the viewer as soon as the player knows in some world
+        verdict = verdict_of(Fraction(p > 0) if may else p, negated=negated)
         name = self.state.players[player]
         return ClaimResult(spec.text, verdict, expect=spec.expect,
                            detail=f"probability that {name} knows the {part}: {p}")

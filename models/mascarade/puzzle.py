@@ -15,7 +15,7 @@ from sleuth.backends import backend_class
 from sleuth.engine import Engine
 from sleuth.model import Lit
 from sleuth.limits import MAX_WORLDS_KEY, LimitReached
-from sleuth.claims import Atom, Claim, is_compound, normalise_holding, to_lit
+from sleuth.claims import Atom, Claim, is_compound, normalise_holding, to_lit, verdict_of
 from sleuth.claims import read as read_claim
 from sleuth.derive import Choice
 from sleuth.errors import InternalError, PuzzleError
@@ -361,7 +361,7 @@ class MascaradePuzzle(Puzzle):
             return 1 - p if negate else p
 
         p = p_true(tracker)
-        verdict = {Fraction(1): Verdict.ENTAILED, Fraction(0): Verdict.REFUTED}.get(p, Verdict.OPEN)
+        verdict = verdict_of(p)
         detail = f"P({g.positions[pos]} holds {g.identities[card]}) = {1 - p if negate else p}"
         show = lambda placement: format_placement(g, placement)  # noqa: E731
         if _uses_cpsat(backend):

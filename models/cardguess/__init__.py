@@ -1,9 +1,11 @@
 """Card guessing with partial or complete feedback (seed: Gural, Simper and So, 2019).
 
-Exact posteriors from the sufficient statistic (:mod:`.counting`), cross-checked by counting the solutions
-of a CP-SAT model of the deck order (:mod:`.orders`) and by the seed's own Bayes filter (:mod:`.seed`);
-strategies (:mod:`.strategies`), the optimal recursion (:mod:`.optimal`), exact score distributions
-(:mod:`.scores`), entropy bounds (:mod:`.bounds`), experiments and the benchmark (:mod:`.experiment`).
+The package has the shape every game has: :mod:`.state` (the file read into a :class:`~.state.CardGame`),
+:mod:`.model` (the deck order as a declarative model, one observation per guess), :mod:`.world` (the Game
+interface: model, rules, candidates), :mod:`.puzzle` (solve, verify, suggest, plot; the typed answer) and
+:mod:`.spec`.  Derivations: the sufficient statistic (:mod:`.counting`, the fast exact one) and the seed's
+Bayes filter (:mod:`.seed`); strategies (:mod:`.strategies`), the optimal recursion (:mod:`.optimal`), exact
+score distributions (:mod:`.scores`), entropy bounds (:mod:`.bounds`), studies (:mod:`.experiment`).
 """
 
 from __future__ import annotations

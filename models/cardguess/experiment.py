@@ -38,7 +38,7 @@ from sleuth.figures import check_target
 
 from .bounds import complete_feedback_bounds
 from .counting import Knowledge
-from .game import MAX_CARDS, MAX_COUNT, MAX_STATES, MAX_TYPES, read_method
+from .state import MAX_CARDS, MAX_COUNT, MAX_STATES, MAX_TYPES, read_method
 from .optimal import Feedback, OptimalSolver, StateBudgetExceeded, ensure_recursion
 from .scores import ScoreDistribution, score_distribution
 from .seed import SeedOptimalAgent

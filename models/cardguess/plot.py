@@ -14,7 +14,7 @@ import numpy as np
 
 from sleuth.figures import pyplot, save
 
-from .game import CardGame
+from .state import CardGame
 
 if TYPE_CHECKING:
     from .bounds import FanoBounds

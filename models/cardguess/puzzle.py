@@ -29,9 +29,9 @@ from sleuth.results import Answer, ClaimResult, ClaimSpec, Report, Status, Verdi
 from sleuth.schema import Names, parse_fraction
 
 from .counting import ENTRY_BYTES
-from .game import CardGame, read_game, read_method, read_parameter
+from .state import CardGame, read_method, read_parameter, read_state
 from .optimal import Feedback
-from .orders import conflicting_guesses, enumerate_posterior
+from .model import conflicting_guesses, enumerate_posterior
 from .seed import SeedAgent
 from .strategies import Optimal, Strategy
 
@@ -68,7 +68,7 @@ class CardGuessPuzzle(Puzzle):
 
     def __init__(self, doc: PuzzleDoc) -> None:
         super().__init__(doc)
-        self.state: CardGame = read_game(doc.section)
+        self.state: CardGame = read_state(doc)
         self.names = Names("card", self.state.types)
 
     # -- helpers --------------------------------------------------------------------------------------

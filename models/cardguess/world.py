@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 from sleuth.game import WorldModel
 
-from .orders import build_order_model
+from .model import build_order_model
 from .puzzle import CardGuessPuzzle
 
 World = tuple[int, ...]

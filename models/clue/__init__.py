@@ -1,18 +1,21 @@
 """Clue / Cluedo: who holds which card, and what is in the envelope.
 
-``load(doc)`` turns a puzzle file into a :class:`~models.clue.puzzle.CluePuzzle`.  The pieces: ``game``
-(schema, observations per viewer), ``model`` (the engine model), ``counting`` (exact deal counts: sheet and
-probabilities), ``sheet`` (yes/no/maybe three ways), ``rules`` (the seed's rules), ``suggest``, ``simulate``
-and ``experiment`` (the benchmark).
+The package has the shape every game has: :mod:`.state` (the file read into a :class:`~.state.Game`: deck,
+seats, known cards, the public log, observations per viewer), :mod:`.model` (the declarative model, one
+named observation per fact), :mod:`.world` (the Game interface: model, rules, candidates), :mod:`.puzzle`
+(solve, verify, suggest; the typed answer and the grid) and :mod:`.spec`.  Derivations: exact deal counting
+(:mod:`.counting`, the sheet and probabilities), the sheet three ways (:mod:`.sheet`), the seed's rules
+(:mod:`.rules`, approximate); :mod:`.others` (what the others know), :mod:`.suggest`, :mod:`.simulate` and
+:mod:`.experiment` (the benchmark).
 """
 
 from __future__ import annotations
 
-from sleuth.puzzle import PuzzleDoc
+from sleuth.puzzle import Puzzle, PuzzleDoc
 
 CLAIM_KEYS: tuple[str, ...] = ()
 
 
-def load(doc: PuzzleDoc):  # type: ignore[no-untyped-def]
+def load(doc: PuzzleDoc) -> Puzzle:
     from .puzzle import load as _load
     return _load(doc)

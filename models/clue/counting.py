@@ -33,7 +33,7 @@ import numpy as np
 
 from sleuth.limits import TooLarge, check_size, max_items
 
-from .game import Game, Obs, ObsKind
+from .state import Game, Obs, ObsKind
 
 
 @dataclass

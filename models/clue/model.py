@@ -15,7 +15,7 @@ from sleuth.limits import MAX_WORLDS_KEY, TooLarge
 from sleuth.model import LinearExpr, Lit, Model, Var
 
 from .counting import Counts
-from .game import Game, Obs, ObsKind
+from .state import Game, Obs, ObsKind
 
 
 @dataclass

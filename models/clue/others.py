@@ -34,7 +34,7 @@ import numpy as np
 from sleuth import knowledge as kn
 
 from .counting import Counts, Problem, count_deals, sample_deals
-from .game import CATEGORIES, Deck, Game, Obs, ObsKind, Suggestion
+from .state import CATEGORIES, Deck, Game, Obs, ObsKind, Suggestion
 
 PARTS = ("envelope", *CATEGORIES)
 WITNESSES = 2000     # deals drawn (once per state) to rule out views where a player knows nothing

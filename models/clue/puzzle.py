@@ -22,7 +22,7 @@ from sleuth.schema import Names, fold
 from sleuth.errors import UnknownNameError
 
 from .counting import Counts, Problem, count_deals
-from .game import CATEGORIES, Game, Obs, parse_game
+from .state import CATEGORIES, Game, Obs, read_state
 from .model import ClueModel, build_model, enumerated_counts
 from .others import PARTS, others_knowledge
 from .rules import apply_rules
@@ -352,7 +352,7 @@ def abbreviations(names: Sequence[str], room: int) -> list[str]:
 
 
 def load(doc: PuzzleDoc) -> CluePuzzle:
-    game = parse_game(doc.section, doc.viewer)
+    game = read_state(doc)
     note_ignored(game, doc)
     return CluePuzzle(doc, game)
 

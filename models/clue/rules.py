@@ -17,7 +17,7 @@ from functools import lru_cache
 
 from sleuth.hitting import minimum_hitting_set, union_of_minimum_hitting_sets
 
-from .game import Game, Obs, ObsKind
+from .state import Game, Obs, ObsKind
 from .sheet import Mark, Sheet
 
 RULES = ("observation", "hand disjointness", "card shown", "no card shown", "knowing a murder card",

@@ -16,7 +16,7 @@ from typing import Any
 from sleuth.backends import SolverTimeout, SolveStatus
 
 from .counting import Counts, Problem, StateBudgetExceeded, count_deals
-from .game import CATEGORIES, Game
+from .state import CATEGORIES, Game
 from .model import ClueModel
 
 

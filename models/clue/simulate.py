@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from .game import Accusation, Deck, Game, Suggestion
+from .state import Accusation, Deck, Game, Suggestion
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 from sleuth.game import WorldModel, per_puzzle
 
-from .game import Obs, ObsKind
+from .state import Obs, ObsKind
 from .model import build_model
 from .puzzle import CluePuzzle
 

@@ -1,6 +1,6 @@
 """Egghead puzzle files: the table, the rounds, and what each player can know at the end.
 
-``analysis = "basic"`` gives every player the valids of eq. 1 (CP-SAT models, see ``deduction.py``);
+``analysis = "basic"`` gives every player the valids of eq. 1 (CP-SAT models, see ``model.py``);
 ``analysis = "behavioural"`` runs Algorithm 1 on the packed master table (``tables.py``) for the players in
 ``analysts`` (default: everyone), the others keep to eq. 1 but their reactions stay public.
 """
@@ -25,17 +25,13 @@ from sleuth.errors import PuzzleError
 from sleuth.model import Clause, Constraint, Lit, Model, Var
 from sleuth.puzzle import Puzzle, PuzzleDoc
 from sleuth.results import Answer, ClaimResult, ClaimSpec, Report, Status, Verdict, contradiction_text
-from sleuth.schema import Names, Section, choose
 
-from .deduction import CpSatBasic
-from .hands import Setup, format_hand
-from .questions import CompiledQuestion, hand_variables, load_catalogue
+from .model import CpSatBasic
+from .hands import format_hand
+from .state import read_state
+from .questions import hand_variables
 from .tables import Inconsistent, LayerTables, PackedTables, RoundRecord, play_round
 
-ANALYSES = ("basic", "behavioural")
-MODERATORS = ("external", "rotating")
-MAX_BA_WORLDS = 600_000_000     # 56**5 = 551 million fits (79 MB per packed table)
-MAX_HANDS = 4096
 MAX_EXPLAIN_WORLDS = 2_000_000   # behavioural verdicts name their observations up to this many worlds
 CLAIM_FORMS = "<player> holds 1 2 2 | <player> has a <v> | <player> has no <v>"
 
@@ -50,15 +46,6 @@ class HandAtom(NamedTuple):
     subject: int
     test: HandTest
     constraint: Callable[[Model, Sequence[Var]], Constraint]
-
-
-@dataclass
-class RoundSpec:
-    question: CompiledQuestion
-    answer: int | None
-    solves: list[list[int]] | None
-    new_hands: dict[int, int]
-    place: str
 
 
 @dataclass
@@ -91,92 +78,10 @@ class EggheadPuzzle(Puzzle):
     uses_max_worlds = True  # the packed tables honour --set max_worlds
     def __init__(self, doc: PuzzleDoc) -> None:
         super().__init__(doc)
-        sec, file = doc.section, doc.file
-        values = sec.integer("values", 6, lo=2, hi=12)
-        hand_size = sec.integer("hand_size", 3, lo=1, hi=8)
-        players = sec.array("players", str, min_len=2, max_len=8)
-        try:
-            self.names = Names("player", players)
-        except PuzzleError as exc:
-            raise exc.located(file, "players") from None
-        self.setup = Setup(len(players), values, hand_size, tuple(players))
-        if self.setup.n_hands > MAX_HANDS:
-            raise sec.error(f"{self.setup.n_hands} different hands are too many", "hand_size",
-                            allowed=f"values and hand_size with at most {MAX_HANDS} hands")
-        self.moderator = sec.string("moderator", "external", choices=MODERATORS)
-        analysis = sec.string("analysis", "behavioural")
-        self.analysis = choose(analysis, ANALYSES, "analysis", sec, "analysis",
-                               aliases={"behavioral": "behavioural", "ba": "behavioural"})
-        n = self.setup.players
-        analysts = sec.array("analysts", str, None)
-        if analysts is not None and self.analysis != "behavioural":
-            raise sec.error("only applies with analysis = \"behavioural\"", "analysts")
-        chosen = {self.names.index(a, sec, f"analysts[{i}]") for i, a in enumerate(analysts or [])}
-        self.behavioural = [self.analysis == "behavioural" and (analysts is None or p in chosen) for p in range(n)]
-        if self.analysis == "behavioural" and self.setup.n_worlds > MAX_BA_WORLDS:
-            raise sec.error(f"{self.setup.n_worlds} worlds are too many for behavioural analysis", "players",
-                            allowed=f"at most {MAX_BA_WORLDS} worlds (hands ** players)")
-        self.viewer = self.names.index(doc.viewer, sec, "viewer") if doc.viewer is not None else None
-        catalogue = {q.qid: q for q in load_catalogue(values)}
-        self.hands: list[int | None] = [None] * n
-        table = sec.section("table", None)
-        if table is not None:
-            for key in list(table.data):
-                p = self.names.index(key, table, key)
-                self.hands[p] = self._hand(table, key)
-            table.finish(list(table.data))
-        for p in range(n):
-            if self.hands[p] is None and p != self.viewer:
-                raise PuzzleError(f"the hand of {players[p]} is missing", file=file, place="table",
-                                  allowed="every hand; only the viewer's own hand may be left out")
-        self.rounds: list[RoundSpec] = []
-        compiled: dict[str, CompiledQuestion] = {}
-        for k, rs in enumerate(sec.sections("round")):
-            qid = choose(rs.string("question"), list(catalogue), "question", rs, "question")
-            if qid not in compiled:
-                compiled[qid] = catalogue[qid].compile_for(self.setup)
-            answer = rs.integer("answer", None, lo=-10**6, hi=10**6)
-            moderator = k % n if self.moderator == "rotating" else None
-            solves = self._solves(rs, moderator)
-            new_hands: dict[int, int] = {}
-            nh = rs.section("new_hands", None)
-            if nh is not None:
-                for key in list(nh.data):
-                    p = self.names.index(key, nh, key)
-                    if solves is not None and not any(p in stage for stage in solves):
-                        raise nh.error(f"{players[p]} did not solve in this round", key,
-                                       allowed="the players listed in solves")
-                    new_hands[p] = self._hand(nh, key)
-                nh.finish(list(nh.data))
-            rs.finish()
-            self.rounds.append(RoundSpec(compiled[qid], answer, solves, new_hands, rs.place))
-
-    def _hand(self, sec: Section, key: str) -> int:
-        cards = sec.array(key, int, min_len=self.setup.hand_size, max_len=self.setup.hand_size)
-        for i, c in enumerate(cards):
-            if not 1 <= c <= self.setup.values:
-                raise sec.error(f"card {c} is out of range", f"{key}[{i}]", allowed=f"1 to {self.setup.values}")
-        return self.setup.hand_of(cards)
-
-    def _solves(self, rs: Section, moderator: int | None) -> list[list[int]] | None:
-        raw = rs.array("solves", None, None)
-        if raw is None:
-            return None
-        stages = [raw] if raw and all(isinstance(x, str) for x in raw) else raw
-        out: list[list[int]] = []
-        for j, stage in enumerate(stages):
-            place = f"solves[{j}]"
-            rs.check_type(stage, list, place)
-            players = []
-            for i, name in enumerate(stage):
-                rs.check_type(name, str, f"{place}[{i}]")
-                p = self.names.index(name, rs, f"{place}[{i}]")
-                if p == moderator:
-                    raise rs.error(f"{name} moderates this round and does not react", f"{place}[{i}]",
-                                   allowed="the other players")
-                players.append(p)
-            out.append(sorted(set(players)))
-        return out
+        self.state = state = read_state(doc)
+        self.setup, self.names, self.viewer = state.setup, state.names, state.viewer
+        self.moderator, self.analysis, self.behavioural = state.moderator, state.analysis, list(state.behavioural)
+        self.hands, self.rounds = list(state.hands), state.rounds
 
     # -- running the rounds --------------------------------------------------------------------------
     def run(self, backend: str = "cpsat", method: str = "tables", options: Mapping[str, Any] | None = None

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from sleuth.errors import PuzzleError
 from sleuth.game import WorldModel, per_puzzle
 
-from .deduction import CpSatBasic
+from .model import CpSatBasic
 from .puzzle import EggheadPuzzle
 
 World = tuple[int, ...]

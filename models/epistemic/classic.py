@@ -9,7 +9,7 @@ from typing import Any
 from sleuth.errors import InternalError
 from sleuth.puzzle import load_data
 
-from . import EpistemicPuzzle
+from .puzzle import EpistemicPuzzle
 
 
 def load_epistemic(doc: Mapping[str, Any], file: str = "<built in code>") -> EpistemicPuzzle:

@@ -14,16 +14,14 @@ import numpy as np
 from sleuth.epistemic import KnowledgeState, WorldTable
 from sleuth.game import WorldModel
 
-from . import EpistemicPuzzle
+from .model import build_model, coded_rows
+from .puzzle import EpistemicPuzzle
 
 World = tuple[int, ...]
 
 
 def model(puzzle: EpistemicPuzzle) -> WorldModel:
-    from sleuth.epistemic import world_model
-
-    m, order = world_model(puzzle.domains, [node for _, node in puzzle.constraints],
-                           None if puzzle.explicit is None else puzzle.coded_rows())
+    m, order = build_model(puzzle.state)
     variables = sorted({v for e in order for v in e.variables}, key=lambda v: v.index)
     return WorldModel(m, variables, lambda values: tuple(e.value(dict(zip(variables, values, strict=True)))
                                                          for e in order))
@@ -38,6 +36,6 @@ def check(puzzle: EpistemicPuzzle, world: World) -> bool:
 def candidates(puzzle: EpistemicPuzzle) -> Iterator[World]:
     """The listed worlds, or every combination of the domains' values."""
     if puzzle.explicit is not None:
-        return iter(puzzle.coded_rows())
+        return iter(coded_rows(puzzle.state))
     return itertools.product(*(d.values for d in puzzle.domains))
 

@@ -15,8 +15,8 @@ from typing import TypedDict, TypeVar, Unpack
 from sleuth.explain import minimal_subset
 
 from .belief import DEFAULT_TREE_CAP, ComponentBelief, Method, TooLarge
-from .cpmodel import build_model, enumerate_belief
-from .game import Game, MissingFact, SeeStep, Step, SwapStep
+from .model import build_model, enumerate_belief
+from .state import Game, MissingFact, SeeStep, Step, SwapStep
 from .matrix import MatrixBelief
 from .reference import marginals_of
 

@@ -27,7 +27,7 @@ from sleuth.knowledge import Worlds
 from .analysis import run_steps
 from .belief import TooLarge
 
-from .game import Event, Game, Step, SwapStep
+from .state import Event, Game, Step, SwapStep
 
 MAX_HIDDEN = 16
 

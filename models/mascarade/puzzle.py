@@ -26,8 +26,8 @@ from sleuth.schema import Names, Section, parse_fraction
 from .analysis import (DEFAULT_CPSAT_LIMIT, BeliefResult, OwnCard, belief, knowledge, minimal_observations,
                        own_card, replay)
 from .belief import DEFAULT_TREE_CAP, ComponentBelief, Method, TooLarge
-from .cpmodel import GameModel, build_model, holds_lit
-from .game import Game, format_placement, parse_game
+from .model import GameModel, build_model, holds_lit
+from .state import Game, format_placement, read_state
 from .nested import nested
 
 OPTIONS = ("method", "probabilities", "swap_probability", "max_states", "tree_cap", "cpsat_limit", "knowledge",
@@ -86,7 +86,7 @@ class MascaradePuzzle(Puzzle):
 
     def __init__(self, doc: PuzzleDoc, game: Game) -> None:
         super().__init__(doc)
-        self.table = game
+        self.state = game
         self.viewer: int | None = None
         if doc.viewer is not None:
             self.viewer = Names("player", game.players).index(doc.viewer, doc.section, "viewer")
@@ -96,7 +96,7 @@ class MascaradePuzzle(Puzzle):
         opts = self.reject_options(options, OPTIONS)
         choice = self.derivation(opts, backend)
         method = _METHOD_OF.get(choice.name) or Method(choice.name)
-        prior = self.fraction(opts, "swap_probability", self.table.swap_probability, 0, 1)
+        prior = self.fraction(opts, "swap_probability", self.state.swap_probability, 0, 1)
         most = 10 ** 9
         states = self.integer(opts, "max_states", self.integer(opts, MAX_WORLDS_KEY, DEFAULT_MAX_STATES, 1, most), 1,
                               most)  # max_worlds: the one name every game takes
@@ -106,9 +106,9 @@ class MascaradePuzzle(Puzzle):
                         self.flag(opts.get("others", False), "--set others"), choice)
 
     def _game(self, s: Settings) -> Game:
-        if s.prior == self.table.swap_probability:
-            return self.table
-        return dataclasses.replace(self.table, swap_probability=s.prior)
+        if s.prior == self.state.swap_probability:
+            return self.state
+        return dataclasses.replace(self.state, swap_probability=s.prior)
 
     def _belief(self, s: Settings, viewer: int | None, backend: str = "cpsat") -> BeliefResult:
         return belief(self._game(s), viewer, s.method, backend=backend, tree_cap=s.tree_cap,
@@ -195,14 +195,14 @@ class MascaradePuzzle(Puzzle):
     def _own_json(self, o: OwnCard) -> dict[str, Any]:
         if not o.available:
             return {"available": False, "reason": o.reason}
-        C = self.table.identities
+        C = self.state.identities
         best = o.best
         assert best is not None
         return {"available": True, "card": C[best[0]], "p": best[1], "certain": o.certain,
                 "own": {C[c]: p for c, p in sorted(o.row.items(), key=lambda kv: (-kv[1], kv[0]))}}
 
     def _text(self, r: BeliefResult, viewer_name: str, s: Settings, own: Sequence[OwnCard]) -> str:
-        g = self.table
+        g = self.state
         lines = [f"Mascarade: {len(g.players)} players" + (f", {len(g.middle)} middle cards" if g.middle else "")
                  + f", {len(g.events)} events; belief of {viewer_name} (method {s.choice.name}, "
                  + ("exact" if r.exact else "APPROXIMATE") + ")"]
@@ -385,7 +385,7 @@ class MascaradePuzzle(Puzzle):
         return ClaimResult(spec.text, verdict, because.names, witness, spec.expect, detail)
 
     def _parse_claim(self, spec: ClaimSpec) -> tuple[str, int, int, str, Fraction, bool]:
-        g = self.table
+        g = self.state
         sec = Section({}, file=self.doc.file, place=spec.place)
         positions, cards = g.position_names(), g.card_names()
         if spec.options:
@@ -430,7 +430,7 @@ def _uses_cpsat(backend: str) -> bool:
 
 
 def load(doc: PuzzleDoc) -> MascaradePuzzle:
-    game = parse_game(doc.section, doc.file)
+    game = read_state(doc)
     puzzle = MascaradePuzzle(doc, game)
     who = "an observer of public events" if puzzle.viewer is None else f"the viewer {game.players[puzzle.viewer]}"
     unseen = [e.index for e in game.events

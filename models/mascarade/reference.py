@@ -6,7 +6,7 @@ import itertools
 from collections.abc import Sequence
 from fractions import Fraction
 
-from .game import SeeStep, Step, SwapStep
+from .state import SeeStep, Step, SwapStep
 
 
 def brute_force(initial: Sequence[int], steps: Sequence[Step],

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from .game import MIDDLE_PREFIX, Event, EventKind, Game
+from .state import MIDDLE_PREFIX, Event, EventKind, Game
 
 DECK = ("King", "Queen", "Judge", "Bishop", "Thief", "Witch", "Spy", "Fool", "Cheat", "Inquisitor", "Widow",
         "Peasant", "Peasant", "Courtesan", "Usurper")

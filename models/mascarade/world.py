@@ -8,8 +8,8 @@ from collections.abc import Iterator
 
 from sleuth.game import WorldModel, per_puzzle
 
-from .cpmodel import build_model
-from .game import SeeStep, Step, SwapStep
+from .model import build_model
+from .state import SeeStep, Step, SwapStep
 from .puzzle import MascaradePuzzle
 
 World = tuple[int, ...]  # 1: swapped, 0: not, one per unknown swap in order
@@ -17,22 +17,22 @@ World = tuple[int, ...]  # 1: swapped, 0: not, one per unknown swap in order
 
 @per_puzzle
 def _steps(puzzle: MascaradePuzzle) -> list[Step]:
-    return list(puzzle.table.steps_for(puzzle.viewer))
+    return list(puzzle.state.steps_for(puzzle.viewer))
 
 
 def _unknown(puzzle: MascaradePuzzle, step: Step) -> bool:
-    return isinstance(step, SwapStep) and step.outcome is None and puzzle.table.swap_probability not in (0, 1)
+    return isinstance(step, SwapStep) and step.outcome is None and puzzle.state.swap_probability not in (0, 1)
 
 
 def model(puzzle: MascaradePuzzle) -> WorldModel:
-    g = puzzle.table
+    g = puzzle.state
     gm = build_model(g.initial, _steps(puzzle), g.swap_probability, g.positions)
     return WorldModel(gm.model, gm.unknown, tuple)
 
 
 def check(puzzle: MascaradePuzzle, history: World) -> bool:
     """Replay the viewer's steps with these outcomes: every card the viewer saw is where it was seen."""
-    g = puzzle.table
+    g = puzzle.state
     cards = list(g.initial)
     bits = iter(history)
     for step in _steps(puzzle):

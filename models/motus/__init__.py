@@ -1,18 +1,21 @@
 """Motus / Lingo, Wordle and Mastermind: possible secrets, the seed's scoring methods, the Evil Motus Index.
 
-``load(doc)`` reads a puzzle of any of the three games (:mod:`.game`); :mod:`.feedback` is the feedback rule,
-:mod:`.words` the dictionaries, :mod:`.strategy` the scoring methods and whole-cell play, :mod:`.emi` exact
-minimax values, :mod:`.experiment` the studies behind ``sleuth experiment motus | emi | wordle``.
+The package has the shape every game has: :mod:`.state` (the file read into a :class:`~.state.SecretState`:
+the space played over, :mod:`.space`, and the proposals), :mod:`.model` (the declarative model of the
+secret, one named observation per proposal), :mod:`.world` (the Game interface), :mod:`.puzzle` (solve,
+verify, suggest; the typed answer) and :mod:`.spec`.  :mod:`.feedback` is the feedback rule (the vectorised
+table derivation), :mod:`.words` the dictionaries, :mod:`.strategy` the scoring methods, :mod:`.emi` exact
+minimax values, :mod:`.optimal` exact optimal averages, :mod:`.experiment` the studies.
 """
 
 from __future__ import annotations
 
-from sleuth.puzzle import PuzzleDoc
+from sleuth.puzzle import Puzzle, PuzzleDoc
 
 CLAIM_KEYS = ("method",)
 HAS_VIEWER = False  # every player sees the same feedback: a viewer is noted as ignored
 
 
-def load(doc: PuzzleDoc):  # type: ignore[no-untyped-def]
-    from .game import load as load_game
+def load(doc: PuzzleDoc) -> Puzzle:
+    from .puzzle import load as load_game
     return load_game(doc)

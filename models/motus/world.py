@@ -7,7 +7,8 @@ from collections.abc import Iterator
 from sleuth.game import WorldModel
 
 from .feedback import feedback, mastermind_feedback, to_code
-from .game import SecretPuzzle, build_model
+from .model import build_model
+from .puzzle import SecretPuzzle
 from .space import CodeSpace
 
 

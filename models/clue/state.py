@@ -14,6 +14,7 @@ from typing import Any
 
 from sleuth.errors import InternalError, PuzzleError
 from sleuth.names import unique_items, unique_names
+from sleuth.puzzle import PuzzleDoc
 from sleuth.schema import Names, Section
 
 CATEGORIES = ("suspect", "weapon", "room")
@@ -231,8 +232,9 @@ def parse_deck(section: Section) -> Deck:
     return deck
 
 
-def parse_game(section: Section, viewer: str | None) -> Game:
+def read_state(doc: PuzzleDoc) -> Game:
     """Read and check the clue keys of a puzzle file (every mistake names its place)."""
+    section, viewer = doc.section, doc.viewer
     deck = parse_deck(section)
     try:
         cards = Names("card", deck.cards)

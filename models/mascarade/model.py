@@ -17,7 +17,7 @@ from sleuth.engine import Engine
 from sleuth.limits import LimitReached
 from sleuth.model import Lit, Model, Var
 
-from .game import SeeStep, Step, SwapStep
+from .state import SeeStep, Step, SwapStep
 
 
 @dataclass

@@ -1,11 +1,8 @@
-"""Puzzle files of Motus / Lingo, Wordle and Mastermind: possible secrets, claims and suggestions.
+"""The Motus / Lingo, Wordle and Mastermind puzzle: possible secrets, claims and suggestions.
 
-The possible secrets are the solutions of a constraint model (:func:`build_model`): one variable per
-letter (or peg), the dictionary as a table constraint, and each proposal with its feedback as one named
-observation.  For whole dictionaries the same set comes faster from the vectorised feedback rule
-(``--set engine=table``, the default with CP-SAT); ``--set engine=model`` or the python-constraint backend
-enumerate the model instead.  Claims are always judged on the model, so that an entailed claim names the
-proposals that force it.
+The possible secrets are defined by the constraint model of :mod:`.model` (``--method model``); for whole
+dictionaries the same set comes faster from the vectorised feedback rule (``--method table``, the default).
+Claims are always judged on the model, so that an entailed claim names the proposals that force it.
 """
 
 from __future__ import annotations
@@ -21,37 +18,19 @@ from sleuth.claims import Atom, to_lit
 from sleuth.claims import read as read_claim
 from sleuth.engine import Engine
 from sleuth.errors import PuzzleError
-from sleuth.model import Constraint, LinearExpr, Lit, Model, Table, Var
+from sleuth.model import Constraint, Lit
 from sleuth.puzzle import Puzzle, PuzzleDoc, emit_notes
 from sleuth.results import Answer, ClaimResult, ClaimSpec, Report, Status, Verdict, contradiction_text
-from sleuth.schema import Section
 
-from . import feedback as fb
 from . import strategy as st
 from .emi import GameTree, SearchTimeout
-from .space import CodeSpace, Space, WordSpace
-from .words import ALPHABET, dictionary, is_plain, normalise
+from .model import SecretModel, model_for
+from .space import CodeSpace
+from .state import SecretState, read_item, read_state
 
 MINIMAX_NOTE_AT = 200  # possible words from which an exact minimax search is announced up front
-MAX_CODES = 10_000  # the full feedback matrix of suggest and studies stays small (10^8 pairs)
 DEFAULT_METHOD = {"motus": "sumgini", "wordle": "sumgini", "mastermind": "max"}
 SHOW_LIMIT = 60
-EMOJI = str.maketrans({"🟩": "G", "🟨": "Y", "⬛": "B", "⬜": "B", "\ufe0f": None})  # the squares Wordle shares
-
-
-@dataclass(frozen=True)
-class Proposal:
-    """One ``[[guess]]``: the proposal and its feedback code (computed from ``secret`` when given)."""
-
-    index: int
-    text: str
-    code: int
-    marks: str          # as shown: GYB string, or "black b, white w"
-    canonical: bool     # False: no secret can produce this feedback
-
-    @property
-    def name(self) -> str:
-        return f"guess {self.index} ({self.text}: {self.marks})"
 
 
 @dataclass(frozen=True)
@@ -68,10 +47,11 @@ class SecretAnswer(Answer):
 class SecretPuzzle(Puzzle):
     """A Motus, Wordle or Mastermind grid."""
 
-    def __init__(self, doc: PuzzleDoc, space: Space, proposals: list[Proposal]) -> None:
+    def __init__(self, doc: PuzzleDoc, state: SecretState) -> None:
         super().__init__(doc)
-        self.space = space
-        self.proposals = proposals
+        self.state = state
+        self.space = state.space
+        self.proposals = state.proposals
 
     # -- possible secrets -------------------------------------------------------------------------------
     def possible_mask(self) -> np.ndarray:
@@ -87,11 +67,11 @@ class SecretPuzzle(Puzzle):
         """The possible answers, by the vectorised table or by enumerating the model on ``backend``."""
         if method == "table":
             return [w for w, ok in zip(self.space.answers, self.possible_mask(), strict=True) if ok]
-        sm = build_model(self.space, self.proposals, per_word=_per_word(self.space, backend))
+        sm = model_for(self.state, backend)
         return sorted(sm.decode(values) for values in Engine(sm.model, backend).valids(sm.variables))
 
     def _engine(self, backend: str) -> tuple[Engine, SecretModel]:
-        sm = build_model(self.space, self.proposals, per_word=_per_word(self.space, backend))
+        sm = model_for(self.state, backend)
         return Engine(sm.model, backend), sm
 
     def solve(self, *, backend: str = "cpsat", options: Mapping[str, Any] | None = None) -> Report:
@@ -112,7 +92,7 @@ class SecretPuzzle(Puzzle):
     def verify(self, claims: Sequence[ClaimSpec], *, backend: str = "cpsat",
                options: Mapping[str, Any] | None = None) -> list[ClaimResult]:
         opts = self.reject_options(options, ("time-limit", "method"))
-        sm = build_model(self.space, self.proposals, per_word=_per_word(self.space, backend))
+        sm = model_for(self.state, backend)
         read = [self._read_claim(claim, sm) for claim in claims]
         engine = Engine(sm.model, backend)
         results = []
@@ -302,217 +282,6 @@ def _time_limit(opts: Mapping[str, Any]) -> float | None:
     return float(value) if value is not None else 60.0
 
 
-# -- the constraint model ----------------------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class SecretModel:
-    """A constraint model of the secret: its variables, how to read a solution, how to state a claim."""
-
-    space: Space
-    model: Model
-    variables: list[Var]
-    per_word: bool
-
-    def decode(self, values: Sequence[int]) -> str:
-        if self.per_word:
-            return self.space.answers[values[0]]
-        return decode(self.space, values)
-
-    def claim(self, item: str, *, negated: bool = False) -> Table:
-        """``answer is ITEM`` (or its negation) as a constraint on the variables."""
-        rows: list[tuple[int, ...]]
-        if self.per_word:
-            rows = [(i,) for i, w in enumerate(self.space.answers) if w == item]
-        else:
-            rows = [tuple(map(int, self.space.encode([item])[0]))]
-        return Table(tuple(self.variables), tuple(rows), forbidden=negated)
-
-
-def _per_word(space: Space, backend: str) -> bool:
-    return isinstance(space, WordSpace) and backend.lower() not in ("cpsat", "cp-sat", "ortools", "or-tools")
-
-
-def build_model(space: Space, proposals: Sequence[Proposal], *, per_word: bool = False) -> SecretModel:
-    """Variables per position; the secrets as a table; one observation per proposal.
-
-    Word feedback (the seed's rule, exactly): ``G`` at ``i`` iff the secret has the letter there; for each
-    letter ``a`` of the proposal with ``g`` right-place and ``y`` misplaced marks, the secret has exactly
-    ``g + y`` copies of ``a`` when some ``a`` is marked absent, at least ``g + y`` otherwise.  A feedback no
-    secret can produce (a misplaced mark after an absent one for the same letter) is unsatisfiable.
-    Mastermind: ``black = sum [c_i = g_i]`` and ``black + white = sum_a min(count_a, copies of a in g)``.
-
-    ``per_word``: one variable, the index of the secret among the answers, and each proposal as the table
-    of the answers that :func:`feedback.feedback` (the pair-by-pair rule) agrees with.  The letter model's
-    counting constraints need many helper booleans, on which python-constraint's plain backtracking cannot
-    prove infeasibility in reasonable time; this form is what that backend gets for words.
-    """
-    model = Model()
-    if per_word:
-        word = model.int_var(0, len(space.answers) - 1, "word")
-        for p in proposals:
-            with model.observation(p.name):
-                model.add_table([word], [(i,) for i, w in enumerate(space.answers)
-                                         if p.canonical and fb.feedback(p.text, w) == p.marks])
-        return SecretModel(space, model, [word], True)
-    if isinstance(space, CodeSpace):
-        variables = [model.int_var(0, space.colours - 1, f"peg {i + 1}") for i in range(space.pegs)]
-    else:
-        variables = [model.int_var(0, 25, f"letter {i + 1}") for i in range(len(space.answers[0]))]
-        model.add_table(variables, (tuple(map(int, row)) for row in space.answer_array), name="dictionary")
-    for p in proposals:
-        with model.observation(p.name):
-            if isinstance(space, CodeSpace):
-                _mastermind_constraints(model, space, variables, p)
-            else:
-                _word_constraints(model, variables, p)
-    return SecretModel(space, model, variables, False)
-
-
-def _word_constraints(model: Model, variables: list[Var], p: Proposal) -> None:
-    if not p.canonical:
-        lit = model.indicator(variables[0], 0)
-        model.add_all([lit, ~lit])
-        return
-    letters = [ALPHABET.index(c) for c in p.text]
-    for var, letter, mark in zip(variables, letters, p.marks, strict=True):
-        model.add(var == letter if mark == "G" else var != letter)
-    for letter in sorted(set(letters)):
-        marks = [m for lt, m in zip(letters, p.marks, strict=True) if lt == letter]
-        shown = sum(m != "B" for m in marks)
-        count = LinearExpr.sum_of(model.indicator(v, letter) for v in variables)
-        model.add(count == shown if "B" in marks else count >= shown)
-
-
-def _mastermind_constraints(model: Model, space: CodeSpace, variables: list[Var], p: Proposal) -> None:
-    guess = [int(c) - 1 for c in p.text]
-    black, white = divmod(p.code, space.pegs + 1)
-    model.add_exactly(black, [model.indicator(v, c) for v, c in zip(variables, guess, strict=True)])
-    common = []
-    for colour in sorted(set(guess)):
-        copies = guess.count(colour)
-        count = LinearExpr.sum_of(model.indicator(v, colour) for v in variables)
-        low = model.int_var(0, copies, f"min(count {colour + 1}, {copies}) in guess {p.index}", aux=True)
-        with model.unguarded():
-            enough = model.reify(count >= copies, f"count {colour + 1} >= {copies} in guess {p.index}")
-            model.add(low == copies, when=enough)
-            model.add(low == count, when=~enough)
-        common.append(low)
-    model.add(LinearExpr.sum_of(common) == black + white)
-
-
-def decode(space: Space, values: Sequence[int]) -> str:
-    if isinstance(space, CodeSpace):
-        return "".join(str(v + 1) for v in values)
-    return "".join(ALPHABET[v] for v in values)
-
-
-# -- reading files ---------------------------------------------------------------------------------------
-
-def read_item(space: Space, value: object, file: str | None, place: str) -> str:
-    """A word or code as the user wrote it, checked against the space's shape."""
-    if isinstance(space, CodeSpace):
-        if isinstance(value, list) and all(isinstance(x, int) and not isinstance(x, bool) for x in value):
-            text = "".join(str(x) for x in value)
-        elif isinstance(value, str):
-            text = "".join(value.split())
-        else:
-            raise PuzzleError("expected a code such as \"1122\" or [1, 1, 2, 2]", file=file, place=place)
-        symbols = "123456789"[: space.colours]
-        if len(text) != space.pegs or any(c not in symbols for c in text):
-            raise PuzzleError(f"{text!r} is not a code of {space.pegs} pegs", file=file, place=place,
-                              allowed=f"{space.pegs} digits from 1 to {space.colours}")
-        return text
-    if not isinstance(value, str):
-        raise PuzzleError("expected a word", file=file, place=place)
-    word = normalise(value)
-    length = len(space.answers[0]) if space.answers else 0
-    first = getattr(getattr(space, "cell", None), "first", None)
-    if not is_plain(word) or len(word) != length:
-        raise PuzzleError(f"{value!r} is not a word of {length} letters", file=file, place=place,
-                          allowed=f"{length} letters A-Z (accents are removed)")
-    if first and word[0] != first:
-        raise PuzzleError(f"{value!r} does not start with {first}", file=file, place=place,
-                          allowed=f"words starting with {first}")
-    return word
-
-
-def _read_marks(section: Section, word: str) -> str:
-    value = section.raw("feedback")
-    if not isinstance(value, str):
-        raise section.error("expected a feedback string", "feedback", allowed="G, Y and B, one per letter")
-    marks = "".join(value.split()).upper().translate(EMOJI)
-    if len(marks) != len(word) or any(c not in "GYB" for c in marks):
-        raise section.error(f"{value!r} is not a feedback for {word}", "feedback",
-                            allowed=f"{len(word)} marks among G (right place), Y (elsewhere), B (absent), "
-                                    "or the squares 🟩 🟨 ⬛ ⬜")
-    return marks
-
-
-def _read_proposals(section: Section, space: Space) -> list[Proposal]:
-    proposals = []
-    key = "code" if isinstance(space, CodeSpace) else "word"
-    for i, g in enumerate(section.sections("guess"), 1):
-        text = read_item(space, g.raw(key), g.file, g.path(key))
-        if g.has("feedback") == g.has("secret"):
-            raise g.error("give exactly one of 'feedback' and 'secret'", allowed="feedback, secret")
-        if g.has("secret"):
-            secret = read_item(space, g.raw("secret"), g.file, g.path("secret"))
-            code = int(space.codes(space.encode([text]), space.encode([secret]))[0, 0])
-            proposals.append(Proposal(i, text, code, space.show(code), True))
-        elif isinstance(space, CodeSpace):
-            fsec = g.section("feedback")
-            black = fsec.integer("black", lo=0, hi=space.pegs)
-            white = fsec.integer("white", 0, lo=0, hi=space.pegs)
-            fsec.finish()
-            if black + white > space.pegs:
-                raise fsec.error(f"black + white = {black + white} is more than {space.pegs} pegs",
-                                 allowed=f"black + white <= {space.pegs}")
-            code = space.code_of(black, white)
-            proposals.append(Proposal(i, text, code, space.show(code), True))
-        else:
-            marks = _read_marks(g, text)
-            proposals.append(Proposal(i, text, fb.to_code(marks), marks, fb.is_canonical(marks, text)))
-        g.finish()
-    return proposals
-
-
 def load(doc: PuzzleDoc) -> SecretPuzzle:
     """Read a ``motus``, ``wordle`` or ``mastermind`` puzzle."""
-    s = doc.section
-    game = doc.game.name
-    if game == "mastermind":
-        pegs = s.integer("pegs", 4, lo=1, hi=8)
-        colours = s.integer("colours", 6, lo=2, hi=9)
-        if colours ** pegs > MAX_CODES:
-            raise s.error(f"{colours}**{pegs} = {colours ** pegs} codes is too many", "pegs",
-                          allowed=f"at most {MAX_CODES} codes")
-        space: Space = CodeSpace(pegs=pegs, colours=colours, tries=s.integer("tries", 10, lo=1, hi=100))
-    else:
-        spec = s.string("dictionary", "fr" if game == "motus" else "wordle")
-        words = dictionary(spec, file=doc.file)
-        if game == "motus":
-            length = s.integer("length", lo=2, hi=30)
-            first_raw = s.raw("first", None)
-            if first_raw is None:
-                guesses = s.data.get("guess")
-                word = guesses[0].get("word") if isinstance(guesses, list) and guesses and \
-                    isinstance(guesses[0], dict) else None
-                if not isinstance(word, str) or not normalise(word):
-                    raise s.error("is required (or give a [[guess]] to read it from)", "first",
-                                  allowed="one letter A-Z")
-                first_raw = word
-                first = normalise(word)[0]
-            else:
-                first = normalise(first_raw) if isinstance(first_raw, str) else ""
-                if len(first) != 1 or first not in ALPHABET:
-                    raise s.error(f"{first_raw!r} is not a letter", "first", allowed="one letter A-Z")
-            tries = s.integer("tries", 5 if length == 5 else 6, lo=1, hi=100)
-        else:
-            length = s.integer("length", 5, lo=2, hi=30)
-            first, tries = None, s.integer("tries", 6, lo=1, hi=100)
-        cell = words.cell(length, first)
-        if not cell.answers:
-            where = f"{length} letters" + (f" starting with {first}" if first else "")
-            raise s.error(f"the dictionary {words.name!r} has no word of {where}", "length")
-        space = WordSpace(cell, tries)
-    return SecretPuzzle(doc, space, _read_proposals(s, space))
+    return SecretPuzzle(doc, read_state(doc))

@@ -9,11 +9,12 @@ from fractions import Fraction
 from typing import Any, Literal, overload
 
 from sleuth.errors import PuzzleError
+from sleuth.puzzle import PuzzleDoc
 from sleuth.schema import Names, Section, choose, describe
 
 from .counting import Arrangements, Knowledge
 from .optimal import Feedback, StateBudgetExceeded, ensure_recursion
-from .orders import Guess
+from .model import Guess
 from .scores import Evaluator, ScoreDistribution
 from .strategies import ALIASES, STRATEGIES, Optimal, Strategy, first_max, make_strategy
 
@@ -117,8 +118,9 @@ class CardGame:
 
 # -- reading a puzzle file ----------------------------------------------------------------------------
 
-def read_game(section: Section) -> CardGame:
+def read_state(doc: PuzzleDoc) -> CardGame:
     """The game part of a puzzle file (``deck``, ``feedback``, ``[[guess]]``), fully checked."""
+    section = doc.section
     types, counts = read_deck(section)
     feedback = Feedback(section.string("feedback", "partial", choices=[f.value for f in Feedback]))
     names = Names("card", types)

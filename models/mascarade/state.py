@@ -22,6 +22,7 @@ from fractions import Fraction
 
 from sleuth.errors import InternalError, PuzzleError
 from sleuth.names import unique_names
+from sleuth.puzzle import PuzzleDoc
 from sleuth.schema import Names, Section
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 13
@@ -194,8 +195,9 @@ class Game:
 EVENT_KINDS = ("swap", "reveal", "look", "spy", "fool")
 
 
-def parse_game(section: Section, file: str | None) -> Game:
+def read_state(doc: PuzzleDoc) -> Game:
     """Read ``players``, ``cards``, ``middle``, ``swap_probability`` and the ``[[event]]`` tables."""
+    section, file = doc.section, doc.file
     players = section.array("players", str, min_len=MIN_PLAYERS, max_len=MAX_PLAYERS)
     cards = section.array("cards", str, min_len=1)
     middle_cards = section.array("middle", str, [], max_len=MAX_POSITIONS - MIN_PLAYERS)

@@ -1,11 +1,15 @@
-"""One claim language for every game: a game's atoms, combined with ``not``, ``and``, ``or`` and parentheses.
+"""One claim language for every game: the engine's formula parser (:mod:`sleuth.formula`) with each game's
+statements as its atoms.
 
-A game reads its *atoms* ("Bob holds Rope", "answer is CRANE", "P(next is Q) = 1/4"); this module gives
-them one shared grammar around them and one set of natural phrasings:
+A game reads its *statements* ("Bob holds Rope", "answer is CRANE", "P(next is Q) = 1/4");
+:func:`sleuth.formula.parse_claim` combines them as it combines formulas, so every game has the same
+grammar around them, and this module adds one set of natural phrasings:
 
-- ``not A``, ``A and B``, ``A or B``, ``( ... )`` (``and`` binds tighter than ``or``).  A claim that reads as
-  one atom as a whole is that atom, so a name containing "and" keeps working; quote such a name
-  (``"Salt and Pepper" holds Rope``) to combine it with others.
+- ``not A``, ``A and B``, ``A or B``, ``A implies B``, ``( ... )`` (``and`` binds tighter than ``or``, which
+  binds tighter than ``implies``).  A claim that reads as one statement as a whole is that statement, so a
+  name containing "and" keeps working; quote such a name (``"Salt and Pepper" holds Rope``) to combine it
+  with others.  Epistemic puzzles use the full formula language (comparisons, ``knows``, ...), of which
+  this is the propositional part.
 - Holding phrasings (Clue, Mascarade): "Bob has the Rope", "Bob has Rope", "Bob holds the Rope" mean
   "Bob holds Rope"; "Bob does not have the Rope", "Bob doesn't hold Rope", "Bob has no Rope" mean
   "Bob lacks Rope"; "the Rope is in the envelope" means "envelope holds Rope" (and "is not in" lacks).
@@ -25,11 +29,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, TypeVar
 
 from .errors import PuzzleError
+from .formula import CLAIM_KEYWORDS, And, Atom, FormulaError, Implies, Node, Not, Or, parse_claim, transform, walk
 from .names import NAME
 from .results import Verdict
 
@@ -37,105 +41,27 @@ if TYPE_CHECKING:
     from .model import Lit, Model
 
 T = TypeVar("T")
+Claim = Node   # a claim: statements (Atom) under Not, And, Or, Implies
 
-
-@dataclass(frozen=True)
-class Atom:
-    text: str
-
-
-@dataclass(frozen=True)
-class Not:
-    item: Claim
-
-
-@dataclass(frozen=True)
-class And:
-    items: tuple[Claim, ...]
-
-
-@dataclass(frozen=True)
-class Or:
-    items: tuple[Claim, ...]
-
-
-Claim = Atom | Not | And | Or
-
-COMBINATORS = "statements joined by and, or, not and parentheses"
-_TOKEN = re.compile(r'"[^"]*"|`(?:[^`]|``)*`|\(|\)|[^\s()"`]+')
-_KEYWORDS = ("and", "or", "not")
-
-
-def _tokens(text: str) -> list[str]:
-    return _TOKEN.findall(text)
+COMBINATORS = "statements joined by and, or, not, implies and parentheses"
+_WORD = re.compile(r'"[^"]*"|`(?:[^`]|``)*`|[^\s()"`]+')
 
 
 def is_compound(text: str) -> bool:
-    """Whether the text uses the claim combinators ``and``, ``or``, ``not`` at all (outside quotes)."""
-    return any(t.casefold() in _KEYWORDS for t in _tokens(text))
+    """Whether the text uses the claim combinators ``and``, ``or``, ``not``, ``implies`` (outside quotes)."""
+    return any(w.casefold() in CLAIM_KEYWORDS or w == "->" for w in _WORD.findall(text))
 
 
 def parse(text: str, normalise: Callable[[str], str] = lambda s: s) -> Claim:
-    """The claim as a tree of atoms (their text normalised), or PuzzleError naming what is wrong."""
-    tokens = _tokens(text)
-    pos = 0
-
-    def peek() -> str | None:
-        return tokens[pos] if pos < len(tokens) else None
-
-    def take() -> str:
-        nonlocal pos
-        pos += 1
-        return tokens[pos - 1]
-
-    def expr() -> Claim:
-        items = [term()]
-        while (t := peek()) is not None and t.casefold() == "or":
-            take()
-            items.append(term())
-        return items[0] if len(items) == 1 else Or(tuple(items))
-
-    def term() -> Claim:
-        items = [factor()]
-        while (t := peek()) is not None and t.casefold() == "and":
-            take()
-            items.append(factor())
-        return items[0] if len(items) == 1 else And(tuple(items))
-
-    def factor() -> Claim:
-        t = peek()
-        if t is None:
-            raise PuzzleError("the claim ends where a statement should follow")
-        if t.casefold() == "not":
-            take()
-            return Not(factor())
-        if t == "(":
-            take()
-            inner = expr()
-            if peek() != ")":
-                raise PuzzleError("a '(' is not closed")
-            take()
-            return inner
-        words = []
-        while (t := peek()) is not None and t.casefold() not in ("and", "or") and t not in "()":
-            words.append(take())
-        if not words:
-            raise PuzzleError(f"expected a statement, found {t!r}")
-        return Atom(normalise(" ".join(words)))
-
-    result = expr()
-    if pos != len(tokens):
-        raise PuzzleError(f"unexpected {tokens[pos]!r}")
-    return result
+    """The claim as a tree of statements (their text normalised), or PuzzleError naming what is wrong."""
+    def one(node: Node) -> Node:
+        return Atom(normalise(node.text)) if isinstance(node, Atom) else node
+    return transform(parse_claim(text), one)
 
 
 def atoms(claim: Claim) -> list[Atom]:
-    """The claim's atoms, left to right."""
-    if isinstance(claim, Atom):
-        return [claim]
-    if isinstance(claim, Not):
-        return atoms(claim.item)
-    return [a for item in claim.items for a in atoms(item)]
+    """The claim's statements, left to right."""
+    return [n for n in walk(claim) if isinstance(n, Atom)]
 
 
 def to_lit(model: Model, claim: Claim, leaf: Callable[[Atom], Lit]) -> Lit:
@@ -145,8 +71,12 @@ def to_lit(model: Model, claim: Claim, leaf: Callable[[Atom], Lit]) -> Lit:
     if isinstance(claim, Atom):
         return leaf(claim)
     if isinstance(claim, Not):
-        return ~to_lit(model, claim.item, leaf)
-    lits = tuple(to_lit(model, item, leaf) for item in claim.items)
+        return ~to_lit(model, claim.operand, leaf)
+    if isinstance(claim, Implies):
+        claim = Or((Not(claim.left), claim.right))
+    if not isinstance(claim, (And, Or)):
+        raise TypeError(claim)
+    lits = tuple(to_lit(model, item, leaf) for item in claim.args)
     with model.unguarded():
         return model.reify(Clause(lits, all_of=isinstance(claim, And)))
 
@@ -156,9 +86,40 @@ def evaluate(claim: Claim, leaf: Callable[[Atom], bool]) -> bool:
     if isinstance(claim, Atom):
         return leaf(claim)
     if isinstance(claim, Not):
-        return not evaluate(claim.item, leaf)
-    values = (evaluate(item, leaf) for item in claim.items)
+        return not evaluate(claim.operand, leaf)
+    if isinstance(claim, Implies):
+        return not evaluate(claim.left, leaf) or evaluate(claim.right, leaf)
+    if not isinstance(claim, (And, Or)):
+        raise TypeError(claim)
+    values = (evaluate(item, leaf) for item in claim.args)
     return all(values) if isinstance(claim, And) else any(values)
+
+
+def combine(claim: Claim, leaf: Callable[[Atom], Verdict]) -> Verdict:
+    """The verdict on a claim from its statements' verdicts, in three-valued logic (open = unknown).
+
+    Exact when every statement is entailed or refuted (statements about one known quantity, such as card
+    guessing's exact probabilities); with open statements the result is open unless the known ones decide it.
+    Games that judge over worlds use :func:`to_lit` instead (``A or not A`` is entailed there).
+    """
+    def value(node: Claim) -> bool | None:
+        if isinstance(node, Atom):
+            v = leaf(node)
+            return True if v is Verdict.ENTAILED else False if v is Verdict.REFUTED else None
+        if isinstance(node, Not):
+            inner = value(node.operand)
+            return None if inner is None else not inner
+        if isinstance(node, Implies):
+            return value(Or((Not(node.left), node.right)))
+        if not isinstance(node, (And, Or)):
+            raise TypeError(node)
+        values = [value(item) for item in node.args]
+        decisive = isinstance(node, Or)   # a True decides an Or, a False decides an And
+        if decisive in values:
+            return decisive
+        return None if None in values else not decisive
+    result = value(claim)
+    return Verdict.OPEN if result is None else Verdict.ENTAILED if result else Verdict.REFUTED
 
 
 def verdict_of(p: Fraction | float, *, negated: bool = False) -> Verdict:
@@ -216,8 +177,8 @@ def read(text: str, read_atom: Callable[[str], T], normalise: Callable[[str], st
             raise located(single) from None
     try:
         claim = parse(text)
-    except PuzzleError as exc:
-        raise PuzzleError(f"cannot read claim {text!r}: {exc.message}", allowed=COMBINATORS, **where) from None
+    except FormulaError as exc:
+        raise PuzzleError(f"cannot read claim: {exc.message}", allowed=COMBINATORS, **where) from None
     payloads: dict[Atom, T] = {}
     for atom in atoms(claim):
         try:
@@ -227,5 +188,5 @@ def read(text: str, read_atom: Callable[[str], T], normalise: Callable[[str], st
     return claim, payloads
 
 
-__all__: Sequence[str] = ["And", "Atom", "Claim", "Not", "Or", "atoms", "evaluate", "is_compound",
+__all__: Sequence[str] = ["And", "Atom", "Claim", "Implies", "Not", "Or", "atoms", "combine", "evaluate", "is_compound",
                           "normalise_holding", "parse", "read", "to_lit", "verdict_of"]

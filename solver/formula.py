@@ -23,6 +23,10 @@ Strings (``'July'``) compare with variables whose domain is a list of names.  A 
 name is not a plain identifier (or is a keyword) is written in backquotes: ```my var` + 1``,
 ``knows(`and`)``; a backquote inside is doubled.
 
+Claims in the games use the same parser (:func:`parse_claim`): a *statement* (a run of words, such as
+``Bob holds Rope`` or ``answer is CRANE``) is an :class:`Atom` that the game reads, combined with ``not``,
+``and``, ``or``, ``implies`` and parentheses exactly as formulas are.
+
 Chains of ``and``, ``or``, ``+``/``-`` and ``*``/``//``/``%`` are flat n-ary nodes, so a sum of thousands
 of terms never recurses deeply.  Nesting (parentheses, ``not``, unary minus, ``implies``, calls, and the
 depth of the tree) is limited to :data:`MAX_DEPTH` levels; deeper formulas get a one-line error.
@@ -147,6 +151,13 @@ class After(Node):
 
 
 @dataclass(frozen=True)
+class Atom(Node):
+    """A game's statement inside a claim (``Bob holds Rope``), as written; the game reads it."""
+
+    text: str
+
+
+@dataclass(frozen=True)
 class Call(Node):
     func: str
     args: tuple[Node, ...]
@@ -240,6 +251,29 @@ def _tokens(text: str) -> list[_Tok]:
     return out
 
 
+# A claim's words: a quoted name, a parenthesis, or a run of other characters that may carry a parenthesised
+# part glued to it (``P(next is Q)``); the keywords and ``->`` combine statements.
+_CLAIM_TOKEN = re.compile(r'"[^"]*"|`(?:[^`]|``)*`|[^\s()"`]+(?:\([^()]*\)[^\s()"`]*)*|\(|\)')
+CLAIM_KEYWORDS = frozenset({"and", "or", "not", "implies"})
+
+
+def _claim_tokens(text: str) -> list[_Tok]:
+    out = []
+    for m in _CLAIM_TOKEN.finditer(text):
+        word = m.group()
+        if word.lower() in CLAIM_KEYWORDS:
+            out.append(_Tok("kw", word.lower(), m.start() + 1))
+        elif word in ("(", ")", "->"):
+            out.append(_Tok("op", word, m.start() + 1))
+        else:
+            out.append(_Tok("word", word, m.start() + 1))
+    unread = _CLAIM_TOKEN.sub("", text).strip()
+    if unread:
+        raise FormulaError(f"unbalanced quote or backquote ({unread[:20]!r}) in {_short(text)!r}")
+    out.append(_Tok("end", "", len(text) + 1))
+    return out
+
+
 _COMPARE = ("==", "!=", "<", "<=", ">", ">=")
 _IMPLIES, _OR, _AND, _NOT, _COMPARE_LEVEL, _SUM, _TERM, _UNARY = range(1, 9)
 _LEVELS = {"implies": _IMPLIES, "->": _IMPLIES, "or": _OR, "and": _AND, **dict.fromkeys(_COMPARE, _COMPARE_LEVEL),
@@ -250,9 +284,10 @@ class _Parser:
     """Precedence climbing; parentheses, calls and pending operators are counted before recursing, and the
     height of every node built is checked, so that nothing recurses past :data:`MAX_DEPTH` levels."""
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, statements: bool = False) -> None:
         self.text = text
-        self.toks = _tokens(text)
+        self.statements = statements   # a claim: runs of words are game statements (Atom)
+        self.toks = _claim_tokens(text) if statements else _tokens(text)
         self.i = 0
         self.parens = 0    # open parentheses and calls
         self.pending = 0   # binary operators whose right operand is being parsed
@@ -369,6 +404,8 @@ class _Parser:
 
     def atom(self) -> Node:
         tok = self.peek()
+        if self.statements:
+            return self.statement()
         if tok.kind == "int":
             self.take()
             value = int(tok.text) if len(tok.text) <= 20 else MAX_INT + 1
@@ -393,6 +430,21 @@ class _Parser:
                 return Name(tok.text)
             return self.nest(self.call, tok)
         self.fail("expected a value, a name or '('")
+
+    def statement(self) -> Node:
+        """A claim's operand: ``( claim )`` or a statement, the words up to ``and``, ``or``, ``implies``, a
+        parenthesis or the end (a ``not`` inside, as in ``Bob does not have Rope``, is one of its words)."""
+        if self.at("("):
+            self.take()
+            node = self.nest(self.expr, _IMPLIES)
+            self.expect(")")
+            return node
+        words: list[str] = []
+        while self.peek().kind == "word" or (words and self.at("not")):
+            words.append(self.take().text)
+        if not words:
+            self.fail("expected a statement")
+        return self.make(Atom(" ".join(words)))
 
     def call(self, tok: _Tok) -> Node:
         func = tok.text.lower()
@@ -463,6 +515,18 @@ def parse(text: str) -> Node:
     return _Parser(text).parse()
 
 
+def parse_claim(text: str) -> Node:
+    """Parse a game's claim: statements (:class:`Atom`) joined by ``not``, ``and``, ``or``, ``implies`` and
+    parentheses; raises :class:`FormulaError` quoting the text and the column.
+
+    >>> to_text(parse_claim("Bob has the Rope and not (Ann holds Knife or Cy holds Rope)"))
+    '(Bob has the Rope) and (not ((Ann holds Knife) or (Cy holds Rope)))'
+    """
+    if not isinstance(text, str) or not text.strip():
+        raise FormulaError("empty claim")
+    return _Parser(text, statements=True).parse()
+
+
 def names_in(node: Node) -> set[str]:
     """Variable names a formula mentions (agents in ``knows`` are not variables)."""
     return {n.name for n in walk(node) if isinstance(n, Name)}
@@ -503,6 +567,8 @@ def to_text(node: Node) -> str:
         return f"after({to_text(node.announcement)}, {to_text(node.what)})"
     if isinstance(node, Call):
         return f"{node.func}({', '.join(to_text(a) for a in node.args)})"
+    if isinstance(node, Atom):
+        return node.text
     raise TypeError(node)
 
 

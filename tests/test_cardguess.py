@@ -12,7 +12,7 @@ import pytest
 from sleuth.models.cardguess.bounds import complete_feedback_bounds, fano, feder_merhav, inverse
 from sleuth.models.cardguess.counting import Arrangements, Knowledge, brute_force_posterior, multinomial
 from sleuth.models.cardguess.optimal import Feedback, OptimalSolver
-from sleuth.models.cardguess.orders import Guess, enumerate_posterior
+from sleuth.models.cardguess.model import Guess, enumerate_posterior
 from sleuth.models.cardguess.scores import score_distribution
 from sleuth.models.cardguess.seed import SeedAgent, SeedOptimalAgent
 from sleuth.models.cardguess.strategies import STRATEGIES, ConstantStep, ExpectedCounts, make_strategy

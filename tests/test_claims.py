@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from sleuth.claims import And, Atom, Not, Or, evaluate, normalise_holding, parse, read, verdict_of
+from sleuth.claims import And, Atom, Implies, Not, Or, combine, evaluate, normalise_holding, parse, read, verdict_of
 from sleuth.errors import PuzzleError
 from sleuth.puzzle import load_puzzle
 from sleuth.results import ClaimSpec, Verdict
@@ -33,6 +33,30 @@ def test_precedence_quotes_and_parentheses() -> None:
 ])
 def test_holding_phrasings(text: str, canonical: str) -> None:
     assert normalise_holding(text) == canonical
+
+
+def test_claims_are_the_formula_parser_with_statements() -> None:
+    """The claim grammar is sleuth.formula's: implies (right-associative), its depth limit, its round trip."""
+    from itertools import product
+
+    from sleuth.formula import MAX_DEPTH, FormulaError, parse_claim, to_text
+
+    assert parse("a implies b -> c") == Implies(Atom("a"), Implies(Atom("b"), Atom("c")))
+    assert parse("P(next is Q) = 1/4 and best guess is K") == And((Atom("P(next is Q) = 1/4"),
+                                                                     Atom("best guess is K")))
+    claim = parse("not (Bob has the Rope or x y) implies z and not w", normalise_holding)
+    assert parse_claim(to_text(claim)) == claim
+    with pytest.raises(FormulaError, match="nested more than"):
+        parse("(" * (MAX_DEPTH + 1) + "a" + ")" * (MAX_DEPTH + 1))
+    # implies is "not a or b", in one world and on three values (open = unknown)
+    for a, b in product([True, False], repeat=2):
+        world = {"a": a, "b": b}
+        assert evaluate(parse("a implies b"), lambda x, w=world: w[x.text]) == ((not a) or b)
+    v = {"t": Verdict.ENTAILED, "f": Verdict.REFUTED, "u": Verdict.OPEN}
+    cases = {"t and u": "u", "f and u": "f", "t or u": "t", "f or u": "u", "not u": "u", "u implies t": "t",
+             "f implies u": "t", "t implies f": "f", "not (f or f) and t": "t"}
+    for text, want in cases.items():
+        assert combine(parse(text), lambda x: v[x.text]) is v[want], text
 
 
 def test_a_whole_atom_wins_over_the_combinators() -> None:
@@ -144,9 +168,9 @@ def test_combined_motus_and_mascarade_claims_match_every_world(backend: str) -> 
 
 def _holds(puzzle, history, atom: str) -> bool:
     """Mascarade: replay the history and read 'Jx holds Cy' in the final placement."""
-    from sleuth.models.mascarade.game import SwapStep
+    from sleuth.models.mascarade.state import SwapStep
 
-    g = puzzle.table
+    g = puzzle.state
     cards, bits = list(g.initial), iter(history)
     for step in g.steps_for(puzzle.viewer):
         if isinstance(step, SwapStep):
@@ -155,3 +179,20 @@ def _holds(puzzle, history, atom: str) -> bool:
                 cards[step.a], cards[step.b] = cards[step.b], cards[step.a]
     who, _, card = atom.split(" ", 2)
     return cards[list(g.positions).index(who)] == list(g.identities).index(card)
+
+
+def test_card_guessing_claims_combine_exact_statements() -> None:
+    """Each card-guessing statement is an exact comparison; a combined claim's verdict is its truth table."""
+    puzzle = load_puzzle(PUZZLES / "cardguess" / "complete_feedback.toml")
+    rng = random.Random(5)
+    statements = ["P(next is J) = 1/3", "P(next is Q) > 1/2", "P(next is K) <= 1/2", "best guess is K",
+                  "E(further correct) >= 3", "P(remaining is J=2 Q=1 K=3) = 1"]
+    alone = {s: r.verdict for s, r in zip(statements, puzzle.verify([ClaimSpec(s) for s in statements]),
+                                          strict=True)}
+    assert set(alone.values()) == {Verdict.ENTAILED, Verdict.REFUTED}
+    for _ in range(25):
+        a, b, c = rng.sample(statements, 3)
+        text = rng.choice([f"{a} and ({b} or not {c})", f"not {a} implies {b}", f"({a} or {b}) and {c}"])
+        got = puzzle.verify([ClaimSpec(text)])[0]
+        truth = evaluate(parse(text), lambda atom: alone[atom.text] is Verdict.ENTAILED)
+        assert got.verdict is (Verdict.ENTAILED if truth else Verdict.REFUTED), text

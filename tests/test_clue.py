@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from sleuth.models.clue.counting import Problem, _Counter, brute_force_counts, count_deals, sample_deals
-from sleuth.models.clue.game import Deck
+from sleuth.models.clue.state import Deck
 from sleuth.models.clue.model import build_model
 from sleuth.models.clue.rules import apply_rules
 from sleuth.models.clue.sheet import Mark, backbone_sheet, counted_sheet, naive_sheet

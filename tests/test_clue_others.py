@@ -9,7 +9,7 @@ from fractions import Fraction
 
 import pytest
 
-from sleuth.models.clue.game import Accusation, Deck, Game, Suggestion
+from sleuth.models.clue.state import Accusation, Deck, Game, Suggestion
 from sleuth.models.clue import others
 from sleuth.models.clue.counting import Problem, sample_deals
 from sleuth.models.clue.others import PARTS, brute_force_others, others_knowledge, show_advice, views

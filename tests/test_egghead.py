@@ -9,7 +9,7 @@ import json
 import numpy as np
 import pytest
 
-from sleuth.models.egghead.deduction import CpSatBasic
+from sleuth.models.egghead.model import CpSatBasic
 from sleuth.models.egghead.experiment import convolve_power, pmf, simulate, type_stats, win_probabilities
 from sleuth.models.egghead.hands import Setup
 from sleuth.models.egghead.questions import CATALOGUE, QuestionDef, hand_variables, load_catalogue, parse

@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 from sleuth.models.mascarade import belief, knowledge, simulate
 from sleuth.models.mascarade.analysis import make_tracker, observation_names, replay, run_steps, without
 from sleuth.models.mascarade.belief import ComponentBelief, Method
-from sleuth.models.mascarade.cpmodel import build_model, enumerate_belief
-from sleuth.models.mascarade.game import SeeStep, SwapStep
+from sleuth.models.mascarade.model import build_model, enumerate_belief
+from sleuth.models.mascarade.state import SeeStep, SwapStep
 from sleuth.models.mascarade.reference import brute_force, marginals_of
 from sleuth.models.mascarade.simulate import SWAPS_ONLY, Mix, dumps_toml, to_document
 from sleuth.puzzle import load_data, load_puzzle, loads
@@ -291,7 +291,7 @@ def test_contradiction_names_a_minimal_conflict():
 def test_simulated_document_round_trips():
     g = simulate(5, 25, 9, middle=2)
     doc = loads(dumps_toml(to_document(g, viewer="Cat")))
-    assert doc.table.events == g.events and doc.table.initial == g.initial
+    assert doc.state.events == g.events and doc.state.initial == g.initial
 
 
 def test_swap_heavy_mix_still_exact_on_small_tables():
@@ -325,7 +325,7 @@ card = "Queen"
 
 def test_explanations_cpsat_core_and_deletion_are_both_minimal():
     puzzle = load_puzzle(PUZZLES / "mascarade" / "six-players.toml")
-    g = puzzle.table
+    g = puzzle.state
     steps = g.steps_for(puzzle.viewer)
     claims = [ClaimSpec("Dan holds Witch"), ClaimSpec("Ann holds Judge", Verdict.REFUTED)]
     for backend in ("cpsat", "python-constraint"):
@@ -386,8 +386,8 @@ def test_property_component_engine_equals_brute_force(case):
 @pytest.mark.parametrize("name", ["thirteen-players.toml", "five-players-middle.toml", "six-players.toml"])
 def test_puzzles_cpsat_enumeration_equals_exact_belief(name):
     puzzle = load_puzzle(PUZZLES / "mascarade" / name)
-    cp = belief(puzzle.table, puzzle.viewer, Method.CPSAT)
+    cp = belief(puzzle.state, puzzle.viewer, Method.CPSAT)
     for m in (Method.AUTO, Method.TREE, Method.STATES):
-        r = belief(puzzle.table, puzzle.viewer, m)
+        r = belief(puzzle.state, puzzle.viewer, m)
         assert r.marginals == cp.marginals and r.support == cp.support
     assert cp.histories >= cp.support

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from sleuth.models.clue.game import NAMED_DECKS
+from sleuth.models.clue.state import NAMED_DECKS
 from sleuth.models.clue.puzzle import _CLAIM
 from sleuth.names import quote, unquote
 from sleuth.puzzle import load_data

@@ -14,7 +14,7 @@ import pytest
 from sleuth.models.motus import feedback as fb
 from sleuth.models.motus import strategy as st
 from sleuth.models.motus import words
-from sleuth.models.motus.game import build_model
+from sleuth.models.motus.model import build_model
 from sleuth.engine import Engine
 from sleuth.puzzle import loads
 

@@ -15,7 +15,7 @@ from sleuth.models.motus import feedback as fb
 from sleuth.models.motus import strategy as st
 from sleuth.models.motus import words
 from sleuth.models.motus.emi import GameTree
-from sleuth.models.motus.game import build_model
+from sleuth.models.motus.model import build_model
 from sleuth.models.motus.space import CodeSpace, WordSpace
 from sleuth.engine import Engine
 from sleuth.puzzle import loads

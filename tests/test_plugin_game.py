@@ -68,3 +68,28 @@ def test_plugin_cannot_take_a_builtin_name(monkeypatch):
 
     monkeypatch.setattr(sleuth.games, "plugin_points", lambda group: [("clue", "tests.test_plugin_game:IMPOSTOR")])
     assert [g.module for g in all_games() if g.name == "clue"] == ["sleuth.models.clue"]
+
+
+@pytest.mark.parametrize("backend", ["cpsat", "python-constraint"])
+def test_plugin_statements_combine_in_the_claim_language(registered, tmp_path, backend):
+    """The game gives one statement; the engine's claim language combines it, judged like brute force."""
+    from sleuth import load_puzzle
+    from sleuth.claims import evaluate, parse
+    from sleuth.results import ClaimSpec
+
+    f = tmp_path / "toy.toml"
+    f.write_text(FILE, encoding="utf-8")
+    puzzle = load_puzzle(f)
+    worlds = [w for w in all_worlds() if puzzle.check(w)]
+    texts = ["position 1 holds B or position 1 holds C", "position 3 holds C implies position 1 holds B",
+             "not (position 2 holds A and position 3 holds C)", "position 1 holds A or position 2 holds B"]
+    results = puzzle.verify([ClaimSpec(t) for t in texts], backend=backend)
+    for text, result in zip(texts, results, strict=True):
+        claim = parse(text)
+        truths = {evaluate(claim, lambda a, w=w: w[puzzle.statement(a.text)[0]] == puzzle.statement(a.text)[1])
+                  for w in worlds}
+        expected = "entailed" if truths == {True} else "refuted" if truths == {False} else "open"
+        assert result.verdict.value == expected, (text, result)
+    assert {r.verdict.value for r in results} == {"entailed", "open", "refuted"}
+    bad = run_cli(["verify", f, "--claim", "position 1 holds A and (position 2 holds B"])
+    assert bad.code == 2 and "expected ')'" in bad.err and "--claim[1]" in bad.err

@@ -1,6 +1,7 @@
 """The ``cardguess`` puzzle: solve (posterior), verify (claims), suggest (next guess), plot.
 
-Claims (exact comparisons, so each is entailed or refuted; ``op`` is one of ``= != < <= > >=``)::
+Claims: these statements (exact comparisons, so each is entailed or refuted; ``op`` is one of
+``= != < <= > >=``), alone or joined by ``not``, ``and``, ``or``, ``implies`` and parentheses::
 
     P(next is J) = 1/3
     P(remaining is J=0 Q=1 K=2) = 3/10      (every type listed)
@@ -16,10 +17,12 @@ from __future__ import annotations
 import operator
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 
+from sleuth.claims import Atom, combine
+from sleuth.claims import read as read_claim
 from sleuth.names import NAME, quote, unquote
 from sleuth.derive import NotServed
 from sleuth.errors import PuzzleError, SleuthError
@@ -179,7 +182,23 @@ class CardGuessPuzzle(Puzzle):
         return [judge() for judge in parsed]
 
     def _parse_claim(self, claim: ClaimSpec, defaults: Mapping[str, Any]) -> Callable[[], ClaimResult]:
-        text, place = claim.text, claim.place
+        """A claim: statements (the forms above) joined by not, and, or, implies (see :mod:`sleuth.claims`);
+        each statement is entailed or refuted (a best guess tied with others is open), and so is the claim
+        when its statements decide it."""
+        place = claim.place
+        tree, judges = read_claim(claim.text, lambda text: self._statement(text, claim, defaults),
+                                  file=self.doc.file, place=place)
+        def judge() -> ClaimResult:
+            results = {atom: j() for atom, j in judges.items()}
+            if isinstance(tree, Atom):
+                return replace(results[tree], text=claim.text)
+            return ClaimResult(claim.text, combine(tree, lambda a: results[a].verdict), expect=claim.expect,
+                               detail="; ".join(dict.fromkeys(r.detail for r in results.values() if r.detail)))
+        return judge
+
+    def _statement(self, text: str, claim: ClaimSpec, defaults: Mapping[str, Any]) -> Callable[[], ClaimResult]:
+        """One statement of a claim, as a judge run after every claim is read."""
+        place = claim.place
         opts = {**{k: v for k, v in defaults.items() if k in ("method", "gamma", "step")}, **claim.options}
         s = self.state
 
@@ -229,7 +248,7 @@ class CardGuessPuzzle(Puzzle):
                                    detail=f"best with {strategy.describe()}: "
                                           + ", ".join(s.types[i] for i in top))
             return judge
-        raise self._error(f"cannot read claim {text!r}", place, allowed=CLAIM_FORMS)
+        raise PuzzleError(f"cannot read claim {text!r}", allowed=CLAIM_FORMS)
 
     def _parse_composition(self, body: str, place: str, text: str) -> tuple[int, ...]:
         x: dict[int, int] = {}

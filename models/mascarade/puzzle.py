@@ -35,7 +35,8 @@ OPTIONS = ("method", "probabilities", "swap_probability", "max_states", "tree_ca
 DEFAULT_MAX_STATES = 6_000_000           # measured peak: 624 MB for a component of this size
 _P_CLAIM = re.compile(rf"^\s*P\s*\(\s*(?P<who>{NAME})\s+holds\s+(?P<card>{NAME})\s*\)\s*(?P<op>==|=|!=|<=|>=|<|>)"
                       r"\s*(?P<value>\S+)\s*$", re.IGNORECASE)
-_HOLDS = re.compile(rf"^\s*(?P<neg>not\s+)?(?P<who>{NAME})\s+holds\s+(?P<card>{NAME})\s*$", re.IGNORECASE)
+_HOLDS = re.compile(rf"^\s*(?P<neg>not\s+)?(?P<who>{NAME})\s+(?P<verb>holds|lacks)\s+(?P<card>{NAME})\s*$",
+                    re.IGNORECASE)
 _KNOWS = re.compile(rf"^\s*(?P<neg>not\s+)?(?P<who>{NAME})\s+knows\s+(?:their|own|his|her)\s+(?:own\s+)?card\s*$",
                     re.IGNORECASE)
 _NESTED = re.compile(r"^\s*P\s*\(\s*(?P<who>.+?)\s+(?:(?P<knows>knows\s+(?:their|own|his|her)\s+(?:own\s+)?card)"
@@ -413,9 +414,9 @@ class MascaradePuzzle(Puzzle):
         m = _HOLDS.match(spec.text)
         if m:
             return ("holds", positions.index(unquote(m["who"]), sec), cards.index(unquote(m["card"]), sec), "",
-                    Fraction(0), bool(m["neg"]))
+                    Fraction(0), bool(m["neg"]) != (m["verb"].lower() == "lacks"))
         raise PuzzleError(f"cannot read claim {spec.text!r}", file=self.doc.file, place=spec.place,
-                          allowed="'<player> holds <card>', 'not <player> holds <card>', "
+                          allowed="'<player> holds <card>', '<player> lacks <card>', "
                                   "'P(<player> holds <card>) = p/q' (also != < <= > >=), "
                                   "'<player> knows their card', '<player> may know their card', "
                                   "'P(<player> knows their card) >= p/q', "

@@ -15,6 +15,8 @@ from typing import Any
 
 from sleuth import Engine, Model, Puzzle, PuzzleDoc, Report, Status
 from sleuth.games import GameInfo
+from sleuth import claims as claims_lang
+from sleuth.errors import PuzzleError
 from sleuth.results import ClaimResult, ClaimSpec
 from sleuth.schema import Names
 
@@ -51,17 +53,22 @@ class ThreeCards(Puzzle):
         return Report(self.game, Status.OK, {"valids": rows, "count": len(rows)},
                       "\n".join(" ".join(r) for r in rows))
 
+    def statement(self, text: str) -> tuple[int, int]:
+        """The game's one statement, ``position N holds CARD``: the claim language combines them."""
+        m = _CLAIM.match(text)
+        if m is None:
+            raise PuzzleError(f"cannot read claim {text!r}", allowed="position N holds CARD")
+        return int(m.group(1)) - 1, self.names.index(m.group(2))
+
     def verify(self, claims: Sequence[ClaimSpec], *, backend: str = "cpsat",
                options: Mapping[str, Any] | None = None) -> list[ClaimResult]:
         self.reject_options(options, ("time-limit",))
-        out = []
-        for spec in claims:
-            m = _CLAIM.match(spec.text)
-            if m is None:
-                raise self.doc.section.error(f"cannot read claim {spec.text!r}", allowed="position N holds CARD")
-            pos, card = int(m.group(1)) - 1, self.names.index(m.group(2))
-            out.append(Engine(self.model, backend).verify(self.at[pos] == card, spec.text, spec.expect))
-        return out
+        return [self._verify_one(spec, backend) for spec in claims]
+
+    def _verify_one(self, spec: ClaimSpec, backend: str) -> ClaimResult:
+        tree, read = claims_lang.read(spec.text, self.statement, file=self.doc.file, place=spec.place)
+        lit = claims_lang.to_lit(self.model, tree, lambda a: self.model.reify(self.at[read[a][0]] == read[a][1]))
+        return Engine(self.model, backend).verify(lit, spec.text, spec.expect)
 
 
 def load(doc: PuzzleDoc) -> ThreeCards:

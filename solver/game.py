@@ -19,7 +19,7 @@ from __future__ import annotations
 import functools
 import importlib
 import weakref
-from collections.abc import Callable, Hashable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -60,15 +60,15 @@ def world_module(puzzle: Puzzle) -> ModuleType:
     return importlib.import_module(puzzle.doc.game.module + ".world")
 
 
-def model_worlds(puzzle: Puzzle, backend: str = "cpsat", *, limit: int | None = None) -> set[Hashable]:
+def model_worlds(puzzle: Puzzle, backend: str = "cpsat") -> set[Hashable]:
     """The worlds the game's declarative model admits, enumerated on ``backend``."""
     from .engine import Engine
 
     wm: WorldModel = world_module(puzzle).model(puzzle)
-    return {wm.decode(values) for values in Engine(wm.model, backend).valids(wm.variables, limit=limit)}
+    return {wm.decode(values) for values in Engine(wm.model, backend).valids(wm.variables)}
 
 
-def checked_worlds(puzzle: Puzzle, candidates: Iterable[Any] | None = None) -> set[Hashable]:
+def checked_worlds(puzzle: Puzzle) -> set[Hashable]:
     """The candidate worlds that the game's plain-Python rules accept (brute force, small puzzles)."""
     mod = world_module(puzzle)
-    return {w for w in (mod.candidates(puzzle) if candidates is None else candidates) if mod.check(puzzle, w)}
+    return {w for w in mod.candidates(puzzle) if mod.check(puzzle, w)}

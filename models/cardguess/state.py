@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Literal, overload
 
-from sleuth.errors import PuzzleError
+from sleuth.errors import InternalError, PuzzleError
 from sleuth.puzzle import PuzzleDoc
 from sleuth.schema import Names, Section, choose, describe
 
@@ -107,7 +107,8 @@ class CardGame:
     def optimal_values(self) -> list[Fraction]:
         """Expected further correct guesses after guessing each type now, then playing optimally."""
         strategy = self.strategy("optimal")
-        assert isinstance(strategy, Optimal)
+        if not isinstance(strategy, Optimal):
+            raise InternalError(f"'optimal' made {strategy!r}")
         strategy.solver.max_states = MAX_STATES
         ensure_recursion(sum(self.counts) * 2)
         try:

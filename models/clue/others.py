@@ -31,6 +31,7 @@ from typing import Any, TypeVar
 
 import numpy as np
 
+from sleuth.errors import InternalError
 from sleuth import knowledge as kn
 
 from .counting import Counts, Problem, count_deals, sample_deals
@@ -397,7 +398,8 @@ def show_advice(game: Game, by: int, cards: tuple[int, int, int]) -> list[dict[s
     over the deals ``by`` considers possible) and the probability that ``by`` knows the envelope.  Least
     revealing first; [] when no world is consistent with the suggestion being answered by the viewer."""
     v = game.viewer
-    assert v is not None
+    if v is None:
+        raise InternalError("advice on what others learn needs a viewer")
     rows = []
     for c in cards:
         if c not in game.hands[v]:

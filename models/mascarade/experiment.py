@@ -35,6 +35,7 @@ from typing import Any
 
 import numpy as np
 
+from sleuth.errors import InternalError
 from sleuth.bench import percentile
 from sleuth.executor import Executor, ExperimentParser, add_run_options, bounded, int_list
 from sleuth.figures import check_target, pyplot, save
@@ -279,7 +280,8 @@ def crossover_run(job: tuple[int, int, int]) -> dict[str, list[list[float]]]:
         r_list: list[float] = []
         m_list: list[float] = []
         for s in steps:
-            assert isinstance(s, SwapStep)
+            if not isinstance(s, SwapStep):
+                raise InternalError(f"the swap study met {s!r}")
             t0 = time.perf_counter()
             b.swap(s.a, s.b, None)
             b.marginals()

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
+from sleuth.errors import InternalError
 from sleuth.engine import Engine
 from sleuth.limits import LimitReached
 from sleuth.model import Lit, Model, Var
@@ -55,7 +56,8 @@ def build_model(initial: Sequence[int], steps: Sequence[Step], prior: Fraction,
             else:
                 unknown.append(s)
         else:
-            assert isinstance(step, SeeStep)
+            if not isinstance(step, SeeStep):
+                raise InternalError(f"unknown step {step!r}")
             with m.observation(step.name):
                 m.add(cur[step.position] == step.identity)
     return GameModel(m, cur, unknown)

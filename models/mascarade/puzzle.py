@@ -198,7 +198,8 @@ class MascaradePuzzle(Puzzle):
             return {"available": False, "reason": o.reason}
         C = self.state.identities
         best = o.best
-        assert best is not None
+        if best is None:
+            raise InternalError("an available own-card answer has no best card")
         return {"available": True, "card": C[best[0]], "p": best[1], "certain": o.certain,
                 "own": {C[c]: p for c, p in sorted(o.row.items(), key=lambda kv: (-kv[1], kv[0]))}}
 
@@ -277,7 +278,8 @@ class MascaradePuzzle(Puzzle):
                 if not o.available:
                     raise PuzzleError(f"cannot judge: {o.reason}", file=self.doc.file, place=spec.place)
                 best = o.best
-                assert best is not None
+                if best is None:
+                    raise InternalError("an available own-card answer has no best card")
                 truth = o.certain != negate
                 detail = f"{g.players[pos]} is sure of {g.identities[best[0]]}" if o.certain else \
                     f"{g.players[pos]}'s best guess is {g.identities[best[0]]} with P = {best[1]}"

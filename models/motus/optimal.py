@@ -35,7 +35,8 @@ NO_LIMIT = 1 << 62
 def kernel_module(compiled: bool) -> ModuleType:
     """The search kernel, as plain Python or compiled with numba (raises ImportError without numba)."""
     spec = importlib.util.find_spec(_KERNEL_NAME)
-    assert spec is not None and spec.loader is not None
+    if spec is None or spec.loader is None:
+        raise ImportError(f"the search kernel {_KERNEL_NAME} is not installed")
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     if compiled:

@@ -35,13 +35,12 @@ class Proposal:
         return f"guess {self.index} ({self.text}: {self.marks})"
 
 
-
 @dataclass(frozen=True)
 class SecretState:
     """The grid: what the secret is drawn from and the proposals made so far."""
 
     space: Space
-    proposals: list[Proposal]
+    proposals: tuple[Proposal, ...]
 
 
 def read_item(space: Space, value: object, file: str | None, place: str) -> str:
@@ -151,5 +150,5 @@ def read_state(doc: PuzzleDoc) -> SecretState:
             where = f"{length} letters" + (f" starting with {first}" if first else "")
             raise s.error(f"the dictionary {words.name!r} has no word of {where}", "length")
         space = WordSpace(cell, tries)
-    return SecretState(space, _read_proposals(s, space))
+    return SecretState(space, tuple(_read_proposals(s, space)))
 

@@ -20,12 +20,12 @@ from sleuth.claims import Atom, evaluate, to_lit
 from sleuth.claims import read as read_claim
 from sleuth.explain import minimal_subset
 from sleuth.limits import check_size
-from sleuth.derive import NotServed
 from sleuth.errors import PuzzleError
 from sleuth.model import Clause, Constraint, Lit, Model, Var
 from sleuth.puzzle import Puzzle, PuzzleDoc
 from sleuth.results import Answer, ClaimResult, ClaimSpec, Report, Status, Verdict, contradiction_text
 
+from .behaviour_model import ModelTables
 from .model import CpSatBasic
 from .hands import format_hand
 from .state import read_state
@@ -86,8 +86,9 @@ class EggheadPuzzle(Puzzle):
     # -- running the rounds --------------------------------------------------------------------------
     def run(self, backend: str = "cpsat", method: str = "tables", options: Mapping[str, Any] | None = None
             ) -> Outcome:
-        """The rounds played out: ``tables`` (the packed master table) or ``model`` (the basic analysis's
-        declarative model, one per player and hand, on ``backend``)."""
+        """The rounds played out: ``tables`` (the packed master table), ``layer`` (listed worlds) or ``model``
+        (the declarative model on ``backend``: one per player and hand for the basic analysis, the worlds of
+        the public facts for the behavioural one)."""
         n = self.setup.players
         world: list[int | None] = list(self.hands)
         knowledge: Any
@@ -98,8 +99,7 @@ class EggheadPuzzle(Puzzle):
                        8 * (n + 2))
             knowledge = LayerTables(self.setup, self.behavioural)
         elif self.analysis == "behavioural":
-            raise NotServed("the behavioural analysis has no model derivation: it is derived from the master "
-                            "table", file=self.doc.file, place="--method", allowed="auto, tables, layer")
+            knowledge = ModelTables(self.setup, self.behavioural, backend, options=options)
         else:
             knowledge = CpSatBasic(self.setup, backend)
         out = Outcome(knowledge=knowledge)

@@ -30,8 +30,9 @@ SPEC = GameSpec(
     methods=(Derivation("tables", "the packed master table (behavioural analysis) and each player's table"),
              Derivation("layer", "the same analysis as knowledge of others on the shared layer (sleuth.knowledge):"
                         " every world listed, a reaction read as 'knows their own hand' (small setups)"),
-             model("the basic analysis's declarative model, one per player and hand, on --backend (not the "
-                   "behavioural analysis)")),
+             model("the declarative model on --backend: basic analysis, one model per player and hand (its "
+                   "solutions are the valids); behavioural analysis, each answer's model over the hands seen "
+                   "enumerated to list the worlds, the reactions read as knowledge of others (small setups)")),
     answer=("valids", "undetermined"),
     options=(Option("method", "string", "auto", "how the valids are derived (see methods)", ("solve", "verify"),
                     flag=True),),

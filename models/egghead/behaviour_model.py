@@ -84,8 +84,7 @@ class ModelTables(LayerTables):
         if not still.all():
             with m.observation("worlds still possible"):
                 m.add_table(index, [tuple(int(h) for h in row) for row in np.argwhere(still)])
-        self.answers += 1
-        with m.observation(f"answer {self.answers}: {q.qid} = {answer}"):
+        with m.observation(f"answer {self.answers + 1}: {q.qid} = {answer}"):
             m.add(q.cpsat(m, cards) == answer)
         return m, index
 
@@ -95,6 +94,7 @@ class ModelTables(LayerTables):
         s = self.setup
         m, index = self.answer_model(q, answer, visible)
         rows = list(Engine(m, self.backend).valids(index))
+        self.answers += 1
         self.solutions += len(rows)
         seen = np.zeros((s.n_hands,) * len(index), dtype=bool)
         if rows:

@@ -71,7 +71,7 @@ class Engine:
         """
         seen: set[tuple[int, ...]] = set()
         most = max_items(None, 120 + 8 * len(project))  # a tuple of small ints and its set slot
-        for sol in self.backend.solutions([*self.assumptions, *extra]):
+        for sol in self.backend.solutions([*self.assumptions, *extra], project=project):
             key = tuple(sol[v] for v in project)
             if key not in seen:
                 if len(seen) >= most:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Iterable, Iterator, Mapping, Sequence
+from functools import cached_property
 from dataclasses import dataclass, field
 
 
@@ -267,7 +268,12 @@ class Table(Constraint):
 
     def holds(self, values: Mapping[Var, int]) -> bool:
         row = tuple(values[v] for v in self.variables)
-        return (row in set(self.tuples)) != self.forbidden
+        return (row in self._rows) != self.forbidden
+
+    @cached_property
+    def _rows(self) -> frozenset[tuple[int, ...]]:
+        """The tuples as a set, built once (python-constraint checks a table row by row)."""
+        return frozenset(self.tuples)
 
     def negation(self) -> Table:
         return Table(self.variables, self.tuples, not self.forbidden)

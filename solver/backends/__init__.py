@@ -59,8 +59,10 @@ class Backend(ABC):
         """One solution (optimal for ``minimize`` if given), or infeasible with a sufficient core."""
 
     @abstractmethod
-    def solutions(self, assumptions: Sequence[Lit] = (), *, limit: int | None = None) -> Iterator[dict[Var, int]]:
-        """All solutions (full assignments), streamed; stops after ``limit``."""
+    def solutions(self, assumptions: Sequence[Lit] = (), *, limit: int | None = None,
+                  project: Sequence[Var] | None = None) -> Iterator[dict[Var, int]]:
+        """All solutions, streamed; stops after ``limit``.  Each is a full assignment, or its values on
+        ``project`` only (a projection may repeat: the search still runs over every variable)."""
 
 
 BACKENDS = {"cpsat": "sleuth.backends.cpsat:CpSatBackend",

@@ -110,11 +110,14 @@ class CpSatBackend(Backend):
         core = tuple(by_index[i] for i in solver.sufficient_assumptions_for_infeasibility() if i in by_index)
         return core or tuple(assumptions)
 
-    def solutions(self, assumptions: Sequence[Lit] = (), *, limit: int | None = None) -> Iterator[dict[Var, int]]:
-        """Stream solutions: the search runs in a thread and hands them over through a bounded queue."""
+    def solutions(self, assumptions: Sequence[Lit] = (), *, limit: int | None = None,
+                  project: Sequence[Var] | None = None) -> Iterator[dict[Var, int]]:
+        """Stream solutions: the search runs in a thread and hands them over through a bounded queue (only
+        the ``project`` variables are read in the callback, when given)."""
         self._sync()
         self._assume(assumptions)
-        variables, cp_vars = self.model.variables, list(self._vars)
+        variables = self.model.variables if project is None else list(project)
+        cp_vars = [self._vars[v.index] for v in variables]
         out: queue.Queue[list[int] | None] = queue.Queue(maxsize=4096)  # None: the search ended
         stop = threading.Event()
 

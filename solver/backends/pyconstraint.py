@@ -46,14 +46,15 @@ class PythonConstraintBackend(Backend):
         return any(seen.setdefault(a.var.index, a.positive) != a.positive
                    or not a.var.lo <= int(a.positive) <= a.var.hi for a in assumptions)
 
-    def solutions(self, assumptions: Sequence[Lit] = (), *, limit: int | None = None) -> Iterator[dict[Var, int]]:
+    def solutions(self, assumptions: Sequence[Lit] = (), *, limit: int | None = None,
+                  project: Sequence[Var] | None = None) -> Iterator[dict[Var, int]]:
         if self._conflicting(assumptions) or not self.model.variables:
             return
         if expired():  # the command's deadline passed while another solve swallowed the interrupt
             raise SolverTimeout("the time limit was reached")
         deadline = None if self.time_limit is None else time.monotonic() + self.time_limit
         for count, sol in enumerate(self._problem(assumptions).getSolutionIter(), start=1):
-            yield {v: sol[v.index] for v in self.model.variables}
+            yield {v: sol[v.index] for v in (self.model.variables if project is None else project)}
             if limit is not None and count >= limit:
                 return
             if deadline is not None and time.monotonic() > deadline:

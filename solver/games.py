@@ -8,6 +8,7 @@ keys its ``[[claim]]`` tables accept.
 from __future__ import annotations
 
 import importlib
+from collections.abc import Sequence
 from dataclasses import dataclass
 from types import ModuleType
 
@@ -126,16 +127,21 @@ def all_games() -> tuple[GameInfo, ...]:
     return tuple(games)
 
 
-def _index() -> dict[str, GameInfo]:
+def _index(games: Sequence[GameInfo]) -> dict[str, GameInfo]:
     table: dict[str, GameInfo] = {}
-    for g in all_games():
+    for g in games:
         for key in (g.name, *g.aliases):
             table[key.casefold()] = g
     return table
 
 
 def find_game(name: str, **where: str | None) -> GameInfo:
-    info = _index().get(str(name).strip().casefold()) if isinstance(name, str) else None
+    """The game a name or alias means: a built-in one at once (no plug-in can take its name), else the
+    installed plug-ins are read."""
+    key = str(name).strip().casefold() if isinstance(name, str) else None
+    info = _index(GAMES).get(key) if key is not None else None
+    if info is None and key is not None:
+        info = _index(all_games()).get(key)
     if info is None:
         raise UnknownNameError("game", name, [g.name for g in all_games()], **where)
     return info

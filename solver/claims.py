@@ -173,12 +173,15 @@ def read(text: str, read_atom: Callable[[str], T], normalise: Callable[[str], st
     try:
         return whole, {whole: one(whole.text)}
     except PuzzleError as single:
-        if not is_compound(text):
-            raise located(single) from None
+        first = single
     try:
         claim = parse(text)
     except FormulaError as exc:
+        if not is_compound(text) and "(" not in text and ")" not in text:
+            raise located(first) from None
         raise PuzzleError(f"cannot read claim: {exc.message}", allowed=COMBINATORS, **where) from None
+    if claim == whole:
+        raise located(first) from None
     payloads: dict[Atom, T] = {}
     for atom in atoms(claim):
         try:

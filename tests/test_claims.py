@@ -196,3 +196,21 @@ def test_card_guessing_claims_combine_exact_statements() -> None:
         got = puzzle.verify([ClaimSpec(text)])[0]
         truth = evaluate(parse(text), lambda atom: alone[atom.text] is Verdict.ENTAILED)
         assert got.verdict is (Verdict.ENTAILED if truth else Verdict.REFUTED), text
+
+
+def test_claim_errors_name_the_statement_or_the_combination() -> None:
+    """A statement the game cannot read keeps the game's error; a broken combination gets the parser's."""
+    def statement(text: str) -> str:
+        if text not in ("Ann holds Rope", "Bob holds Knife"):
+            raise PuzzleError(f"unknown statement {text!r}")
+        return text
+
+    with pytest.raises(PuzzleError, match="unknown statement 'Ann holds Nothing'"):
+        read("Ann holds Nothing", statement)
+    with pytest.raises(PuzzleError, match="unknown statement 'Cy holds Rope'"):
+        read("Ann holds Rope and Cy holds Rope", statement)
+    with pytest.raises(PuzzleError, match=r"expected '\)' at column 35"):
+        read("(Ann holds Rope or Bob holds Knife", statement)
+    with pytest.raises(PuzzleError, match="unexpected text at column 15"):
+        read("Ann holds Rope)", statement)
+    assert read("(Ann holds Rope)", statement)[0] == Atom("Ann holds Rope")

@@ -19,10 +19,9 @@ from __future__ import annotations
 import functools
 import importlib
 import weakref
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
-from types import ModuleType
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast
 
 if TYPE_CHECKING:
     from .model import Model, Var
@@ -55,9 +54,20 @@ class WorldModel:
     decode: Callable[[tuple[int, ...]], Hashable]
 
 
-def world_module(puzzle: Puzzle) -> ModuleType:
+class WorldModule(Protocol):
+    """What a game package's ``world`` module provides (a module satisfies it; mypy checks every built-in
+    game's against it in ``sleuth.models``)."""
+
+    def model(self, puzzle: Any, /) -> WorldModel: ...
+
+    def check(self, puzzle: Any, world: Any, /) -> bool: ...
+
+    def candidates(self, puzzle: Any, /) -> Iterable[Any]: ...
+
+
+def world_module(puzzle: Puzzle) -> WorldModule:
     """The ``world`` module of the puzzle's game package (model, check, candidates)."""
-    return importlib.import_module(puzzle.doc.game.module + ".world")
+    return cast(WorldModule, importlib.import_module(puzzle.doc.game.module + ".world"))
 
 
 def model_worlds(puzzle: Puzzle, backend: str = "cpsat") -> set[Hashable]:

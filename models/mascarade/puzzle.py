@@ -413,7 +413,7 @@ class MascaradePuzzle(Puzzle):
         if m:
             return ("knows", Names("player", g.players).index(unquote(m["who"]), sec), 0, "", Fraction(0),
                     bool(m["neg"]))
-        m = _HOLDS.match(spec.text)
+        m = _HOLDS.match(spec.text) or _HOLDS.match(normalise_holding(spec.text))  # "Ann has the King"
         if m:
             return ("holds", positions.index(unquote(m["who"]), sec), cards.index(unquote(m["card"]), sec), "",
                     Fraction(0), bool(m["neg"]) != (m["verb"].lower() == "lacks"))

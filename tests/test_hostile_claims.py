@@ -5,12 +5,14 @@ must be judged or refused), so that many texts almost parse."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sleuth.errors import SleuthError
-from sleuth.puzzle import load_puzzle
+from sleuth.puzzle import Puzzle, load_puzzle
 from sleuth.results import ClaimSpec, Verdict
 from tests.conftest import run_cli
 
@@ -58,39 +60,41 @@ def corrupted(draw: st.DrawFn, statements: list[str]) -> str:
 EXAMPLES = {"motus/logique": 5}  # a French dictionary cell: each verdict is a few CP-SAT solves of 0.4 s
 
 
-def _settings(ref: str) -> settings:
-    return settings(max_examples=EXAMPLES.get(ref, 25), deadline=None, derandomize=True,
-                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+def _for_each_text(ref: str, texts: st.SearchStrategy[str], check: Callable[[Puzzle, str], None]) -> None:
+    """Run ``check(puzzle, text)`` on the drawn texts (derandomized: the same texts every run)."""
+    puzzle = load_puzzle(f"example:{ref}")
+
+    @settings(max_examples=EXAMPLES.get(ref, 25), deadline=None, derandomize=True,
+              suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+    @given(texts)
+    def run(text: str) -> None:
+        check(puzzle, text)
+
+    run()
+
+
+def _judged(puzzle: Puzzle, text: str) -> None:
+    (result,) = puzzle.verify([ClaimSpec(text)])
+    assert result.verdict in (Verdict.ENTAILED, Verdict.REFUTED, Verdict.OPEN), text
+
+
+def _judged_or_refused(puzzle: Puzzle, text: str) -> None:
+    try:
+        results = puzzle.verify([ClaimSpec(text)])
+    except SleuthError as exc:
+        assert str(exc).strip() and "\n" not in str(exc).strip(), text
+        return
+    assert len(results) == 1 and results[0].verdict in Verdict, text
 
 
 @pytest.mark.parametrize("ref", sorted(STATEMENTS))
 def test_combined_statements_are_judged(ref: str) -> None:
-    puzzle = load_puzzle(f"example:{ref}")
-
-    @_settings(ref)
-    @given(combined(STATEMENTS[ref]))
-    def judged(text: str) -> None:
-        (result,) = puzzle.verify([ClaimSpec(text)])
-        assert result.verdict in (Verdict.ENTAILED, Verdict.REFUTED, Verdict.OPEN), text
-
-    judged()
+    _for_each_text(ref, combined(STATEMENTS[ref]), _judged)
 
 
 @pytest.mark.parametrize("ref", sorted(STATEMENTS))
 def test_a_corrupted_claim_is_judged_or_refused_in_one_line(ref: str) -> None:
-    puzzle = load_puzzle(f"example:{ref}")
-
-    @_settings(ref)
-    @given(corrupted(STATEMENTS[ref]))
-    def judged_or_refused(text: str) -> None:
-        try:
-            results = puzzle.verify([ClaimSpec(text)])
-        except SleuthError as exc:
-            assert str(exc).strip() and "\n" not in str(exc).strip(), text
-            return
-        assert len(results) == 1 and results[0].verdict in Verdict, text
-
-    judged_or_refused()
+    _for_each_text(ref, corrupted(STATEMENTS[ref]), _judged_or_refused)
 
 
 def test_a_refused_claim_is_one_line_and_exit_2() -> None:

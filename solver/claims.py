@@ -33,7 +33,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, TypeVar
 
 from .errors import PuzzleError
-from .formula import CLAIM_KEYWORDS, And, Atom, FormulaError, Implies, Node, Not, Or, parse_claim, transform, walk
+from .formula import And, Atom, FormulaError, Implies, Node, Not, Or, combines, parse_claim, transform, walk
 from .names import NAME
 from .results import Verdict
 
@@ -44,12 +44,7 @@ T = TypeVar("T")
 Claim = Node   # a claim: statements (Atom) under Not, And, Or, Implies
 
 COMBINATORS = "statements joined by and, or, not, implies and parentheses"
-_WORD = re.compile(r'"[^"]*"|`(?:[^`]|``)*`|[^\s()"`]+')
-
-
-def is_compound(text: str) -> bool:
-    """Whether the text uses the claim combinators ``and``, ``or``, ``not``, ``implies`` (outside quotes)."""
-    return any(w.casefold() in CLAIM_KEYWORDS or w == "->" for w in _WORD.findall(text))
+is_compound = combines   # whether a claim text combines statements (outside quotes)
 
 
 def parse(text: str, normalise: Callable[[str], str] = lambda s: s) -> Claim:
@@ -177,7 +172,7 @@ def read(text: str, read_atom: Callable[[str], T], normalise: Callable[[str], st
     try:
         claim = parse(text)
     except FormulaError as exc:
-        if not is_compound(text) and "(" not in text and ")" not in text:
+        if not is_compound(text):
             raise located(first) from None
         raise PuzzleError(f"cannot read claim: {exc.message}", allowed=COMBINATORS, **where) from None
     if claim == whole:

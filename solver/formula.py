@@ -515,6 +515,15 @@ def parse(text: str) -> Node:
     return _Parser(text).parse()
 
 
+def combines(text: str) -> bool:
+    """Whether a claim uses a combinator: ``and``, ``or``, ``not``, ``implies``, ``->`` or a parenthesis that
+    is not glued to a word (an unbalanced quote counts: the parser then says what is wrong)."""
+    try:
+        return any(tok.kind in ("kw", "op") for tok in _claim_tokens(text))
+    except FormulaError:
+        return True
+
+
 def parse_claim(text: str) -> Node:
     """Parse a game's claim: statements (:class:`Atom`) joined by ``not``, ``and``, ``or``, ``implies`` and
     parentheses; raises :class:`FormulaError` quoting the text and the column.

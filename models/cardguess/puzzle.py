@@ -188,6 +188,7 @@ class CardGuessPuzzle(Puzzle):
         place = claim.place
         tree, judges = read_claim(claim.text, lambda text: self._statement(text, claim, defaults),
                                   file=self.doc.file, place=place)
+
         def judge() -> ClaimResult:
             results = {atom: j() for atom, j in judges.items()}
             if isinstance(tree, Atom):

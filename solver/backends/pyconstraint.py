@@ -53,8 +53,9 @@ class PythonConstraintBackend(Backend):
         if expired():  # the command's deadline passed while another solve swallowed the interrupt
             raise SolverTimeout("the time limit was reached")
         deadline = None if self.time_limit is None else time.monotonic() + self.time_limit
+        variables = self.model.variables if project is None else project
         for count, sol in enumerate(self._problem(assumptions).getSolutionIter(), start=1):
-            yield {v: sol[v.index] for v in (self.model.variables if project is None else project)}
+            yield {v: sol[v.index] for v in variables}
             if limit is not None and count >= limit:
                 return
             if deadline is not None and time.monotonic() > deadline:

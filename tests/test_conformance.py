@@ -23,7 +23,7 @@ import pytest
 
 from sleuth.derive import Derivation, NotServed
 from sleuth.limits import LimitReached
-from sleuth.games import find_game
+from sleuth.registry import find_game
 from sleuth.puzzle import load_puzzle
 from sleuth.resources import examples
 
@@ -41,7 +41,7 @@ SLOW_LEG_SECONDS = 900   # the budget of a python-constraint leg outside ENGINE_
 
 
 def _exact(game: str) -> list[Derivation]:
-    return [d for d in find_game(game).spec.methods if d.exact]
+    return [d for d in find_game(game).methods if d.exact]
 
 
 def _answer(ref: str, method: str, backend: str) -> dict[str, Any] | None:
@@ -67,11 +67,11 @@ def _answer(ref: str, method: str, backend: str) -> dict[str, Any] | None:
         assert method == "model", data  # a labelled limit (Mascarade's model past cpsat_limit): nothing to compare
         return None
     assert data["method"] == method and data["backend"] == (backend if _derivation(ref, method).engine else None)
-    return {k: data.get(k) for k in find_game(puzzle.game).spec.answer} | {"status": data["status"]}
+    return {k: data.get(k) for k in find_game(puzzle.game).answer} | {"status": data["status"]}
 
 
 def _derivation(ref: str, method: str) -> Derivation:
-    return next(d for d in find_game(ref.split("/")[0]).spec.methods if d.name == method)
+    return next(d for d in find_game(ref.split("/")[0]).methods if d.name == method)
 
 
 def _marks(ref: str, method: str, backend: str) -> list[pytest.MarkDecorator]:
@@ -110,12 +110,11 @@ def test_every_exact_derivation_gives_the_models_answer(ref: str, method: str, b
 
 
 def test_every_game_registers_model_and_a_default_exact_method() -> None:
-    from sleuth.games import GAMES
+    from sleuth.registry import all_games
 
-    for info in GAMES:
-        spec = info.spec
+    for spec in all_games():
         names = [d.name for d in spec.methods]
-        assert "model" in names and spec.methods[0].exact and spec.answer, info.name
+        assert "model" in names and spec.methods[0].exact and spec.answer, spec.name
         assert all(d.engine for d in spec.methods if d.name == "model")
 
 

@@ -553,3 +553,8 @@ def load_catalogue(values: int, path: str | Path | Traversable | None = None) ->
     if len(set(ids)) != len(ids):
         raise PuzzleError("duplicate question ids", file=str(file))
     return out
+
+
+def catalogue_help() -> list[str]:
+    """The question catalogue, for ``sleuth games egghead``."""
+    return ["", "questions (values = 6):"] + [f"  {q.qid:<12} {q.text}" for q in load_catalogue(6)]

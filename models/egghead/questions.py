@@ -1,6 +1,6 @@
 """The question language: parsing, the catalogue, and the two compilations (CP-SAT and numpy).
 
-A question's *meaning* is an integer expression over the cards the moderator sees (see README, "Egghead"):
+A question's *meaning* is an integer expression over the cards the moderator sees (see docs/egghead.md, "How it works"):
 
     expr     := sum of terms with + and -, optionally compared:  a < b, a <= b, a == b, a != b, a >= b, a > b
                 (a comparison answers 1 for yes, 0 for no)

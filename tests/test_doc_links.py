@@ -39,3 +39,18 @@ def test_docs_pages_link_only_inside_docs(page: Path):
     outside = [t for t in relative_links(page.read_text(encoding="utf-8"))
                if docs not in (page.parent / t.split("#", 1)[0]).resolve().parents]
     assert not outside, f"{page.name}: links outside docs/ (not in the installed package): {outside}"
+
+
+def test_what_docs_pages_link_ships_in_the_wheel():
+    """Pages, figures and tables a page links are package data of ``sleuth.docs`` (pyproject.toml)."""
+    import fnmatch
+    import tomllib
+
+    patterns = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"][
+        "package-data"]["sleuth.docs"]
+    docs = (ROOT / "docs").resolve()
+    linked = {(page.parent / t.split("#", 1)[0]).resolve().relative_to(docs).as_posix()
+              for page in PAGES[1:] for t in relative_links(page.read_text(encoding="utf-8"))}
+    assert linked, "no links found"
+    unshipped = sorted(p for p in linked if not any(fnmatch.fnmatch(p, pat) for pat in patterns))
+    assert not unshipped, f"linked but not package data of sleuth.docs: {unshipped}"

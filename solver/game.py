@@ -149,7 +149,7 @@ class Game:
         puzzle = self._import(self.package).load(doc)
         if not isinstance(puzzle, Puzzle):
             raise InternalError(f"{self.package}.load returned {type(puzzle).__name__}, not a Puzzle")
-        return cast(Puzzle, puzzle)
+        return puzzle
 
     def world(self) -> WorldModule:
         """The game's declarative side (``<package>.world``)."""

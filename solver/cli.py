@@ -303,7 +303,7 @@ def cmd_games(args: argparse.Namespace) -> int:
         for o in spec.all_options():
             lines.append(f"  {o.usage:<28} {o.meaning} ({o.kind}; default {o.default}; {', '.join(o.commands)})")
     lines += ["", "claims ([[claim]] text = ..., or --claim):"] + [f"  {c}" for c in spec.claims]
-    lines += ["  (which of them combine with not, and, or, implies and parentheses: docs/claims.md)"]
+    lines += ["  (which of them combine with not, and, or, implies and parentheses: sleuth docs claims)"]
     lines += ["", "puzzle-file keys (sleuth schema " + spec.name + " prints them as JSON Schema):"]
     lines += [f"  {k.name:<15} {k.kind}{', required' if k.required else ''}" for k in spec.keys]
     lines += spec.help_lines()

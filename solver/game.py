@@ -38,6 +38,7 @@ if TYPE_CHECKING:
     from .puzzle import Puzzle, PuzzleDoc
 
 COMMANDS = ("solve", "verify", "suggest")  # the commands that take a game's options
+FIGURE = "FILE.png"  # an option of this kind names a figure to write: checked before any work
 
 
 @dataclass(frozen=True)
@@ -117,7 +118,8 @@ class Game:
     def accept(self, command: str, options: Mapping[str, Any] | None, puzzle: Puzzle) -> dict[str, Any]:
         """The options given to ``command``, checked: one this game does not take for it is bad input.
 
-        Unset flags (None, False) are dropped; ``--set max_worlds`` is checked for every game, and noted as not
+        Unset flags (None, False) are dropped; a figure to write (an option of kind :data:`FIGURE`) must name a
+        FILE.png in a writable folder; ``--set max_worlds`` is checked for every game, and noted as not
         applying to a game whose enumerations do not read it.
         """
         given = {k: v for k, v in (options or {}).items() if v is not None and v is not False}
@@ -127,6 +129,14 @@ class Game:
             if key not in names:
                 raise PuzzleError(f"option {self.usage(key)} does not apply to {command} in game {self.name!r}",
                                   file=puzzle.doc.file, allowed=[o.usage for o in allowed] or "none")
+        for o in allowed:
+            if o.kind == FIGURE and o.name in given:
+                from .figures import check_target
+
+                try:
+                    check_target(str(given[o.name]))
+                except PuzzleError as exc:
+                    raise exc.located(file=puzzle.doc.file) from None
         if MAX_WORLDS_KEY in given:
             max_items(given, 1)
             if not self.max_worlds:
@@ -149,7 +159,7 @@ class Game:
         puzzle = self._import(self.package).load(doc)
         if not isinstance(puzzle, Puzzle):
             raise InternalError(f"{self.package}.load returned {type(puzzle).__name__}, not a Puzzle")
-        return cast(Puzzle, puzzle)
+        return puzzle
 
     def world(self) -> WorldModule:
         """The game's declarative side (``<package>.world``)."""

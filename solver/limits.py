@@ -53,12 +53,13 @@ def memory_budget() -> int:
     """The memory budget in bytes: ``SLEUTH_MEMORY_BUDGET`` (else :data:`DEFAULT_MEMORY_BUDGET`), capped by
     what the process may still allocate (:func:`memory_available`)."""
     text = os.environ.get("SLEUTH_MEMORY_BUDGET", "").strip()
-    value: int | None = DEFAULT_MEMORY_BUDGET
+    value = DEFAULT_MEMORY_BUDGET
     if text:
-        value = parse_size(text)
-        if value is None or value <= 0:
+        size = parse_size(text)
+        if size is None or size <= 0:
             raise PuzzleError(f"{text!r} is not a memory size", place="SLEUTH_MEMORY_BUDGET",
                               allowed="bytes > 0, or with a suffix: 512M, 8G")
+        value = size
     available = memory_available()
     return value if available is None else max(1, min(value, available))
 

@@ -118,3 +118,29 @@ def test_plugin_statements_combine_in_the_claim_language(registered, tmp_path, b
     assert {r.verdict.value for r in results} == {"entailed", "open", "refuted"}
     bad = run_cli(["verify", f, "--claim", "position 1 holds A and (position 2 holds B"])
     assert bad.code == 2 and "expected ')'" in bad.err and "--claim[1]" in bad.err
+
+
+def test_the_engine_names_no_game():
+    """The engine's code (strings and names, docstrings and comments aside) names no built-in game: everything
+    it knows of a game comes from the game's declaration."""
+    import ast
+
+    from sleuth import registry
+    from tests.conftest import ROOT
+
+    names = {key for g in registry.builtin_games() for key in (g.name, *g.aliases)}
+    found = []
+    for path in sorted((ROOT / "solver").glob("*.py")) + sorted((ROOT / "solver" / "backends").glob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        docstrings = {id(node.body[0].value) for node in ast.walk(tree)
+                      if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
+                      and node.body and isinstance(node.body[0], ast.Expr)
+                      and isinstance(node.body[0].value, ast.Constant)}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings:
+                text: str | None = node.value.casefold()
+            else:  # an identifier: the game's own spelling (EPISTEMIC, the formula language's operators, is not one)
+                text = node.id if isinstance(node, ast.Name) else None
+            if text is not None and (text in names or any(f"models.{n}" in text for n in names)):
+                found.append(f"{path.name}:{node.lineno}: {text!r}")
+    assert not found, found

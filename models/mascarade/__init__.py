@@ -3,9 +3,9 @@
 The package has the shape every game has: :mod:`.game` (the game's declaration), :mod:`.state` (the table and
 its events, what each viewer observes), :mod:`.model` (the declarative model: a boolean per swap, reveals and
 looks as named observations), :mod:`.world` (the declarative side), :mod:`.puzzle` (solve, verify; the typed
-answer).  Derivations: the tree and states of :mod:`.belief` (with :mod:`.analysis`, the API :func:`belief` /
+answer).  Derivations: the tree and states of :mod:`.components` (with :mod:`.analysis`, the API :func:`belief` /
 :func:`knowledge`), the seed's matrix (:mod:`.matrix`, approximate), nested beliefs (:mod:`.nested`);
-:func:`simulate` plays random legal games, :mod:`.experiment` the studies.  The names below are imported on
+:func:`simulate` (:mod:`.simulation`) plays random legal games, :mod:`.experiment` the studies.  The names below are imported on
 first use.
 """
 
@@ -18,15 +18,15 @@ if TYPE_CHECKING:
     from sleuth.puzzle import PuzzleDoc
 
     from .analysis import BeliefResult, OwnCard, belief, knowledge, run_steps
-    from .belief import ComponentBelief, Method
+    from .components import ComponentBelief, Method
     from .puzzle import MascaradePuzzle
-    from .simulate import simulate
+    from .simulation import simulate
     from .state import Event, EventKind, Game, read_state
 
 _LAZY = {"BeliefResult": "analysis", "OwnCard": "analysis", "belief": "analysis", "knowledge": "analysis",
-         "run_steps": "analysis", "ComponentBelief": "belief", "Method": "belief", "Event": "state",
+         "run_steps": "analysis", "ComponentBelief": "components", "Method": "components", "Event": "state",
          "EventKind": "state", "Game": "state", "read_state": "state", "MascaradePuzzle": "puzzle",
-         "simulate": "simulate"}
+         "simulate": "simulation"}
 
 __all__ = ["BeliefResult", "ComponentBelief", "Event", "EventKind", "Game", "MascaradePuzzle", "Method", "OwnCard",
            "belief", "knowledge", "load", "read_state", "run_steps", "simulate"]

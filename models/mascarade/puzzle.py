@@ -25,7 +25,7 @@ from sleuth.schema import Names, Section, parse_fraction
 
 from .analysis import (DEFAULT_CPSAT_LIMIT, BeliefResult, OwnCard, belief, knowledge, minimal_observations,
                        own_card, replay)
-from .belief import DEFAULT_TREE_CAP, ComponentBelief, Method, TooLarge
+from .components import DEFAULT_TREE_CAP, ComponentBelief, Method, TooLarge
 from .model import GameModel, build_model, holds_lit
 from .state import Game, format_placement, read_state
 from .nested import nested

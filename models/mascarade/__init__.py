@@ -5,8 +5,8 @@ its events, what each viewer observes), :mod:`.model` (the declarative model: a 
 looks as named observations), :mod:`.world` (the declarative side), :mod:`.puzzle` (solve, verify; the typed
 answer).  Derivations: the tree and states of :mod:`.components` (with :mod:`.analysis`, the API :func:`belief` /
 :func:`knowledge`), the seed's matrix (:mod:`.matrix`, approximate), nested beliefs (:mod:`.nested`);
-:func:`simulate` (:mod:`.simulation`) plays random legal games, :mod:`.experiment` the studies.  The names below are imported on
-first use.
+:func:`simulate` (:mod:`.simulation`) plays random legal games, :mod:`.experiment` the studies.  The names
+below are imported on first use.
 """
 
 from __future__ import annotations

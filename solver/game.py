@@ -111,8 +111,13 @@ class Game:
         return next((o for o in self.all_options() if o.name == name), None)
 
     def usage(self, name: str) -> str:
-        """How the user writes an option: ``--method`` for a flag, ``--set key=VALUE`` otherwise."""
+        """How the user writes an option: ``--method`` for a flag, ``--set key=VALUE`` otherwise (an option this
+        game does not take is spelled as the game that declares it does)."""
         option = self.option(name)
+        if option is None:
+            from .registry import all_games
+
+            option = next((o for g in all_games() for o in g.options if o.name == name), None)
         return option.usage if option is not None else f"--set {name}=VALUE"
 
     def accept(self, command: str, options: Mapping[str, Any] | None, puzzle: Puzzle) -> dict[str, Any]:

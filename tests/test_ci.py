@@ -6,6 +6,7 @@ smoke's check) fails unless it verified every listed example; .ci/count-tests fa
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
@@ -83,3 +84,14 @@ def test_count_tests_fails_when_nothing_passed(tmp_path: Path, suites: str, code
     proc = subprocess.run([sys.executable, str(CI / "count-tests"), str(report)], capture_output=True, text=True)
     assert proc.returncode == code, (proc.stdout, proc.stderr)
     assert " tests: " in proc.stdout
+
+
+def test_ci_replays_the_same_property_examples() -> None:
+    """.ci/run exports CI before the tests; with CI set, tests/conftest.py loads a derandomized profile."""
+    lines = command_lines(CI / "run")
+    assert lines.index(["export", "CI=true"]) < lines.index(["python", "-m", "pytest", "-q"])
+    code = "import tests.conftest; from hypothesis import settings; print(settings().derandomize)"
+    plain = {k: v for k, v in os.environ.items() if k != "CI"}
+    for env, want in (({**plain, "CI": "true"}, "True"), (plain, "False")):
+        proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, env=env)
+        assert proc.stdout.strip() == want, proc.stderr

@@ -2,8 +2,11 @@
 
 ``with call_budget(n):`` raises :class:`StepBudgetExceeded` at the ``n + 1``-th Python call made inside it
 (every thread started inside it counts too), so work that should be refused before it starts fails the test
-the same way on a fast or a loaded machine.  ``python -m tests.steps N ARGS...`` runs ``sleuth ARGS`` under a
-budget of N calls and exits with :data:`EXCEEDED` when it runs out (for subprocess tests).
+the same way on a fast or a loaded machine.  ``call_budget(n, when=limits.expired)`` counts only the calls
+made once a deadline has passed: the interrupt must land within ``n`` calls.
+
+``python -m tests.steps N ARGS...`` runs ``sleuth ARGS`` under a budget of N calls and exits with
+:data:`EXCEEDED` when it runs out (for subprocess tests).
 """
 
 from __future__ import annotations
@@ -11,7 +14,7 @@ from __future__ import annotations
 import contextlib
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from types import FrameType
 from typing import Any
 
@@ -23,11 +26,14 @@ class StepBudgetExceeded(BaseException):
 
 
 @contextlib.contextmanager
-def call_budget(limit: int) -> Iterator[list[int]]:
-    """Count the Python calls made inside; past ``limit``, raise :class:`StepBudgetExceeded`. Yields [count]."""
+def call_budget(limit: int, when: Callable[[], bool] | None = None) -> Iterator[list[int]]:
+    """Count the Python calls made inside (only while ``when()`` holds, if given); past ``limit``, raise
+    :class:`StepBudgetExceeded`. Yields [count]."""
     count = [0]
 
     def trace(frame: FrameType, event: str, arg: Any) -> None:
+        if when is not None and not when():
+            return
         count[0] += 1   # threads may lose an increment now and then: a bound, never an overcount
         if count[0] > limit:
             raise StepBudgetExceeded(f"more than {limit:,} Python calls")

@@ -157,7 +157,6 @@ def test_russian_cards_checks_and_unsafe_announcements():
     assert russian.safe_announcements([tuple(safe), ((0, 1, 2), (3, 4, 6))]) == [tuple(safe)]
 
 
-@pytest.mark.slow
 def test_russian_cards_102_safe_announcements_as_smcdel():
     """SMCDEL test suite: ``length (filter checkSet allHandLists) === 102`` (lists of 5 to 7 hands)."""
     lists = list(russian.hand_lists())

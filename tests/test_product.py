@@ -245,11 +245,9 @@ def test_cache_round_trip_and_checksum(own_cache):
 
 
 def test_cache_evicts_least_recently_used(own_cache, monkeypatch):
-    import time
-
-    for name in ("a", "b", "c"):
+    for age, name in enumerate(("a", "b", "c")):              # used in this order, long ago (no clock involved)
         cache.write_bytes(f"x/{name}", b"x" * 1000)
-        time.sleep(0.02)
+        os.utime(own_cache / "x" / name, (1000 + age, 1000 + age))
     cache.read_bytes("x/a")                                     # a is now the most recently used
     monkeypatch.setenv("SLEUTH_CACHE_MAX", "2300")
     cache.write_bytes("x/d", b"x" * 1000)

@@ -120,6 +120,12 @@ def build_parser() -> argparse.ArgumentParser:
     p = command("new", "print a commented puzzle-file template that solves as it is")
     p.add_argument("game", help="a game name or alias")
 
+    p = command("serve", "the table companion: a local web page to play along with a live game")
+    p.add_argument("file", nargs="?", help="a game to resume (a puzzle file; copied into the games folder)")
+    p.add_argument("--host", default="127.0.0.1", help="address to serve on (not loopback: the URL carries a token)")
+    p.add_argument("--port", type=int, help="port (default 8765, or a free one when taken)")
+    p.add_argument("--open", action="store_true", help="open the page in a browser")
+
     p = command("cache", "inspect or clear the on-disk cache of derived data")
     p.add_argument("action", choices=["info", "clear"], help="info: where, how many entries, size and cap")
     return parser
@@ -343,9 +349,16 @@ def cmd_cache(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_serve(args: argparse.Namespace) -> int:
+    from .serve import serve
+
+    return serve(args.file, args.host, args.port, args.open)
+
+
 COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "solve": cmd_solve, "verify": cmd_verify, "suggest": cmd_suggest, "experiment": cmd_experiment,
-    "games": cmd_games, "examples": cmd_examples, "schema": cmd_schema, "new": cmd_new, "cache": cmd_cache}
+    "games": cmd_games, "examples": cmd_examples, "schema": cmd_schema, "new": cmd_new, "cache": cmd_cache,
+    "serve": cmd_serve}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

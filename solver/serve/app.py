@@ -213,7 +213,7 @@ def info_json(store: Store) -> dict[str, Any]:
         spec = g.spec
         games.append({"name": g.name, "summary": g.summary, "claims": list(spec.claims),
                       "suggest_methods": dict(spec.suggest_methods),
-                      "options": [{"key": o.key, "kind": o.kind, "default": o.default, "meaning": o.meaning,
+                      "options": [{"key": o.name, "kind": o.kind, "default": o.default, "meaning": o.meaning,
                                    "commands": list(o.commands)} for o in spec.all_options()]})
     decks = {name: {cat + "s": list(cards) for cat, cards in zip(CATEGORIES, cats, strict=True)}
              for name, cats in NAMED_DECKS.items()}
@@ -242,6 +242,10 @@ def create_app(store: Store | None = None, *, token: str | None = None, hosts: s
                 return error_response(400, str(exc), place=exc.place, allowed=exc.allowed)
             except SleuthError as exc:
                 return error_response(400, str(exc))
+            except LimitReached as exc:
+                return error_response(503, f"stopped at a limit: {exc}")
+            except Exception as exc:  # a bug of sleuth: said as such, and the server keeps serving
+                return error_response(500, f"internal error: {type(exc).__name__}: {exc}")
             return result if isinstance(result, Response) else JSONResponse(result)
         return run
 

@@ -147,13 +147,15 @@ def run_solve(puzzle: Any, options: dict[str, Any]) -> dict[str, Any]:
         return {"game": puzzle.game, "status": "timeout", "error": f"stopped at a limit: {exc}"}
 
 
-def state_json(store: Store, name: str, solve: dict[str, Any] | None = None) -> dict[str, Any]:
+def state_json(store: Store, name: str, solve: dict[str, Any] | None = None, puzzle: Any = None
+               ) -> dict[str, Any]:
+    """The game as the page shows it (its table, TOML, undo and redo depths), solved when ``solve`` is given."""
     history = store.history(name)
     data = store.data(name)
     out: dict[str, Any] = {"name": name, "game": data.get("game"), "data": data, "undo": len(history["undo"]),
                            "redo": len(history["redo"]), "toml": store.text(name)}
     if solve is not None:
-        puzzle = check(data, name)
+        puzzle = puzzle or check(data, name)
         out["solve"] = run_solve(puzzle, options_of(solve.get("options"), "solve.options"))
     return out
 
@@ -315,8 +317,8 @@ def create_app(store: Store | None = None, *, token: str | None = None, hosts: s
         def go() -> dict[str, Any]:
             with store.lock(name):
                 new = apply_ops(store.data(name), data_in.get("ops"))
-                store.change(name, new)
-                return state_json(store, name, data_in.get("solve"))
+                puzzle = store.change(name, new)
+                return state_json(store, name, data_in.get("solve"), puzzle)
         return await run_in_threadpool(go)
 
     def stepper(direction: str) -> Handler:

@@ -49,23 +49,29 @@ def check_name(name: str) -> str:
     return name
 
 
-def to_toml(data: Mapping[str, Any]) -> str:
+def to_toml(data: Mapping[str, Any], name: str = "game") -> str:
     """A puzzle table as TOML text (``game`` first; empty arrays of tables left out)."""
     import tomli_w
 
     ordered = {k: data[k] for k in ("game", "title", "viewer") if k in data}
     ordered.update({k: v for k, v in data.items() if k not in ordered and v != []})
-    return tomli_w.dumps(ordered)
+    try:
+        return tomli_w.dumps(ordered)
+    except (TypeError, ValueError) as exc:  # null, or a value TOML cannot hold
+        raise PuzzleError(f"a value cannot be written to a puzzle file ({exc})", file=name + SUFFIX,
+                          allowed="strings, numbers, true/false, lists and tables") from None
 
 
-def atomic_write(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` so that a crash leaves either the old file or the new one."""
+def atomic_write(path: Path, text: str, *, durable: bool = True) -> None:
+    """Write ``text`` to ``path`` so that a crash leaves either the old file or the new one (``durable``: on
+    disk before it replaces the old one, so that a power cut too leaves one of them)."""
     fd, tmp = tempfile.mkstemp(prefix="." + path.name, suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             fh.write(text)
             fh.flush()
-            os.fsync(fh.fileno())
+            if durable:
+                os.fsync(fh.fileno())
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
@@ -75,6 +81,19 @@ def atomic_write(path: Path, text: str) -> None:
 def check(data: Mapping[str, Any], name: str) -> Puzzle:
     """The table read by the CLI's own reader; a :class:`PuzzleError` naming the field when it is wrong."""
     return load_data(data, file=name + SUFFIX)
+
+
+def _plain(value: Any, depth: int = 0) -> bool:
+    """Strings, integers, booleans, lists and string-keyed tables only (what TOML gives back unchanged)."""
+    if depth > 60:
+        return False
+    if isinstance(value, (str, bool, int)):
+        return True
+    if isinstance(value, list):
+        return all(_plain(v, depth + 1) for v in value)
+    if isinstance(value, dict):
+        return all(isinstance(k, str) and _plain(v, depth + 1) for k, v in value.items())
+    return False
 
 
 @dataclass
@@ -98,6 +117,8 @@ class Store:
         self.folder.mkdir(parents=True, exist_ok=True)
         self._locks: dict[str, threading.Lock] = {}
         self._guard = threading.Lock()
+        # parsed files, valid while the file's (mtime, size, inode) is unchanged: one parse per event, not three
+        self._cache: dict[Path, tuple[tuple[int, int, int], Any]] = {}
 
     # -- paths and locks -------------------------------------------------------------------------------
     def path(self, name: str, suffix: str = SUFFIX) -> Path:
@@ -131,6 +152,22 @@ class Store:
         out.sort(key=lambda g: -g.modified)
         return out
 
+    def _cached(self, path: Path) -> Any:
+        """The value remembered for ``path`` while the file is unchanged (its own outer dict and lists: the
+        tables inside are shared and never changed in place: edits work on a deep copy, undo moves whole ones)."""
+        try:
+            st = path.stat()
+        except OSError:
+            return None
+        hit = self._cache.get(path)
+        if not hit or hit[0] != (st.st_mtime_ns, st.st_size, st.st_ino):
+            return None
+        return {k: list(v) if isinstance(v, list) else v for k, v in hit[1].items()}
+
+    def _remember(self, path: Path, value: dict[str, Any]) -> None:
+        st = path.stat()
+        self._cache[path] = ((st.st_mtime_ns, st.st_size, st.st_ino), value)
+
     def text(self, name: str) -> str:
         path = self.path(name)
         if not path.is_file():
@@ -138,15 +175,27 @@ class Store:
         return read_bounded(str(path), MAX_GAME_BYTES).decode("utf-8")
 
     def data(self, name: str) -> dict[str, Any]:
-        return parse_text(self.text(name), name + SUFFIX)
+        """The game's table (its tables inside are shared with the cache: copy before changing them)."""
+        path = self.path(name)
+        cached = self._cached(path)
+        if cached is not None:
+            return cached
+        data = parse_text(self.text(name), name + SUFFIX)
+        self._remember(path, data)
+        return dict(data)
 
     def history(self, name: str) -> dict[str, list[dict[str, Any]]]:
         path = self.path(name, HISTORY)
+        cached = self._cached(path)
+        if cached is not None:
+            return dict(cached)
         try:
             raw = json.loads(path.read_text(encoding="utf-8"))
-            return {"undo": list(raw.get("undo", [])), "redo": list(raw.get("redo", []))}
+            history = {"undo": list(raw.get("undo", [])), "redo": list(raw.get("redo", []))}
         except (OSError, ValueError, AttributeError):
             return {"undo": [], "redo": []}
+        self._remember(path, history)
+        return {k: list(v) for k, v in history.items()}
 
     # -- writing (callers hold the game's lock) ------------------------------------------------------------
     def unused_name(self, base: str) -> str:
@@ -167,29 +216,44 @@ class Store:
             else:
                 chosen = self.unused_name(name or str(data.get("title") or data.get("game") or "game")
                                           + time.strftime("-%Y%m%d-%H%M"))
-            check(data, chosen)
-            self.save(chosen, data)
+            rendered = self.render(chosen, data)
+            check(rendered[1], chosen)
+            self.save(chosen, data, rendered)
             self.path(chosen, HISTORY).unlink(missing_ok=True)
             return chosen
 
-    def save(self, name: str, data: Mapping[str, Any]) -> None:
-        text = to_toml(data)
+    def render(self, name: str, data: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
+        """The TOML text that would be saved, and that text read back as the CLI reads it (JSON values, the
+        page's, come back from TOML unchanged, so only other tables are read back)."""
+        text = to_toml(data, name)
         if len(text.encode("utf-8")) > MAX_GAME_BYTES:
             raise PuzzleError(f"the game would be longer than {MAX_GAME_BYTES} bytes", file=name + SUFFIX)
-        atomic_write(self.path(name), text)
+        if _plain(data):
+            return text, {k: v for k, v in data.items() if v != []}
+        return text, parse_text(text, name + SUFFIX)
+
+    def save(self, name: str, data: Mapping[str, Any], rendered: tuple[str, dict[str, Any]] | None = None) -> None:
+        text, canonical = rendered or self.render(name, data)
+        path = self.path(name)
+        atomic_write(path, text)
+        self._remember(path, canonical)
 
     def save_history(self, name: str, history: Mapping[str, list[dict[str, Any]]]) -> None:
         trimmed = {"undo": history["undo"][-MAX_HISTORY:], "redo": history["redo"][-MAX_HISTORY:]}
-        atomic_write(self.path(name, HISTORY), json.dumps(trimmed))
+        path = self.path(name, HISTORY)
+        atomic_write(path, json.dumps(trimmed), durable=False)
+        self._remember(path, trimmed)
 
     def change(self, name: str, new: Mapping[str, Any]) -> Puzzle:
-        """Replace the game by ``new`` after the CLI's reader accepts it; the old one goes on the undo stack."""
+        """Replace the game by ``new`` once the CLI's reader accepts it (as it will be saved); the old one goes
+        on the undo stack.  Returns the loaded puzzle."""
         old = self.data(name)
-        puzzle = check(new, name)
+        rendered = self.render(name, new)
+        puzzle = check(rendered[1], name)
         history = self.history(name)
         history["undo"].append(old)
         history["redo"] = []
-        self.save(name, new)
+        self.save(name, new, rendered)
         self.save_history(name, history)
         return puzzle
 

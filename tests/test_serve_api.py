@@ -310,3 +310,36 @@ def test_serve_command_bad_input_and_missing_extra(monkeypatch, tmp_path):
     monkeypatch.setattr(importlib.util, "find_spec", lambda n, *a: None if n == "uvicorn" else real(n, *a))
     r = run_cli(["serve"])
     assert r.code == 2 and "pip install 'sleuth[serve]'" in r.err and r.err.count("\n") == 1
+
+
+def test_saved_toml_reads_back_as_written():
+    """Every bundled puzzle, written by the companion, reads back as the same table (TOML, as the CLI reads)."""
+    import tomllib
+
+    from sleuth.puzzle import parse_text
+    from sleuth.resources import examples
+    from sleuth.serve.store import to_toml
+
+    for example in examples():
+        data = parse_text(example.text(), example.ref)
+        assert tomllib.loads(to_toml(data)) == {k: v for k, v in data.items() if v != []}, example.ref
+
+
+def test_saved_toml_round_trip_of_any_plain_table():
+    import tomllib
+
+    from hypothesis import given
+    from hypothesis import strategies as st
+
+    from sleuth.serve.store import to_toml
+
+    scalar = st.one_of(st.text(max_size=8), st.integers(-10**6, 10**6), st.booleans())
+    value = st.recursive(scalar, lambda inner: st.one_of(st.lists(inner, max_size=4),
+                                                         st.dictionaries(st.text(min_size=1, max_size=5), inner,
+                                                                         max_size=3)), max_leaves=12)
+    table = st.dictionaries(st.from_regex(r"[a-z_]{1,8}", fullmatch=True), value, max_size=5)
+
+    @given(table)
+    def check(data):
+        assert tomllib.loads(to_toml(data)) == {k: v for k, v in data.items() if v != []}
+    check()

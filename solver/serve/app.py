@@ -265,7 +265,7 @@ def create_app(store: Store | None = None, *, token: str | None = None, hosts: s
         return {**await run_in_threadpool(info_json, store), "start": start}
 
     async def list_games(request: Request) -> Any:
-        return {"games": [g.to_json() for g in await run_in_threadpool(store.list)]}
+        return {"games": [g.to_json() for g in await run_in_threadpool(store.games)]}
 
     async def create(request: Request) -> Any:
         data_in = await body(request)
@@ -283,9 +283,10 @@ def create_app(store: Store | None = None, *, token: str | None = None, hosts: s
                 raise PuzzleError("expected the file's text", place="text")
             data = parse_text(data_in["text"], str(data_in.get("filename") or "upload.toml"))
         else:
-            data = data_in.get("data")
-            if not isinstance(data, dict):
+            table = data_in.get("data")
+            if not isinstance(table, dict):
                 raise PuzzleError("expected a puzzle table", place="data", allowed="{game: ..., ...}")
+            data = table
         chosen = await run_in_threadpool(store.create, data, name)
         return JSONResponse(await run_in_threadpool(state_json, store, chosen), status_code=201)
 

@@ -49,14 +49,28 @@ def check_name(name: str) -> str:
     return name
 
 
+# tomli_w writes every array one item a line; a short array of plain values is kept on one line instead
+_ITEM = re.compile(r'^    ("(?:[^"\\\n]|\\.)*"|[^\s,\[\]{}"]+),$', re.M)
+_BARE = re.compile(r"^[A-Za-z0-9_-]+$")
+_ONE_LINE = re.compile(r'\[\n((?:    (?:"(?:[^"\\\n]|\\.)*"|[^\s,\[\]{}"]+),\n){1,12})\]')
+
+
 def to_toml(data: Mapping[str, Any], name: str = "game") -> str:
     """A puzzle table as TOML text (``game`` first; empty arrays of tables left out)."""
     import tomli_w
 
     ordered = {k: data[k] for k in ("game", "title", "viewer") if k in data}
     ordered.update({k: v for k, v in data.items() if k not in ordered and v != []})
+
+    def section(k: str, v: Any) -> bool:  # an array of flat tables, written as [[key]] blocks as the docs show
+        return _BARE.match(k) is not None and isinstance(v, list) and all(
+            isinstance(t, dict) and not any(isinstance(x, dict) for x in t.values()) for t in v)
     try:
-        return tomli_w.dumps(ordered)
+        text = tomli_w.dumps({k: v for k, v in ordered.items() if not section(k, v)})
+        for k, v in ordered.items():
+            if section(k, v):
+                text += "".join(f"\n[[{k}]]\n" + tomli_w.dumps(item) for item in v)
+        return _ONE_LINE.sub(lambda m: "[" + ", ".join(_ITEM.findall(m.group(1))) + "]", text)
     except (TypeError, ValueError) as exc:  # null, or a value TOML cannot hold
         raise PuzzleError(f"a value cannot be written to a puzzle file ({exc})", file=name + SUFFIX,
                           allowed="strings, numbers, true/false, lists and tables") from None
@@ -138,7 +152,7 @@ class Store:
         return self.path(name).is_file()
 
     # -- reading -----------------------------------------------------------------------------------------
-    def list(self) -> list[GameInfo]:
+    def games(self) -> list[GameInfo]:
         out = []
         for path in sorted(self.folder.glob("*" + SUFFIX)):
             name = path.name[: -len(SUFFIX)]
@@ -152,7 +166,7 @@ class Store:
         out.sort(key=lambda g: -g.modified)
         return out
 
-    def _cached(self, path: Path) -> Any:
+    def _cached(self, path: Path) -> dict[str, Any] | None:
         """The value remembered for ``path`` while the file is unchanged (its own outer dict and lists: the
         tables inside are shared and never changed in place: edits work on a deep copy, undo moves whole ones)."""
         try:

@@ -65,18 +65,17 @@ const App = (() => {
       const job = await guarded(() => api("POST", `/api/games/${state.game.name}/jobs`, body));
       if (!job) return;
       current = job.id; cancel.hidden = false; bar.hidden = false; out.textContent = "";
-      const at = state.game.undo;
-      poll(job.id, at);
+      poll(job.id);
     }
-    async function poll(id, at) {
+    async function poll(id) {
       if (current !== id) return;
       const job = await api("GET", `/api/jobs/${id}`).catch(() => null);
       if (!job || current !== id) return;
       bar.value = Math.min(99, 100 * job.elapsed / job.limit);
       status.textContent = `${job.state}: ${job.elapsed} s (limit ${job.limit} s)`;
-      if (job.state === "running") { setTimeout(() => poll(id, at), 700); return; }
+      if (job.state === "running") { setTimeout(() => poll(id), 700); return; }
       current = null; cancel.hidden = true; bar.hidden = true;
-      status.textContent = job.state === "done" ? `computed after event ${at} in ${job.elapsed} s` : job.state;
+      status.textContent = job.state === "done" ? `computed at ${new Date().toLocaleTimeString()} in ${job.elapsed} s` : job.state;
       out.textContent = "";
       if (job.state === "done") out.append(render(job.result));
       else if (job.error) out.append(el("p.error", {}, job.error));

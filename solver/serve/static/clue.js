@@ -193,10 +193,11 @@ const Clue = (() => {
     main.append(lists, el("h1", {}, data.title || g.name), el("div.grid2", {},
       el("div", {}, el("section.card", {}, banner, el("h2", {}, "Sheet"), summary, sheetBox,
         el("p.legend", {}, "✓ holds · ✗ does not hold · n% exact probability (darker = likelier). ",
-           "Tap a cell: why?"), why), others.box, advice.box),
+           "Tap a cell: why?"), why)),
       el("div", {}, el("section.card", {}, suggestionForm), el("section.card", {}, shownForm),
-        el("section.card", {}, el("h2", {}, "Log"), log), el("section.card", {}, accusationForm),
-        showCard.box, claims, el("section.card", {}, el("details", {}, el("summary", {}, "The puzzle file"), file)))));
+        el("section.card", {}, el("h2", {}, "Log"), log), others.box, advice.box, showCard.box,
+        el("section.card", {}, accusationForm), claims,
+        el("section.card", {}, el("details", {}, el("summary", {}, "The puzzle file"), file)))));
 
     function drawSheet(r) {
       sheetBox.textContent = ""; why.textContent = ""; banner.hidden = true;

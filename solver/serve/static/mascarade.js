@@ -60,11 +60,11 @@ const Mascarade = (() => {
         el("section.card", {}, el("h2", {}, "Log"), log), App.claimBox(spec.claims),
         el("section.card", {}, el("details", {}, el("summary", {}, "The puzzle file"), file)))));
 
-    function table(title, rows) {
+    function table(title, rows, extra) {
       const cards = cardsList();
       return el("div.scroll", {}, el("h2", {}, title), el("table.plain", {},
-        el("tr", {}, el("th", {}, "player"), cards.map((c) => el("th", {}, c))),
-        Object.entries(rows).map(([p, row]) => el("tr", {}, el("td", {}, p), cards.map((c) => {
+        el("tr", {}, el("th", {}, "player"), extra ? el("th", {}, extra[0]) : null, cards.map((c) => el("th", {}, c))),
+        Object.entries(rows).map(([p, row]) => el("tr", {}, el("td", {}, p), extra ? el("td", {}, pct(fmtP(extra[1][p]))) : null, cards.map((c) => {
           const x = row[c] !== undefined ? fmtP(row[c]) : 0;
           const td = el("td", {title: String(row[c] || 0)}, x >= 1 ? "✓ 100%" : x <= 0 ? "✗ 0%" : pct(x));
           if (x > 0 && x < 1) td.style.background = `hsl(28, 90%, ${Math.round(97 - 45 * x)}%)`;
@@ -76,8 +76,14 @@ const Mascarade = (() => {
       if (!r) return;
       if (r.status !== "ok" || !r.marginals) { beliefs.append(App.renderReport(r)); return; }
       beliefs.append(table(`Who holds what, as ${data.viewer || "an observer"} sees it`, r.marginals));
-      if (r.others) beliefs.append(el("details", {open: true}, el("summary", {}, "What each player believes (second order)"),
-        el("pre", {}, JSON.stringify(r.others, null, 1))));
+      if (r.others) {
+        const own = {}, sure = {}, about = {};
+        for (const [p, o] of Object.entries(r.others)) { own[p] = o.own; sure[p] = o.knows_own_card; if (o.about_viewer) about[p] = o.about_viewer; }
+        beliefs.append(table("What each player believes about their own card", own, ["sure of it", sure]));
+        if (Object.keys(about).length) beliefs.append(table(`What each player believes about ${data.viewer}'s card`, about));
+        beliefs.append(el("p", {}, "Can claim safely (sure of their card in every world): ",
+          el("b", {}, (r.safe_claims || []).join(", ") || "nobody")));
+      } else if (r.others_reason) beliefs.append(el("p.muted", {}, r.others_reason));
       beliefs.append(el("details", {}, el("summary", {}, "The solve answer as text"), el("pre", {}, r.text || "")));
     }
     function drawLog() {

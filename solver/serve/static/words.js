@@ -66,7 +66,7 @@ const Words = (() => {
       value.feedback = mastermind ? {black: Number(black.value), white: Number(white.value)} : pending.join("");
       if (await change([{op: "append", key: "guess", value}])) { input.value = ""; pending = []; drawPending(); input.focus(); }
     }
-    const grid = el("textarea", {id: "emoji", placeholder: "Wordle 1,234 3/6\n⬛🟨⬛⬛🟩\n🟩🟩🟩🟩🟩", "aria-label": "emoji grid"});
+    const grid = el("textarea", {id: "emoji", placeholder: "Paste the text Wordle's Share button copies", "aria-label": "emoji grid"});
     async function paste(e) {
       e.preventDefault();
       const lines = grid.value.split("\n").map((l) => Array.from(l).map((c) => EMOJI[c]).filter(Boolean).join("")).filter(Boolean);
@@ -125,7 +125,7 @@ const Words = (() => {
       const shown = r.possible.slice(0, 400);
       remaining.append(el("p", {}, el("b", {id: "count"}, String(r.count)), r.count === 1 ? " answer left" : " answers left"),
         el("div.words", {id: "possible"}, shown.map((w) => el("div", {}, w))),
-        r.count > shown.length ? el("p.muted", {}, `and ${r.count - shown.length} more (the file's solve --json lists all)`) : null);
+        el("p.muted", {hidden: r.count <= shown.length}, `and ${r.count - shown.length} more (the file's solve --json lists all)`));
     }
     function redraw(ng, first) {
       data = ng.data; file.textContent = ng.toml; drawRows();

@@ -155,21 +155,40 @@ const Clue = (() => {
     const aCards = CATS.map((c, i) => el("input", {type: "text", id: `a-card${i}`, list: `dl-${c}`, autocomplete: "off",
                                                    "aria-label": c.slice(0, -1), placeholder: c.slice(0, -1)}));
     const aCorrect = el("input", {type: "checkbox", id: "a-correct"});
+    let editingAccusation = null;
+    const aSubmit = el("button.primary", {type: "submit"}, "Record accusation");
     async function recordAccusation(e) {
       e.preventDefault();
       const value = {by: aBy.value, cards: aCards.map((i) => i.value.trim()), correct: aCorrect.checked};
-      if (await change([{op: "append", key: "accusation", value}], App.state.solveOptions)) aCards.forEach((i) => { i.value = ""; });
+      const op = editingAccusation === null ? {op: "append", key: "accusation", value}
+                                            : {op: "replace", key: "accusation", index: editingAccusation, value};
+      if (await change([op], App.state.solveOptions)) {
+        aCards.forEach((i) => { i.value = ""; }); aCorrect.checked = false;
+        editingAccusation = null; aSubmit.textContent = "Record accusation";
+      }
+    }
+    function editAccusation(i) {
+      const a = data.accusation[i];
+      editingAccusation = i;
+      aBy.value = players().find((p) => p.toLowerCase() === String(a.by).toLowerCase()) || a.by;
+      aCards.forEach((inp, k) => { inp.value = a.cards[k] || ""; });
+      aCorrect.checked = Boolean(a.correct);
+      aSubmit.textContent = `Save accusation ${i + 1}`;
+      aBy.focus();
     }
     const accusationForm = el("form", {id: "accusation-form", onsubmit: recordAccusation}, el("h2", {}, "An accusation"),
       el("label", {for: "a-by"}, "By"), aBy, el("div.row", {}, aCards),
-      el("label", {}, aCorrect, " it was correct"), el("button.primary", {type: "submit"}, "Record accusation"));
+      el("label", {}, aCorrect, " it was correct"), aSubmit);
 
     /* log */
     const log = el("ol.list", {id: "log"});
 
     /* background: what others know, advice, which card to show */
+    const autoOthers = el("input", {type: "checkbox", id: "others-auto"});
+    const runOthers = () => others.run({command: "solve", options: {others: true}});
     const others = App.jobPanel("What each opponent may know",
-      el("button.secondary", {type: "button", id: "others-run", onclick: () => others.run({command: "solve", options: {others: true}})}, "Compute"),
+      el("div.row", {}, el("button.secondary", {type: "button", id: "others-run", onclick: runOthers}, "Compute"),
+        el("label", {}, autoOthers, " again after every event")),
       renderOthers);
     const roomSel = el("select", {id: "advice-room"}, el("option", {value: ""}, "any room"), deck.rooms.map((r) => el("option", {value: r}, r)));
     const advice = App.jobPanel("Advice for my next suggestion",
@@ -275,6 +294,7 @@ const Clue = (() => {
       (data.accusation || []).forEach((a, i) => {
         log.append(el("li", {dataset: {kind: "accusation", index: i}}, el("span.what", {},
           `Accusation: ${a.by}: ${a.cards.join(", ")} (${a.correct ? "correct" : "wrong"})`),
+          el("button.small", {type: "button", onclick: () => editAccusation(i)}, "Edit"),
           el("button.small", {type: "button", onclick: () => change([{op: "delete", key: "accusation", index: i}], App.state.solveOptions)}, "Delete")));
       });
       for (const [p, cards] of Object.entries(data.hands || {})) {
@@ -306,7 +326,7 @@ const Clue = (() => {
       file.textContent = ng.toml;
       drawLog();
       if (ng.solve) drawSheet(ng.solve);
-      if (!first) { others.stale(); advice.stale(); resetSuggestion(); }
+      if (!first) { others.stale(); advice.stale(); resetSuggestion(); if (autoOthers.checked) runOthers(); }
     }
     redraw(g, true); resetSuggestion(); seenOptions();
     if (me()) cWho.value = players().find((p) => p !== me()) || "";

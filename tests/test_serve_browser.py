@@ -218,6 +218,23 @@ def test_wordle_by_clicking_tiles(tmp_path, browser):
         words = {e.text for e in d.find_elements(By.CSS_SELECTOR, "#possible div")}
         assert words == set(left) and secret in words
 
+        # a third guess added with its tiles untouched (all grey), then corrected by pasting Wordle's share text
+        type_into(d.find_element(By.ID, "guess-word"), "WHALE")
+        d.find_element(By.ID, "guess-add").click()
+        wait(d, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#guesses [data-guess]")) == 3, "the third guess")
+        emoji = {"G": "\U0001F7E9", "Y": "\U0001F7E8", "B": "\u2B1B"}
+        share = "Wordle 1,234 4/6\n\n" + "\n".join("".join(emoji[m] for m in feedback(g, secret))
+                                                    for g in ("CRANE", "SLOTH", "WHALE"))
+        d.execute_script("arguments[0].value = arguments[1]", d.find_element(By.ID, "emoji"), share)
+        d.find_element(By.XPATH, "//button[text()='Apply grid']").click()
+        left = [w for w in left if feedback("WHALE", w) == feedback("WHALE", secret)]
+        count = str(len(left))
+        wait(d, lambda d: d.find_elements(By.ID, "count") and d.find_element(By.ID, "count").text == count,
+             "the answers left after the pasted grid")
+        marks = "".join(t.get_attribute("data-mark") for t in
+                        d.find_elements(By.CSS_SELECTOR, '#guesses [data-guess="2"] .tile'))
+        assert marks == feedback("WHALE", secret)
+
 
 def test_claim_on_an_epistemic_puzzle(tmp_path, browser):
     d = browser

@@ -78,13 +78,17 @@ const Words = (() => {
     }
     const remaining = el("div", {id: "remaining"});
     const spec = App.info.games.find((x) => x.name === g.game);
-    const method = el("select", {id: "method"}, Object.entries(spec.suggest_methods).map(([k, v]) => el("option", {value: k, title: v}, `${k}: ${v}`)));
+    const method = el("select", {id: "method"}, el("option", {value: ""}, "the game's default"),
+      Object.entries(spec.suggest_methods).map(([k, v]) => el("option", {value: k, title: v}, `${k}: ${v}`)));
+    const top = el("input", {type: "text", id: "top", inputmode: "numeric", placeholder: "none"});
     const hard = el("input", {type: "checkbox", id: "hard"});
     const best = App.jobPanel("Best next guesses",
       el("div", {}, el("label", {for: "method"}, "Method"), method,
         mastermind ? null : el("label", {}, hard, " hard mode (only words still possible: method possible-gmax)"),
+        el("label", {for: "top"}, "Also rank the N best by exact expected number of guesses (slow on big lists)"), top,
         el("button.secondary", {type: "button", id: "best-run", onclick: () => {
-          best.run({command: "suggest", method: hard.checked ? "possible-gmax" : method.value, options: {}}); }}, "Suggest")),
+          const options = top.value.trim() ? {top: top.value.trim()} : {};
+          best.run({command: "suggest", method: hard.checked ? "possible-gmax" : method.value || null, options}); }}, "Suggest")),
       (r) => el("pre", {id: "best"}, r.text || JSON.stringify(r)));
     const file = el("pre", {id: "toml"});
     main.append(el("h1", {}, data.title || g.name), el("div.grid2", {},

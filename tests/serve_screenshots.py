@@ -48,7 +48,7 @@ def main(argv: list[str]) -> int:
     target.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp, process_server(Path(tmp) / "games") as (url, _):
         base = url.rstrip("/")
-        for example, name in [("clue/six-players", "clue"), ("mascarade/seed-figure2", "mascarade"),
+        for example, name in [("clue/six-players", "clue"), ("mascarade/five-players-middle", "mascarade"),
                               ("epistemic/cheryl", "cheryl")]:
             status, answer = call(base, "POST", "/api/games", {"example": example, "name": name})
             assert status == 201, answer
@@ -73,6 +73,7 @@ def main(argv: list[str]) -> int:
 
         def beliefs(d):
             wait(d, lambda d: d.find_elements(By.CSS_SELECTOR, "#beliefs table"), "the beliefs")
+            wait(d, lambda d: d.find_elements(By.CSS_SELECTOR, "#second table"), "the second-order beliefs")
 
         def cheryl(d):
             wait(d, lambda d: d.find_elements(By.ID, "report-text"), "the solve answer")

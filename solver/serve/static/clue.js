@@ -328,6 +328,7 @@ const Clue = (() => {
       if (ng.solve) drawSheet(ng.solve);
       if (!first) { others.stale(); advice.stale(); resetSuggestion(); if (autoOthers.checked) runOthers(); }
     }
+    sheetBox.textContent = "Solving…";
     redraw(g, true); resetSuggestion(); seenOptions();
     if (me()) cWho.value = players().find((p) => p !== me()) || "";
     guarded(() => api("POST", `/api/games/${g.name}/solve`, {options: App.state.solveOptions})).then((r) => { if (r) drawSheet(r.solve); });

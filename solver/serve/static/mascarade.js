@@ -20,14 +20,15 @@ const Mascarade = (() => {
   }
 
   function mount(main, g) {
-    App.state.solveOptions = {others: true};
+    App.state.solveOptions = {};
     let data = g.data;
     main.textContent = "";
     const sel = (id, items, extra) => el("select", {id}, extra || [], items.map((p) => el("option", {value: p}, p)));
-    const cardsList = () => Array.from(new Set(data.cards));
+    const cardsList = () => Array.from(new Set([...data.cards, ...(data.middle || [])]));
     const kind = sel("e-kind", ["swap", "reveal", "look"]);
     const who = sel("e-who", data.players);
-    const other = sel("e-other", data.players);
+    const positions = [...data.players, ...(data.middle || []).map((_, i) => `Middle${i + 1}`)];
+    const other = sel("e-other", positions);
     const outcome = sel("e-swapped", [], [el("option", {value: ""}, "unknown"), el("option", {value: "true"}, "swapped"),
                                           el("option", {value: "false"}, "not swapped")]);
     const pub = el("input", {type: "checkbox", id: "e-public"});
@@ -49,8 +50,13 @@ const Mascarade = (() => {
     const beliefs = el("div", {id: "beliefs"});
     const file = el("pre", {id: "toml"});
     const spec = App.info.games.find((x) => x.name === "mascarade");
+    const auto = el("input", {type: "checkbox", id: "second-auto", checked: true});
+    const runSecond = () => second.run({command: "solve", options: {others: true}});
+    const second = App.jobPanel("What each player believes (second order)",
+      el("div.row", {}, el("button.secondary", {type: "button", id: "second-run", onclick: runSecond}, "Compute"),
+        el("label", {}, auto, " again after every event")), drawSecond);
     main.append(el("h1", {}, data.title || g.name), el("div.grid2", {},
-      el("div", {}, el("section.card", {}, el("h2", {}, "Beliefs"), beliefs)),
+      el("div", {}, el("section.card", {}, el("h2", {}, "Beliefs"), beliefs), second.box),
       el("div", {}, el("section.card", {}, el("form", {onsubmit: add}, el("h2", {}, "An event"),
         el("div.row", {}, el("div", {}, el("label", {for: "e-kind"}, "What"), kind), el("div", {}, el("label", {for: "e-who"}, "Player"), who)),
         el("div.row", {}, el("div", {}, el("label", {for: "e-other"}, "Swap with"), other), el("div", {}, el("label", {for: "e-swapped"}, "Outcome"), outcome)),
@@ -76,30 +82,42 @@ const Mascarade = (() => {
       if (!r) return;
       if (r.status !== "ok" || !r.marginals) { beliefs.append(App.renderReport(r)); return; }
       beliefs.append(table(`Who holds what, as ${data.viewer || "an observer"} sees it`, r.marginals));
-      if (r.others) {
-        const own = {}, sure = {}, about = {};
-        for (const [p, o] of Object.entries(r.others)) { own[p] = o.own; sure[p] = o.knows_own_card; if (o.about_viewer) about[p] = o.about_viewer; }
-        beliefs.append(table("What each player believes about their own card", own, ["sure of it", sure]));
-        if (Object.keys(about).length) beliefs.append(table(`What each player believes about ${data.viewer}'s card`, about));
-        beliefs.append(el("p", {}, "Can claim safely (sure of their card in every world): ",
-          el("b", {}, (r.safe_claims || []).join(", ") || "nobody")));
-      } else if (r.others_reason) beliefs.append(el("p.muted", {}, r.others_reason));
       beliefs.append(el("details", {}, el("summary", {}, "The solve answer as text"), el("pre", {}, r.text || "")));
+    }
+    function drawSecond(r) {
+      const box = el("div", {id: "second"});
+      if (!r.others) { box.append(r.others_reason ? el("p.muted", {}, r.others_reason) : App.renderReport(r)); return box; }
+      const own = {}, sure = {}, about = {};
+      for (const [p, o] of Object.entries(r.others)) { own[p] = o.own; sure[p] = o.knows_own_card; if (o.about_viewer) about[p] = o.about_viewer; }
+      box.append(table("About their own card", own, ["sure of it", sure]));
+      if (Object.keys(about).length) box.append(table(`About ${data.viewer}'s card`, about));
+      box.append(el("p", {}, "Can claim safely (sure of their card in every world): ",
+        el("b", {}, (r.safe_claims || []).join(", ") || "nobody")));
+      return box;
     }
     function drawLog() {
       log.textContent = "";
       (data.event || []).forEach((ev, i) => {
         const what = ev.swap ? `${ev.swap[0]} swaps-or-not with ${ev.swap[1]}${ev.swapped === undefined ? "" : ev.swapped ? " (swapped)" : " (not swapped)"}${ev.public ? ", seen by all" : ""}`
-          : ev.reveal ? `${ev.reveal} reveals ${ev.card}` : ev.look ? `${ev.look} looks${ev.card ? ` (${ev.card})` : ""}` : JSON.stringify(ev);
+          : ev.reveal ? `${ev.reveal} reveals ${ev.card}` : ev.look ? `${ev.look} looks${ev.card ? ` (${ev.card})` : ""}`
+          : ev.spy ? `${ev.spy} (Spy) looks at their card and ${ev.with}'s${ev.cards ? ` (${ev.cards.join(", ")})` : ""}, then swaps-or-not${ev.swapped === undefined ? "" : ev.swapped ? " (swapped)" : " (not swapped)"}`
+          : ev.fool ? `${ev.fool} (Fool) swaps-or-not ${(ev.between || []).join(" and ")}${ev.swapped === undefined ? "" : ev.swapped ? " (swapped)" : " (not swapped)"}`
+          : JSON.stringify(ev);
         log.append(el("li", {}, el("span.what", {}, `#${i + 1} ${what}`),
           el("button.small", {type: "button", onclick: () => change([{op: "delete", key: "event", index: i}], App.state.solveOptions)}, "Delete")));
       });
       if (!log.children.length) log.append(el("li.muted", {}, "No event yet."));
     }
-    function redraw(ng) { data = ng.data; file.textContent = ng.toml; drawLog(); if (ng.solve) drawBeliefs(ng.solve); }
-    redraw(g);
+    function redraw(ng, first) {
+      data = ng.data; file.textContent = ng.toml; drawLog();
+      if (ng.solve) drawBeliefs(ng.solve);
+      if (!first) second.stale();
+      if (auto.checked) runSecond();
+    }
+    beliefs.textContent = "Solving…";
+    redraw(g, true);
     guarded(() => api("POST", `/api/games/${g.name}/solve`, {options: App.state.solveOptions})).then((r) => { if (r) drawBeliefs(r.solve); });
-    return redraw;
+    return (ng) => redraw(ng, false);
   }
   return {newGameForm, mount};
 })();

@@ -145,6 +145,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("page", nargs="?", help="a page or a game name (none: list the pages)")
     p.add_argument("--path", action="store_true", help="print where the page is, to open it in a viewer")
 
+    p = command("serve", "the table companion: a local web page to play along with a live game")
+    p.add_argument("file", nargs="?", help="a game to resume (a puzzle file; copied into the games folder)")
+    p.add_argument("--host", default="127.0.0.1", help="address to serve on (not loopback: the URL carries a token)")
+    p.add_argument("--port", type=int, help="port (default 8765, or a free one when taken)")
+    p.add_argument("--open", action="store_true", help="open the page in a browser")
+
     p = command("cache", "inspect or clear the on-disk cache of derived data")
     p.add_argument("action", choices=["info", "clear"], help="info: where, how many entries, size and cap")
     return parser
@@ -376,10 +382,16 @@ def cmd_cache(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_serve(args: argparse.Namespace) -> int:
+    from .serve import serve
+
+    return serve(args.file, args.host, args.port, args.open)
+
+
 COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "solve": cmd_solve, "verify": cmd_verify, "suggest": cmd_suggest, "experiment": cmd_experiment,
     "games": cmd_games, "examples": cmd_examples, "schema": cmd_schema, "new": cmd_new, "docs": cmd_docs,
-    "cache": cmd_cache}
+    "cache": cmd_cache, "serve": cmd_serve}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

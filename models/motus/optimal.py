@@ -12,18 +12,16 @@ into :class:`SearchTimeout` (never a guess presented as exact).
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import os
-import stat
 import time
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
-from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 import numpy as np
+
+from sleuth.jit import load_kernel
 
 from .emi import SearchTimeout
 from .space import Space, WordSpace
@@ -34,74 +32,10 @@ NO_LIMIT = 1 << 62
 
 @lru_cache(maxsize=2)
 def kernel_module(compiled: bool) -> ModuleType:
-    """The search kernel, as plain Python or compiled with numba (raises ImportError without numba).  The
-    compiled kernel is kept in :func:`kernel_cache_dir` when that folder is usable, so that only the first
-    process after an install or an upgrade pays the compilation (about 20 s of CPU)."""
-    spec = importlib.util.find_spec(_KERNEL_NAME)
-    if spec is None or spec.loader is None or spec.origin is None:
-        raise ImportError(f"the search kernel {_KERNEL_NAME} is not installed")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    if compiled:
-        import numba
-
-        cache = _register_kernel_cache(spec.origin)
-        for name in ("hard_filter", "guess_bound", "solve", "search"):
-            setattr(mod, name, numba.njit(getattr(mod, name), cache=cache))
-    return mod
-
-
-def kernel_cache_dir() -> Path | None:
-    """Where the compiled kernel is kept: ``numba`` in sleuth's cache folder (:mod:`sleuth.cache`), made
-    private to the user (mode 700).  None (compile in every process) when the cache is off
-    (``SLEUTH_NO_CACHE=1``), or the folder cannot be made, or belongs to another user or is writable by
-    others: numba's cache files are pickles, loaded only from a folder nobody else can write."""
-    from sleuth import cache
-
-    if not cache.enabled():
-        return None
-    path = cache.root() / "numba"
-    try:
-        path.mkdir(mode=0o700, parents=True, exist_ok=True)
-        st = path.stat()
-    except OSError:
-        return None
-    if not stat.S_ISDIR(st.st_mode) or (hasattr(os, "getuid") and st.st_uid != os.getuid()) \
-            or st.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
-        return None
-    return path
-
-
-def _register_kernel_cache(kernel_file: str) -> bool:
-    """Point numba's cache for ``kernel_file`` (and no other file) at :func:`kernel_cache_dir`; False when
-    there is no usable folder or this numba has no cache locators to extend (then nothing is cached)."""
-    where = kernel_cache_dir()
-    try:
-        from numba.core import caching
-    except ImportError:
-        return False
-    locators = getattr(getattr(caching, "CacheImpl", None), "_locator_classes", None)
-    base = getattr(caching, "UserProvidedCacheLocator", None)
-    if where is None or not isinstance(locators, list) or base is None:
-        return False
-    target = os.path.abspath(kernel_file)
-
-    class KernelCacheLocator(base):  # type: ignore[misc, valid-type]
-        """numba's user-provided locator, for the kernel's file only and in sleuth's folder."""
-
-        def __init__(self, py_func: Any, py_file: str) -> None:
-            super().__init__(py_func, py_file)
-            self._cache_path = str(where / self.get_suitable_cache_subpath(py_file))
-
-        @classmethod
-        def from_function(cls, py_func: Any, py_file: str) -> Any:
-            if os.path.abspath(py_file) != target:
-                return None
-            return super(base, cls).from_function(py_func, py_file)
-
-    locators[:] = [c for c in locators if c.__name__ != KernelCacheLocator.__name__]
-    locators.insert(0, KernelCacheLocator)
-    return True
+    """The search kernel, as plain Python or compiled with numba (raises ImportError without numba); the
+    compiled kernel is cached on disk (:func:`sleuth.jit.load_kernel`)."""
+    return load_kernel(_KERNEL_NAME, ("hard_filter", "guess_bound", "enter", "others", "classes", "_put", "solve",
+                                      "search"), compiled)
 
 
 def _pick_kernel(kernel: str) -> ModuleType:

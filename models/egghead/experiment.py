@@ -90,6 +90,15 @@ def warm(setup: Setup, ids: tuple[str, ...]) -> None:
     """Build what every task of this setup shares (run once per worker before timing it)."""
     _space(setup)
     _questions(setup, ids)
+    warm_kernel()
+
+
+def warm_kernel() -> float:
+    """Load (or compile, the first time) the compiled tables by playing a tiny game; CPU seconds spent."""
+    cpu = time.process_time()
+    tiny = Setup(2, 2, 2)
+    simulate(tiny, [q.compile_for(tiny) for q in load_catalogue(2)][:2], [True, False], 2, 0)
+    return time.process_time() - cpu
 
 
 Batch = tuple[int, int, int, tuple[str, ...], tuple[bool, ...], int, int, str]
@@ -378,6 +387,7 @@ def bench(args: argparse.Namespace, setup: Setup, questions: Sequence[CompiledQu
     mb = 1 << 20
     print(f"Egghead benchmark ({setup.players} players, values 1-{setup.values}, {setup.hand_size} cards, "
           f"{setup.n_worlds:,} worlds, {len(questions)} questions); medians over {args.bench_rounds} rounds")
+    print(f"  {warm_kernel():.2f} s CPU to load the compiled kernels (numba; compiled once and cached), apart")
     for k in (setup.players, 1):
         flags = [p < k for p in range(setup.players)]
         game, peak = _timed_rounds(setup, questions, flags, args.bench_rounds, args.seed, traced_rounds=10)

@@ -15,6 +15,21 @@ from __future__ import annotations
 import numpy as np
 
 
+def _block_bases(bps, axes, st, h, n, hw):
+    """``bps[a, i]``: the first word, among the rows with player ``axes[i]`` left out, of block ``a``'s rows
+    (block ``a = ah * h + al``: one division per ``h`` blocks, not per block)."""
+    for ah in range(max(1, bps.shape[0] // h)):
+        for i in range(axes.shape[0]):
+            p = axes[i]
+            if p == n - 3:
+                base = ah * hw
+            else:
+                q = st[p] // h  # the stride of player p's digit in ah
+                base = ((ah // (q * h)) * q + ah % q) * h * hw
+            for al in range(min(h, bps.shape[0])):
+                bps[ah * h + al, i] = base if p == n - 3 else base + al * hw
+
+
 def react_table(T, h, n, act):
     """Apply eq. 3 for every player ``p`` with ``act[p] >= 0`` (1: solved, 0: did not) to the table ``T``
     (``R x w`` words, changed in place); True when a world was removed.  The loops run over whole blocks of
@@ -39,6 +54,9 @@ def react_table(T, h, n, act):
     last = act[n - 1]
     m_once = np.zeros(A * w, np.uint64)
     m_twice = np.zeros(A * w, np.uint64)
+    na = axes.shape[0]
+    bps = np.zeros((A, na), np.int64)  # per block and axis: where its words gather (the block, that player left out)
+    _block_bases(bps, axes, st, h, n, hw)
     empty = np.zeros(A, np.bool_)  # blocks without a world: nothing to gather, nothing to clear
     for a in range(A):
         o = a * hw
@@ -48,13 +66,15 @@ def react_table(T, h, n, act):
         if seen == zero:
             empty[a] = True
             continue
-        for i in range(axes.shape[0]):
-            q = st[axes[i]]
-            bp = ((a // (q * h)) * q + a % q) * hw
+        xb = flat[o:o + hw]
+        for i in range(na):
+            bp = bps[a, i]
+            oi = once[i, bp:bp + hw]
+            ti = twice[i, bp:bp + hw]
             for u in range(hw):
-                x = flat[o + u]
-                twice[i, bp + u] |= once[i, bp + u] & x
-                once[i, bp + u] |= x
+                x = xb[u]
+                ti[u] |= oi[u] & x
+                oi[u] |= x
         if mid >= 0:
             for s in range(h):
                 for k in range(w):
@@ -64,28 +84,33 @@ def react_table(T, h, n, act):
     diff = zero
     mid_sign = zero if mid == 1 else ~zero
     y = np.empty(hw, np.uint64)
+    mm = np.empty(w, np.uint64)
     for a in range(A):
         if empty[a]:
             continue
         o = a * hw
+        xb = flat[o:o + hw]
         for u in range(hw):
-            y[u] = flat[o + u]
-        for i in range(axes.shape[0]):
-            q = st[axes[i]]
-            bp = ((a // (q * h)) * q + a % q) * hw
+            y[u] = xb[u]
+        for i in range(na):
+            bp = bps[a, i]
             sg = sign[i]
+            oi = once[i, bp:bp + hw]
+            ti = twice[i, bp:bp + hw]
             for u in range(hw):
-                y[u] &= (once[i, bp + u] & ~twice[i, bp + u]) ^ sg
+                y[u] &= (oi[u] & ~ti[u]) ^ sg
         if mid >= 0:
+            for k in range(w):
+                mm[k] = (m_once[a * w + k] & ~m_twice[a * w + k]) ^ mid_sign
             for s in range(h):
                 for k in range(w):
-                    y[s * w + k] &= (m_once[a * w + k] & ~m_twice[a * w + k]) ^ mid_sign
+                    y[s * w + k] &= mm[k]
         if last >= 0:
             for s in range(h):
                 nonzero = 0
                 bit = zero
                 for k in range(w):
-                    x = flat[o + s * w + k]
+                    x = xb[s * w + k]
                     if x != zero:
                         nonzero += 1
                         bit = x
@@ -94,8 +119,8 @@ def react_table(T, h, n, act):
                     for k in range(w):
                         y[s * w + k] = zero
         for u in range(hw):
-            diff |= flat[o + u] ^ y[u]
-            flat[o + u] = y[u]
+            diff |= xb[u] ^ y[u]
+            xb[u] = y[u]
     return diff != zero
 
 

@@ -279,7 +279,7 @@ def react_kernel() -> ModuleType | None:
         return None
     try:
         return load_kernel(__name__.rsplit(".", 1)[0] + "._react_kernel",
-                           ("react_table", "and_into", "and_gather", "fix_last"), True)
+                           ("_block_bases", "react_table", "and_into", "and_gather", "fix_last"), True)
     except ImportError:
         return None
 

@@ -161,10 +161,10 @@ def game_space(game: SpaceKey) -> Space:
     if isinstance(game, tuple) and len(game) == 3 and game[0] == "mastermind":
         return CodeSpace(pegs=int(game[1]), colours=int(game[2]), tries=10)  # type: ignore[arg-type]
     if isinstance(game, tuple) and len(game) == 3 and game[0] == "words":
-        answers, guesses = game[1], game[2]
+        answers, guesses = tuple(game[1]), tuple(game[2])  # type: ignore[arg-type]
         digest = hashlib.sha256(repr((answers, guesses)).encode()).hexdigest()[:16]
-        wl = WordList("words", f"words-{digest}", answers, guesses, "words")  # type: ignore[arg-type]
-        return WordSpace(wl.cell(len(answers[0])), 6)  # type: ignore[arg-type]
+        wl = WordList("words", f"words-{digest}", answers, guesses, "words")
+        return WordSpace(wl.cell(len(answers[0])), 6)
     raise ValueError(f"game: wordle or mastermind, not {game!r}")
 
 

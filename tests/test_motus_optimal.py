@@ -164,7 +164,7 @@ def test_node_limit_raises_instead_of_guessing() -> None:
 
 
 def test_cell_value_is_exact_or_proven_bounds() -> None:
-    from sleuth.models.motus.optimal import cell_value
+    from sleuth.models.motus.optimal_study import cell_value
 
     space = _space(4, answers=40, extra=0)
     truth = Optimal(space, kernel="python").value()

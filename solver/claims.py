@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, TypeVar
 from .errors import PuzzleError
 from .formula import And, Atom, FormulaError, Implies, Node, Not, Or, combines, parse_claim, transform, walk
 from .names import NAME
-from .results import Verdict
+from .results import ClaimSpec, Verdict
 
 if TYPE_CHECKING:
     from .model import Lit, Model
@@ -186,5 +186,20 @@ def read(text: str, read_atom: Callable[[str], T], normalise: Callable[[str], st
     return claim, payloads
 
 
+def question_specs(claims: Sequence[ClaimSpec | str] | ClaimSpec | str) -> list[ClaimSpec]:
+    """Claims for ``verify``: a text (``str``) is a question (no expectation, see :class:`ClaimSpec`)."""
+    if isinstance(claims, (str, ClaimSpec)):
+        claims = [claims]
+    out = []
+    for i, c in enumerate(claims):
+        if isinstance(c, str):
+            out.append(ClaimSpec(c, None, place=f"claims[{i + 1}]"))
+        elif isinstance(c, ClaimSpec):
+            out.append(c)
+        else:
+            raise PuzzleError(f"claims[{i + 1}] is a {type(c).__name__}", allowed="claim texts (str) or ClaimSpec")
+    return out
+
+
 __all__: Sequence[str] = ["And", "Atom", "Claim", "Implies", "Not", "Or", "atoms", "combine", "evaluate", "is_compound",
-                          "normalise_holding", "parse", "read", "to_lit", "verdict_of"]
+                          "normalise_holding", "parse", "question_specs", "read", "to_lit", "verdict_of"]

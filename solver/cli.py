@@ -93,9 +93,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--others", action="store_true", help="what every other player knows (games that have it)")
     p.add_argument("--plot", metavar="FILE.png", help="draw a figure (games that have one; the 'plot' extra)")
 
-    p = command("verify", "check the file's [[claim]]s and any --claim")
+    p = command("verify", "check the file's [[claim]]s, and answer any --claim (a question)")
     puzzle_options(p)
-    p.add_argument("--claim", action="append", default=[], metavar="TEXT", help="a claim to check (repeatable)")
+    p.add_argument("--claim", action="append", default=[], metavar="TEXT",
+                   help="a question: its verdict, probability and a world each way, exit 0 (repeatable)")
+    p.add_argument("--expect", choices=["entailed", "refuted", "open"],
+                   help="make every --claim a check with this expected verdict (exit 1 when one misses it)")
     p.add_argument("--method", help=METHOD_HELP)
 
     p = command("suggest", "propose the next move")
@@ -215,20 +218,26 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
     args.backend = backend_name(args.backend)
     puzzle = load_puzzle(args.file, viewer=args.viewer)
-    claims = list(puzzle.claims) + [ClaimSpec(text, place=f"--claim[{i + 1}]") for i, text in enumerate(args.claim)]
+    expect = Verdict(args.expect) if args.expect else None   # none: each --claim is a question
+    asked = [ClaimSpec(text, expect, place=f"--claim[{i + 1}]") for i, text in enumerate(args.claim)]
+    claims = list(puzzle.claims) + asked
     if not claims:
-        raise PuzzleError("has no [[claim]] and no --claim was given", file=args.file)
+        raise PuzzleError("has no [[claim]] and no --claim was given", file=args.file,
+                          allowed="--claim TEXT (a question), or [[claim]] tables in the file")
     results = puzzle.verify(claims, backend=args.backend, options=_options(args))
     if args.json:
         _print_json({"game": puzzle.game, "claims": [r.to_json() for r in results], "notes": list(puzzle.notes)})
     else:
         for r in results:
             _print(r.to_text())
-        _print(f"{sum(r.ok for r in results)} of {len(results)} claims as expected")
-    failed = [r for r in results if not r.ok]
-    if any(r.verdict is Verdict.CONTRADICTION for r in failed):
+        checks = [r for r in results if not r.question]
+        summary = [f"{sum(r.ok for r in checks)} of {len(checks)} claims as expected"] if checks else []
+        if len(checks) < len(results):
+            summary.append(f"{len(results) - len(checks)} question(s) answered")
+        _print("; ".join(summary))
+    if any(r.verdict is Verdict.CONTRADICTION for r in results):
         return EXIT_CONTRADICTION
-    if any(r.verdict is Verdict.TIMEOUT for r in failed):
+    if any(r.verdict is Verdict.TIMEOUT for r in results):
         return EXIT_LIMIT
     return EXIT_OK if all(r.ok for r in results) else EXIT_CLAIM
 

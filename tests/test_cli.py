@@ -113,8 +113,10 @@ def test_verify_claims_from_the_command_line():
     path = PUZZLES / "epistemic" / "cheryl.toml"
     res = run_cli(["verify", path, "--claim", "day == 16", "--claim", "day == 14", "--json"])
     claims = json.loads(res.out)["claims"]
-    assert [c["verdict"] for c in claims[-2:]] == ["entailed", "refuted"] and res.code == 1
-    # --claim expects "entailed": the refuted one makes the exit status 1
+    assert [c["verdict"] for c in claims[-2:]] == ["entailed", "refuted"] and res.code == 0
+    # without --expect a --claim is a question: answered, exit 0; with it, a check: the refuted one fails
+    res = run_cli(["verify", path, "--claim", "day == 16", "--claim", "day == 14", "--expect", "entailed"])
+    assert res.code == 1 and "[FAIL] day == 14: refuted (expected entailed)" in res.out
 
 
 def test_games_lists_every_game_with_aliases():

@@ -44,7 +44,7 @@ def test_solve_text_and_verify_claims(cli, tmp_path):
     r = cli(["solve", f])
     assert r.code == 0 and "support: 1 placements" in r.out and "know their own card" in r.out
     r = cli(["verify", f, "--claim", "A holds Queen", "--claim", "P(A holds King) = 0", "--claim",
-             "P(C holds Judge) >= 1/2", "--claim", "not D holds Thief"])
+             "P(C holds Judge) >= 1/2", "--claim", "not D holds Thief", "--expect", "entailed"])
     assert r.code == 1                      # the last claim is refuted
     assert "because: event 2 (reveal B: King)" in r.out and "3 of 4 claims as expected" in r.out
     r = cli(["verify", f, "--claim", "A holds King", "--json"])

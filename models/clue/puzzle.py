@@ -13,7 +13,7 @@ from sleuth.claims import Atom, normalise_holding, to_lit, verdict_of
 from sleuth.claims import read as read_claim
 from sleuth.derive import Choice, NotServed, find_derivation
 from sleuth.errors import InternalError, PuzzleError
-from sleuth.limits import max_items
+from sleuth.limits import TooLarge, max_items
 from sleuth.names import NAME, unquote
 from sleuth.puzzle import Puzzle, PuzzleDoc
 from sleuth.model import Lit
@@ -31,6 +31,9 @@ from .sheet import Mark, Sheet, backbone_sheet, counted_sheet, exact_sheet, naiv
 _CLAIM = re.compile(rf"^\s*(not\s+)?({NAME})\s+(holds|lacks)\s+({NAME})\s*$", re.IGNORECASE)
 _KNOWS = re.compile(rf"^\s*(not\s+)?({NAME})\s+(knows|may\s+know)\s+the\s+(envelope|suspect|weapon|room)\s*$",
                     re.IGNORECASE)
+
+
+ANSWERED = (Verdict.ENTAILED, Verdict.REFUTED, Verdict.OPEN)
 
 
 class Holding(NamedTuple):
@@ -198,8 +201,29 @@ class CluePuzzle(Puzzle):
                 results.append(self._verify_knows(spec, claim, known))
             else:
                 lit = claim if isinstance(claim, Lit) else self._holding_lit(claim)
-                results.append(engine.verify(lit, spec.text, spec.expect, world=cm.deal))
+                result = engine.verify(lit, spec.text, spec.expect, world=cm.deal)
+                if isinstance(claim, Holding) and spec.expect is None and result.verdict in ANSWERED:
+                    result = replace(result, probability=self._holding_probability(claim, opts))
+                results.append(result)
         return results
+
+    def _holding_probability(self, claim: Holding, opts: Mapping[str, Any]) -> Fraction | None:
+        """The exact chance of a holds/lacks claim over the consistent deals (None past the counting's budget)."""
+        try:
+            p = self.counts(options=opts).probability(claim.card, claim.place)
+        except TooLarge:
+            self.doc.note("no probability: the counting outgrew the memory budget (SLEUTH_MEMORY_BUDGET)")
+            return None
+        return p if claim.positive else 1 - p
+
+    def render_world(self, world: Any) -> str:
+        """A deal: each hand in seat order, then the envelope."""
+        if not isinstance(world, Mapping):
+            return super().render_world(world)
+        hands: dict[str, list[str]] = {place: [] for place in (*self.state.players, "envelope")}
+        for card, place in world.items():
+            hands.setdefault(str(place), []).append(str(card))
+        return "\n".join(f"{place}: {', '.join(cards)}" for place, cards in hands.items())
 
     def _holding_lit(self, claim: Holding) -> Lit:
         """The literal of a holds/lacks claim in the claim model."""

@@ -377,15 +377,16 @@ class MascaradePuzzle(Puzzle):
                                          world=lambda values: show([values[v] for v in gm.final]))
             if res.verdict is not verdict and res.verdict is not Verdict.TIMEOUT:
                 raise InternalError(f"CP-SAT and the exact belief disagree on {spec.text!r}")
-            return ClaimResult(res.text, res.verdict, res.because, res.witness, spec.expect, detail)
+            return ClaimResult(res.text, res.verdict, res.because, res.witness, spec.expect, detail, p)
         if verdict is Verdict.OPEN:
             yes, no = tracker.witness(pos, card, not negate), tracker.witness(pos, card, negate)
-            return ClaimResult(spec.text, verdict, (), {"true": show(yes), "false": show(no)}, spec.expect, detail)
+            return ClaimResult(spec.text, verdict, (), {"true": show(yes), "false": show(no)}, spec.expect, detail,
+                               p)
         because = minimal_observations(g.initial, steps, s.prior, lambda b: b.consistent and p_true(b) == p)
         if not because.minimal:
             detail += "; these observations suffice (a smaller set was not searched: beliefs grew too large)"
         witness = show(tracker.witness(pos, card, negate)) if verdict is Verdict.REFUTED else None
-        return ClaimResult(spec.text, verdict, because.names, witness, spec.expect, detail)
+        return ClaimResult(spec.text, verdict, because.names, witness, spec.expect, detail, p)
 
     def _parse_claim(self, spec: ClaimSpec) -> tuple[str, int, int, str, Fraction, bool]:
         g = self.state

@@ -13,7 +13,7 @@ import inspect
 from collections.abc import Callable, Mapping, MutableMapping
 from typing import Any
 
-from .spec import FLAG_OPTIONS
+from .spec import FLAG_OPTIONS, GameSpec
 
 
 def option_key(keyword: str) -> str:
@@ -30,3 +30,16 @@ def keyword_options(method: Callable[..., Any], options: Mapping[str, Any] | Non
     if not extra:
         return options
     return {**(options or {}), **extra}
+
+
+def keyword(option: str) -> str:
+    """The Python keyword of an option (``time-limit`` -> ``time_limit``)."""
+    return option.replace("-", "_")
+
+
+def markdown_keywords(spec: GameSpec) -> str:
+    """The keyword arguments a game's ``solve``/``verify``/``suggest`` take (docs/api.md, kept by docgen)."""
+    head = ["| keyword | command line | methods | type | default | meaning |", "| --- | --- | --- | --- | --- | --- |"]
+    rows = [f"| `{keyword(o.name)}=` | `{o.usage}` | {', '.join(o.commands)} | {o.kind} | {o.default} | {o.meaning} |"
+            for o in spec.all_options()]
+    return "\n".join(head + rows)

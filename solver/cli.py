@@ -298,6 +298,10 @@ def cmd_games(args: argparse.Namespace) -> int:
     lines += ["  (which of them combine with not, and, or, implies and parentheses: docs/claims.md)"]
     lines += ["", "puzzle-file keys (sleuth schema " + spec.name + " prints them as JSON Schema):"]
     lines += [f"  {k.name:<15} {k.kind}{', required' if k.required else ''}" for k in spec.keys]
+    if info.name == "clue":
+        from .models.clue.state import deck_lines
+
+        lines += deck_lines()
     if info.name == "egghead":
         from .models.egghead.questions import load_catalogue
 
@@ -367,7 +371,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return COMMANDS[args.command](args)
     except SleuthError as exc:
-        _print(f"sleuth: {exc}", sys.stderr)
+        for line in str(exc).splitlines():  # several mistakes of one file: one line each
+            _print(f"sleuth: {line}", sys.stderr)
         return EXIT_BAD_INPUT
     except LimitReached as exc:
         _print(f"sleuth: stopped at a limit: {exc}", sys.stderr)

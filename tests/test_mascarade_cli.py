@@ -95,7 +95,7 @@ BROKEN = [
     (BASE.split("\n", 1)[1] + '[[event]]\nreveal = "B"\ncard = "Joker"', "event[1].card", "King, Queen"),
     (BASE.split("\n", 1)[1] + '[[event]]\nlook = "Middle1"', "event[1].look", "A, B, C, D"),
     (BASE.split("\n", 1)[1] + '[[event]]\nspy = "A"\nwith = "A"', "event[1].with", "B, C, D"),
-    (BASE.split("\n", 1)[1] + '[[event]]\nspy = "A"\nwith = "B"\ncards = ["King"]', "event[1].cards", "2 to 2"),
+    (BASE.split("\n", 1)[1] + '[[event]]\nspy = "A"\nwith = "B"\ncards = ["King"]', "event[1].cards", "exactly 2"),
     (BASE.split("\n", 1)[1] + '[[event]]\nfool = "A"\nbetween = ["A", "B"]', "event[1].between", "neither"),
     (BASE.split("\n", 1)[1] + '[[claim]]\ntext = "A is the King"', "claim[1]", "holds"),
     (BASE.split("\n", 1)[1] + '[[claim]]\ntext = "A holds Joker"', "claim[1]", "King, Queen"),

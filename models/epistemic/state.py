@@ -79,7 +79,8 @@ def _domain(name: str, spec: object, sec: Section) -> Domain:
         if isinstance(spec[0], str):
             unique_names("value", spec, sec.path(name), file=sec.file)
         elif (rep := first_repeat(spec)) is not None:
-            raise sec.error(f"the value {spec[rep[1]]} is listed twice (also at [{rep[0]}])", f"{name}[{rep[1]}]")
+            raise sec.error(f"the value {spec[rep[1]]} is listed twice (also at [{rep[0] + 1}])",
+                            f"{name}[{rep[1] + 1}]")
         return Domain.of(name, spec)
     raise sec.error(f"expected a domain, got {describe(spec)}", name,
                     allowed="'lo..hi', a list of integers or names, or { min = lo, max = hi }")
@@ -161,7 +162,7 @@ def _agent_list(sec: Section, key: str, agents: Sequence[str]) -> tuple[str, ...
         names = [names]
     if not isinstance(names, list) or not names:
         raise sec.error("expected agents", key, allowed="a list of agents, or 'all'")
-    return tuple(dict.fromkeys(choose(n, agents, "agent", sec, f"{key}[{j}]") for j, n in enumerate(names)))
+    return tuple(dict.fromkeys(choose(n, agents, "agent", sec, f"{key}[{j}]") for j, n in enumerate(names, 1)))
 
 
 def _event(e: Section, number: int, state0: KnowledgeState) -> tuple[Step, int | str]:
@@ -300,11 +301,11 @@ def read_state(doc: PuzzleDoc) -> EpistemicState:
     empty = WorldTable(domains, np.zeros((0, len(domains)), dtype=np.int64))
 
     constraints: list[tuple[str, Node]] = []
-    for i, text in enumerate(top.array("constraints", str, [])):
+    for i, text in enumerate(top.array("constraints", str, []), 1):
         node = _formula(text, top, f"constraints[{i}]", lambda n: Evaluator(KnowledgeState(empty, {})).truth(n))
         if is_epistemic(node):
             raise top.error("constraints cannot mention knows()", f"constraints[{i}]")
-        constraints.append((f"constraint {i + 1}: {text}", node))
+        constraints.append((f"constraint {i}: {text}", node))
 
     agents: dict[str, list[Node]] = {}
     agent_sec = top.section("agents")

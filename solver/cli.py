@@ -122,6 +122,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = command("new", "print a commented puzzle-file template that solves as it is")
     p.add_argument("game", help="a game name or alias")
+    p.add_argument("--players", type=int, metavar="N", help="clue: a simulated game of N players (3 to 6)")
 
     p = command("cache", "inspect or clear the on-disk cache of derived data")
     p.add_argument("action", choices=["info", "clear"], help="info: where, how many entries, size and cap")
@@ -281,7 +282,7 @@ def cmd_games(args: argparse.Namespace) -> int:
     lines = [f"{spec.name}: {spec.summary}"]
     if info.aliases:
         lines.append(f"aliases: {', '.join(info.aliases)}")
-    lines.append(f"docs: docs/{info.module.rsplit('.', 1)[-1]}.md; template: sleuth new {spec.name}")
+    lines.append(f"docs: docs/{spec.name}.md; template: sleuth new {spec.name}")
     if spec.methods:
         lines += ["", "solve methods (--method NAME; auto, the default, picks an exact one: the first, unless the "
                   "--method option below says how):"]
@@ -332,10 +333,17 @@ def cmd_new(args: argparse.Namespace) -> int:
     from .resources import find_example
 
     spec = find_game(args.game, place="new").spec
-    example = find_example(spec.template)
+    text = find_example(spec.template).text().rstrip("\n")
+    if args.players is not None:
+        from .models.clue.simulate import TEMPLATE_PLAYERS, template
+
+        if spec.name != "clue" or args.players not in TEMPLATE_PLAYERS:
+            raise PuzzleError(f"--players {args.players}: not a template", place="new",
+                              allowed="sleuth new clue --players 3 to 6")
+        text = template(args.players).rstrip("\n")
     _print(f"# A {spec.name} puzzle to start from (sleuth new {spec.name} > my.toml; sleuth solve my.toml).\n"
            f"# Every key: docs/{spec.name}.md, or sleuth schema {spec.name}. Claims: sleuth games {spec.name}.\n"
-           + example.text().rstrip("\n"))
+           + text)
     return EXIT_OK
 
 

@@ -241,8 +241,8 @@ class Game:
             row: dict[str, Any] = {"by": self.players[s.by], "cards": [self.card(c) for c in s.cards]}
             if s.shown_by is not None:
                 row["shown_by"] = self.players[s.shown_by]
-            if s.card is not None:
-                row["card"] = self.card(s.card)
+            if s.card is not None and (self.viewer is None or self.viewer in (s.by, s.shown_by)):
+                row["card"] = self.card(s.card)  # a showing between two others: the viewer saw no card
             doc["suggestion"].append(row)
         doc["accusation"] = [{"by": self.players[a.by], "cards": [self.card(c) for c in a.cards],
                               "correct": a.correct} for a in self.accusations]

@@ -17,7 +17,7 @@ from sleuth.limits import TooLarge, max_items
 from sleuth.names import NAME, unquote
 from sleuth.puzzle import Puzzle, PuzzleDoc
 from sleuth.model import Lit
-from sleuth.results import Answer, ClaimResult, ClaimSpec, Report, Status, Verdict, optional
+from sleuth.results import Answer, ClaimResult, ClaimSpec, Report, Status, Verdict, optional, decimal
 from sleuth.schema import Names, fold
 from sleuth.errors import UnknownNameError
 
@@ -165,7 +165,7 @@ class CluePuzzle(Puzzle):
             text += "\n".join("  " + f.text(game) for f in result.facts if f.rule != "observation")
         if counts is not None:
             text += f"\n\nConsistent deals: {counts.total}\nMost likely envelopes:\n"
-            text += "\n".join(f"  {row['p']!s:>12}  {row['suspect']}, {row['weapon']}, {row['room']}"
+            text += "\n".join(f"  {decimal(row['p']):>8}  {row['suspect']}, {row['weapon']}, {row['room']}"
                               for row in fields["envelope_probabilities"][:5])
         if others:
             text += "\n\n" + self._others(fields)
@@ -179,12 +179,12 @@ class CluePuzzle(Puzzle):
         for p, row in table.items():
             if row["envelope"] > 0:
                 self.doc.note(f"{game.players[p]} may already be able to accuse: knows the envelope with "
-                              f"probability {row['envelope']}")
+                              f"probability {decimal(row['envelope'])}")
         who = f"{game.players[game.viewer]}'s" if game.viewer is not None else "an outside observer's"
         lines = [f"What the others know (exact probabilities, from {who} side):",
                  f"  {'player':<12} {'envelope':>10} {'suspect':>10} {'weapon':>10} {'room':>10}"]
         for p, row in table.items():
-            lines.append(f"  {game.players[p]:<12} " + " ".join(f"{row[part]!s:>10}" for part in PARTS))
+            lines.append(f"  {game.players[p]:<12} " + " ".join(f"{decimal(row[part]):>10}" for part in PARTS))
         return "\n".join(lines)
 
     # -- verify --------------------------------------------------------------------------------------------
@@ -350,7 +350,7 @@ def render_grid(game: Game, sheet: Sheet, probs: Mapping[str, Mapping[str, Fract
             for q, mark in enumerate(sheet.marks[c]):
                 cell = SYMBOL[mark]
                 if probs is not None and mark is Mark.MAYBE:
-                    cell = f"{float(probs[game.card(c)][game.places[q]]):.2f}"
+                    cell = decimal(probs[game.card(c)][game.places[q]])
                 cells.append(f"{cell:>{width}}")
             lines.append(f"{game.card(c):<{name_w}}" + "".join(cells))
     env = sheet.envelope(game)

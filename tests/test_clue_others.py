@@ -128,12 +128,12 @@ def test_show_advice_cli(cli) -> None:
 
 @pytest.mark.parametrize(("args", "words"), [
     (["solve", SMALL_DECK, "--set", "others=maybe"], ["--others", "true or false"]),
-    (["suggest", SMALL_DECK, "--viewer", "Ann", "--set", "show=Bob Ash Axe Attic"], ["--set show", "PLAYER:"]),
-    (["suggest", SMALL_DECK, "--viewer", "Ann", "--set", "show=Zed: Ash, Axe, Attic"], ["--set show", "Zed"]),
+    (["suggest", SMALL_DECK, "--viewer", "Ann", "--set", "show=Bob Ash Axe Attic"], ["--show", "PLAYER:"]),
+    (["suggest", SMALL_DECK, "--viewer", "Ann", "--set", "show=Zed: Ash, Axe, Attic"], ["--show", "Zed"]),
     (["suggest", SMALL_DECK, "--viewer", "Ann", "--set", "show=Bob: Birch, Axe, Attic"], ["holds none"]),
     (["suggest", SMALL_DECK, "--set", "show=Bob: Ash, Axe, Attic"], ["viewer"]),
     (["suggest", PUZZLES / "clue" / "classic-3-players.toml", "--set", "show=Bob: Scarlet, Rope, Lounge"],
-     ["--set show", "Cat", "must hold"]),
+     ["--show", "Cat", "must hold"]),
     (["verify", SMALL_DECK, "--claim", "Zed knows the room"], ["Zed"]),
 ])
 def test_bad_options_exit_2(cli, args: list[str], words: list[str]) -> None:

@@ -167,6 +167,9 @@ class CluePuzzle(Puzzle):
             text += f"\n\nConsistent deals: {counts.total}\nMost likely envelopes:\n"
             text += "\n".join(f"  {decimal(row['p']):>8}  {row['suspect']}, {row['weapon']}, {row['room']}"
                               for row in fields["envelope_probabilities"][:5])
+            rest = len(fields["envelope_probabilities"]) - 5
+            if rest > 0:
+                text += f"\n  ... {rest} more envelopes (--json lists them all, with exact probabilities)"
         if others:
             text += "\n\n" + self._others(fields)
         return Report.of(self.game, ClueAnswer(**fields), text)

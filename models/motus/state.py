@@ -150,5 +150,11 @@ def read_state(doc: PuzzleDoc) -> SecretState:
             where = f"{length} letters" + (f" starting with {first}" if first else "")
             raise s.error(f"the dictionary {words.name!r} has no word of {where}", "length")
         space = WordSpace(cell, tries)
-    return SecretState(space, tuple(_read_proposals(s, space)))
+    proposals = tuple(_read_proposals(s, space))
+    if isinstance(space, WordSpace):
+        for p in proposals:
+            if p.text not in space.guess_index:
+                doc.note(f"{p.text} is not in the word list (the game would refuse it); its marks are used as "
+                         "given", f"guess[{p.index}].word")
+    return SecretState(space, proposals)
 

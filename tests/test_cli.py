@@ -33,8 +33,8 @@ CASES = [
     ("unknown key", GOOD + "anouncement = 1\n", [], ["anouncement", "unknown key", "allowed"]),
     ("unknown key in a table", GOOD.replace('by = "A"', 'by = "A"\nwho = "A"'), [],
      ["announcement[1].who", "unknown key", "allowed: by, formula, repeat"]),
-    ("unknown agent name", GOOD.replace('by = "A"', 'by = "Zed"'), [],
-     ["announcement[1].by", "unknown agent 'Zed'", "allowed: A"]),
+    ("empty speaker", GOOD.replace('by = "A"', 'by = " "'), [],
+     ["announcement[1].by", "is empty", "only shown"]),  # any other name is a speaker for display
     ("wrong type", GOOD + "[[announcement]]\nformula = 'knows(A)'\nrepeat = 'twice'\n", [],
      ["announcement[2].repeat", "expected an integer"]),
     ("out of range", GOOD + "[[announcement]]\nformula = 'knows(A)'\nrepeat = -1\n", [],

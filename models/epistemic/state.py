@@ -17,6 +17,7 @@ from sleuth.errors import PuzzleError
 from sleuth.formula import BoolConst, Node, Str, is_epistemic, parse, to_text
 from sleuth.names import first_repeat, unique_names
 from sleuth.puzzle import PuzzleDoc
+from sleuth.claims import with_hint
 from sleuth.schema import Section, choose, describe, fold
 
 EVENT_KINDS = ("public", "private", "semi-private", "action")
@@ -114,12 +115,20 @@ def _formula(text: object, sec: Section, key: str | int, check: Any) -> Node:
         check(node)
         return node
     except PuzzleError as exc:
-        raise PuzzleError(exc.message, file=sec.file, place=sec.path(key), allowed=exc.allowed) from None
+        raise with_hint(PuzzleError(exc.message, file=sec.file, place=sec.path(key), allowed=exc.allowed), text) \
+            from None
 
 
 def _by(sec: Section, agents: Sequence[str]) -> str | None:
+    """Who speaks or acts, for display only: an agent's name in its own spelling, or any other speaker as written
+    (the father of the muddy children, a referee)."""
     by = sec.string("by", None)
-    return None if by is None else choose(by, list(agents), "agent", sec, "by")
+    if by is None:
+        return None
+    if not by.strip():
+        raise sec.error("is empty", "by", allowed="the speaker's name (an agent's, or anyone's: it is only shown)")
+    folded = {" ".join(a.split()).casefold(): a for a in agents}
+    return folded.get(" ".join(by.split()).casefold(), " ".join(by.split()))
 
 
 def _announcement(a: Section, label: str, state0: KnowledgeState) -> tuple[Step, int | str]:

@@ -116,9 +116,12 @@ def build_parser() -> argparse.ArgumentParser:
     puzzle_options(p)
     _add_game_flags(p, "solve")
 
-    p = command("verify", "check the file's [[claim]]s and any --claim")
+    p = command("verify", "check the file's [[claim]]s, and answer any --claim (a question)")
     puzzle_options(p)
-    p.add_argument("--claim", action="append", default=[], metavar="TEXT", help="a claim to check (repeatable)")
+    p.add_argument("--claim", action="append", default=[], metavar="TEXT",
+                   help="a question: its verdict, probability and a world each way, exit 0 (repeatable)")
+    p.add_argument("--expect", choices=["entailed", "refuted", "open"],
+                   help="make every --claim a check with this expected verdict (exit 1 when one misses it)")
     _add_game_flags(p, "verify")
 
     p = command("suggest", "propose the next move")
@@ -140,6 +143,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = command("new", "print a commented puzzle-file template that solves as it is")
     p.add_argument("game", help="a game name or alias")
+    p.add_argument("--players", type=int, metavar="N",
+                   help="a template for N players (games that have one; sleuth games GAME says which)")
 
     p = command("docs", "show a page of the documentation (the pages ship with sleuth)")
     p.add_argument("page", nargs="?", help="a page or a game name (none: list the pages)")
@@ -247,20 +252,26 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
     args.backend = backend_name(args.backend)
     puzzle = load_puzzle(args.file, viewer=args.viewer)
-    claims = list(puzzle.claims) + [ClaimSpec(text, place=f"--claim[{i + 1}]") for i, text in enumerate(args.claim)]
+    expect = Verdict(args.expect) if args.expect else None   # none: each --claim is a question
+    asked = [ClaimSpec(text, expect, place=f"--claim[{i + 1}]") for i, text in enumerate(args.claim)]
+    claims = list(puzzle.claims) + asked
     if not claims:
-        raise PuzzleError("has no [[claim]] and no --claim was given", file=args.file)
+        raise PuzzleError("has no [[claim]] and no --claim was given", file=args.file,
+                          allowed="--claim TEXT (a question), or [[claim]] tables in the file")
     results = puzzle.verify(claims, backend=args.backend, options=_options(args))
     if args.json:
         _print_json({"game": puzzle.game, "claims": [r.to_json() for r in results], "notes": list(puzzle.notes)})
     else:
         for r in results:
             _print(r.to_text())
-        _print(f"{sum(r.ok for r in results)} of {len(results)} claims as expected")
-    failed = [r for r in results if not r.ok]
-    if any(r.verdict is Verdict.CONTRADICTION for r in failed):
+        checks = [r for r in results if not r.question]
+        summary = [f"{sum(r.ok for r in checks)} of {len(checks)} claims as expected"] if checks else []
+        if len(checks) < len(results):
+            summary.append(f"{len(results) - len(checks)} question(s) answered")
+        _print("; ".join(summary))
+    if any(r.verdict is Verdict.CONTRADICTION for r in results):
         return EXIT_CONTRADICTION
-    if any(r.verdict is Verdict.TIMEOUT for r in failed):
+    if any(r.verdict is Verdict.TIMEOUT for r in results):
         return EXIT_LIMIT
     return EXIT_OK if all(r.ok for r in results) else EXIT_CLAIM
 
@@ -339,10 +350,12 @@ def cmd_new(args: argparse.Namespace) -> int:
     from .resources import find_example
 
     spec = find_game(args.game, place="new")
-    example = find_example(spec.template)
+    text = find_example(spec.template).text().rstrip("\n")
+    if args.players is not None:
+        text = spec.template_for(args.players).rstrip("\n")
     _print(f"# A {spec.name} puzzle to start from (sleuth new {spec.name} > my.toml; sleuth solve my.toml).\n"
            f"# Every key: sleuth docs {spec.page}, or sleuth schema {spec.name}. Claims: sleuth games {spec.name}.\n"
-           + example.text().rstrip("\n"))
+           + text)
     return EXIT_OK
 
 
@@ -404,7 +417,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return COMMANDS[args.command](args)
     except SleuthError as exc:
-        _print(f"sleuth: {exc}", sys.stderr)
+        for line in str(exc).splitlines():  # several mistakes of one file: one line each
+            _print(f"sleuth: {line}", sys.stderr)
         return EXIT_BAD_INPUT
     except LimitReached as exc:
         _print(f"sleuth: stopped at a limit: {exc}", sys.stderr)

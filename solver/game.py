@@ -88,7 +88,8 @@ class Game:
     max_worlds: bool = False      # whether its enumerations honour --set max_worlds (else a note says it does not)
     docs: str = ""                # its page (`sleuth docs PAGE`, docs/PAGE.md); default: the game's name
     experiments: tuple[Experiment, ...] = ()
-    help: str = ""                # "module:function" returning more lines for `sleuth games GAME`
+    help: str = ""                # "module:function ...": each returns more lines for `sleuth games GAME`
+    templates: str = ""           # "module:function(players) -> text": `sleuth new GAME --players N`
 
     # -- what the user writes ---------------------------------------------------------------------------
     @property
@@ -172,10 +173,18 @@ class Game:
 
     def help_lines(self) -> list[str]:
         """More lines for ``sleuth games GAME`` (Egghead's question catalogue, ...)."""
-        if not self.help:
-            return []
-        module, _, func = self.help.partition(":")
-        return list(getattr(self._import(module), func)())
+        return [line for name in self.help.split() for line in self._call(name)()]
+
+    def _call(self, target: str) -> Any:
+        module, _, func = target.partition(":")
+        return getattr(self._import(module), func)
+
+    def template_for(self, players: int) -> str:
+        """The template ``sleuth new GAME --players N`` prints (bad input when the game has none for N)."""
+        if not self.templates:
+            raise PuzzleError(f"game {self.name!r} has no template by number of players", place="--players",
+                              allowed="sleuth new GAME without --players")
+        return str(self._call(self.templates)(players))
 
     def _import(self, module: str) -> Any:
         try:

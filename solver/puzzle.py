@@ -104,6 +104,11 @@ class Puzzle(ABC):
                           f"answers from the game's model on {backend})", "--backend")
         return Choice(d, None)
 
+    def render_world(self, world: Any) -> str:
+        """A witness world as this game draws it (claims' witnesses; default: :func:`sleuth.results.render_world`)."""
+        from .results import render_world
+        return render_world(world)
+
     @property
     def notes(self) -> list[str]:
         """Warnings of this puzzle: set at load and by the commands run so far (also in ``Report.notes``)."""
@@ -156,9 +161,18 @@ def _command(command: str, method: Any) -> Any:
     SolverTimeout)."""
     @functools.wraps(method)
     def run(self: Puzzle, *args: Any, options: Mapping[str, Any] | None = None, **kwargs: Any) -> Any:
+        from .claims import question_specs
+        from .options import keyword_options
+
+        options = keyword_options(method, options, kwargs, self.doc.game.all_options())
         options = self.doc.game.accept(command, options, self)
+        if command == "verify" and args:  # claim texts (str) are questions
+            args = (question_specs(args[0]), *args[1:])
         with deadline(time_limit(options)):
             result = method(self, *args, options=options, **kwargs)
+        if command == "verify":
+            result = [dataclasses.replace(r, shown={side: self.render_world(w) for side, w in r.witnesses().items()})
+                      for r in result]
         emit_notes(self)
         if isinstance(result, Report) and self.notes:
             result = dataclasses.replace(result, notes=tuple(dict.fromkeys((*result.notes, *self.notes))))
@@ -220,5 +234,8 @@ def loads(text: str, *, viewer: str | None = None, name: str = "<string>") -> Pu
     return load_data(parse_text(text, name), file=name, viewer=viewer)
 
 
-def claim_spec(text: str, expect: str = "entailed") -> ClaimSpec:
+def claim_spec(text: str, expect: str | None = "entailed") -> ClaimSpec:
+    """A claim to check (``expect`` entailed, refuted or open), or with ``expect=None`` a question."""
+    if expect is None:
+        return ClaimSpec(text, None)
     return ClaimSpec(text, Verdict(choose(expect, ["entailed", "refuted", "open"], "verdict")))

@@ -34,6 +34,7 @@ _JSON_TYPES: dict[str, dict[str, Any]] = {
     "string or table": {"type": ["string", "object"]},
     "string or list": {"type": ["string", "array"]},
     "integer or string": {"type": ["integer", "string"]},
+    "integer or list": {"type": ["integer", "array"]},
     "list": {"type": "array"},
     "any": {},
 }

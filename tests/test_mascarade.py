@@ -274,7 +274,7 @@ def test_missing_fact_for_the_viewer_is_an_error(cli, tmp_path):
     f = tmp_path / "m.toml"
     f.write_text(GAME.format(viewer="D").replace('cards = ["Thief", "Judge"]\n', ""))
     r = cli(["solve", f])
-    assert r.code == 2 and "event[3].cards[0]" in r.err and "Traceback" not in r.err
+    assert r.code == 2 and "event[3].cards[1]" in r.err and "Traceback" not in r.err
     # another viewer does not need it; the knowledge table marks D as unknown
     r = cli(["solve", f, "--viewer", "A", "--json"])
     assert r.code == 0

@@ -28,7 +28,7 @@ from sleuth.derive import NotServed
 from sleuth.errors import PuzzleError, SleuthError
 from sleuth.limits import max_items
 from sleuth.puzzle import Puzzle, PuzzleDoc
-from sleuth.results import Answer, ClaimResult, ClaimSpec, Report, Status, Verdict
+from sleuth.results import Answer, ClaimResult, ClaimSpec, Report, Status, Verdict, decimal
 from sleuth.schema import Names, parse_fraction
 
 from .counting import ENTRY_BYTES
@@ -161,10 +161,9 @@ class CardGuessPuzzle(Puzzle):
         lines.append("Remaining deck" + " " * 8 + "p")
         width = max((len(_fmt(s.composition(x))) for x in remaining), default=10)
         for x, q in remaining.items():
-            lines.append(f"  {_fmt(s.composition(x)):<{width}}  {str(q):>9}  {float(q):.4f}  "
-                         + "#" * round(float(q) * 40))
+            lines.append(f"  {_fmt(s.composition(x)):<{width}}  {decimal(q):>6}  " + "#" * round(float(q) * 40))
         if fields["cards_left"]:
-            lines.append("Next card: " + ", ".join(f"{t} {q} ({float(q):.3f})"
+            lines.append("Next card: " + ", ".join(f"{t} {decimal(q)}"
                                                    for t, q in zip(s.types, nxt, strict=True)))
         return "\n".join(lines)
 
@@ -300,7 +299,7 @@ class CardGuessPuzzle(Puzzle):
         if further is not None:
             fields.update(expected=further.expected, expected_decimal=float(further.expected),
                           distribution={str(k): q for k, q in further.probabilities.items()})
-            outlook = f"expected further correct guesses {further.expected} = {float(further.expected):.6f}"
+            outlook = f"expected further correct guesses {decimal(further.expected)}"
         else:
             outlook = "expected further correct guesses not computed (the deck is too large for an exact value)"
         label = "E(further correct) if guessed" if values is not None else strategy.label
@@ -308,8 +307,8 @@ class CardGuessPuzzle(Puzzle):
                  f"  {'card':<8} {'P(next)':>12}  {label}"]
         for a, t in enumerate(s.types):
             sc = per_card[t]["score"]
-            shown = f"{sc} ({float(sc):.4f})" if isinstance(sc, Fraction) else f"{sc:.6f}"
-            lines.append(f"  {t:<8} {str(probs[a]):>12}  {shown}" + ("  <- guess" if a == guess else ""))
+            shown = decimal(sc)
+            lines.append(f"  {t:<8} {decimal(probs[a]):>12}  {shown}" + ("  <- guess" if a == guess else ""))
         return Report(self.game, Status.OK, fields, "\n".join(lines))
 
 

@@ -63,6 +63,8 @@ GAME = Game(
     template="clue/classic-3-players",
     aliases=("cluedo",),
     max_worlds=True,
+    help="sleuth.models.clue.state:deck_lines",
+    templates="sleuth.models.clue.simulate:template",
     experiments=(Experiment("clue", "sleuth.models.clue.experiment:main",
                             "benchmark: exact sheet, rules engine, probabilities"),),
 )

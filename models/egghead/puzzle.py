@@ -247,7 +247,8 @@ class EggheadPuzzle(Puzzle):
             elif len(v) == s.n_hands:
                 lines.append(f"  {names[p]} ({len(v)}): any hand")
             else:
-                shown = " | ".join(format_hand(s.hands[h]) for h in v[:40]) + (" | ..." if len(v) > 40 else "")
+                more = f" | ... ({len(v) - 40} more: --json lists them all)" if len(v) > 40 else ""
+                shown = " | ".join(format_hand(s.hands[h]) for h in v[:40]) + more
                 lines.append(f"  {names[p]} ({len(v)}): {shown}")
         return "\n".join(lines)
 

@@ -18,7 +18,8 @@ GAME = Game(
             names="agent = [expressions] ([] = observes nothing)"),
         Key("announcement", "array of tables", "public truthful announcements, in order", default="none", keys=(
             Key("formula", "string", "what is announced", required=True),
-            Key("by", "string", "who announces (for display)", default="none"),
+            Key("by", "string", "who announces, for display only: an agent or any speaker (the father)",
+                default="none"),
             Key("repeat", "integer or string", "rounds, or \"stable\" (until nothing changes)", default="1"))),
         Key("event", "array of tables", "events in order, instead of [[announcement]]: public, private and "
             "semi-private announcements, action models, factual change", default="none", keys=(
@@ -26,7 +27,7 @@ GAME = Game(
                     choices=("public", "private", "semi-private", "action")),
                 Key("formula", "string", "public: what is announced; private: what the agents `to` learn holds",
                     default="none"),
-                Key("by", "string", "who acts (for display)", default="none"),
+                Key("by", "string", "who acts, for display only: an agent or anyone", default="none"),
                 Key("repeat", "integer or string", "a public announcement's rounds, or \"stable\"", default="1"),
                 Key("to", "string or list", "private, semi-private: who learns (agents, or \"all\")",
                     default="required for those kinds"),

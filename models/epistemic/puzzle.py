@@ -13,6 +13,7 @@ import numpy as np
 
 from sleuth.epistemic import (DEFAULT_TABLE_LIMIT, Evaluator, KnowledgeState, WorldTable)
 from sleuth.derive import Choice
+from sleuth.claims import with_hint
 from sleuth.errors import PuzzleError
 from sleuth.explain import minimal_subset
 from sleuth.formula import Knows, Node, parse, to_text
@@ -250,7 +251,7 @@ class EpistemicPuzzle(Puzzle):
             node = parse(claim.text)
             self._typecheck(node, boolean=True)
         except PuzzleError as exc:
-            raise exc.located(self.doc.file, claim.place) from None
+            raise with_hint(exc.located(self.doc.file, claim.place), claim.text) from None
         sec = Section(dict(claim.options), file=self.doc.file, place=claim.place)
         after = sec.integer("after", None, lo=0, hi=10_000)
         at = sec.string("at", None, choices=["actual", "all"])
@@ -337,6 +338,9 @@ def _worlds(n: int) -> str:
 
 def load(doc: PuzzleDoc) -> EpistemicPuzzle:
     puzzle = EpistemicPuzzle(doc, read_state(doc))
-    for claim in doc.claims:
-        puzzle.parse_claim(claim)
+    for claim in doc.claims:  # solve does not judge claims: one that does not read is a note (verify refuses it)
+        try:
+            puzzle.parse_claim(claim)
+        except PuzzleError as exc:
+            doc.note(f"this claim does not read, so sleuth verify will refuse it: {exc.message}", claim.place)
     return puzzle

@@ -20,7 +20,7 @@ from sleuth.claims import read as read_claim
 from sleuth.derive import Choice
 from sleuth.errors import InternalError, PuzzleError
 from sleuth.puzzle import Puzzle, PuzzleDoc
-from sleuth.results import Answer, optional, ClaimResult, ClaimSpec, Report, Status, Verdict
+from sleuth.results import Answer, optional, ClaimResult, ClaimSpec, Report, Status, Verdict, decimal
 from sleuth.schema import Names, Section, parse_fraction
 
 from .analysis import (DEFAULT_CPSAT_LIMIT, BeliefResult, OwnCard, belief, knowledge, minimal_observations,
@@ -213,14 +213,15 @@ class MascaradePuzzle(Puzzle):
             lines.append("mixed together: " + "; ".join("{" + ", ".join(g.positions[p] for p in c) + "}"
                                                         for c in r.components))
         width = max(len(p) for p in g.positions) + 2
-        cells = [[str(r.p(i, c)) if r.p(i, c) else "." for c in range(len(g.identities))]
+        cells = [[decimal(r.p(i, c)) if r.p(i, c) else "." for c in range(len(g.identities))]
                  for i in range(g.n_positions)]
         colw = [max(len(g.identities[c]), *(len(row[c]) for row in cells)) + 2 for c in range(len(g.identities))]
         lines.append(" " * width + "".join(name.rjust(w) for name, w in zip(g.identities, colw, strict=True)))
         for pos, row in zip(g.positions, cells, strict=True):
             lines.append(pos.ljust(width) + "".join(x.rjust(w) for x, w in zip(row, colw, strict=True)))
         if r.swap_posteriors:
-            lines.append("P(swap happened): " + ", ".join(f"event {e}: {p}" for e, p in r.swap_posteriors.items()))
+            lines.append("P(swap happened): " + ", ".join(f"event {e}: {decimal(p)}"
+                                                          for e, p in r.swap_posteriors.items()))
         if own:
             lines.append("Each player's own card, from their own information:")
             for o in own:
@@ -230,7 +231,7 @@ class MascaradePuzzle(Puzzle):
                 else:
                     card, p = o.best  # type: ignore[misc]
                     lines.append(f"  {name}" + (f"knows: {g.identities[card]}" if o.certain
-                                                else f"most likely {g.identities[card]} ({p})"))
+                                                else f"most likely {g.identities[card]} ({decimal(p)})"))
             sure = [g.players[o.player] for o in own if o.available and o.certain]
             lines.append("know their own card for certain: " + (", ".join(sure) if sure else "nobody"))
         return "\n".join(lines)
@@ -374,15 +375,16 @@ class MascaradePuzzle(Puzzle):
                                          world=lambda values: show([values[v] for v in gm.final]))
             if res.verdict is not verdict and res.verdict is not Verdict.TIMEOUT:
                 raise InternalError(f"CP-SAT and the exact belief disagree on {spec.text!r}")
-            return ClaimResult(res.text, res.verdict, res.because, res.witness, spec.expect, detail)
+            return ClaimResult(res.text, res.verdict, res.because, res.witness, spec.expect, detail, p)
         if verdict is Verdict.OPEN:
             yes, no = tracker.witness(pos, card, not negate), tracker.witness(pos, card, negate)
-            return ClaimResult(spec.text, verdict, (), {"true": show(yes), "false": show(no)}, spec.expect, detail)
+            return ClaimResult(spec.text, verdict, (), {"true": show(yes), "false": show(no)}, spec.expect, detail,
+                               p)
         because = minimal_observations(g.initial, steps, s.prior, lambda b: b.consistent and p_true(b) == p)
         if not because.minimal:
             detail += "; these observations suffice (a smaller set was not searched: beliefs grew too large)"
         witness = show(tracker.witness(pos, card, negate)) if verdict is Verdict.REFUTED else None
-        return ClaimResult(spec.text, verdict, because.names, witness, spec.expect, detail)
+        return ClaimResult(spec.text, verdict, because.names, witness, spec.expect, detail, p)
 
     def _parse_claim(self, spec: ClaimSpec) -> tuple[str, int, int, str, Fraction, bool]:
         g = self.state

@@ -63,13 +63,16 @@ WORDLE = replace(
     MOTUS, name="wordle", summary="Wordle: possible answers and guesses", aliases=(), experiments=(),
     keys=_word_keys("wordle", Key("length", "integer", "letters per word", default="5"),
                     Key("tries", "integer", "the rules' limit on guesses", default="6")),
-    template="wordle/example")
+    template="wordle/example", docs="wordle")
 MASTERMIND = replace(
     MOTUS, name="mastermind", summary="Mastermind: possible codes, Knuth's strategy", aliases=(), experiments=(),
     keys=(Key("pegs", "integer", "pegs per code (1 to 8)", default="4"),
-          Key("colours", "integer", "colours, written 1..colours (2 to 9)", default="6"),
+          Key("colours", "integer or list", "how many colours (2 to 9), written 1..colours in codes; or their "
+              "names (colours = [\"red\", \"green\", ...]), then a code is names or first letters too",
+              default="6"),
           Key("tries", "integer", "the rules' limit on guesses", default="10"),
-          _guess("code", Key("feedback", "table", "black and white pegs", default="required unless secret is given",
-                             keys=(Key("black", "integer", "right colour, right place", required=True),
+          _guess("code", Key("feedback", "string or table", "black and white pegs: \"BBW\" (a B per black, a W "
+                             "per white, \"\" or \"-\" for none) or { black = 2, white = 1 }",
+                             default="required unless secret is given", keys=(Key("black", "integer", "right colour, right place", required=True),
                                    Key("white", "integer", "right colour, wrong place", default="0"))))),
-    suggest_methods={**_METHODS, "knuth": "= max (the default)"}, template="mastermind/knuth")
+    suggest_methods={**_METHODS, "knuth": "= max (the default)"}, template="mastermind/knuth", docs="mastermind")

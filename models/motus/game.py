@@ -73,6 +73,7 @@ MASTERMIND = replace(
           Key("tries", "integer", "the rules' limit on guesses", default="10"),
           _guess("code", Key("feedback", "string or table", "black and white pegs: \"BBW\" (a B per black, a W "
                              "per white, \"\" or \"-\" for none) or { black = 2, white = 1 }",
-                             default="required unless secret is given", keys=(Key("black", "integer", "right colour, right place", required=True),
+                             default="required unless secret is given",
+                             keys=(Key("black", "integer", "right colour, right place", required=True),
                                    Key("white", "integer", "right colour, wrong place", default="0"))))),
     suggest_methods={**_METHODS, "knuth": "= max (the default)"}, template="mastermind/knuth", docs="mastermind")

@@ -233,7 +233,7 @@ class SecretPuzzle(Puzzle):
                  f"{'pegs' if noun == 'code' else 'marks'} split them into {pick.classes} group"
                  f"{'s' if pick.classes != 1 else ''}.",
                  f"Chosen by {method.title}: "
-                 f"{METHOD_WORDS.get(method.value, self.doc.game.spec.suggest_methods.get(method.value, ''))} "
+                 f"{METHOD_WORDS.get(method.value, self.doc.game.suggest_methods.get(method.value, ''))} "
                  "(the technical scores are in --json)."]
         others = [w for w in pick.tied if w != pick.word]
         if others:

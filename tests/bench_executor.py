@@ -31,6 +31,7 @@ from sleuth.executor import Executor, task_seed  # noqa: E402
 from sleuth.models.egghead import experiment as egg  # noqa: E402
 from sleuth.models.motus import experiment as mx  # noqa: E402
 from sleuth.models.motus import strategy as st  # noqa: E402
+from sleuth.models.motus.space import cell_spaces  # noqa: E402
 from sleuth.models.motus.words import french  # noqa: E402
 
 
@@ -85,7 +86,7 @@ def main() -> int:
 
     if args.lengths:
         lengths = mx._ranges(args.lengths, 2, 30, "lengths")
-        spaces = mx._cells("fr", lengths, mx._letters(args.letters))
+        spaces = cell_spaces("fr", lengths, mx._letters(args.letters))
         methods = [m for m in st.Method if m is not st.Method.MINIMAX]
         jobs, weights, costs = mx.study_jobs("fr", spaces, methods, 60.0)
         words = sum(len(s.answers) for s in spaces)

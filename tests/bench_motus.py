@@ -17,7 +17,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from sleuth.models.motus import experiment as ex  # noqa: E402
 from sleuth.models.motus import strategy as st  # noqa: E402
-from sleuth.models.motus.space import WordSpace  # noqa: E402
+from sleuth.models.motus.space import WordSpace, cell_spaces  # noqa: E402
 from sleuth.models.motus.words import french  # noqa: E402
 
 
@@ -43,7 +43,7 @@ def main() -> int:
         lengths = ex._ranges(args.study, 2, 30, "study")
         methods = [m for m in st.Method if m is not st.Method.MINIMAX]
         for n in lengths:
-            spaces = ex._cells("fr", [n], letters)
+            spaces = cell_spaces("fr", [n], letters)
             wall, cpu = time.perf_counter(), time.process_time()
             tallies, timing = ex.study(spaces, methods)
             wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
@@ -56,7 +56,7 @@ def main() -> int:
     if args.emi:
         lengths = ex._ranges(args.emi, 2, 30, "emi")
         for n in lengths:
-            for space in ex._cells("fr", [n], letters):
+            for space in cell_spaces("fr", [n], letters):
                 wall, cpu = time.perf_counter(), time.process_time()
                 cell = ex.evil_motus_index(space, args.emi_time_limit)
                 print(f"emi {space.label}: {len(space.answers)} words, value {cell.show()}, "

@@ -18,14 +18,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from sleuth.models.motus.optimal import (  # noqa: E402
-    MASTERMIND_OPENERS,
-    Optimal,
-    cell_value,
-    game_space,
-    rank_openers,
-)
-from sleuth.models.motus.space import WordSpace  # noqa: E402
+from sleuth.models.motus.optimal import Optimal  # noqa: E402
+from sleuth.models.motus.optimal_study import MASTERMIND_OPENERS, cell_value, rank_openers  # noqa: E402
+from sleuth.models.motus.space import WordSpace, game_space  # noqa: E402
 from sleuth.models.motus.words import french  # noqa: E402
 
 

@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 
 from sleuth.models.motus import strategy as st
-from sleuth.models.motus.optimal import Optimal, game_space
+from sleuth.models.motus.optimal import Optimal
+from sleuth.models.motus.space import game_space
 
 
 def _puzzle(tmp_path, marks: str, word: str = "CRANE", more: str = "") -> str:

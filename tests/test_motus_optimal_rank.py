@@ -11,7 +11,7 @@ import pytest
 
 from sleuth.executor import Executor
 from sleuth.models.motus import feedback as fb
-from sleuth.models.motus.optimal import rank_openers
+from sleuth.models.motus.optimal_study import rank_openers
 
 from .test_motus_optimal import INF, _words, brute
 

@@ -6,6 +6,7 @@ import pytest
 
 from sleuth.models.motus import experiment as mx
 from sleuth.models.motus import strategy as st
+from sleuth.models.motus.space import cell_spaces
 
 METHODS = [st.Method.SUM, st.Method.GINI, st.Method.ENTROPY, st.Method.BOBO]
 
@@ -15,15 +16,15 @@ def _summary(tallies: dict[st.Method, mx.Tally]) -> dict[str, tuple[int, int, in
 
 
 def test_split_tasks_give_the_per_cell_tallies(monkeypatch: pytest.MonkeyPatch) -> None:
-    spaces = mx._cells("wordle", [5], ["J", "K", "Q"])
-    whole = mx.merge([mx.study_cell(s, METHODS) for s in mx._cells("wordle", [5], ["J", "K", "Q"])], METHODS)
+    spaces = cell_spaces("wordle", [5], ["J", "K", "Q"])
+    whole = mx.merge([mx.study_cell(s, METHODS) for s in cell_spaces("wordle", [5], ["J", "K", "Q"])], METHODS)
     monkeypatch.setattr(mx, "PARTS", 12)  # small cells: force a split
     monkeypatch.setattr(mx, "MIN_TASK_COST", 0.0)
     jobs, weights, costs = mx.study_jobs("wordle", spaces, METHODS, 60.0)
     assert len(jobs) > len(spaces)
     per_cell: dict[tuple[int, str], list[str]] = {}
     for job in jobs:
-        per_cell.setdefault((job[1], job[2]), []).extend(job[3])
+        per_cell.setdefault((job[0].length, job[0].first), []).extend(job[1])
     assert all(sorted(v) == sorted(m.value for m in METHODS) for v in per_cell.values())  # each method once
     assert sum(weights) == pytest.approx(sum(len(s.answers) for s in spaces))
     assert all(c > 0 for c in costs)

@@ -316,7 +316,7 @@ def test_saved_toml_reads_back_as_written():
     """Every bundled puzzle, written by the companion, reads back as the same table (TOML, as the CLI reads)."""
     import tomllib
 
-    from sleuth.puzzle import parse_text
+    from sleuth.files import parse_text
     from sleuth.resources import examples
     from sleuth.serve.store import to_toml
 

@@ -90,6 +90,22 @@ def warm(setup: Setup, ids: tuple[str, ...]) -> None:
     """Build what every task of this setup shares (run once per worker before timing it)."""
     _space(setup)
     _questions(setup, ids)
+    warm_kernel()
+
+
+def warm_kernel() -> float:
+    """Load (or compile, the first time) the compiled tables' kernels on a tiny table; CPU seconds spent."""
+    from .tables import react_kernel
+
+    cpu = time.process_time()
+    k = react_kernel()
+    if k is not None:
+        t = np.ones((4, 1), dtype=np.uint64)
+        k.react_table(t, 2, 3, np.zeros(3, dtype=np.int64))
+        k.and_into(t, t)
+        k.and_gather(t, np.ones((1, 2, 1), dtype=np.uint64), np.zeros(2, dtype=np.int32))
+        k.fix_last(t, 0, np.ones(1, dtype=np.uint64))
+    return time.process_time() - cpu
 
 
 Batch = tuple[int, int, int, tuple[str, ...], tuple[bool, ...], int, int, str]
@@ -378,6 +394,7 @@ def bench(args: argparse.Namespace, setup: Setup, questions: Sequence[CompiledQu
     mb = 1 << 20
     print(f"Egghead benchmark ({setup.players} players, values 1-{setup.values}, {setup.hand_size} cards, "
           f"{setup.n_worlds:,} worlds, {len(questions)} questions); medians over {args.bench_rounds} rounds")
+    print(f"  {warm_kernel():.2f} s CPU to load the compiled kernels (numba; compiled once and cached), apart")
     for k in (setup.players, 1):
         flags = [p < k for p in range(setup.players)]
         game, peak = _timed_rounds(setup, questions, flags, args.bench_rounds, args.seed, traced_rounds=10)

@@ -15,12 +15,16 @@ dictionaries; tests check that both give the same reactions, valids and tables.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
+from types import ModuleType
 from typing import Any, Protocol
 
 import numpy as np
 
+from sleuth.jit import load_kernel
 from sleuth.knowledge import Worlds, knows
 from sleuth.limits import check_size
 
@@ -35,7 +39,8 @@ class PackedSpace:
     """The geometry of packed world sets for one setup, and the operations the algorithm needs."""
 
     setup: Setup
-    _dp_cache: dict[tuple[str, tuple[bool, ...]], tuple[np.ndarray, np.ndarray]] = field(default_factory=dict)
+    _dp_cache: dict[tuple[str, tuple[bool, ...]], tuple[np.ndarray, np.ndarray, np.ndarray]] = field(
+        default_factory=dict)
 
     def __post_init__(self) -> None:
         s = self.setup
@@ -68,14 +73,16 @@ class PackedSpace:
     def answer_mask(self, q: CompiledQuestion, answer: int, visible: Sequence[bool]) -> np.ndarray:
         """The packed set of worlds in which the question, asked about the visible hands, gets ``answer``.
 
-        The answer depends on a few aggregates (leaf sums and the mask of values shown); the players but the
-        last are folded into classes of equal aggregates, and each class gets one packed row of last hands.
+        The answer depends on a few aggregates (leaf sums and the mask of values shown); the players before
+        the last two are folded into classes of equal aggregates (``ids``), each class and hand of the next
+        player into a class of the last but one (``trans``), and each of those gets one packed row of last
+        hands: the mask is a gather of whole blocks of rows, never an index per world.
         """
-        ids, answers = self._classes(q, tuple(bool(v) for v in visible))
+        ids, trans, answers = self._classes(q, tuple(bool(v) for v in visible))
         lut = self.pack(answers == answer)
-        return lut[ids]
+        return lut[trans][ids].reshape(self.shape)
 
-    def _classes(self, q: CompiledQuestion, visible: tuple[bool, ...]) -> tuple[np.ndarray, np.ndarray]:
+    def _classes(self, q: CompiledQuestion, visible: tuple[bool, ...]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         key = (q.qid + "\0" + q.meaning, visible)
         if key in self._dp_cache:
             return self._dp_cache[key]
@@ -88,30 +95,32 @@ class PackedSpace:
                 return zeros_v, zeros_m
             return q.hand_values.T, (self.setup.value_masks if q.uses_presence else zeros_m)
 
-        sums = np.zeros((1, n_leaves), dtype=np.int64)
-        masks = np.zeros(1, dtype=np.int64)
-        ids = np.zeros((), dtype=np.int32)
-        arange = np.arange(self.h)
-        for p in range(self.n - 1):
+        def fold(sums: np.ndarray, masks: np.ndarray, p: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+            """The classes after player ``p``'s hand is added, and each (class, hand)'s new class."""
             hv, hm = features(p)
             cs = sums[:, None, :] + hv[None, :, :]
             cm = masks[:, None] | hm[None, :]
             rows = len(sums) * self.h
             keys = np.concatenate([cs.reshape(rows, n_leaves), cm.reshape(rows, 1)], axis=1)
             uniq, inv = np.unique(keys, axis=0, return_inverse=True)
-            trans = inv.reshape(len(sums), self.h).astype(np.int32)
+            return uniq[:, :n_leaves], uniq[:, n_leaves], inv.reshape(len(sums), self.h).astype(np.int32)
+
+        sums = np.zeros((1, n_leaves), dtype=np.int64)
+        masks = np.zeros(1, dtype=np.int64)
+        ids = np.zeros((), dtype=np.int32)
+        arange = np.arange(self.h)
+        for p in range(self.n - 2):
+            sums, masks, trans = fold(sums, masks, p)
             ids = trans[ids[..., None], arange]
-            sums, masks = uniq[:, :n_leaves], uniq[:, n_leaves]
+        sums, masks, trans = fold(sums, masks, self.n - 2)
         hv, hm = features(self.n - 1)
         cs = sums[:, None, :] + hv[None, :, :]
         cm = masks[:, None] | hm[None, :]
         answers = q.evaluate([cs[..., i] for i in range(n_leaves)], cm)
         answers = np.broadcast_to(answers, (len(sums), self.h))
-        if len(sums) <= np.iinfo(np.uint16).max:
-            ids = ids.astype(np.uint16)
         if ids.size <= _CACHE_LIMIT:
-            self._dp_cache[key] = (ids, answers)
-        return ids, answers
+            self._dp_cache[key] = (ids, trans, answers)
+        return ids, trans, answers
 
     # -- rows ----------------------------------------------------------------------------------------
     def row(self, table: np.ndarray, world: Sequence[int], axis: int) -> np.ndarray:
@@ -194,11 +203,16 @@ class PackedTables:
     # eq. 2 (eq. 6 with a rotating moderator: the moderator's hand is not visible)
     def apply_answer(self, q: CompiledQuestion, answer: int, visible: Sequence[bool],
                      world: Sequence[int | None] = ()) -> None:
-        mask = self.space.answer_mask(q, answer, visible)
-        if self.master is not None:
-            self.master &= mask
-        for t in self.own.values():
-            t &= mask
+        k = react_kernel()
+        if k is None:
+            mask = self.space.answer_mask(q, answer, visible)
+            for t in self.tables():
+                t &= mask
+            return
+        ids, trans, answers = self.space._classes(q, tuple(bool(v) for v in visible))
+        block = self.space.pack(answers == answer)[trans]
+        for t in self.tables():
+            k.and_gather(_words(t), block, ids.reshape(-1))
 
     def reaction(self, player: int, world: Sequence[int]) -> bool:
         return len(self.valids(player, world)) == 1
@@ -208,16 +222,66 @@ class PackedTables:
 
     # eq. 3 for every table, then eq. 4 for the BA tables
     def apply_reactions(self, reactions: Sequence[bool | None]) -> bool:
-        """Apply the shown reactions (None: not shown, e.g. the moderator); True when a table changed."""
-        return react(self, reactions, self.space.singleton_keep)
+        """Apply the shown reactions (None: not shown, e.g. the moderator); True when a table changed.
+        With numba, two passes over each table (:mod:`._react_kernel`); else the numpy masks of :func:`react`."""
+        k = react_kernel()
+        if k is None:
+            return react(self, reactions, self.space.singleton_keep)
+        n, h = self.setup.players, self.setup.n_hands
+
+        changed = False
+        if self.any_ba:
+            for p, t in self.own.items():
+                if reactions[p] is not None:
+                    act = np.full(n, -1, dtype=np.int64)
+                    act[p] = int(bool(reactions[p]))
+                    changed |= bool(k.react_table(_words(t), h, n, act))
+        if self.master is not None:
+            act = np.array([int(bool(r)) if ba and r is not None else -1
+                            for ba, r in zip(self.behavioural, reactions, strict=True)], dtype=np.int64)
+            if (act >= 0).any():
+                changed |= bool(k.react_table(_words(self.master), h, n, act))
+            for t in self.own.values():
+                changed |= bool(k.and_into(_words(self.master), _words(t)))
+        return changed
 
     # eq. 5
     def apply_solve(self, player: int, hand: int) -> None:
         sp = self.space
-        if self.master is not None:
-            self.master = sp.fix(self.master, player, hand)
-        for p in self.own:
-            self.own[p] = sp.full() if p == player else sp.fix(self.own[p], player, hand)
+        k = react_kernel()
+        if k is None:
+            if self.master is not None:
+                self.master = sp.fix(self.master, player, hand)
+            for p in self.own:
+                self.own[p] = sp.full() if p == player else sp.fix(self.own[p], player, hand)
+            return
+        for p, t in ([(-1, self.master)] if self.master is not None else []) + list(self.own.items()):
+            if p == player:
+                t[...] = sp.row_full
+            elif player == self.setup.players - 1:
+                k.fix_last(_words(t), hand, sp.row_full)
+            else:
+                np.copyto(t, np.take(t, [hand], axis=player))
+
+
+def _words(table: np.ndarray) -> np.ndarray:
+    """A packed table as rows of words (a view: the kernels change the table in place)."""
+    if not table.flags.c_contiguous:
+        raise ValueError("a packed table must be one C-contiguous array")
+    return table.reshape(-1, table.shape[-1])
+
+
+@lru_cache(maxsize=1)
+def react_kernel() -> ModuleType | None:
+    """The compiled eq. 3 (:mod:`._react_kernel`), or None without numba (or with ``SLEUTH_EGGHEAD_KERNEL=numpy``,
+    which tests use to compare both)."""
+    if os.environ.get("SLEUTH_EGGHEAD_KERNEL", "") == "numpy":
+        return None
+    try:
+        return load_kernel(__name__.rsplit(".", 1)[0] + "._react_kernel",
+                           ("_block_bases", "react_table", "and_into", "and_gather", "fix_last"), True)
+    except ImportError:
+        return None
 
 
 def react(tables: PackedTables | LayerTables, reactions: Sequence[bool | None],

@@ -93,173 +93,316 @@ def guess_bound(row, S, found, dl, marks, ctl, limit):
     return tot
 
 
+def enter(S, allowed, d, beta, forced, M, found, arow, lbt, zs, zg, zd, memo, capped, hard, counts, ctl):
+    """A node's start: ``(True, value)`` when it is settled at once (no answers, one or two, the node limit,
+    the class-size bound at ``beta``, the cache, a perfect split), else ``(False, 0)`` with its hash, bound,
+    first guess (the best possible answer by bound) and that guess's bound."""
+    n = S.shape[0]
+    z = n - n
+    h1 = zd[d, 0]
+    h2 = zd[d, 1]
+    lbn = lbt[d, n]
+    if ctl[1] != 0:
+        return True, z + INF, h1, h2, lbn, forced, z
+    if n == 0:
+        return True, z, h1, h2, lbn, forced, z
+    if forced < 0 and n <= 2:
+        return True, lbn, h1, h2, lbn, forced, z
+    ctl[0] += 1
+    if ctl[0] > ctl[2]:
+        ctl[1] = 1
+        return True, z + INF, h1, h2, lbn, forced, z
+    if forced >= 0:
+        return False, z, h1, h2, lbn, forced, z
+    if lbn >= beta:
+        return True, lbn, h1, h2, lbn, forced, z
+    for i in range(n):
+        h1 ^= zs[S[i], 0]
+        h2 ^= zs[S[i], 1]
+    if hard:
+        for j in range(allowed.shape[0]):
+            h1 ^= zg[allowed[j], 0]
+            h2 ^= zg[allowed[j], 1]
+    packed = memo.get((h1, h2), -1)
+    if packed >= 0:
+        val = packed >> 33
+        if (packed >> 32) & 1 == 1 or val >= beta:
+            return True, val, h1, h2, lbn, forced, z
+        if val > lbn:
+            lbn = val
+    # the possible answers first: a perfect split is optimal at once, else the best of them, searched
+    # first, sets a total that cuts the bounds of all the other guesses short
+    cd = d - 1 if capped else d
+    dl = lbt[cd, 1:] - lbt[cd, :-1]
+    marks = counts[1:]
+    low = z + INF
+    first = forced
+    for i in range(n):
+        g = arow[S[i]]
+        b = guess_bound(M[g], S, found, dl, marks, ctl, low)
+        if b == 2 * n - 1:
+            memo[(h1, h2)] = (b << 33) | (1 << 32) | g
+            return True, b, h1, h2, lbn, forced, z
+        if b < low:
+            low = b
+            first = g
+    return False, z, h1, h2, lbn, first, low
+
+
+def others(S, allowed, first, best, M, found, lbt, cd, counts, ctl):
+    """Every guess but ``first`` whose bound is below ``best``, ordered by bound (ties by guess order), and
+    those bounds."""
+    dl = lbt[cd, 1:] - lbt[cd, :-1]
+    marks = counts[1:]
+    m = allowed.shape[0]
+    keys = np.empty(m, np.int64)
+    kept = 0
+    for j in range(m):
+        if allowed[j] != first:
+            b = guess_bound(M[allowed[j]], S, found, dl, marks, ctl, best)
+            if b < best:  # the others cannot beat the best total: never sorted, never searched
+                keys[kept] = b * m + j  # unique keys: ties broken by guess order
+                kept += 1
+    keys = np.sort(keys[:kept])
+    cand = np.empty(kept, np.int64)
+    glb = np.empty(kept, np.int64)
+    for t in range(kept):
+        cand[t] = allowed[keys[t] % m]
+        glb[t] = keys[t] // m
+    return cand, glb
+
+
+def classes(row, S, found, cnt):
+    """The feedback classes of a guess (its ``row`` of codes) on ``S`` by counting sort: ``idx`` (positions
+    in ``S``, class by class, codes ascending), each class's start, size and code (found left out), and the
+    classes largest first.  ``cnt`` is scratch, zero before and after."""
+    n = S.shape[0]
+    distinct = np.empty(n, np.int64)
+    nd = 0
+    for i in range(n):
+        c = row[S[i]]
+        if cnt[c] == 0:
+            distinct[nd] = c
+            nd += 1
+        cnt[c] += 1
+    distinct = np.sort(distinct[:nd])
+    starts = np.empty(nd, np.int64)
+    sizes = np.empty(nd, np.int64)
+    ccode = np.empty(nd, np.int64)
+    q = 0
+    pos = 0
+    for r in range(nd):
+        c = distinct[r]
+        size = cnt[c]
+        cnt[c] = pos  # the next free slot of this class
+        if c != found:
+            starts[q] = pos
+            sizes[q] = size
+            ccode[q] = c
+            q += 1
+        pos += size
+    idx = np.empty(n, np.int64)
+    for i in range(n):
+        c = row[S[i]]
+        idx[cnt[c]] = i
+        cnt[c] += 1
+    for r in range(nd):
+        cnt[distinct[r]] = 0
+    corder = np.argsort(-sizes[:q], kind="mergesort")
+    return idx, starts[:q].copy(), sizes[:q].copy(), ccode[:q].copy(), corder
+
+
+def _put(stack, i, x):
+    """``stack[i] = x``, growing the stack by one when ``i`` is its length."""
+    if i == len(stack):
+        stack.append(x)
+    else:
+        stack[i] = x
+
+
+# the scalars of a frame of :func:`solve` (one row of its ``sc`` array per node on the path)
+D, BETA, FORCED, H1, H2, LBN, CD, BEST, BESTG, LOW, PHASE, T, TOTAL, REM, R, G = range(16)
+
+
 def solve(S, allowed, d, beta, forced, M, found, arow, lbt, zs, zg, zd, memo, capped, hard, glet, gcnt, counts,
           ctl):
     """See the module docstring.  ``forced >= 0`` evaluates that one guess (no cache); ``ctl`` holds
     ``[nodes, aborted, node limit, best guess, stamp]``; ``counts`` is scratch of three rows of one slot per
-    feedback code: the first zeroed, the other two :func:`guess_bound`'s ``marks``."""
-    n = S.shape[0]
-    if ctl[1] != 0:
-        return INF
-    if n == 0:
-        return 0
-    if forced < 0 and n <= 2:
-        return lbt[d, n]
-    ctl[0] += 1
-    if ctl[0] > ctl[2]:
-        ctl[1] = 1
-        return INF
-    inf = n - n + INF
-    lbn = lbt[d, n]
-    cd = d - 1 if capped else d
-    dl = lbt[cd, 1:] - lbt[cd, :-1]
-    marks = counts[1:]
+    feedback code: the first zeroed, the other two :func:`guess_bound`'s ``marks``.
+
+    The depth-first search keeps its path in explicit stacks (one frame per node: its arrays in lists, its
+    scalars in a row of ``sc``) rather than recursing, so that numba can cache the compiled kernel."""
     cnt = counts[0]
-    h1 = zd[d, 0]
-    h2 = zd[d, 1]
-    if forced < 0:
-        if lbn >= beta:
-            return lbn
-        for i in range(n):
-            h1 ^= zs[S[i], 0]
-            h2 ^= zs[S[i], 1]
-        if hard:
-            for j in range(allowed.shape[0]):
-                h1 ^= zg[allowed[j], 0]
-                h2 ^= zg[allowed[j], 1]
-        packed = memo.get((h1, h2), -1)
-        if packed >= 0:
-            val = packed >> 33
-            if (packed >> 32) & 1 == 1 or val >= beta:
-                return val
-            if val > lbn:
-                lbn = val
-    best = beta
-    bestg = -1
-    first = forced
-    low = 0
-    if forced < 0:
-        # the possible answers first: a perfect split is optimal at once, else the best of them, searched
-        # first, sets a total that cuts the bounds of all the other guesses short
-        low = inf
-        for i in range(n):
-            g = arow[S[i]]
-            b = guess_bound(M[g], S, found, dl, marks, ctl, inf)
-            if b == 2 * n - 1:
-                memo[(h1, h2)] = (b << 33) | (1 << 32) | g
-                return b
-            if b < low:
-                low = b
-                first = g
-    cand = np.empty(1, np.int64)
-    cand[0] = first
-    glb = np.empty(1, np.int64)
-    glb[0] = low
-    for phase in range(2):
-        if phase == 1:
-            # every guess that is not a possible answer needs at least 2n; the possible answers' bounds are known
-            if forced >= 0 or best <= min(low, n + n * lbt[cd, 1]):
-                break
-            m = allowed.shape[0]
-            keys = np.empty(m, np.int64)
-            kept = 0
-            for j in range(m):
-                if allowed[j] != first:
-                    b = guess_bound(M[allowed[j]], S, found, dl, marks, ctl, best)
-                    if b < best:  # the others cannot beat the best total: never sorted, never searched
-                        keys[kept] = b * m + j  # unique keys: ties broken by guess order
-                        kept += 1
-            keys = np.sort(keys[:kept])
-            cand = np.empty(kept, np.int64)
-            glb = np.empty(kept, np.int64)
-            for t in range(kept):
-                cand[t] = allowed[keys[t] % m]
-                glb[t] = keys[t] // m
-        for t in range(cand.shape[0]):
-            if glb[t] >= best or cand[t] < 0:
-                break
-            g = cand[t]
-            row = M[g]
-            # the classes by counting sort (codes ascending, answers in their order within a class)
-            distinct = np.empty(n, np.int64)
-            nd = 0
-            for i in range(n):
-                c = row[S[i]]
-                if cnt[c] == 0:
-                    distinct[nd] = c
-                    nd += 1
-                cnt[c] += 1
-            distinct = np.sort(distinct[:nd])
-            starts = np.empty(nd, np.int64)
-            sizes = np.empty(nd, np.int64)
-            ccode = np.empty(nd, np.int64)
-            q = 0
-            pos = 0
-            for r in range(nd):
-                c = distinct[r]
-                size = cnt[c]
-                cnt[c] = pos  # the next free slot of this class
-                if c != found:
-                    starts[q] = pos
-                    sizes[q] = size
-                    ccode[q] = c
-                    q += 1
-                pos += size
-            idx = np.empty(n, np.int64)
-            for i in range(n):
-                c = row[S[i]]
-                idx[cnt[c]] = i
-                cnt[c] += 1
-            for r in range(nd):
-                cnt[distinct[r]] = 0
-            corder = np.argsort(-sizes[:q], kind="mergesort")
-            total = n
-            rem = 0
-            for r in range(q):
-                rem += lbt[cd, sizes[r]]
-            if total + rem >= best:
+    z = S.shape[0] - S.shape[0]
+    # frame arrays: answers, allowed guesses, candidates and their bounds, the current candidate's classes
+    s_S = [S]
+    s_A = [allowed]
+    s_cand = [S]
+    s_glb = [S]
+    s_idx = [S]
+    s_starts = [S]
+    s_sizes = [S]
+    s_code = [S]
+    s_order = [S]
+    sc = np.zeros((32, 16), np.int64)
+    sc[0, D] = d
+    sc[0, BETA] = beta
+    sc[0, FORCED] = forced
+    top = 0
+    state = 0  # 0: enter the frame, 1: next candidate, 2: next class, 3: return ``ret`` to the parent
+    ret = z
+    while True:
+        if state == 0:
+            fS = s_S[top]
+            fA = s_A[top]
+            fd = sc[top, D]
+            done, val, h1, h2, lbn, first, low = enter(fS, fA, fd, sc[top, BETA], sc[top, FORCED], M, found, arow,
+                                                       lbt, zs, zg, zd, memo, capped, hard, counts, ctl)
+            if done:
+                ret = val
+                state = 3
                 continue
-            ok = True
-            for r in range(q):
+            sc[top, H1] = h1
+            sc[top, H2] = h2
+            sc[top, LBN] = lbn
+            sc[top, CD] = fd - 1 if capped else fd
+            sc[top, BEST] = sc[top, BETA]
+            sc[top, BESTG] = -1
+            sc[top, LOW] = low
+            sc[top, PHASE] = 0
+            sc[top, T] = 0
+            one = np.empty(1, np.int64)
+            one[0] = first
+            _put(s_cand, top, one)
+            bound = np.empty(1, np.int64)
+            bound[0] = low
+            _put(s_glb, top, bound)
+            state = 1
+        elif state == 1:
+            fS = s_S[top]
+            n = fS.shape[0]
+            cand = s_cand[top]
+            glb = s_glb[top]
+            t = sc[top, T]
+            best = sc[top, BEST]
+            cd = sc[top, CD]
+            if ctl[1] != 0:
+                ret = z + INF
+                state = 3
+                continue
+            if t >= cand.shape[0] or glb[t] >= best or cand[t] < 0:
+                # every guess that is not a possible answer needs at least 2n; the possible answers' bounds
+                # are known
+                if sc[top, PHASE] == 0 and sc[top, FORCED] < 0 and best > min(sc[top, LOW], n + n * lbt[cd, 1]):
+                    cand, glb = others(fS, s_A[top], cand[0], best, M, found, lbt, cd, counts, ctl)
+                    s_cand[top] = cand
+                    s_glb[top] = glb
+                    sc[top, PHASE] = 1
+                    sc[top, T] = 0
+                    continue
+                bestg = sc[top, BESTG]
+                if sc[top, FORCED] >= 0:
+                    if bestg >= 0:
+                        ctl[3] = bestg
+                    ret = best
+                elif best < sc[top, BETA]:
+                    memo[(sc[top, H1], sc[top, H2])] = (min(best, INF) << 33) | (1 << 32) | bestg
+                    ret = best
+                else:
+                    bound = max(sc[top, LBN], sc[top, BETA])
+                    memo[(sc[top, H1], sc[top, H2])] = min(bound, INF) << 33
+                    ret = bound
+                state = 3
+                continue
+            g = cand[t]
+            idx, starts, sizes, ccode, corder = classes(M[g], fS, found, cnt)
+            rem = z
+            for r in range(sizes.shape[0]):
+                rem += lbt[cd, sizes[r]]
+            if n + rem >= best:
+                sc[top, T] = t + 1
+                continue
+            _put(s_idx, top, idx)
+            _put(s_starts, top, starts)
+            _put(s_sizes, top, sizes)
+            _put(s_code, top, ccode)
+            _put(s_order, top, corder)
+            sc[top, G] = g
+            sc[top, TOTAL] = n
+            sc[top, REM] = rem
+            sc[top, R] = 0
+            state = 2
+        elif state == 2:
+            sizes = s_sizes[top]
+            corder = s_order[top]
+            cd = sc[top, CD]
+            best = sc[top, BEST]
+            total = sc[top, TOTAL]
+            rem = sc[top, REM]
+            r = sc[top, R]
+            q = sizes.shape[0]
+            pushed = False
+            while r < q:
                 cls = corder[r]
                 size = sizes[cls]
                 rem -= lbt[cd, size]
-                if size <= 2:
-                    v = lbt[cd, size]
-                else:
+                if size > 2:
+                    fS = s_S[top]
+                    idx = s_idx[top]
+                    start = s_starts[top][cls]
                     child = np.empty(size, np.int64)
                     for u in range(size):
-                        child[u] = S[idx[starts[cls] + u]]
-                    sub = allowed
+                        child[u] = fS[idx[start + u]]
+                    sub = s_A[top]
                     if hard:
-                        sub = hard_filter(allowed, g, ccode[cls], glet, gcnt)
-                    v = solve(child, sub, cd, best - total - rem, -1, M, found, arow, lbt, zs, zg, zd, memo,
-                              capped, hard, glet, gcnt, counts, ctl)
-                total += v
-                if total + rem >= best:
-                    ok = False
+                        sub = hard_filter(sub, sc[top, G], s_code[top][cls], glet, gcnt)
+                    sc[top, TOTAL] = total
+                    sc[top, REM] = rem
+                    sc[top, R] = r
+                    if top + 1 == sc.shape[0]:
+                        grown = np.zeros((2 * sc.shape[0], 16), np.int64)
+                        grown[:sc.shape[0]] = sc
+                        sc = grown
+                    top += 1
+                    _put(s_S, top, child)
+                    _put(s_A, top, sub)
+                    sc[top, D] = cd
+                    sc[top, BETA] = best - total - rem
+                    sc[top, FORCED] = -1
+                    pushed = True
                     break
+                total += lbt[cd, size]
+                if total + rem >= best:
+                    break
+                r += 1
+            if pushed:
+                state = 0
+                continue
+            if r >= q and total < best:
+                sc[top, BEST] = total
+                sc[top, BESTG] = sc[top, G]
+            sc[top, T] += 1
+            state = 1
+        else:
+            if top == 0:
+                return ret
+            top -= 1
             if ctl[1] != 0:
-                return INF
-            if ok and total < best:
-                best = total
-                bestg = g
-    if ctl[1] != 0:
-        return INF
-    if forced >= 0:
-        if bestg >= 0:
-            ctl[3] = bestg
-        return best
-    if best < beta:
-        memo[(h1, h2)] = (min(best, INF) << 33) | (1 << 32) | bestg
-        return best
-    bound = max(lbn, beta)
-    memo[(h1, h2)] = min(bound, INF) << 33
-    return bound
+                ret = z + INF
+                continue
+            total = sc[top, TOTAL] + ret
+            rem = sc[top, REM]
+            if total + rem >= sc[top, BEST]:
+                sc[top, T] += 1
+                state = 1
+            else:
+                sc[top, TOTAL] = total
+                sc[top, R] += 1
+                state = 2
 
 
 def search(S, allowed, d, beta, forced, M, found, arow, lbt, zs, zg, zd, memo, capped, hard, glet, gcnt, counts,
            ctl):
-    """The entry point: :func:`solve` (compiled, its recursion must start inside compiled code)."""
+    """The entry point (the same as :func:`solve`)."""
     return solve(S, allowed, d, beta, forced, M, found, arow, lbt, zs, zg, zd, memo, capped, hard, glet, gcnt,
                  counts, ctl)

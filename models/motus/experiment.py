@@ -33,7 +33,7 @@ from sleuth.figures import check_target
 from . import feedback as fb
 from . import strategy as st
 from .emi import GameTree, SearchTimeout, Value, plan_search
-from .space import CodeSpace, Space, WordSpace
+from .space import CellJob, CodeSpace, Space, WordSpace, cell_spaces, game_key, game_space
 from .words import ALPHABET, dictionary
 
 SEED_TABLE4 = {  # method: (average, fails, worst case) as printed in the seed (ODS5, 212,017 words)
@@ -192,18 +192,8 @@ def study(spaces: Iterable[Space], methods: Sequence[st.Method], *, time_limit: 
     return tallies, timing
 
 
-def _cells(spec: str, lengths: list[int], letters: list[str]) -> list[WordSpace]:
-    words = dictionary(spec)
-    out = []
-    for length in lengths:
-        for first in letters:
-            cell = words.cell(length, first)
-            if cell.answers:
-                out.append(WordSpace(cell, 5 if length == 5 else 6))
-    return out
+StudyJob = tuple[CellJob, tuple[str, ...], float, int]  # a cell, a group of methods, the minimax limit, the part
 
-
-CellJob = tuple[str, int, str, tuple[str, ...], float, int]  # dictionary, length, first letter, methods, limit, part
 
 # CPU seconds per method on the largest cell of lengths 7-8 (R, 8 letters: 6303 x 6303 = 40 million pairs),
 # measured once; a task's cost is taken as proportional to its cell's pairs.  Only the split and the order
@@ -217,7 +207,7 @@ MIN_TASK_COST = 2.0  # ... or than this many estimated CPU seconds (a small stud
 
 
 def study_jobs(spec: str, spaces: Sequence[WordSpace], methods: Sequence[st.Method], time_limit: float
-               ) -> tuple[list[CellJob], list[float], list[float]]:
+               ) -> tuple[list[StudyJob], list[float], list[float]]:
     """The tasks of a study, their weights in words (progress) and their estimated costs (the longest goes
     first).  A cell whose cost is large against the whole study is split into groups of methods, balanced
     by :data:`METHOD_COST` (heaviest method first into the lightest group); the split depends only on the
@@ -228,7 +218,7 @@ def study_jobs(spec: str, spaces: Sequence[WordSpace], methods: Sequence[st.Meth
 
     names = [m.value for m in methods]
     target = max(MIN_TASK_COST, sum(cost(s, names) for s in spaces) / PARTS)
-    jobs: list[CellJob] = []
+    jobs: list[StudyJob] = []
     weights: list[float] = []
     costs: list[float] = []
     for space in spaces:
@@ -239,25 +229,24 @@ def study_jobs(spec: str, spaces: Sequence[WordSpace], methods: Sequence[st.Meth
         groups = [g for g in groups if g]
         for part, group in enumerate(groups):
             ordered = tuple(n for n in names if n in group)
-            jobs.append((spec, space.length, space.cell.first or "", ordered, time_limit, part))
+            jobs.append((CellJob(spec, space.length, space.cell.first or ""), ordered, time_limit, part))
             weights.append(len(space.answers) * len(group) / len(names))
             costs.append(cost(space, ordered))
     return jobs, weights, costs
 
 
-_PREPARED: dict[tuple[str, int, str], tuple[Space, dict[str, Any]]] = {}  # the last cell a task used (one)
+_PREPARED: dict[CellJob, tuple[Space, dict[str, Any]]] = {}  # the last cell a task used (one)
 
 
-def _study_task(job: CellJob) -> tuple[dict[st.Method, Tally], Timing, list[str]]:
+def _study_task(job: StudyJob) -> tuple[dict[st.Method, Tally], Timing, list[str]]:
     """One task of ``experiment motus``: one (length, first letter) cell of a dictionary, a group of methods.
     The cell's matrix and statistics stay in this process for the next task on the same cell (serially:
     the cell's other groups come next)."""
-    spec, length, first, methods, time_limit, part = job
-    key = (spec, length, first)
-    if key not in _PREPARED:
+    cell, methods, time_limit, part = job
+    if cell not in _PREPARED:
         _PREPARED.clear()
-        _PREPARED[key] = (_cells(spec, [length], [first])[0], {})
-    space, memo = _PREPARED[key]
+        _PREPARED[cell] = (cell.space(), {})
+    space, memo = _PREPARED[cell]
     tallies, timing, notes = study_cell(space, [st.Method(m) for m in methods], time_limit=time_limit, memo=memo)
     if part:
         timing["pairs"] = 0.0  # the cell's pairs are counted once, by its first part
@@ -287,9 +276,9 @@ def main_study(argv: list[str]) -> int:
     args = ap.parse_args(argv)
     check_target(args.plot)
     lengths = _ranges(args.lengths, 2, 30, "lengths")
-    spaces = _cells(args.dictionary, lengths, _letters(args.letters))
+    spaces = cell_spaces(args.dictionary, lengths, _letters(args.letters))
     if args.optimal:
-        from .optimal import main_cells
+        from .optimal_study import main_cells
         return main_cells(args, spaces)
     methods = _methods(args.methods)
     total = sum(len(s.answers) for s in spaces)
@@ -306,8 +295,8 @@ def main_study(argv: list[str]) -> int:
     if args.plot:
         from .plot import plot_study
 
-        by_length = {n: merge([p for p, j in zip(parts, jobs, strict=True) if j[1] == n], methods)[0]
-                     for n in lengths if any(j[1] == n for j in jobs)}
+        by_length = {n: merge([p for p, j in zip(parts, jobs, strict=True) if j[0].length == n], methods)[0]
+                     for n in lengths if any(j[0].length == n for j in jobs)}
         plot_study(args.plot, tallies, by_length, f"Motus study: {total} words of {args.dictionary}, "
                                                   f"lengths {args.lengths}, letters {args.letters}")
     if args.json:
@@ -389,10 +378,10 @@ def _warm_kernel(space: WordSpace) -> None:
     GameTree(space.codes(codes, codes), space.found).value()
 
 
-def _emi_task(job: tuple[str, int, str, float | None]) -> EmiCell:
+def _emi_task(job: tuple[CellJob, float | None]) -> EmiCell:
     """One task of ``experiment emi``: the index of one (length, first letter) cell."""
-    spec, length, first, time_limit = job
-    space = _cells(spec, [length], [first])[0]
+    cell, time_limit = job
+    space = cell.space()
     plan_search(len(space.guesses), len(space.answers), matrix=True, itemsize=_itemsize(space))  # before compiling
     _warm_kernel(space)
     return evil_motus_index(space, time_limit)
@@ -409,8 +398,8 @@ def main_emi(argv: list[str]) -> int:
     check_target(args.plot)
     lengths = _ranges(args.lengths, 2, 30, "lengths")
     letters = _letters(args.letters)
-    spaces = _cells(args.dictionary, lengths, letters)
-    jobs = [(args.dictionary, s.length, s.cell.first or "", args.time_limit) for s in spaces]
+    spaces = cell_spaces(args.dictionary, lengths, letters)
+    jobs = [(CellJob(args.dictionary, s.length, s.cell.first or ""), args.time_limit) for s in spaces]
     start = time.perf_counter()
     with Executor.from_args(args, "emi") as ex:
         # the largest cells first (their search is the longest, up to the time limit)
@@ -475,17 +464,10 @@ def throughput(space: Space, repeat: int = 5, sample: int = 200) -> dict[str, fl
             "median_cpu_seconds": statistics.median(cpus), "pairs_per_cpu_second": m.size / statistics.median(cpus)}
 
 
-def _game_space(game: str, pegs: int, colours: int) -> Space:
-    if game == "wordle":
-        from .words import wordle
-        return WordSpace(wordle().cell(5), 6)
-    return CodeSpace(pegs=pegs, colours=colours, tries=10)
-
-
 def _wordle_task(job: tuple[str, int, int, str]) -> tuple[dict[st.Method, Tally], Timing, list[str]]:
     """One task of ``experiment wordle``: one game played with one method."""
     game, pegs, colours, method = job
-    return study_cell(_game_space(game, pegs, colours), [st.Method(method)])
+    return study_cell(game_space(game_key(game, pegs, colours)), [st.Method(method)])
 
 
 def main_wordle(argv: list[str]) -> int:
@@ -494,8 +476,8 @@ def main_wordle(argv: list[str]) -> int:
                                       "(Knuth's strategy is Max), and feedback-matrix throughput.")
     ap.add_argument("--methods", default=",".join(m.value for m in st.Method if m is not st.Method.MINIMAX))
     ap.add_argument("--games", default="wordle,mastermind", help="wordle, mastermind or both")
-    ap.add_argument("--pegs", type=bounded(int, 1, 6), default=4)
-    ap.add_argument("--colours", type=bounded(int, 2, 9), default=6)
+    ap.add_argument("--pegs", type=bounded(int, 1, 6), default=None, help="Mastermind pegs (default 4)")
+    ap.add_argument("--colours", type=bounded(int, 2, 9), default=None, help="Mastermind colours (default 6)")
     ap.add_argument("--throughput", default="", help="also time the feedback matrix of a cell, e.g. fr:10R")
     ap.add_argument("--repeat", type=bounded(int, 1, 1000), default=5)
     ap.add_argument("--json", action="store_true")
@@ -522,17 +504,21 @@ def main_wordle(argv: list[str]) -> int:
     add_run_options(ap)
     args = ap.parse_args(argv)
     check_target(args.plot)
-    if args.optimal:
-        from .optimal import main_experiment
-        return main_experiment(args)
-    methods = _methods(args.methods)
     games = [g.strip().lower() for g in args.games.split(",") if g.strip()]
+    if args.optimal and "mastermind" not in games and (args.pegs, args.colours) != (None, None):
+        raise PuzzleError("--pegs and --colours size Mastermind", place="--pegs/--colours",
+                          allowed="--games mastermind (or leave them out)")
+    args.pegs, args.colours = args.pegs or 4, args.colours or 6
     for g in games:
         if g not in ("wordle", "mastermind"):
             raise PuzzleError(f"unknown game {g!r}", place="--games", allowed="wordle, mastermind")
         if g == "mastermind" and args.colours ** args.pegs > 10_000:
             raise PuzzleError("too many codes", place="--pegs/--colours", allowed="at most 10000 codes")
-    spaces = [_game_space(g, args.pegs, args.colours) for g in games]
+    if args.optimal:
+        from .optimal_study import main_experiment
+        return main_experiment(args)
+    methods = _methods(args.methods)
+    spaces = [game_space(game_key(g, args.pegs, args.colours)) for g in games]
     jobs = [(g, args.pegs, args.colours, m.value) for g in games for m in methods]
     with Executor.from_args(args, "wordle") as ex:
         parts = ex.map_tasks(_wordle_task, jobs, label="games x methods", unit="run")

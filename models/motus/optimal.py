@@ -12,20 +12,19 @@ into :class:`SearchTimeout` (never a guess presented as exact).
 
 from __future__ import annotations
 
-import hashlib
-import importlib.util
 import json
 import time
-from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from types import ModuleType
-from typing import Any, NamedTuple
+from typing import Any
 
 import numpy as np
 
+from sleuth.jit import load_kernel
+
 from .emi import SearchTimeout
-from .space import CodeSpace, Space, WordSpace
+from .space import Space, WordSpace
 
 _KERNEL_NAME = __name__.rsplit(".", 1)[0] + "._optimal_kernel"
 NO_LIMIT = 1 << 62
@@ -33,18 +32,10 @@ NO_LIMIT = 1 << 62
 
 @lru_cache(maxsize=2)
 def kernel_module(compiled: bool) -> ModuleType:
-    """The search kernel, as plain Python or compiled with numba (raises ImportError without numba)."""
-    spec = importlib.util.find_spec(_KERNEL_NAME)
-    if spec is None or spec.loader is None:
-        raise ImportError(f"the search kernel {_KERNEL_NAME} is not installed")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    if compiled:
-        import numba
-
-        for name in ("hard_filter", "guess_bound", "solve", "search"):
-            setattr(mod, name, numba.njit(getattr(mod, name)))
-    return mod
+    """The search kernel, as plain Python or compiled with numba (raises ImportError without numba); the
+    compiled kernel is cached on disk (:func:`sleuth.jit.load_kernel`)."""
+    return load_kernel(_KERNEL_NAME, ("hard_filter", "guess_bound", "enter", "others", "classes", "_put", "solve",
+                                      "search"), compiled)
 
 
 def _pick_kernel(kernel: str) -> ModuleType:
@@ -164,6 +155,10 @@ class Optimal:
     def counts(self) -> np.ndarray:
         return np.zeros((3, max(int(self.matrix.max(initial=0)), self.space.found) + 1), dtype=np.int64)
 
+    def reset_cache(self) -> None:
+        """Forget every value the searches so far proved (the next search starts from an empty cache)."""
+        self.memo = _memo(self.compiled)
+
     # -- searching ----------------------------------------------------------------------------------------
     def _depth(self, used: int = 0) -> int:
         return self.k.DMAX if self.cap is None else self.cap - used
@@ -268,7 +263,7 @@ class Optimal:
     def rank(self, answers: np.ndarray, allowed: np.ndarray, top: int, used: int = 0) -> list[tuple[int, int]]:
         """The ``top`` guesses of least exact total at this node, as (guess row, total), best first (ties
         by guess order)."""
-        bounds = self._guess_bounds(answers, allowed, used)
+        bounds = self.guess_bounds(answers, allowed, used)
         order = np.lexsort((allowed, bounds))
         found: list[tuple[int, int]] = []
         for j in order:
@@ -294,7 +289,7 @@ class Optimal:
         cd = depth - 1 if self.cap is not None else depth
         found, lbt = self.space.found, self.lbt
         firsts = allowed if first is None else np.array([first], dtype=np.int64)
-        bounds = self._guess_bounds(answers, firsts, used)
+        bounds = self.guess_bounds(answers, firsts, used)
         best = int(self.k.INF)
         zs = self.zs[answers]
         for j in np.argsort(bounds, kind="stable"):
@@ -323,7 +318,7 @@ class Optimal:
         root = int(self.memo.get(self._key(answers, allowed, depth), -1)) if n > 2 else -1
         return max(best, root >> 33 if root >= 0 else 0, int(lbt[depth, n]))
 
-    def _guess_bounds(self, answers: np.ndarray, allowed: np.ndarray, used: int) -> np.ndarray:
+    def guess_bounds(self, answers: np.ndarray, allowed: np.ndarray, used: int) -> np.ndarray:
         """Each allowed guess's lower bound ``n + sum lbt[class]`` (INF for a guess that splits nothing)."""
         depth = self._depth(used)
         cd = depth - 1 if self.cap is not None else depth
@@ -399,351 +394,5 @@ def export(tree: Node, fmt: str = "json") -> str:
     return to_dot(tree) if fmt == "dot" else json.dumps(tree.to_json())
 
 
-# -- the studies' entry points ------------------------------------------------------------------------------
-
-SpaceKey = str | tuple[str, tuple[str, ...], tuple[str, ...]]
-MASTERMIND_OPENERS = ("1111", "1112", "1122", "1123", "1234")  # every 4-peg opener up to colour/peg symmetry
-
-
-@lru_cache(maxsize=4)
-def game_space(game: SpaceKey) -> Space:
-    """``wordle`` (the official lists), ``mastermind`` (4 pegs, 6 colours), or ``("words", answers,
-    guesses)``: a word game over those lists (answers among the guesses, 6 tries)."""
-    if game == "mastermind":
-        return CodeSpace(pegs=4, colours=6)
-    if game == "wordle":
-        from .words import wordle
-        return WordSpace(wordle().cell(5), 6)
-    if isinstance(game, tuple) and len(game) == 3 and game[0] == "words":
-        from .words import WordList
-        answers, guesses = game[1], game[2]
-        digest = hashlib.sha256(repr((answers, guesses)).encode()).hexdigest()[:16]
-        wl = WordList("words", f"words-{digest}", answers, guesses, "words")
-        return WordSpace(wl.cell(len(answers[0])), 6)
-    raise ValueError(f"game: wordle or mastermind, not {game!r}")
-
-
-@lru_cache(maxsize=8)
-def _search(game: SpaceKey, hard: bool, cap: int | None, guesses: str, kernel: str = "auto") -> Optimal:
-    return Optimal(game_space(game), hard=hard, cap=cap, guesses=guesses, kernel=kernel)
-
-
-def opener_result(opener: str, *, game: str = "wordle", hard: bool = False, cap: int | None = None,
-                  guesses: str = "all") -> dict[str, Any]:
-    """The optimal tree from one opener: :meth:`Optimal.result` (the search of a process is reused)."""
-    return _search(game, hard, cap, guesses).result(opener)
-
-
-class OpenerJob(NamedTuple):
-    """One task of an opener ranking: the game and its options, the opener, the cut-off ``beta`` (an opener
-    whose total is at least ``beta`` is refuted, None: no cut-off) and the node limit (None: none)."""
-
-    game: SpaceKey
-    hard: bool
-    cap: int | None
-    guesses: str
-    opener: str
-    beta: int | None = None
-    node_limit: int | None = None
-    kernel: str = "auto"
-
-
-def opener_task(job: OpenerJob) -> dict[str, Any]:
-    """The exact total of one opener (``status`` ``exact``, with its tree's distribution), or ``refuted``
-    (``lower >= beta``: proven no better than the cut-off), or ``bounds`` (the node limit ran out: proven
-    ``lower``, and ``upper`` from the seed's Sum strategy after that opener when its tree is valid here, else
-    None).  Each task starts from an empty cache, so the result does not depend on what ran before it."""
-    search = _search(job.game, job.hard, job.cap, job.guesses, job.kernel)
-    g = search.row(job.opener)
-    search.node_limit = NO_LIMIT
-    search.value(np.arange(min(3, len(search.space.answers))))  # compiles the kernel (numba) before the clock
-    search.memo = _memo(search.compiled)
-    search.node_limit = job.node_limit or NO_LIMIT
-    cpu, nodes = time.process_time(), search.nodes
-    n = len(search.space.answers)
-    out: dict[str, Any] = {"opener": job.opener, "games": n, "beta": job.beta}
-    try:
-        value = search.guess_value(g, beta=job.beta)
-        if value >= search.k.INF:
-            out.update(status="impossible", total=None, lower=value, upper=None)
-        elif job.beta is not None and value >= job.beta:
-            out.update(status="refuted", total=None, lower=value, upper=None)
-        else:
-            r = search.result(job.opener)
-            if r["total"] != value:
-                raise RuntimeError(f"the tree from {job.opener} totals {r['total']}, its search {value}")
-            out.update({k: r[k] for k in ("total", "max", "distribution", "average")}, status="exact",
-                       lower=value, upper=value)
-    except SearchTimeout:
-        out.update(status="bounds", total=None, lower=search.proven_lower(first=g), upper=_sum_upper(search, g))
-    out.update(nodes=search.nodes - nodes, cpu_seconds=round(time.process_time() - cpu, 2))
-    return out
-
-
-def _sum_upper(search: Optimal, first: int) -> int | None:
-    """The total of the seed's Sum strategy after ``first`` (a real tree: an upper bound), when that tree
-    is one the search could play (not hard mode, within the cap, guesses from the pool)."""
-    from . import strategy as st
-
-    if search.hard or len(search.pool) != len(search.space.guesses):
-        return None
-    r = st.play_all(search.matrix, search.arow, search.space.found, st.Method.SUM, search.space.tries, first=first)
-    if search.cap is not None and r.worst > search.cap:
-        return None
-    return r.total
-
-
-def rank_openers(openers: Iterable[str], game: SpaceKey = "wordle", *, hard: bool = False, cap: int | None = None,
-                 guesses: str = "all", kernel: str = "auto", node_limit: int | None = None, cutoff: bool = True,
-                 wave: int = 4, executor: Any = None) -> list[dict[str, Any]]:
-    """Every opener's :func:`opener_task` result, best first (exact totals, then refuted and unfinished
-    openers by lower bound).
-
-    The openers are searched in order of their class-size lower bound, in waves of ``wave`` tasks on
-    ``executor`` (:class:`sleuth.executor.Executor`; None: serially here); with ``cutoff`` the first wave is
-    the first opener alone.  With ``cutoff``, each wave gets
-    the best exact total of the waves before it plus one as its cut-off (ties stay exact), and an opener
-    whose class-size bound is already above that best is refuted without a search (``status`` ``refuted``,
-    ``searched`` False).  Waves do not depend on the number of workers, so neither do the results."""
-    from sleuth.executor import Executor
-
-    search = _search(game, hard, cap, guesses, kernel)
-    names = list(dict.fromkeys(openers))
-    rows = np.array([search.row(o) for o in names], dtype=np.int64)
-    bound = search._guess_bounds(np.arange(len(search.space.answers)), rows, 0)
-    order = [names[i] for i in np.lexsort((rows, bound))]
-    lower = {o: int(b) for o, b in zip(names, bound, strict=True)}
-    results: dict[str, dict[str, Any]] = {}
-    best: int | None = None
-    ex = executor if executor is not None else Executor()
-    while order:
-        if cutoff and best is not None:
-            for o in [o for o in order if lower[o] > best]:
-                results[o] = {"opener": o, "games": len(search.space.answers), "status": "refuted", "total": None,
-                              "lower": lower[o], "upper": None, "beta": best + 1, "searched": False,
-                              "nodes": 0, "cpu_seconds": 0.0}
-            order = [o for o in order if lower[o] <= best]
-        size = 1 if best is None and cutoff else max(1, wave)  # one opener first: it sets the cut-off at once
-        batch, order = order[:size], order[size:]
-        beta = best + 1 if cutoff and best is not None else None
-        jobs = [OpenerJob(game, hard, cap, guesses, o, beta, node_limit, kernel) for o in batch]
-        for r in ex.map_tasks(opener_task, jobs, label="openers", unit="opener"):
-            r["searched"] = True
-            results[r["opener"]] = r
-            if r["status"] == "exact" and (best is None or r["total"] < best):
-                best = r["total"]
-    rank = {"exact": 0, "bounds": 1, "refuted": 2, "impossible": 3}
-    return sorted(results.values(), key=lambda r: (rank[r["status"]], r["lower"], r["opener"]))
-
-
-def _cap(text: str, game: str) -> int | None:
-    from sleuth.errors import PuzzleError
-
-    if not text:
-        return 6 if game == "wordle" else None
-    if text.lower() == "none":
-        return None
-    if not text.isdigit() or not 1 <= int(text) <= 30:
-        raise PuzzleError(f"cannot read {text!r}", place="--cap", allowed="a number of guesses 1-30, or none")
-    return int(text)
-
-
-def _openers(args: Any, game: str, search: Optimal) -> list[str]:
-    """The openers asked for: ``--opener``, ``--openers`` (a list), else every Mastermind opener up to
-    symmetry, or the ``--top`` Wordle openers of least class-size lower bound."""
-    from sleuth.errors import PuzzleError
-
-    texts = [args.opener] if args.opener else [w for w in args.openers.split(",") if w.strip()]
-    if not texts and game == "mastermind":
-        return list(MASTERMIND_OPENERS)
-    if not texts:
-        answers = np.arange(len(search.space.answers))
-        bounds = search._guess_bounds(answers, search.pool, 0)
-        return [search.space.guesses[search.pool[j]] for j in np.lexsort((search.pool, bounds))[:args.top]]
-    out = []
-    for text in texts:
-        word = text.strip().upper()
-        if word not in search.space.guess_index:
-            raise PuzzleError(f"{text!r} is not an allowed guess of {search.space.label}",
-                              place="--opener" if args.opener else "--openers",
-                              allowed="a word of the guess list" if game == "wordle" else "4 digits 1-6")
-        out.append(word)
-    return out
-
-
-def _show_ranked(r: dict[str, Any], place: str) -> str:
-    if r["status"] == "exact":
-        dist = " ".join(f"{k}:{v}" for k, v in r["distribution"].items())
-        what = (f"total {r['total']:>6} = {r['total'] / r['games']:.4f} over {r['games']} answers, worst "
-                f"{r['max']}; {dist}")
-    elif r["status"] == "refuted":
-        what = (f"total >= {r['lower']} (refuted: at least the cut-off {r['beta']} = best exact + 1"
-                + ("" if r["searched"] else "; by its class-size bound, not searched") + ")")
-    elif r["status"] == "bounds":
-        what = f"total in [{r['lower']}, {r['upper'] if r['upper'] is not None else '?'}] (bounds: node limit)"
-    else:
-        what = "no tree within the cap"
-    return f"  {place:>4} {r['opener']:<6} {what}; {r['nodes']} nodes, {r['cpu_seconds']:.1f} s CPU"
-
-
-def main_experiment(args: Any) -> int:
-    """``sleuth experiment wordle --optimal``: the optimal tree from ``--opener``, or the openers ranked on
-    the experiment executor (:func:`rank_openers`)."""
-    from sleuth.errors import PuzzleError
-    from sleuth.executor import Executor
-
-    games = [g.strip().lower() for g in args.games.split(",") if g.strip()]
-    for game in games:
-        if game not in ("wordle", "mastermind"):
-            raise PuzzleError(f"unknown game {game!r}", place="--games", allowed="wordle, mastermind")
-        if args.hard and game != "wordle":
-            raise PuzzleError("hard mode is defined for word games", place="--hard", allowed="--games wordle")
-    for game in games:
-        cap = _cap(args.cap, game)
-        search = _search(game, args.hard, cap, args.guesses)
-        openers = _openers(args, game, search)
-        mode = ", ".join(x for x in ("hard mode" if args.hard else "", f"cap {cap}" if cap else "no cap",
-                                     f"guesses: {args.guesses}") if x)
-        if args.opener:
-            r = opener_result(openers[0], game=game, hard=args.hard, cap=cap, guesses=args.guesses)
-            if args.tree:
-                _write_tree(args.tree, search.tree(r["opener"]))
-            if args.json:
-                print(json.dumps(r))
-                continue
-            dist = " ".join(f"{k}:{v}" for k, v in r["distribution"].items())
-            print(f"{search.space.label}: exact optimal tree ({mode}; kernel {search.kernel})")
-            print(f"  {r['opener']:<6} total {r['total']:>6} = {r['average']:.4f} over {r['games']} answers, "
-                  f"worst {r['max']}; {dist}; {r['nodes']} nodes, {r['cpu_seconds']:.1f} s CPU")
-            continue
-        start = time.perf_counter()
-        with Executor.from_args(args, f"optimal-{game}") as ex:
-            ranked = rank_openers(openers, game, hard=args.hard, cap=cap, guesses=args.guesses,
-                                  node_limit=args.node_limit, cutoff=not args.no_cutoff, wave=args.wave, executor=ex)
-        wall = time.perf_counter() - start
-        exact = [r for r in ranked if r["status"] == "exact"]
-        unfinished = [r for r in ranked if r["status"] == "bounds" and (not exact or r["lower"] <= exact[0]["total"])]
-        proven = bool(exact) and not unfinished
-        everything = game == "mastermind" and not args.openers
-        if args.tree and exact:
-            _write_tree(args.tree, search.tree(exact[0]["opener"]))
-        summary = {"game": search.space.label, "hard": args.hard, "cap": cap, "guesses": args.guesses,
-                   "candidates": len(ranked), "every_opener": everything,
-                   "best": exact[0]["opener"] if proven else None, "total": exact[0]["total"] if proven else None,
-                   "proven": proven, "seconds": round(wall, 1),
-                   "cpu_seconds": round(sum(r["cpu_seconds"] for r in ranked), 1), "ranking": ranked}
-        if args.json:
-            print(json.dumps(summary))
-            continue
-        print(f"{search.space.label}: {len(ranked)} opener(s) ranked by exact optimal total ({mode}; kernel "
-              f"{search.kernel}; cut-off {'off' if args.no_cutoff else 'on'}, waves of {args.wave}"
-              + (f", {args.node_limit} nodes per opener" if args.node_limit else "") + ")")
-        for i, r in enumerate(ranked):
-            print(_show_ranked(r, str(i + 1) if r["status"] == "exact" else "-"))
-        scope = "every opener up to symmetry" if everything else f"the {len(ranked)} opener(s) ranked " \
-            f"(not a proof over all {len(search.pool)} guesses)"
-        if proven:
-            print(f"  best of {scope}: {exact[0]['opener']} {exact[0]['total']} (proven)")
-        else:
-            print(f"  open: {len(unfinished)} unfinished opener(s) could still beat the best exact total"
-                  if exact else "  open: no opener finished")
-        refuted = sum(r["status"] == "refuted" for r in ranked)
-        print(f"  {len(exact)} exact, {refuted} refuted by the cut-off "
-              f"({sum(not r['searched'] for r in ranked)} without a search), {len(unfinished)} unfinished; "
-              f"{wall:.1f} s wall, {summary['cpu_seconds']:.1f} s CPU in the tasks on {ex.stats.workers} worker(s)")
-    return 0
-
-
-def _write_tree(path: str, tree: Node) -> None:
-    with open(path, "w", encoding="utf-8") as out:
-        out.write(export(tree, "dot" if path.endswith(".dot") else "json"))
-
-
-__all__ = ["Node", "OpenerJob", "Optimal", "SearchTimeout", "distribution", "export", "opener_result", "opener_task",
-           "rank_openers", "replay", "to_dot"]
-
-
-CELL_METHODS = ("sum", "sumgini")  # the seed's heuristics shown beside each cell's optimum (Table 4's best two)
-
-
-def cell_value(space: Space, *, node_limit: int | None = None, kernel: str = "auto") -> dict[str, Any]:
-    """The exact optimal total of a cell (every allowed guess, no cap), or proven bounds when the search
-    visits more than ``node_limit`` nodes: the lower bound is :meth:`Optimal.proven_lower` (class sizes, and
-    the exact values and bounds the stopped search proved for the classes of each first guess); the upper
-    bound is the least total of the seed's heuristics (:data:`CELL_METHODS`, real trees).  ``exact`` says
-    which; ``heuristics`` gives each heuristic's total."""
-    from . import strategy as st
-
-    cpu = time.process_time()
-    search = Optimal(space, node_limit=node_limit, kernel=kernel)
-    n = len(space.answers)
-    out: dict[str, Any] = {"cell": space.label, "words": n, "kernel": search.kernel, "node_limit": node_limit}
-    heuristics = {m: st.play_all(search.matrix, space.answer_rows, space.found, st.Method(m), space.tries).total
-                  for m in CELL_METHODS}
-    out["heuristics"] = heuristics
-    out["sum_total"] = heuristics["sum"]
-    upper = min(heuristics.values())
-    try:
-        total = search.value()
-        out.update(exact=True, total=total, lower=total, upper=total)
-    except SearchTimeout:
-        lower = search.proven_lower()
-        out.update(exact=lower == upper, total=lower if lower == upper else None, lower=lower, upper=upper)
-    out.update(average=None if out["total"] is None else round(out["total"] / n, 4), nodes=search.nodes,
-               cpu_seconds=round(time.process_time() - cpu, 2))
-    return out
-
-
-CellJob = tuple[str, int, str, int]
-
-
-def warm_kernel(space: WordSpace) -> None:
-    """Search a 3-word cut of ``space`` once, so that compiling the kernel (numba: about 20 s of CPU per
-    process) is not charged to a cell."""
-    from .words import from_words
-
-    words = list(space.answers[:3])
-    if len(words) == 3:
-        Optimal(WordSpace(from_words(words).cell(space.length), 6)).value()
-
-
-def cell_task(job: CellJob) -> dict[str, Any]:
-    """One task of ``experiment motus --optimal``: (dictionary, length, first letter, node limit)."""
-    from .experiment import _cells
-
-    spec, length, first, node_limit = job
-    space = _cells(spec, [length], [first])[0]
-    warm_kernel(space)
-    return cell_value(space, node_limit=node_limit)
-
-
-def main_cells(args: Any, spaces: list[WordSpace]) -> int:
-    """``sleuth experiment motus --optimal``: a line (or a JSON object) per cell, one task per cell on the
-    experiment executor (``--workers``, ``--cluster``, ``--resume``)."""
-    from sleuth.executor import Executor
-
-    # smallest cells first (equal weights keep this order on a cluster too): a run cut short leaves the
-    # large cells, which would end as bounds anyway, unstarted rather than the many quick ones
-    order = sorted(range(len(spaces)), key=lambda i: (len(spaces[i].answers), i))
-    jobs = [(args.dictionary, spaces[i].length, spaces[i].cell.first or "", args.node_limit) for i in order]
-    start = time.perf_counter()
-    with Executor.from_args(args, "motus-optimal") as ex:
-        done = ex.map_tasks(cell_task, jobs, label="cells", unit="cell")
-    rows = [r for _, r in sorted(zip(order, done, strict=True))]
-    if args.json:
-        print(json.dumps({"node_limit": args.node_limit, "cells": rows}))
-        return 0
-    names = " ".join(f"{m:>8}" for m in CELL_METHODS)
-    print(f"{'cell':<10}{'words':>6}  {'optimal total':>17} {'average':>15}  {names}  {'nodes':>9} {'CPU s':>8}")
-    for r in rows:
-        n = r["words"]
-        value = f"{r['total']:>17}" if r["exact"] else f"{'[' + str(r['lower']) + ', ' + str(r['upper']) + ']':>17}"
-        bounds = f"[{r['lower'] / n:.4f}, {r['upper'] / n:.4f}]"
-        avg = f"{r['total'] / n:>15.4f}" if r["exact"] else f"{bounds:>15}"
-        heur = " ".join(f"{r['heuristics'][m] / n:>8.4f}" for m in CELL_METHODS)
-        print(f"{r['cell']:<10}{n:>6}  {value} {avg}  {heur}  {r['nodes']:>9} {r['cpu_seconds']:>8.1f}", flush=True)
-    exact = sum(r["exact"] for r in rows)
-    print(f"{exact} of {len(rows)} cells exact ([lower, upper]: proven bounds, the search stopped at "
-          f"{args.node_limit} nodes); {time.perf_counter() - start:.0f} s wall, "
-          f"{sum(r['cpu_seconds'] for r in rows):.0f} s CPU in the cells on {ex.stats.workers} worker(s)")
-    return 0
+__all__ = ["NO_LIMIT", "Node", "Optimal", "SearchTimeout", "distribution", "export", "kernel_module", "lower_bounds",
+           "replay", "to_dot"]

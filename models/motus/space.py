@@ -8,16 +8,18 @@ codes), cached on disk for word cells.
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, lru_cache
+from typing import NamedTuple
 
 import numpy as np
 from sleuth import cache
 
 from . import feedback as fb
-from .words import Cell
+from .words import Cell, WordList, dictionary, wordle
 
 
 class Space(ABC):
@@ -141,3 +143,55 @@ class CodeSpace(Space):
 
     def code_of(self, black: int, white: int) -> int:
         return black * (self.pegs + 1) + white
+
+
+SpaceKey = str | tuple[str, int, int] | tuple[str, tuple[str, ...], tuple[str, ...]]
+"""A game the studies play, as a hashable, picklable key: ``"wordle"`` (the official lists), ``"mastermind"``
+(4 pegs, 6 colours), ``("mastermind", pegs, colours)``, or ``("words", answers, guesses)`` (a word game over
+those lists, answers among the guesses)."""
+
+
+@lru_cache(maxsize=8)
+def game_space(game: SpaceKey) -> Space:
+    """The space of a :data:`SpaceKey`: Wordle and word games with 6 tries, Mastermind with 10."""
+    if game == "mastermind":
+        return CodeSpace(pegs=4, colours=6, tries=10)
+    if game == "wordle":
+        return WordSpace(wordle().cell(5), 6)
+    if isinstance(game, tuple) and len(game) == 3 and game[0] == "mastermind":
+        return CodeSpace(pegs=int(game[1]), colours=int(game[2]), tries=10)  # type: ignore[arg-type]
+    if isinstance(game, tuple) and len(game) == 3 and game[0] == "words":
+        answers, guesses = tuple(game[1]), tuple(game[2])  # type: ignore[arg-type]
+        digest = hashlib.sha256(repr((answers, guesses)).encode()).hexdigest()[:16]
+        wl = WordList("words", f"words-{digest}", answers, guesses, "words")
+        return WordSpace(wl.cell(len(answers[0])), 6)
+    raise ValueError(f"game: wordle or mastermind, not {game!r}")
+
+
+def game_key(name: str, pegs: int = 4, colours: int = 6) -> SpaceKey:
+    """The key of ``--games NAME`` with ``--pegs`` and ``--colours`` (which only Mastermind reads)."""
+    return name if name == "wordle" or (pegs, colours) == (4, 6) else ("mastermind", pegs, colours)
+
+
+class CellJob(NamedTuple):
+    """One (length, first letter) cell of a dictionary, as the studies' tasks name it (picklable)."""
+
+    dictionary: str
+    length: int
+    first: str  # "" for every first letter
+
+    def space(self) -> WordSpace:
+        """The cell's space (Motus: 5 tries for 5 letters, else 6)."""
+        return cell_spaces(self.dictionary, [self.length], [self.first])[0]
+
+
+def cell_spaces(spec: str, lengths: list[int], letters: list[str]) -> list[WordSpace]:
+    """The non-empty cells of a dictionary (``fr``, ``wordle`` or a path) for every length and first letter."""
+    words = dictionary(spec)
+    out = []
+    for length in lengths:
+        for first in letters:
+            cell = words.cell(length, first)
+            if cell.answers:
+                out.append(WordSpace(cell, 5 if length == 5 else 6))
+    return out

@@ -60,7 +60,8 @@ def free_port(host: str) -> int:
 def resume(store: object, file: str) -> str:
     """The game to open for ``sleuth serve FILE``: a game of the folder by name or path, else a copy of FILE
     imported into the folder (the user's file is never written)."""
-    from ..puzzle import load_puzzle, read_document
+    from ..files import read_document
+    from ..puzzle import load_puzzle
     from .store import NAME, SUFFIX, Store
 
     assert isinstance(store, Store)

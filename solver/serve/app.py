@@ -23,9 +23,10 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..errors import PuzzleError, SleuthError
-from ..games import all_games, find_game
+from ..registry import all_games, find_game
 from ..limits import LimitReached
-from ..puzzle import NOTES, parse_text
+from ..files import parse_text
+from ..notes import NOTES
 from ..results import ClaimSpec
 from .jobs import Jobs
 from .store import MAX_GAME_BYTES, Store, check, check_name
@@ -170,7 +171,7 @@ def apply_ops(data: dict[str, Any], ops: Any) -> dict[str, Any]:
     """
     if not isinstance(ops, list) or not ops:
         raise PuzzleError("expected a non-empty list of changes", place="ops")
-    spec = find_game(str(data.get("game")), place="game").spec
+    spec = find_game(str(data.get("game")), place="game")
     keys = {k.name for k in spec.keys} | set(EDITABLE_COMMON)
     new = copy.deepcopy(data)
     for i, op in enumerate(ops):
@@ -212,11 +213,10 @@ def info_json(store: Store) -> dict[str, Any]:
 
     games = []
     for g in all_games():
-        spec = g.spec
-        games.append({"name": g.name, "summary": g.summary, "claims": list(spec.claims),
-                      "suggest_methods": dict(spec.suggest_methods),
+        games.append({"name": g.name, "summary": g.summary, "claims": list(g.claims),
+                      "suggest_methods": dict(g.suggest_methods),
                       "options": [{"key": o.name, "kind": o.kind, "default": o.default, "meaning": o.meaning,
-                                   "commands": list(o.commands)} for o in spec.all_options()]})
+                                   "commands": list(o.commands)} for o in g.all_options()]})
     decks = {name: {cat + "s": list(cards) for cat, cards in zip(CATEGORIES, cats, strict=True)}
              for name, cats in NAMED_DECKS.items()}
     return {"games": games, "clue_decks": decks, "examples": [e.ref for e in examples()],

@@ -22,7 +22,8 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import PuzzleError, SleuthError
-from ..puzzle import Puzzle, load_data, parse_text, read_bounded
+from ..files import parse_text, read_bounded
+from ..puzzle import Puzzle, load_data
 
 GAMES_ENV = "SLEUTH_GAMES_DIR"
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")

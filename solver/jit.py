@@ -1,0 +1,88 @@
+"""Kernels written once in the plain-Python subset numba compiles, loaded as Python or compiled.
+
+:func:`load_kernel` imports a kernel module a second time (a private copy) and, when ``compiled``, replaces
+the named functions of that copy with numba dispatchers, so that calls between them (the copy's globals) run
+compiled; the plain module stays as it is (the reference, and the fallback without numba).  The compiled
+code is kept in :func:`kernel_cache_dir` when that folder is safe to use, so that only the first process after
+an install or an upgrade pays the compilation; numba's cache is keyed by the kernel file's contents and time
+stamp, the numba version and the argument types.  Kernels must not recurse (numba cannot cache a recursive
+function: loading it crashes the process).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import stat
+from collections.abc import Sequence
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+
+def kernel_cache_dir() -> Path | None:
+    """``numba`` in sleuth's cache folder (:mod:`sleuth.cache`), private to the user (mode 700).  None when
+    the cache is off (``SLEUTH_NO_CACHE=1``), or the folder cannot be made, or belongs to another user or is
+    writable by others: numba's cache files are pickles, loaded only from a folder nobody else can write."""
+    from . import cache
+
+    if not cache.enabled():
+        return None
+    path = cache.root() / "numba"
+    try:
+        path.mkdir(mode=0o700, parents=True, exist_ok=True)
+        st = path.stat()
+    except OSError:
+        return None
+    if not stat.S_ISDIR(st.st_mode) or (hasattr(os, "getuid") and st.st_uid != os.getuid()) \
+            or st.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
+        return None
+    return path
+
+
+def _register_cache(kernel_file: str) -> bool:
+    """Point numba's cache for ``kernel_file`` (and no other file) at :func:`kernel_cache_dir`; False when
+    there is no safe folder or this numba has no cache locators to extend (then nothing is cached)."""
+    where = kernel_cache_dir()
+    try:
+        from numba.core import caching
+    except ImportError:
+        return False
+    locators = getattr(getattr(caching, "CacheImpl", None), "_locator_classes", None)
+    base = getattr(caching, "UserProvidedCacheLocator", None)
+    if where is None or not isinstance(locators, list) or base is None:
+        return False
+    target = os.path.abspath(kernel_file)
+    name = f"SleuthCacheLocator_{abs(hash(target))}"
+
+    def init(self: Any, py_func: Any, py_file: str) -> None:
+        base.__init__(self, py_func, py_file)
+        self._cache_path = str(where / self.get_suitable_cache_subpath(py_file))
+
+    def from_function(cls: Any, py_func: Any, py_file: str) -> Any:
+        if os.path.abspath(py_file) != target:
+            return None
+        return super(base, cls).from_function(py_func, py_file)  # the mixin's: skip numba's CACHE_DIR test
+
+    locator = type(name, (base,), {"__init__": init, "from_function": classmethod(from_function),
+                                   "__doc__": "numba's user-provided locator, for one kernel file only."})
+    locators[:] = [c for c in locators if c.__name__ != name]
+    locators.insert(0, locator)
+    return True
+
+
+def load_kernel(module_name: str, names: Sequence[str], compiled: bool) -> ModuleType:
+    """A fresh copy of the kernel module ``module_name``; with ``compiled``, its functions ``names`` compiled
+    by numba (cached, see the module docstring).  Raises ImportError when numba (or the module) is missing."""
+    spec = importlib.util.find_spec(module_name)
+    if spec is None or spec.loader is None or spec.origin is None:
+        raise ImportError(f"the kernel {module_name} is not installed")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    if compiled:
+        import numba
+
+        cache = _register_cache(spec.origin)
+        for name in names:
+            setattr(mod, name, numba.njit(getattr(mod, name), cache=cache))
+    return mod

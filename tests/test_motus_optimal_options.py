@@ -1,0 +1,136 @@
+"""``--optimal`` honours --pegs, --colours, --guesses, --cap and --hard: exact totals against a brute force over
+every decision tree, written here independently of the search (its own feedback rules, no bound, no cut-off),
+on small Mastermind sizes (through the command line) and random small Wordle dictionaries (every opener ranked)."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+from functools import cache
+
+import pytest
+
+from sleuth.models.motus.optimal_study import mastermind_openers, rank_openers
+from sleuth.models.motus.space import CodeSpace
+
+INF = float("inf")
+
+
+def pegs_feedback(guess: str, secret: str) -> tuple[int, int]:
+    """Mastermind: (black, white) pegs."""
+    black = sum(g == s for g, s in zip(guess, secret, strict=True))
+    common = sum((Counter(guess) & Counter(secret)).values())
+    return black, common - black
+
+
+def word_feedback(guess: str, secret: str) -> str:
+    """Wordle: G (right place), Y (elsewhere, as many times as the secret has it left), B."""
+    marks = ["B"] * len(guess)
+    left = Counter(s for g, s in zip(guess, secret, strict=True) if g != s)
+    for i, (g, s) in enumerate(zip(guess, secret, strict=True)):
+        if g == s:
+            marks[i] = "G"
+        elif left[g] > 0:
+            marks[i] = "Y"
+            left[g] -= 1
+    return "".join(marks)
+
+
+def keeps_hints(word: str, guess: str, marks: str) -> bool:
+    """Hard mode: the greens in place, each revealed letter at least as often as revealed."""
+    if any(m == "G" and word[i] != guess[i] for i, m in enumerate(marks)):
+        return False
+    shown = Counter(c for c, m in zip(guess, marks, strict=True) if m != "B")
+    return all(word.count(c) >= k for c, k in shown.items())
+
+
+def brute_total(secrets: tuple[str, ...], pool: tuple[str, ...], feedback, *, cap: int | None = None,  # type: ignore[no-untyped-def]
+                hard: bool = False) -> float:
+    """The least total number of guesses over every decision tree (INF when the cap cannot be met)."""
+    found = feedback(secrets[0], secrets[0])
+
+    @cache
+    def best(left: frozenset[str], allowed: tuple[str, ...], tries: int) -> float:
+        if not left:
+            return 0
+        if tries == 0:
+            return INF
+        out = INF
+        for g in allowed:
+            parts: dict[object, list[str]] = {}
+            for s in left:
+                parts.setdefault(feedback(g, s), []).append(s)
+            if len(parts) == 1 and g not in left:
+                continue  # learns nothing: a tree with this guess is beaten by the same tree without it
+            total: float = len(left)
+            for code, part in parts.items():
+                if code != found:
+                    sub = tuple(w for w in allowed if keeps_hints(w, g, code)) if hard else allowed
+                    total += best(frozenset(part), sub, tries - 1)
+            out = min(out, total)
+        return out
+
+    return best(frozenset(secrets), pool, cap if cap is not None else len(secrets))
+
+
+def test_openers_up_to_symmetry() -> None:
+    assert mastermind_openers(4, 6) == ("1111", "1112", "1122", "1123", "1234")
+    assert mastermind_openers(3, 2) == ("111", "112")
+    assert mastermind_openers(5, 9) == ("11111", "11112", "11122", "11123", "11223", "11234", "12345")
+
+
+@pytest.mark.parametrize("pegs,colours,cap", [(2, 2, None), (2, 3, None), (2, 4, None), (3, 2, None), (3, 3, None),
+                                              (2, 4, 3), (3, 3, 4), (3, 3, 3), (2, 3, 2),
+                                              pytest.param(3, 4, None, marks=pytest.mark.slow)])
+def test_mastermind_sizes_from_the_command_line(cli, pegs: int, colours: int, cap: int | None) -> None:
+    argv = ["experiment", "wordle", "--games", "mastermind", "--optimal", "--pegs", pegs, "--colours", colours,
+            "--json"] + (["--cap", cap] if cap else [])
+    r = cli(argv)
+    assert r.code == 0, r.err
+    out = json.loads(r.out)
+    codes = CodeSpace(pegs=pegs, colours=colours).answers
+    want = brute_total(codes, codes, pegs_feedback, cap=cap)
+    assert out["game"] == f"{pegs} pegs, {colours} colours" and out["every_opener"]
+    if want == INF:
+        assert out["total"] is None and not out["proven"]
+    else:
+        assert out["proven"] and out["total"] == want, (pegs, colours, cap, out["ranking"])
+    for guesses in ("answers",):  # every code may be the secret: the same game
+        again = json.loads(cli([*argv, "--guesses", guesses]).out)
+        assert again["total"] == out["total"]
+
+
+def test_pegs_and_colours_are_refused_without_mastermind(cli) -> None:
+    r = cli(["experiment", "wordle", "--games", "wordle", "--optimal", "--pegs", "3"])
+    assert r.code == 2 and r.err.count("\n") == 1 and "--pegs" in r.err
+
+
+def test_too_many_codes_are_refused_before_the_search(cli) -> None:
+    r = cli(["experiment", "wordle", "--games", "mastermind", "--optimal", "--pegs", "6", "--colours", "9"])
+    assert r.code == 2 and r.err.count("\n") == 1 and "codes" in r.err
+
+
+def _dictionary(seed: int) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    rng = random.Random(seed)
+    words: set[str] = set()
+    while len(words) < 9:
+        words.add("".join(rng.choice("ABCDE") for _ in range(3)))
+    guesses = tuple(sorted(words))
+    return tuple(sorted(rng.sample(guesses, 6))), guesses
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_random_wordle_dictionaries_every_option(seed: int) -> None:
+    answers, guesses = _dictionary(seed)
+    game = ("words", answers, guesses)
+    for pool_name, pool in (("all", guesses), ("answers", answers)):
+        for hard in (False, True):
+            for cap in (None, 3, 2):
+                ranked = rank_openers(pool, game, hard=hard, cap=cap, guesses=pool_name, kernel="python")
+                exact = [r["total"] for r in ranked if r["status"] == "exact"]
+                want = brute_total(answers, pool, word_feedback, cap=cap, hard=hard)
+                if want == INF:
+                    assert not exact, (seed, pool_name, hard, cap)
+                else:
+                    assert min(exact) == want, (seed, pool_name, hard, cap, ranked)

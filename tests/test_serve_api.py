@@ -328,7 +328,7 @@ def test_saved_toml_reads_back_as_written():
 def test_saved_toml_round_trip_of_any_plain_table():
     import tomllib
 
-    from hypothesis import given
+    from hypothesis import given, settings
     from hypothesis import strategies as st
 
     from sleuth.serve.store import to_toml
@@ -339,6 +339,7 @@ def test_saved_toml_round_trip_of_any_plain_table():
                                                                          max_size=3)), max_leaves=12)
     table = st.dictionaries(st.from_regex(r"[a-z_]{1,8}", fullmatch=True), value, max_size=5)
 
+    @settings(deadline=None)  # a shared machine: no per-example time limit
     @given(table)
     def check(data):
         assert tomllib.loads(to_toml(data)) == {k: v for k, v in data.items() if v != []}

@@ -328,7 +328,7 @@ def test_saved_toml_reads_back_as_written():
 def test_saved_toml_round_trip_of_any_plain_table():
     import tomllib
 
-    from hypothesis import given
+    from hypothesis import given, settings
     from hypothesis import strategies as st
 
     from sleuth.serve.store import to_toml
@@ -339,7 +339,34 @@ def test_saved_toml_round_trip_of_any_plain_table():
                                                                          max_size=3)), max_leaves=12)
     table = st.dictionaries(st.from_regex(r"[a-z_]{1,8}", fullmatch=True), value, max_size=5)
 
+    @settings(deadline=None)  # a shared machine: no per-example time limit
     @given(table)
     def check(data):
         assert tomllib.loads(to_toml(data)) == {k: v for k, v in data.items() if v != []}
     check()
+
+
+def test_printed_url_carries_a_token_off_loopback(monkeypatch, tmp_path):
+    """`sleuth serve` prints one line with the URL; off loopback it carries the token the server requires."""
+    import re
+
+    import uvicorn
+
+    import sleuth.serve as serve_module
+
+    monkeypatch.setenv("SLEUTH_GAMES_DIR", str(tmp_path / "games"))
+    monkeypatch.setattr(serve_module, "_free", lambda host, port: True)  # nothing is bound in this test
+    served = []
+    monkeypatch.setattr(uvicorn.Server, "run", lambda self: served.append(self.config))
+    for host, needs_token in (("0.0.0.0", True), ("127.0.0.1", False)):
+        r = run_cli(["serve", "--host", host])
+        assert r.code == 0 and r.out.count("\n") == 1 and r.out.count("http://") == 1, r.out
+        url = re.search(r"http://\S+", r.out).group()
+        token = re.search(r"token=([\w-]+)", url)
+        guard = served[-1].app
+        assert bool(token) == needs_token and guard.token == (token.group(1) if token else None)
+        if token:
+            assert len(token.group(1)) >= 20
+            client = TestClient(guard)
+            assert client.get("/api/games").status_code == 403
+            assert client.get(f"/api/games?token={token.group(1)}").status_code == 200

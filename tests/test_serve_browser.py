@@ -17,7 +17,7 @@ import pytest
 pytest.importorskip("starlette", reason="the 'serve' extra is not installed")
 webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed (the 'test' extra)")
 
-from selenium.common.exceptions import TimeoutException  # noqa: E402
+from selenium.common.exceptions import StaleElementReferenceException, TimeoutException  # noqa: E402
 from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
@@ -57,7 +57,8 @@ def browser(tmp_path: Path) -> Iterator[webdriver.Chrome]:
 def wait(driver, condition, what: str, steps: int = 600):
     """Poll ``condition(driver)`` (a step limit: 600 polls of 0.1 s) until it is true; its value."""
     try:
-        return WebDriverWait(driver, steps * 0.1, poll_frequency=0.1).until(condition)
+        return WebDriverWait(driver, steps * 0.1, poll_frequency=0.1,  # the page redraws: retry a stale read
+                             ignored_exceptions=(StaleElementReferenceException,)).until(condition)
     except TimeoutException:
         errors = [e["message"] for e in driver.get_log("browser")]
         page_error = driver.find_element(By.ID, "error").text
@@ -207,8 +208,8 @@ def test_wordle_by_clicking_tiles(tmp_path, browser):
             for i, mark in enumerate(marks):
                 for _ in range("BYG".index(mark)):
                     d.find_element(By.CSS_SELECTOR, f'#pending button[data-index="{i}"]').click()
-            shown = "".join(t.get_attribute("data-mark") for t in d.find_elements(By.CSS_SELECTOR, "#pending .tile"))
-            assert shown == marks
+            wait(d, lambda d, m=marks: "".join(t.get_attribute("data-mark") for t in d.find_elements(
+                By.CSS_SELECTOR, "#pending .tile")) == m, "the tiles as clicked")
             d.find_element(By.ID, "guess-add").click()
             left = [w for w in left if feedback(guess, w) == marks]
             count = str(len(left))
@@ -231,9 +232,8 @@ def test_wordle_by_clicking_tiles(tmp_path, browser):
         count = str(len(left))
         wait(d, lambda d: d.find_elements(By.ID, "count") and d.find_element(By.ID, "count").text == count,
              "the answers left after the pasted grid")
-        marks = "".join(t.get_attribute("data-mark") for t in
-                        d.find_elements(By.CSS_SELECTOR, '#guesses [data-guess="2"] .tile'))
-        assert marks == feedback("WHALE", secret)
+        wait(d, lambda d: "".join(t.get_attribute("data-mark") for t in d.find_elements(
+            By.CSS_SELECTOR, '#guesses [data-guess="2"] .tile')) == feedback("WHALE", secret), "the pasted marks")
 
 
 def test_claim_on_an_epistemic_puzzle(tmp_path, browser):

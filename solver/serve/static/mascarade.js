@@ -72,7 +72,7 @@ const Mascarade = (() => {
         el("tr", {}, el("th", {}, "player"), extra ? el("th", {}, extra[0]) : null, cards.map((c) => el("th", {}, c))),
         Object.entries(rows).map(([p, row]) => el("tr", {}, el("td", {}, p), extra ? el("td", {}, pct(fmtP(extra[1][p]))) : null, cards.map((c) => {
           const x = row[c] !== undefined ? fmtP(row[c]) : 0;
-          const td = el("td", {title: String(row[c] || 0)}, x >= 1 ? "✓ 100%" : x <= 0 ? "✗ 0%" : pct(x));
+          const td = el("td", {title: String(row[c] || 0)}, x >= 1 ? "✓" : x <= 0 ? "✗" : pct(x));
           if (x > 0 && x < 1) td.style.background = `hsl(28, 90%, ${Math.round(97 - 45 * x)}%)`;
           return td;
         })))));
@@ -82,6 +82,7 @@ const Mascarade = (() => {
       if (!r) return;
       if (r.status !== "ok" || !r.marginals) { beliefs.append(App.renderReport(r)); return; }
       beliefs.append(table(`Who holds what, as ${data.viewer || "an observer"} sees it`, r.marginals));
+      beliefs.append(el("p.legend", {}, "✓ certain · ✗ impossible · n% exact probability (the fraction in each cell's tooltip)"));
       beliefs.append(el("details", {}, el("summary", {}, "The solve answer as text"), el("pre", {}, r.text || "")));
     }
     function drawSecond(r) {

@@ -283,7 +283,10 @@ def _pred_np(pred: HandPred, setup: Setup) -> np.ndarray:
     counts = setup.counts
     hands = np.array(setup.hands, dtype=np.int64).reshape(setup.n_hands, setup.hand_size)
     top = counts.max(axis=1)
-    sel = lambda s: counts[:, [v - 1 for v in sorted(s)]].sum(axis=1)  # noqa: E731
+
+    def sel(values: Sequence[int] | set[int] | frozenset[int]) -> np.ndarray:
+        return counts[:, [v - 1 for v in sorted(values)]].sum(axis=1)
+
     k = pred.kind
     if k == "pair":
         return top >= 2
@@ -298,8 +301,10 @@ def _pred_np(pred: HandPred, setup: Setup) -> np.ndarray:
     if k == "only":
         return sel(pred.values) == setup.hand_size
     if k == "cmp":
-        value = {"hsum": lambda: hands.sum(axis=1), "hcount": lambda: sel(pred.values),
-                 "hmin": lambda: hands[:, 0], "hmax": lambda: hands[:, -1]}[pred.hexpr]()
+        measures: dict[str, Callable[[], np.ndarray]] = {
+            "hsum": lambda: hands.sum(axis=1), "hcount": lambda: sel(pred.values),
+            "hmin": lambda: hands[:, 0], "hmax": lambda: hands[:, -1]}
+        value = measures[pred.hexpr]()
         return _NP_CMP[pred.op](value, pred.bound)
     if k == "not":
         return ~_pred_np(pred.args[0], setup)

@@ -249,7 +249,10 @@ def _action_model(e: Section, state0: KnowledgeState) -> ActionModel:
 def _event_relation(obs: Section, agent: str, names: list[str]) -> list[list[int]]:
     """An agent's view of the events: a partition ``[[e1, e2], [e3]]`` or a table ``{ e1 = [e2], ... }``."""
     spec = obs.raw(agent)
-    index = lambda n, key: names.index(choose(n, names, "event", obs, key))  # noqa: E731
+
+    def index(name: object, key: str) -> int:
+        return names.index(choose(str(name), names, "event", obs, key))
+
     if isinstance(spec, list):
         sets: list[list[int] | None] = [None] * len(names)
         for block in spec:

@@ -72,7 +72,7 @@ def replay(game: Game, viewer: int | None, method: Method, *, max_rows: int, cps
     viewers = [None, *range(len(game.players))] if all_viewers else [viewer]
     by_event = [[[s for s in game.steps_for(v) if s.event == e.index] for e in game.events] for v in viewers]
     if method is Method.CPSAT:
-        steps: list = []
+        steps: list[Any] = []
         for e, mine in enumerate(by_event[0]):
             steps.extend(mine)
             if not mine:

@@ -364,7 +364,10 @@ class MascaradePuzzle(Puzzle):
         p = p_true(tracker)
         verdict = verdict_of(p)
         detail = f"P({g.positions[pos]} holds {g.identities[card]}) = {1 - p if negate else p}"
-        show = lambda placement: format_placement(g, placement)  # noqa: E731
+
+        def show(placement: Sequence[int] | None) -> dict[str, str] | None:
+            return None if placement is None else format_placement(g, placement)
+
         if _uses_cpsat(backend):
             if "engine" not in cache:
                 cache["model"] = build_model(g.initial, steps, s.prior, g.positions)

@@ -12,7 +12,7 @@ from fractions import Fraction
 import pytest
 
 import sleuth
-from sleuth.games import all_games
+from sleuth.registry import all_games
 from sleuth.results import Verdict
 from tests.conftest import ROOT
 
@@ -60,7 +60,7 @@ def test_api_docs_list_the_keyword_options_of_every_game():
     for game in all_games():
         block = re.search(rf"<!-- keywords:{game.name} -->\n(.*?)<!-- /keywords:{game.name} -->", text, re.S)
         assert block, f"docs/api.md has no keyword table for {game.name}"
-        for option in game.spec.all_options():
+        for option in game.all_options():
             assert f"`{option.name.replace('-', '_')}=`" in block.group(1)
 
 

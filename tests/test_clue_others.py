@@ -14,6 +14,8 @@ from sleuth.models.clue import others
 from sleuth.models.clue.counting import Problem, sample_deals
 from sleuth.models.clue.others import PARTS, brute_force_others, others_knowledge, show_advice, views
 from sleuth.models.clue.simulate import simulate
+from sleuth.puzzle import load_puzzle
+from sleuth.results import decimal
 from tests.conftest import PUZZLES
 
 SMALL = Deck(("Ash", "Birch", "Cedar"), ("Axe", "Bow", "Club"), ("Attic", "Barn", "Cellar"))
@@ -96,12 +98,21 @@ def test_show_advice_matches_brute_force_knowledge() -> None:
     assert checked
 
 
+def _brute_force_small_deck() -> dict[str, dict[str, Fraction]]:
+    """What each other player knows in small-deck.toml from Ann's side, by brute force over every deal."""
+    game = load_puzzle(SMALL_DECK, viewer="Ann").state
+    return {game.players[p]: brute_force_others(game, p) for p in range(len(game.players)) if p != game.viewer}
+
+
 def test_solve_others_json_and_note(cli) -> None:
+    want = _brute_force_small_deck()
+    assert 0 < want["Bob"]["envelope"] < 1   # the note below has something to say
     res = cli(["solve", SMALL_DECK, "--viewer", "Ann", "--set", "others=true", "--json"])
     data = json.loads(res.out)
     assert res.code == 0
-    assert data["others"] == {"Bob": {"envelope": "8/17", "suspect": "13/17", "weapon": "1", "room": "9/17"}}
-    assert any(n.endswith(": Bob may already be able to accuse: knows the envelope with probability 0.471")
+    assert data["others"] == {name: {part: str(p) for part, p in row.items()} for name, row in want.items()}
+    envelope = decimal(want["Bob"]["envelope"])
+    assert any(n.endswith(f": Bob may already be able to accuse: knows the envelope with probability {envelope}")
                for n in data["notes"])
     res = cli(["solve", SMALL_DECK, "--viewer", "Ann", "--others"])
     assert ": Bob may already be able to accuse" in res.err and "What the others know" in res.out
@@ -109,12 +120,21 @@ def test_solve_others_json_and_note(cli) -> None:
 
 
 def test_knowledge_claims(cli) -> None:
-    claims = ["Bob knows the weapon", "Bob may know the envelope", "Bob knows the envelope",
-              "not Bob knows the weapon", "bob MAY KNOW the room"]
+    bob = _brute_force_small_deck()["Bob"]
+
+    def verdict(p: Fraction) -> str:   # knows: in every world of Ann's; may know: in some
+        return "entailed" if p == 1 else "refuted" if p == 0 else "open"
+
+    claims = {"Bob knows the weapon": verdict(bob["weapon"]),
+              "Bob may know the envelope": verdict(Fraction(bob["envelope"] > 0)),
+              "Bob knows the envelope": verdict(bob["envelope"]),
+              "not Bob knows the weapon": verdict(1 - bob["weapon"]),
+              "bob MAY KNOW the room": verdict(Fraction(bob["room"] > 0))}
+    assert set(claims.values()) == {"entailed", "refuted", "open"}   # every verdict is exercised
     res = cli(["verify", SMALL_DECK, "--viewer", "Ann", "--json", *(x for c in claims for x in ("--claim", c))])
     verdicts = [c["verdict"] for c in json.loads(res.out)["claims"]][-5:]
-    assert verdicts == ["entailed", "entailed", "open", "refuted", "entailed"]
-    assert "8/17" in json.loads(res.out)["claims"][-3]["detail"]
+    assert verdicts == list(claims.values())
+    assert str(bob["envelope"]) in json.loads(res.out)["claims"][-3]["detail"]
 
 
 def test_show_advice_cli(cli) -> None:

@@ -78,13 +78,20 @@ def _judged(puzzle: Puzzle, text: str) -> None:
     assert result.verdict in (Verdict.ENTAILED, Verdict.REFUTED, Verdict.OPEN), text
 
 
+OPPOSITE = {Verdict.ENTAILED: Verdict.REFUTED, Verdict.REFUTED: Verdict.ENTAILED, Verdict.OPEN: Verdict.OPEN}
+
+
 def _judged_or_refused(puzzle: Puzzle, text: str) -> None:
+    """Refused in one line, or judged (entailed, refuted or open: the puzzles are consistent, with no time
+    limit) and its negation judged the opposite way."""
     try:
         results = puzzle.verify([ClaimSpec(text)])
     except SleuthError as exc:
         assert str(exc).strip() and "\n" not in str(exc).strip(), text
         return
-    assert len(results) == 1 and results[0].verdict in Verdict, text
+    assert len(results) == 1 and results[0].verdict in OPPOSITE, (text, results)
+    (negated,) = puzzle.verify([ClaimSpec(f"not ({text})")])
+    assert negated.verdict is OPPOSITE[results[0].verdict], (text, results[0].verdict, negated.verdict)
 
 
 @pytest.mark.parametrize("ref", sorted(STATEMENTS))

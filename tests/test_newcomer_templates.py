@@ -55,8 +55,9 @@ def test_new_clue_players_n_is_a_game_of_n_players_that_solves_cleanly(n, tmp_pa
     assert run_cli(["verify", path, "--claim", "Bob holds Rope"]).code == 0
 
 
-@pytest.mark.parametrize(("args", "says"), [(["clue", "--players", "2"], "3 to 6"), (["clue", "--players", "7"], "3 to 6"),
-                                            (["wordle", "--players", "3"], "no template by number of players")])
+@pytest.mark.parametrize(("args", "says"), [
+    (["clue", "--players", "2"], "3 to 6"), (["clue", "--players", "7"], "3 to 6"),
+    (["wordle", "--players", "3"], "no template by number of players")])
 def test_new_players_out_of_range_is_one_line_exit_2(args, says):
     res = run_cli(["new", *args])
     assert res.code == 2 and len(res.err.strip().splitlines()) == 1 and says in res.err

@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, TypeVar
 from .errors import PuzzleError
 from .formula import And, Atom, FormulaError, Implies, Node, Not, Or, combines, parse_claim, transform, walk
 from .names import NAME
-from .results import Verdict
+from .results import ClaimSpec, Verdict
 
 if TYPE_CHECKING:
     from .model import Lit, Model
@@ -173,8 +173,9 @@ def read(text: str, read_atom: Callable[[str], T], normalise: Callable[[str], st
         claim = parse(text)
     except FormulaError as exc:
         if not is_compound(text):
-            raise located(first) from None
-        raise PuzzleError(f"cannot read claim: {exc.message}", allowed=COMBINATORS, **where) from None
+            raise with_hint(located(first), text, equals=False) from None
+        raise with_hint(PuzzleError(f"cannot read claim: {exc.message}", allowed=COMBINATORS, **where), text,
+                        equals=False) from None
     if claim == whole:
         raise located(first) from None
     payloads: dict[Atom, T] = {}
@@ -186,5 +187,57 @@ def read(text: str, read_atom: Callable[[str], T], normalise: Callable[[str], st
     return claim, payloads
 
 
+_SLIPS = [  # (pattern, hint) for the common slips in formulas and claims; the first that matches is named
+    (re.compile(r"&&"), "write 'and' for &&"),
+    (re.compile(r"\|\|"), "write 'or' for ||"),
+    (re.compile(r"<>"), "write '!=' for <>"),
+    (re.compile(r"=<"), "write '<=' for =<"),
+    (re.compile(r"=>"), "write '>=' to compare, or 'implies' (->) between conditions"),
+    (re.compile(r"(?<![=!<>])=(?!=)"), "did you mean '=='? A comparison is written == (m1 == 1); = alone is not one"),
+    (re.compile(r"!(?!=)"), "write 'not' for !"),
+    (re.compile(r"\b(?:true|false)\b", re.I), "a condition is true or false by itself: write m1 == 1 rather than "
+                                               "(m1 == 1) == true, and not (...) for false"),
+    (re.compile(r"\bknows\s+[A-Za-z_]", re.I), "knows takes parentheses: knows(A) or knows(A, formula)"),
+]
+
+
+def slip_hint(text: str, *, equals: bool = True) -> str | None:
+    """A hint for a common slip in a formula or claim that did not read (``=`` for ``==``, ``&&``...), or None.
+
+    >>> slip_hint("m1 = 1 or m2 = 1")
+    "did you mean '=='? A comparison is written == (m1 == 1); = alone is not one"
+    >>> slip_hint("m1 == 1") is None
+    True
+    """
+    for pattern, hint in _SLIPS:
+        if pattern.search(text) and (equals or "'=='" not in hint):
+            return hint
+    return None
+
+
+def with_hint(exc: PuzzleError, text: str, *, equals: bool = True) -> PuzzleError:
+    """``exc`` with the slip hint of ``text`` added to its message (unchanged when there is none); ``equals``
+    False for games whose claims use ``=`` themselves (``P(...) = 1/2``)."""
+    hint = slip_hint(text, equals=equals)
+    if hint is None or hint in exc.message:
+        return exc
+    return PuzzleError(f"{exc.message}; {hint}", file=exc.file, place=exc.place, allowed=exc.allowed)
+
+
+def question_specs(claims: Sequence[ClaimSpec | str] | ClaimSpec | str) -> list[ClaimSpec]:
+    """Claims for ``verify``: a text (``str``) is a question (no expectation, see :class:`ClaimSpec`)."""
+    if isinstance(claims, (str, ClaimSpec)):
+        claims = [claims]
+    out = []
+    for i, c in enumerate(claims):
+        if isinstance(c, str):
+            out.append(ClaimSpec(c, None, place=f"claims[{i + 1}]"))
+        elif isinstance(c, ClaimSpec):
+            out.append(c)
+        else:
+            raise PuzzleError(f"claims[{i + 1}] is a {type(c).__name__}", allowed="claim texts (str) or ClaimSpec")
+    return out
+
+
 __all__: Sequence[str] = ["And", "Atom", "Claim", "Implies", "Not", "Or", "atoms", "combine", "evaluate", "is_compound",
-                          "normalise_holding", "parse", "read", "to_lit", "verdict_of"]
+                          "normalise_holding", "parse", "question_specs", "read", "to_lit", "verdict_of"]

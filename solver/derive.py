@@ -2,7 +2,7 @@
 
 Each game's query (Clue's sheet, Motus's possible words, Mascarade's marginals, ...) is defined by the game's
 declarative model (:mod:`sleuth.model`): the answer is what the model's solutions give.  A *derivation* is a
-named way to compute that answer, registered in the game's spec (``GameSpec.methods``), fastest first:
+named way to compute that answer, registered in the game's declaration (``Game.methods``), fastest first:
 
 - an **exact** derivation (counting, master tables, trees, vectorised matrices, compiled kernels) must give
   the model's answer; the conformance tests hold every bundled puzzle to it;

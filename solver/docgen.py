@@ -1,8 +1,8 @@
-"""Fill the generated parts of docs/ from the games' specs: key tables, option tables, complete examples.
+"""Fill the generated parts of docs/ from the games' declarations: key tables, option tables, complete examples.
 
 A page marks each generated part with a pair of comments, e.g. ``<!-- keys:clue -->`` ... ``<!-- /keys:clue -->``
-(also ``options:GAME``, ``methods:GAME`` and ``example:GAME``).  ``python -m sleuth.docgen DOCS_FOLDER``
-rewrites them in place; a test checks that the pages in the repository are up to date.
+(also ``options:GAME``, ``keywords:GAME``, ``methods:GAME`` and ``example:GAME``).
+``python -m sleuth.docgen DOCS_FOLDER`` rewrites them in place; a test checks that the pages are up to date.
 """
 
 from __future__ import annotations
@@ -12,19 +12,22 @@ import sys
 from pathlib import Path
 
 from .derive import markdown_methods
-from .games import find_game
+from .registry import find_game
 from .resources import find_example
 from .spec import markdown_keys, markdown_options
 
-_BLOCK = re.compile(r"(<!-- (keys|options|methods|example):([a-z-]+) -->\n)(.*?)(<!-- /\2:\3 -->)", re.S)
+_BLOCK = re.compile(r"(<!-- (keys|options|keywords|methods|example):([a-z-]+) -->\n)(.*?)(<!-- /\2:\3 -->)", re.S)
 
 
 def _content(kind: str, game: str) -> str:
-    spec = find_game(game).spec
+    spec = find_game(game)
     if kind == "keys":
-        return markdown_keys(spec)
+        return markdown_keys(spec.all_keys())
     if kind == "options":
-        return markdown_options(spec)
+        return markdown_options(spec.all_options())
+    if kind == "keywords":
+        from .options import markdown_keywords
+        return markdown_keywords(spec.all_options())
     if kind == "methods":
         return markdown_methods(spec.methods)
     example = find_example(spec.template)

@@ -118,7 +118,7 @@ class Engine:
                         frozenset(x for x, v in candidates.items() if not v), solves)
 
     # -- verdicts -------------------------------------------------------------------------------------
-    def verify(self, claim: Lit | Constraint, text: str = "", expect: Verdict = Verdict.ENTAILED,
+    def verify(self, claim: Lit | Constraint, text: str = "", expect: Verdict | None = Verdict.ENTAILED,
                world: Callable[[Mapping[Var, int]], object] | None = None) -> ClaimResult:
         """Entailed / refuted / open, with a minimal set of observations or witness worlds.
 

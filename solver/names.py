@@ -57,7 +57,7 @@ def unique_names(kind: str, names: Sequence[object], place: str, *, file: str | 
     ``place`` is the key path of the list (``players``); errors name the item (``players[3]``) and, for a
     repeat, the earlier one too.
     """
-    unique_items(kind, [(f"{place}[{i}]", n) for i, n in enumerate(names)], file=file, reserved=reserved, why=why)
+    unique_items(kind, [(f"{place}[{i}]", n) for i, n in enumerate(names, 1)], file=file, reserved=reserved, why=why)
     return [str(n) for n in names]  # every one checked a string above
 
 
@@ -82,7 +82,7 @@ def unique_items(kind: str, items: Sequence[tuple[str, object]], *, file: str | 
             raise PuzzleError(f"empty {kind} name", file=file, place=where, allowed="a name with a letter or digit")
         if key in banned:
             raise PuzzleError(f"{kind} name {name!r} is reserved{why}", file=file, place=where,
-                              allowed="any other name (see docs/names.md)")
+                              allowed="any other name (see sleuth docs names)")
         if key in seen:
             first_place, first = seen[key]
             raise PuzzleError(f"{kind} {name!r} is listed twice: here and as {first!r} at {first_place}"
@@ -140,4 +140,4 @@ def check_keys(data: Any, file: str | None = None) -> None:
                 seen[k] = key
             stack.extend((v, f"{place}.{k}" if place else str(k)) for k, v in value.items())
         elif isinstance(value, list):
-            stack.extend((v, f"{place}[{i}]") for i, v in enumerate(value))
+            stack.extend((v, f"{place}[{i}]") for i, v in enumerate(value, 1))

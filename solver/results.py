@@ -34,10 +34,14 @@ class Verdict(enum.Enum):
 
 @dataclass(frozen=True)
 class ClaimSpec:
-    """A claim to verify, as written: in a ``[[claim]]`` table or after ``--claim``."""
+    """A claim to verify, as written: in a ``[[claim]]`` table or after ``--claim``.
+
+    ``expect`` None makes it a question: it is answered (verdict, probability, a witness world each way) and
+    never fails (see DESIGN.md section 4).
+    """
 
     text: str
-    expect: Verdict = Verdict.ENTAILED
+    expect: Verdict | None = Verdict.ENTAILED
     place: str = "--claim"
     options: Mapping[str, Any] = field(default_factory=dict)  # game-specific keys of the claim table
 
@@ -50,36 +54,103 @@ class ClaimResult:
     verdict: Verdict
     because: tuple[str, ...] = ()
     witness: Any = None          # open: {"true": world, "false": world}; refuted: a counter-example world
-    expect: Verdict = Verdict.ENTAILED
+    expect: Verdict | None = Verdict.ENTAILED   # None: a question (answered, never failed)
     detail: str = ""
+    probability: Fraction | None = None         # exact chance the claim holds, where the game has one
+    shown: Mapping[str, str] = field(default_factory=dict)  # "true"/"false": a witness world as the game draws it
+
+    @property
+    def question(self) -> bool:
+        return self.expect is None
 
     @property
     def ok(self) -> bool:
+        """The claim met its expectation (a question: it got an answer, not a timeout or contradiction)."""
+        if self.expect is None:
+            return self.verdict in (Verdict.ENTAILED, Verdict.REFUTED, Verdict.OPEN)
         return self.verdict is self.expect
+
+    def witnesses(self) -> dict[str, Any]:
+        """The witness worlds by side: "true" (a world where the claim holds) and/or "false"."""
+        if self.witness is None:
+            return {}
+        sides = isinstance(self.witness, Mapping) and set(self.witness) <= {"true", "false"}
+        if self.verdict is Verdict.OPEN and sides:
+            return dict(self.witness)
+        if self.verdict is Verdict.REFUTED:
+            return {"false": self.witness}
+        if self.verdict is Verdict.ENTAILED:
+            return {"true": self.witness}
+        return {"world": self.witness}
 
     def to_json(self) -> dict[str, Any]:
         return {"text": self.text, "verdict": self.verdict.value, "because": list(self.because),
-                "witness": jsonable(self.witness), "expect": self.expect.value, "ok": self.ok,
+                "witness": jsonable(self.witness), "expect": self.expect.value if self.expect else None,
+                "question": self.question, "ok": self.ok,
+                **({"probability": jsonable(self.probability)} if self.probability is not None else {}),
                 **({"detail": self.detail} if self.detail else {})}
 
     def to_text(self) -> str:
-        mark = "ok  " if self.ok else "FAIL"
+        """The verdict as people read it: a check ([ok]/[FAIL]) or a question ([?]), with witness worlds."""
+        mark = "?   " if self.question else "ok  " if self.ok else "FAIL"
         line = f"[{mark}] {self.text}: {self.verdict.value}"
-        if not self.ok:
+        if self.probability is not None:
+            line += f" (probability {decimal(self.probability)})"
+        if not self.ok and self.expect is not None:
             line += f" (expected {self.expect.value})"
         if self.because:
             line += "\n       because: " + "; ".join(self.because)
         if self.detail:
             line += "\n       " + self.detail
-        if self.witness is not None and self.verdict is not Verdict.ENTAILED:
-            line += "\n       witness: " + _short(self.witness)
+        label = {"true": "a world where it holds", "false": "a world where it fails", "world": "a world"}
+        for side, world in self.witnesses().items():
+            drawn = self.shown.get(side) or render_world(world)
+            head = f"       {label[side]}: "
+            line += "\n" + head + drawn.replace("\n", "\n" + " " * len(head))
         return line
 
 
-def _short(value: Any) -> str:
-    import json
-    text = json.dumps(jsonable(value), ensure_ascii=False)
-    return text if len(text) < 400 else text[:397] + "..."
+def render_world(world: Any) -> str:
+    """A world as text, for games that draw none of their own: whole, never cut.
+
+    A table whose values repeat (card -> holder) is grouped by value, one line per value; another table reads
+    ``key = value, ...``; a list is its items separated by spaces.
+    """
+    if isinstance(world, Mapping):
+        values = [v for v in world.values() if isinstance(v, (str, int)) and not isinstance(v, bool)]
+        if values and len(values) == len(world) and len(set(values)) < len(values):
+            groups: dict[Any, list[str]] = {}
+            for k, v in world.items():
+                groups.setdefault(v, []).append(str(k))
+            return "\n".join(f"{v}: {', '.join(ks)}" for v, ks in groups.items())
+        return ", ".join(f"{k} = {render_world(v)}" for k, v in world.items())
+    if isinstance(world, (list, tuple)):
+        return " ".join(render_world(v) for v in world)
+    if isinstance(world, Fraction):
+        return decimal(world)
+    return str(jsonable(world))
+
+
+def decimal(p: Fraction | float | int, places: int = 3) -> str:
+    """A number in text output: exact when it has at most ``places`` decimals (0.375, 1), else rounded (0.429);
+    a value that would round to 0 or 1 without being it reads ``<0.001`` or ``>0.999``.
+
+    The one number format of every game's text output (the exact fraction is in ``--json``).
+
+    >>> [decimal(Fraction(n, d)) for n, d in ((3, 8), (1, 1), (0, 1), (3, 7), (1, 2000), (1999, 2000), (5, 2))]
+    ['0.375', '1', '0', '0.429', '<0.001', '>0.999', '2.5']
+    """
+    q = Fraction(p)
+    scale = 10 ** places
+    rounded = round(q * scale)
+    tiny = "0." + "0" * (places - 1) + "1"
+    if rounded == 0 and q != 0:
+        return ("<" if q > 0 else ">-") + tiny
+    if 0 < q < 1 and rounded == scale:
+        return ">0." + "9" * places
+    whole, part = divmod(abs(rounded), scale)
+    text = f"{'-' if rounded < 0 else ''}{whole}" + (f".{part:0{places}d}".rstrip("0") if part else "")
+    return text
 
 
 class Answer:

@@ -16,7 +16,7 @@ sleuth.errors.PuzzleError: x.toml: values: 6 is out of range (allowed: 7 and mor
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from fractions import Fraction
 from typing import Any, TypeVar
 
@@ -126,10 +126,11 @@ class Section:
         if key not in self.data:
             return value
         if len(value) < min_len or (max_len is not None and len(value) > max_len):
-            bound = f"{min_len} to {max_len}" if max_len is not None else f"at least {min_len}"
+            bound = (f"exactly {min_len}" if min_len == max_len else f"{min_len} to {max_len}" if max_len is not None
+                     else f"at least {min_len}")
             raise self.error(f"has {len(value)} items", key, allowed=f"{bound} items")
         if item is not None:
-            for i, v in enumerate(value):
+            for i, v in enumerate(value, 1):
                 self.check_type(v, item, f"{key}[{i}]")
         return value
 
@@ -216,7 +217,8 @@ class Names:
     1
     """
 
-    def __init__(self, kind: str, names: Iterable[str]) -> None:
+    def __init__(self, kind: str, names: Iterable[str], aliases: Mapping[str, str] | None = None) -> None:
+        """``aliases``: other spellings (``Miss Scarlet``) of some names (``Scarlet``); a name always wins."""
         self.kind = kind
         self.names = list(names)
         self._index: dict[str, int] = {}
@@ -224,6 +226,9 @@ class Names:
             if fold(n) in self._index:
                 raise PuzzleError(f"{kind} {n!r} is listed twice")
             self._index[fold(n)] = i
+        for alias, target in (aliases or {}).items():
+            if fold(target) in self._index:
+                self._index.setdefault(fold(alias), self._index[fold(target)])
 
     def __iter__(self) -> Iterator[str]:
         return iter(self.names)

@@ -50,7 +50,7 @@ def test_suggest_optimal_and_greedy():
     e = json.loads(run_cli(["suggest", SEED, "--method", "entropy", "--set", "gamma=0.15", "--json"]).out)
     assert e["guess"] == "Q"
     text = run_cli(["suggest", SEED]).out
-    assert "Guess Q" in text and "8/5" in text
+    assert "Guess Q" in text and "1.6  <- guess" in text  # 8/5 as a decimal (exact in --json)
 
 
 def test_contradiction_names_conflicting_guesses(tmp_path):

@@ -8,7 +8,7 @@ BASE = 'game = "clue"\nplayers = ["Ann", "Bob", "Cat"]\n'
 SUGG = '\n[[suggestion]]\nby = "Ann"\n'
 
 CASES = [
-    ("unknown card", BASE + SUGG + 'cards = ["Scarlet", "Rope", "Kitchn"]\n', "suggestion[1].cards[2]",
+    ("unknown card", BASE + SUGG + 'cards = ["Scarlet", "Rope", "Kitchn"]\n', "suggestion[1].cards[3]",
      "unknown card 'Kitchn'"),
     ("unknown player", BASE + SUGG.replace("Ann", "Zed") + 'cards = ["Scarlet", "Rope", "Kitchen"]\n',
      "suggestion[1].by", "unknown player 'Zed'"),
@@ -16,7 +16,7 @@ CASES = [
      "suggestion[1].shown_by", "allowed: Ann, Bob, Cat"),
     ("hand sizes do not add up", BASE + "hand_sizes = [6, 6, 5]\n", "hand_sizes", "add up to 17"),
     ("hand sizes: wrong count", BASE + "hand_sizes = [9, 9]\n", "hand_sizes", "has 2 items"),
-    ("negative hand size", BASE + "hand_sizes = [20, -1, -1]\n", "hand_sizes[1]", "negative"),
+    ("negative hand size", BASE + "hand_sizes = [20, -1, -1]\n", "hand_sizes[2]", "negative"),
     ("shown card not suggested", BASE + SUGG + 'cards = ["Scarlet", "Rope", "Kitchen"]\nshown_by = "Bob"\n'
      'card = "Knife"\n', "suggestion[1].card", "allowed: Scarlet, Rope, Kitchen"),
     ("two weapons", BASE + SUGG + 'cards = ["Knife", "Rope", "Kitchen"]\n', "suggestion[1].cards",

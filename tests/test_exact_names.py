@@ -44,7 +44,7 @@ def bad(cli, tmp_path, text: str, *needles: str, suffix: str = ".toml") -> str:
 def test_a_player_named_envelope_is_refused(cli, tmp_path, name):
     """Before: 'Envelope holds Peacock' was refuted because the player Envelope showed Peacock, and the player
     'envelope' lost its column of the --json sheet."""
-    bad(cli, tmp_path, CLUE.format(players=f'"Ann", "{name}"', shower=f'"{name}"'), "players[1]", "reserved",
+    bad(cli, tmp_path, CLUE.format(players=f'"Ann", "{name}"', shower=f'"{name}"'), "players[2]", "reserved",
         "envelope")
 
 
@@ -62,7 +62,7 @@ def test_a_player_named_bob_holds_can_be_named_and_keeps_its_json_column(cli, tm
 
 
 def test_clue_players_equal_up_to_case_name_both_places(cli, tmp_path):
-    bad(cli, tmp_path, CLUE.format(players='"Ann", "ann"', shower='"Ann"'), "players[1]", "players[0]", "twice")
+    bad(cli, tmp_path, CLUE.format(players='"Ann", "ann"', shower='"Ann"'), "players[2]", "players[1]", "twice")
 
 
 def test_epistemic_agents_p_and_p_are_refused(cli, tmp_path):
@@ -93,7 +93,7 @@ def test_a_repeated_world_row_names_both_places(cli, tmp_path):
 
 
 @pytest.mark.parametrize("domain,needles", [
-    ('["", "b"]', ("x[0]", "empty")), ('["a", "A"]', ("x[1]", "x[0]", "twice")), ("[1, 2, 1]", ("x[2]", "[0]")),
+    ('["", "b"]', ("x[1]", "empty")), ('["a", "A"]', ("x[2]", "x[1]", "twice")), ("[1, 2, 1]", ("x[3]", "[1]")),
 ])
 def test_empty_and_repeated_values_are_refused(cli, tmp_path, domain, needles):
     bad(cli, tmp_path, f'game = "epistemic"\n[variables]\nx = {domain}\n[agents]\nA = ["x"]\n', *needles)
@@ -137,5 +137,5 @@ def fold_eq(a: str, b: str) -> bool:
 def test_unique_names_messages_name_both_places():
     with pytest.raises(PuzzleError) as err:
         unique_names("player", ["Ann", "Bob", "ANN"], "players", file="f.toml")
-    assert str(err.value) == ("f.toml: players[2]: player 'ANN' is listed twice: here and as 'Ann' at players[0]"
+    assert str(err.value) == ("f.toml: players[3]: player 'ANN' is listed twice: here and as 'Ann' at players[1]"
                               " (names compare case-insensitively)")

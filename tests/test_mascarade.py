@@ -12,11 +12,11 @@ from hypothesis import strategies as st
 
 from sleuth.models.mascarade import belief, knowledge, simulate
 from sleuth.models.mascarade.analysis import make_tracker, observation_names, replay, run_steps, without
-from sleuth.models.mascarade.belief import ComponentBelief, Method
+from sleuth.models.mascarade.components import ComponentBelief, Method
 from sleuth.models.mascarade.model import build_model, enumerate_belief
 from sleuth.models.mascarade.state import SeeStep, SwapStep
 from sleuth.models.mascarade.reference import brute_force, marginals_of
-from sleuth.models.mascarade.simulate import SWAPS_ONLY, Mix, dumps_toml, to_document
+from sleuth.models.mascarade.simulation import SWAPS_ONLY, Mix, dumps_toml, to_document
 from sleuth.puzzle import load_data, load_puzzle, loads
 from sleuth.results import ClaimSpec, Verdict
 from tests.conftest import PUZZLES
@@ -274,7 +274,7 @@ def test_missing_fact_for_the_viewer_is_an_error(cli, tmp_path):
     f = tmp_path / "m.toml"
     f.write_text(GAME.format(viewer="D").replace('cards = ["Thief", "Judge"]\n', ""))
     r = cli(["solve", f])
-    assert r.code == 2 and "event[3].cards[0]" in r.err and "Traceback" not in r.err
+    assert r.code == 2 and "event[3].cards[1]" in r.err and "Traceback" not in r.err
     # another viewer does not need it; the knowledge table marks D as unknown
     r = cli(["solve", f, "--viewer", "A", "--json"])
     assert r.code == 0

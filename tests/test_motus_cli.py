@@ -47,6 +47,8 @@ def test_verify_cli_claim_and_backends(cli) -> None:
     r = cli(["verify", table2, "--backend", "python-constraint"])
     assert r.code == 0
     r = cli(["verify", table2, "--claim", "answer is LIGNITE"])
+    assert r.code == 0  # a question: open, answered
+    r = cli(["verify", table2, "--claim", "answer is LIGNITE", "--expect", "entailed"])
     assert r.code == 1  # open, expected entailed
 
 

@@ -28,7 +28,7 @@ from sleuth.derive import NotServed
 from sleuth.errors import PuzzleError, SleuthError
 from sleuth.limits import max_items
 from sleuth.puzzle import Puzzle, PuzzleDoc
-from sleuth.results import Answer, ClaimResult, ClaimSpec, Report, Status, Verdict
+from sleuth.results import Answer, ClaimResult, ClaimSpec, Report, Status, Verdict, decimal
 from sleuth.schema import Names, parse_fraction
 
 from .counting import ENTRY_BYTES
@@ -67,7 +67,6 @@ class CardGuessAnswer(Answer):
 
 
 class CardGuessPuzzle(Puzzle):
-    uses_max_worlds = True
 
     def __init__(self, doc: PuzzleDoc) -> None:
         super().__init__(doc)
@@ -103,7 +102,7 @@ class CardGuessPuzzle(Puzzle):
 
     # -- solve ----------------------------------------------------------------------------------------
     def solve(self, *, backend: str = "cpsat", options: Mapping[str, Any] | None = None) -> Report:
-        opts = self.reject_options(options, ("method", "plot", "probabilities", "time-limit"))
+        opts = dict(options or {})
         self._budget(opts)
         choice = self.derivation(opts, backend)
         method = choice.name
@@ -162,17 +161,16 @@ class CardGuessPuzzle(Puzzle):
         lines.append("Remaining deck" + " " * 8 + "p")
         width = max((len(_fmt(s.composition(x))) for x in remaining), default=10)
         for x, q in remaining.items():
-            lines.append(f"  {_fmt(s.composition(x)):<{width}}  {str(q):>9}  {float(q):.4f}  "
-                         + "#" * round(float(q) * 40))
+            lines.append(f"  {_fmt(s.composition(x)):<{width}}  {decimal(q):>6}  " + "#" * round(float(q) * 40))
         if fields["cards_left"]:
-            lines.append("Next card: " + ", ".join(f"{t} {q} ({float(q):.3f})"
+            lines.append("Next card: " + ", ".join(f"{t} {decimal(q)}"
                                                    for t, q in zip(s.types, nxt, strict=True)))
         return "\n".join(lines)
 
     # -- verify ---------------------------------------------------------------------------------------
     def verify(self, claims: Sequence[ClaimSpec], *, backend: str = "cpsat",
                options: Mapping[str, Any] | None = None) -> list[ClaimResult]:
-        opts = self.reject_options(options, ("method", "gamma", "step", "time-limit"))
+        opts = dict(options or {})
         self._budget(opts)
         parsed = [self._parse_claim(c, opts) for c in claims]  # every claim is checked before any work
         if not self.state.consistent:
@@ -276,7 +274,7 @@ class CardGuessPuzzle(Puzzle):
 
     # -- suggest --------------------------------------------------------------------------------------
     def suggest(self, *, method: str | None = None, options: Mapping[str, Any] | None = None) -> Report:
-        opts = self.reject_options(options, ("gamma", "step"))
+        opts = dict(options or {})
         self._budget(opts)
         s = self.state
         strategy = self._strategy(method, opts, "--method")
@@ -301,7 +299,7 @@ class CardGuessPuzzle(Puzzle):
         if further is not None:
             fields.update(expected=further.expected, expected_decimal=float(further.expected),
                           distribution={str(k): q for k, q in further.probabilities.items()})
-            outlook = f"expected further correct guesses {further.expected} = {float(further.expected):.6f}"
+            outlook = f"expected further correct guesses {decimal(further.expected)}"
         else:
             outlook = "expected further correct guesses not computed (the deck is too large for an exact value)"
         label = "E(further correct) if guessed" if values is not None else strategy.label
@@ -309,8 +307,8 @@ class CardGuessPuzzle(Puzzle):
                  f"  {'card':<8} {'P(next)':>12}  {label}"]
         for a, t in enumerate(s.types):
             sc = per_card[t]["score"]
-            shown = f"{sc} ({float(sc):.4f})" if isinstance(sc, Fraction) else f"{sc:.6f}"
-            lines.append(f"  {t:<8} {str(probs[a]):>12}  {shown}" + ("  <- guess" if a == guess else ""))
+            shown = decimal(sc)
+            lines.append(f"  {t:<8} {decimal(probs[a]):>12}  {shown}" + ("  <- guess" if a == guess else ""))
         return Report(self.game, Status.OK, fields, "\n".join(lines))
 
 

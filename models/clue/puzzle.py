@@ -13,11 +13,11 @@ from sleuth.claims import Atom, normalise_holding, to_lit, verdict_of
 from sleuth.claims import read as read_claim
 from sleuth.derive import Choice, NotServed, find_derivation
 from sleuth.errors import InternalError, PuzzleError
-from sleuth.limits import max_items
+from sleuth.limits import TooLarge, max_items
 from sleuth.names import NAME, unquote
 from sleuth.puzzle import Puzzle, PuzzleDoc
 from sleuth.model import Lit
-from sleuth.results import Answer, ClaimResult, ClaimSpec, Report, Status, Verdict, optional
+from sleuth.results import Answer, ClaimResult, ClaimSpec, Report, Status, Verdict, optional, decimal
 from sleuth.schema import Names, fold
 from sleuth.errors import UnknownNameError
 
@@ -31,6 +31,9 @@ from .sheet import Mark, Sheet, backbone_sheet, counted_sheet, exact_sheet, naiv
 _CLAIM = re.compile(rf"^\s*(not\s+)?({NAME})\s+(holds|lacks)\s+({NAME})\s*$", re.IGNORECASE)
 _KNOWS = re.compile(rf"^\s*(not\s+)?({NAME})\s+(knows|may\s+know)\s+the\s+(envelope|suspect|weapon|room)\s*$",
                     re.IGNORECASE)
+
+
+ANSWERED = (Verdict.ENTAILED, Verdict.REFUTED, Verdict.OPEN)
 
 
 class Holding(NamedTuple):
@@ -68,7 +71,6 @@ class ClueAnswer(Answer):
 
 
 class CluePuzzle(Puzzle):
-    uses_max_worlds = True  # --method model enumerates deals
     def __init__(self, doc: PuzzleDoc, game: Game) -> None:
         super().__init__(doc)
         self.state = game
@@ -107,7 +109,7 @@ class CluePuzzle(Puzzle):
 
     # -- solve --------------------------------------------------------------------------------------------
     def solve(self, *, backend: str = "cpsat", options: Mapping[str, Any] | None = None) -> Report:
-        opts = self.reject_options(options, ["probabilities", "method", "plot", "time-limit", "others"])
+        opts = dict(options or {})
         choice = self.derivation(opts, backend)
         method = choice.name
         others = self.flag(opts.get("others", False), "--others")
@@ -135,7 +137,7 @@ class CluePuzzle(Puzzle):
             if used != "count":
                 self.doc.note("the counting outgrew the memory budget (SLEUTH_MEMORY_BUDGET / --set max_worlds): "
                               "the sheet is the model's backbone (CP-SAT)", "--method")
-                choice = Choice(find_derivation(self.doc.game.spec.methods, "model"), "cpsat")
+                choice = Choice(find_derivation(self.doc.game.methods, "model"), "cpsat")
         else:
             sheet = self.sheet(method, backend, opts.get("time-limit"))
         if not sheet.consistent:
@@ -162,8 +164,11 @@ class CluePuzzle(Puzzle):
             text += "\n".join("  " + f.text(game) for f in result.facts if f.rule != "observation")
         if counts is not None:
             text += f"\n\nConsistent deals: {counts.total}\nMost likely envelopes:\n"
-            text += "\n".join(f"  {row['p']!s:>12}  {row['suspect']}, {row['weapon']}, {row['room']}"
+            text += "\n".join(f"  {decimal(row['p']):>8}  {row['suspect']}, {row['weapon']}, {row['room']}"
                               for row in fields["envelope_probabilities"][:5])
+            rest = len(fields["envelope_probabilities"]) - 5
+            if rest > 0:
+                text += f"\n  ... {rest} more envelopes (--json lists them all, with exact probabilities)"
         if others:
             text += "\n\n" + self._others(fields)
         return Report.of(self.game, ClueAnswer(**fields), text)
@@ -176,18 +181,18 @@ class CluePuzzle(Puzzle):
         for p, row in table.items():
             if row["envelope"] > 0:
                 self.doc.note(f"{game.players[p]} may already be able to accuse: knows the envelope with "
-                              f"probability {row['envelope']}")
+                              f"probability {decimal(row['envelope'])}")
         who = f"{game.players[game.viewer]}'s" if game.viewer is not None else "an outside observer's"
         lines = [f"What the others know (exact probabilities, from {who} side):",
                  f"  {'player':<12} {'envelope':>10} {'suspect':>10} {'weapon':>10} {'room':>10}"]
         for p, row in table.items():
-            lines.append(f"  {game.players[p]:<12} " + " ".join(f"{row[part]!s:>10}" for part in PARTS))
+            lines.append(f"  {game.players[p]:<12} " + " ".join(f"{decimal(row[part]):>10}" for part in PARTS))
         return "\n".join(lines)
 
     # -- verify --------------------------------------------------------------------------------------------
     def verify(self, claims: Sequence[ClaimSpec], *, backend: str = "cpsat",
                options: Mapping[str, Any] | None = None) -> list[ClaimResult]:
-        opts = self.reject_options(options, ["time-limit"])
+        opts = dict(options or {})
         cm = self._claim_model = self.clue_model()
         read = [self.read_claim(spec) for spec in claims]
         engine = cm.engine(backend, opts.get("time-limit"))
@@ -198,8 +203,29 @@ class CluePuzzle(Puzzle):
                 results.append(self._verify_knows(spec, claim, known))
             else:
                 lit = claim if isinstance(claim, Lit) else self._holding_lit(claim)
-                results.append(engine.verify(lit, spec.text, spec.expect, world=cm.deal))
+                result = engine.verify(lit, spec.text, spec.expect, world=cm.deal)
+                if isinstance(claim, Holding) and spec.expect is None and result.verdict in ANSWERED:
+                    result = replace(result, probability=self._holding_probability(claim, opts))
+                results.append(result)
         return results
+
+    def _holding_probability(self, claim: Holding, opts: Mapping[str, Any]) -> Fraction | None:
+        """The exact chance of a holds/lacks claim over the consistent deals (None past the counting's budget)."""
+        try:
+            p = self.counts(options=opts).probability(claim.card, claim.place)
+        except TooLarge:
+            self.doc.note("no probability: the counting outgrew the memory budget (SLEUTH_MEMORY_BUDGET)")
+            return None
+        return p if claim.positive else 1 - p
+
+    def render_world(self, world: Any) -> str:
+        """A deal: each hand in seat order, then the envelope."""
+        if not isinstance(world, Mapping):
+            return super().render_world(world)
+        hands: dict[str, list[str]] = {place: [] for place in (*self.state.players, "envelope")}
+        for card, place in world.items():
+            hands.setdefault(str(place), []).append(str(card))
+        return "\n".join(f"{place}: {', '.join(cards)}" for place, cards in hands.items())
 
     def _holding_lit(self, claim: Holding) -> Lit:
         """The literal of a holds/lacks claim in the claim model."""
@@ -283,7 +309,7 @@ class CluePuzzle(Puzzle):
     # -- suggest ------------------------------------------------------------------------------------------
     def suggest(self, *, method: str | None = None, options: Mapping[str, Any] | None = None) -> Report:
         from .suggest import suggest_report
-        opts = self.reject_options(options, ["room", "by", "samples", "seed", "top", "show"])
+        opts = dict(options or {})
         self.option_choice(method or "information", ["information"], "method", "--method")
         if "show" in opts:
             from .suggest import show_report
@@ -326,7 +352,7 @@ def render_grid(game: Game, sheet: Sheet, probs: Mapping[str, Mapping[str, Fract
             for q, mark in enumerate(sheet.marks[c]):
                 cell = SYMBOL[mark]
                 if probs is not None and mark is Mark.MAYBE:
-                    cell = f"{float(probs[game.card(c)][game.places[q]]):.2f}"
+                    cell = decimal(probs[game.card(c)][game.places[q]])
                 cells.append(f"{cell:>{width}}")
             lines.append(f"{game.card(c):<{name_w}}" + "".join(cells))
     env = sheet.envelope(game)

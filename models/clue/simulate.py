@@ -11,6 +11,8 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
+from sleuth.errors import PuzzleError
+
 from .state import Accusation, Deck, Game, Suggestion
 
 
@@ -85,3 +87,35 @@ def simulate(n_players: int, rng: random.Random, *, deck: Deck | None = None, ma
                 break
         suggestions.append(Suggestion(by, triple, shown_by, card))
     return SimulatedGame(deck, players, sizes, tuple(deal), tuple(suggestions), tuple(accusations))
+
+
+SEATS = ("Ann", "Bob", "Cat", "Dan", "Eve", "Fay")
+TEMPLATE_PLAYERS = range(3, len(SEATS) + 1)
+
+
+def template(n_players: int, seed: int = 7) -> str:
+    """A commented puzzle file for ``sleuth new clue --players N``: a simulated game seen by Ann (her own hand,
+    the cards shown to her or by her), after two rounds of suggestions; it solves with no note."""
+    if n_players not in TEMPLATE_PLAYERS:
+        raise PuzzleError(f"no template for {n_players} players", place="--players",
+                          allowed=f"{TEMPLATE_PLAYERS.start} to {TEMPLATE_PLAYERS.stop - 1}")
+    sim = simulate(n_players, random.Random(seed))
+    game = sim.view(0, turns=min(2 * n_players, len(sim.suggestions)))
+    game = Game(game.deck, SEATS[:n_players], game.hand_sizes, game.hands, game.suggestions, (), 0, 0)
+    doc = game.to_doc()
+
+    def q(v: object) -> str:
+        if isinstance(v, list):
+            return "[" + ", ".join(q(x) for x in v) + "]"
+        return f'"{v}"' if isinstance(v, str) else str(v).lower()
+
+    lines = [f"# A simulated {n_players}-player game (sleuth's simulator, seed {seed}) seen by Ann: her own hand, the",
+             "# cards shown to her or by her, and who showed a card to whom. Add your own turns as [[suggestion]]s.",
+             'game = "clue"', f'title = "Classic deck, {n_players} players, seen by Ann"', 'deck = "classic"',
+             f"players = {q(doc['players'])}      # seating order, clockwise",
+             f"hand_sizes = {q(doc['hand_sizes'])}", 'viewer = "Ann"', "", "[hands]", f"Ann = {q(doc['hands']['Ann'])}"]
+    for s in doc["suggestion"]:
+        lines += ["", "[[suggestion]]"] + [f"{k} = {q(v)}" for k, v in s.items()]
+    lines += ["", "# Ask: sleuth verify FILE --claim 'Bob holds Rope'.  Check: a [[claim]] table with text = ... and",
+              "# expect = entailed | refuted | open (sleuth verify FILE exits 1 when one misses)."]
+    return "\n".join(lines) + "\n"

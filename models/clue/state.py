@@ -8,11 +8,12 @@ counting engine and the rules engine all read that same list.
 from __future__ import annotations
 
 import enum
+import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from sleuth.errors import InternalError, PuzzleError
+from sleuth.errors import InternalError, Mistakes, PuzzleError
 from sleuth.names import unique_items, unique_names
 from sleuth.puzzle import PuzzleDoc
 from sleuth.schema import Names, Section
@@ -31,6 +32,46 @@ MASTER_DETECTIVE = (
      "Courtyard", "Fountain", "Library", "Billiard Room", "Studio"),
 )
 NAMED_DECKS = {"classic": CLASSIC, "master-detective": MASTER_DETECTIVE}
+# The long forms of the bundled decks' names (US and UK boxes); they read as the short name in files and claims.
+LONG_NAMES = {
+    "Scarlet": ("Miss Scarlet", "Miss Scarlett", "Scarlett"),
+    "Mustard": ("Colonel Mustard", "Col. Mustard", "Col Mustard"),
+    "White": ("Mrs. White", "Mrs White"),
+    "Green": ("Mr. Green", "Mr Green", "Reverend Green", "Rev. Green", "Rev Green"),
+    "Peacock": ("Mrs. Peacock", "Mrs Peacock"),
+    "Plum": ("Professor Plum", "Prof. Plum", "Prof Plum"),
+    "Rose": ("Madame Rose",),
+    "Gray": ("Sergeant Gray", "Sgt. Gray", "Sgt Gray", "Grey", "Sergeant Grey"),
+    "Brunette": ("Monsieur Brunette",),
+    "Peach": ("Miss Peach",),
+    "Knife": ("Dagger",),
+    "Lead Pipe": ("Lead Piping", "Pipe"),
+    "Wrench": ("Spanner",),
+    "Revolver": ("Pistol",),
+    "Candlestick": ("Candle Stick",),
+    "Billiard Room": ("Billiards Room",),
+    "Dining Room": ("Dining Hall",),
+}
+
+
+def deck_lines() -> list[str]:
+    """The bundled decks with their card names and the long forms they accept (``sleuth games clue``)."""
+    lines = []
+    for name, deck in NAMED_DECKS.items():
+        lines += ["", f"deck = \"{name}\":"]
+        for category, cards in zip(CATEGORIES, deck, strict=True):
+            lines.append(f"  {category + 's':<9} {', '.join(cards)}")
+        forms = "; ".join(f"{card} = {' / '.join(aliases)}" for card, aliases in LONG_NAMES.items()
+                          if any(card in cat for cat in deck))
+        lines += textwrap.wrap("long forms (read as the card): " + forms, 110, initial_indent="  ",
+                               subsequent_indent="    ")
+    return lines
+
+
+def long_names(deck: tuple[tuple[str, ...], ...]) -> dict[str, str]:
+    """The long forms (alias -> card) that a bundled deck's cards accept."""
+    cards = {c for cat in deck for c in cat}
+    return {alias: card for card, aliases in LONG_NAMES.items() if card in cards for alias in aliases}
 MAX_CARDS = 120
 MAX_PLAYERS = 12
 
@@ -200,8 +241,8 @@ class Game:
             row: dict[str, Any] = {"by": self.players[s.by], "cards": [self.card(c) for c in s.cards]}
             if s.shown_by is not None:
                 row["shown_by"] = self.players[s.shown_by]
-            if s.card is not None:
-                row["card"] = self.card(s.card)
+            if s.card is not None and (self.viewer is None or self.viewer in (s.by, s.shown_by)):
+                row["card"] = self.card(s.card)  # a showing between two others: the viewer saw no card
             doc["suggestion"].append(row)
         doc["accusation"] = [{"by": self.players[a.by], "cards": [self.card(c) for c in a.cards],
                               "correct": a.correct} for a in self.accusations]
@@ -224,7 +265,7 @@ def parse_deck(section: Section) -> Deck:
     keys = ("suspects", "weapons", "rooms")
     cats = [tuple(ds.array(key, str, min_len=1)) for key in keys]
     unique_items("card", [(ds.path(f"{key}[{i}]"), c) for key, cat in zip(keys, cats, strict=True)
-                          for i, c in enumerate(cat)], file=section.file)
+                          for i, c in enumerate(cat, 1)], file=section.file)
     ds.finish()
     deck = Deck(*cats)
     if len(deck) > MAX_CARDS:
@@ -236,8 +277,9 @@ def read_state(doc: PuzzleDoc) -> Game:
     """Read and check the clue keys of a puzzle file (every mistake names its place)."""
     section, viewer = doc.section, doc.viewer
     deck = parse_deck(section)
+    named = deck.categories in NAMED_DECKS.values()
     try:
-        cards = Names("card", deck.cards)
+        cards = Names("card", deck.cards, long_names(deck.categories) if named else None)
     except PuzzleError as exc:
         raise exc.located(section.file, "deck") from None
     names = section.array("players", str, min_len=2, max_len=MAX_PLAYERS)
@@ -250,7 +292,7 @@ def read_state(doc: PuzzleDoc) -> Game:
     n, free = len(players), len(deck) - 3
     if section.has("hand_sizes"):
         sizes = section.array("hand_sizes", int, min_len=n, max_len=n)
-        for i, h in enumerate(sizes):
+        for i, h in enumerate(sizes, 1):
             if h < 0:
                 raise section.error(f"{h} is negative", f"hand_sizes[{i}]", allowed="0 and more")
         if sum(sizes) != free:
@@ -261,65 +303,98 @@ def read_state(doc: PuzzleDoc) -> Game:
         sizes = [free // n + (1 if i < free % n else 0) for i in range(n)]
     hands: list[set[int]] = [set() for _ in range(n)]
     owner: dict[int, int] = {}
+    mistakes = Mistakes()   # names and entries: every mistake of the file in one run
     hs = section.section("hands", None)
     if hs is not None:
         for key in hs.data:
-            p = players.index(key, hs)
-            for i, name in enumerate(hs.array(key, str)):
-                c = cards.index(name, hs, f"{key}[{i}]")
-                if c in owner and owner[c] != p:
-                    raise hs.error(f"{deck.cards[c]} is also in {players.names[owner[c]]}'s hand", f"{key}[{i}]")
-                owner[c] = p
-                hands[p].add(c)
-            if len(hands[p]) > sizes[p]:
-                raise hs.error(f"lists {len(hands[p])} cards but {players.names[p]} holds {sizes[p]}", key,
-                               allowed=f"at most {sizes[p]} cards")
+            with mistakes.collect():
+                p = players.index(key, hs)
+                for i, name in enumerate(hs.array(key, str), 1):
+                    with mistakes.collect():
+                        c = cards.index(name, hs, f"{key}[{i}]")
+                        if c in owner and owner[c] != p:
+                            raise hs.error(f"{deck.cards[c]} is also in {players.names[owner[c]]}'s hand",
+                                           f"{key}[{i}]")
+                        owner[c] = p
+                        hands[p].add(c)
+                if len(hands[p]) > sizes[p]:
+                    raise hs.error(f"lists {len(hands[p])} cards but {players.names[p]} holds {sizes[p]}", key,
+                                   allowed=f"at most {sizes[p]} cards")
     suggestions = []
     for ss in section.sections("suggestion"):
-        by = players.index(ss.string("by"), ss, "by")
-        triple = _triple(ss, deck, cards)
-        shown_by = None
-        if ss.has("shown_by"):
-            shown_by = players.index(ss.string("shown_by"), ss, "shown_by")
-            if shown_by == by:
-                raise ss.error("a player does not show a card to themselves", "shown_by",
-                               allowed=[p for i, p in enumerate(players) if i != by])
-        card = None
-        if ss.has("card"):
-            card = cards.index(ss.string("card"), ss, "card")
-            if shown_by is None:
-                raise ss.error("a card was shown but no shown_by says by whom", "card")
-            if card not in triple:
-                raise ss.error(f"{deck.cards[card]} is not one of the suggested cards", "card",
-                               allowed=[deck.cards[c] for c in triple])
-        ss.finish()
-        suggestions.append(Suggestion(by, triple, shown_by, card))
+        with mistakes.collect():
+            if (one := _suggestion(ss, deck, cards, players, mistakes)) is not None:
+                suggestions.append(one)
     accusations = []
     for acc in section.sections("accusation"):
-        by = players.index(acc.string("by"), acc, "by")
-        triple = _triple(acc, deck, cards)
-        correct = acc.boolean("correct")
-        acc.finish()
-        accusations.append(Accusation(by, triple, correct))
-    file_viewer = section.raw("viewer", None)
-    fv = players.index(file_viewer, section, "viewer") if file_viewer is not None else None
-    v = players.index(viewer, section, "viewer") if viewer is not None else None
+        with mistakes.collect():
+            by = _name(players, acc, "by", mistakes)
+            triple = _triple(acc, deck, cards, mistakes)
+            correct = acc.boolean("correct")
+            acc.finish()
+            if by is not None and triple is not None:
+                accusations.append(Accusation(by, triple, correct))
+    fv = v = None
+    with mistakes.collect():
+        file_viewer = section.raw("viewer", None)
+        fv = players.index(file_viewer, section, "viewer") if file_viewer is not None else None
+    with mistakes.collect():
+        v = players.index(viewer, section, "viewer") if viewer is not None else None
+    mistakes.raise_any()
     return Game(deck, tuple(players.names), tuple(sizes), tuple(frozenset(h) for h in hands),
                 tuple(suggestions), tuple(accusations), fv, v, cards)
 
 
-def _triple(s: Section, deck: Deck, cards: Names) -> tuple[int, int, int]:
-    """One suspect, one weapon and one room, in any order; returned in that order."""
+def _name(names: Names, s: Section, key: str, mistakes: Mistakes) -> int | None:
+    """The index of the name at ``key`` (None, the mistake recorded, when it matches nothing)."""
+    with mistakes.collect():
+        return names.index(s.string(key), s, key)
+    return None
+
+
+def _suggestion(ss: Section, deck: Deck, cards: Names, players: Names, mistakes: Mistakes) -> Suggestion | None:
+    """One [[suggestion]]; every wrong name in it is recorded before it is refused."""
+    by = _name(players, ss, "by", mistakes)
+    triple = _triple(ss, deck, cards, mistakes)
+    shown_by = _name(players, ss, "shown_by", mistakes) if ss.has("shown_by") else None
+    if shown_by is not None and shown_by == by:
+        raise ss.error("a player does not show a card to themselves", "shown_by",
+                       allowed=[p for i, p in enumerate(players) if i != by])
+    card = None
+    if ss.has("card"):
+        card = _name(cards, ss, "card", mistakes)
+        if not ss.has("shown_by"):
+            raise ss.error("a card was shown but no shown_by says by whom", "card")
+        if card is not None and triple is not None and card not in triple:
+            raise ss.error(f"{deck.cards[card]} is not one of the suggested cards", "card",
+                           allowed=[deck.cards[c] for c in triple])
+    ss.finish()
+    if by is None or triple is None or (ss.has("shown_by") and shown_by is None) or \
+            (ss.has("card") and card is None):
+        return None  # its mistakes are recorded already
+    return Suggestion(by, triple, shown_by, card)
+
+
+def _triple(s: Section, deck: Deck, cards: Names, mistakes: Mistakes) -> tuple[int, int, int] | None:
+    """One suspect, one weapon and one room, in any order; returned in that order (None: a name is wrong)."""
     names = s.array("cards", str, min_len=3, max_len=3)
     picked: list[int | None] = [None, None, None]
-    for i, name in enumerate(names):
-        c = cards.index(name, s, f"cards[{i}]")
+    found: list[int | None] = []
+    for i, name in enumerate(names, 1):
+        c = None
+        with mistakes.collect():
+            c = cards.index(name, s, f"cards[{i}]")
+        found.append(c)
+        if c is None:
+            continue
         cat = deck.category(c)
         earlier = picked[cat]
         if earlier is not None:
             raise s.error(f"names two {CATEGORIES[cat]}s ({deck.cards[earlier]} and {deck.cards[c]})",
                           "cards", allowed="one suspect, one weapon and one room")
         picked[cat] = c
+    if None in found:
+        return None
     suspect, weapon, room = picked
     if suspect is None or weapon is None or room is None:  # three cards, no category twice: one of each
         raise InternalError(f"triple {names!r}: a category is missing")

@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from sleuth.errors import InternalError, PuzzleError
-from sleuth.results import Report, Status
+from sleuth.results import Report, Status, decimal
 from sleuth.schema import Names
 
 from .counting import sample_deals
@@ -106,13 +106,25 @@ def suggest_report(puzzle: CluePuzzle, opts: Mapping[str, Any]) -> Report:
     ranking.sort(key=lambda x: (-x[0], x[1]))
     rows = [{"suspect": game.card(t[0]), "weapon": game.card(t[1]), "room": game.card(t[2]),
              "information": round(info, 4)} for info, t in ranking[:top]]
-    fields.update(suggestion=rows[0], ranking=rows, samples=samples, estimate=True)
+    best = round(ranking[0][0], 4)
+    tied = sum(1 for info, _ in ranking if round(info, 4) == best)
+    fields.update(suggestion=rows[0], ranking=rows, samples=samples, estimate=True, tied=tied)
     lines.append(f"Envelope entropy now: {entropy:.3f} bits over {sum(1 for k in triples.values() if k)} "
                  "possible triples (exact).")
     lines.append(f"Expected information about the envelope (bits, estimated from {samples} deals drawn "
                  f"uniformly from the {counts.total} consistent deals; seed {seed}):")
     for row in rows:
-        lines.append(f"  {row['information']:.3f}  {row['suspect']}, {row['weapon']}, {row['room']}")
+        mark = "  (tie)" if tied > 1 and row["information"] == best else ""
+        lines.append(f"  {row['information']:.3f}  {row['suspect']}, {row['weapon']}, {row['room']}{mark}")
+    lines.append(f"The score is how much the answer to the suggestion is expected to tell {game.players[by]} "
+                 f"about the envelope, in bits: each bit halves the possible envelopes on average (of the "
+                 f"{entropy:.3f} bits still unknown). Higher is better.")
+    if tied > 1:
+        lines.append(f"{tied} suggestions tie for the best score: any of them is as good (listed in the deck's "
+                     "order; --set top=N lists more).")
+    if len(ranking) > len(rows):
+        lines.append(f"Listed: the {len(rows)} best of {len(ranking)} suggestions (--set top=N lists more, "
+                     "--json gives the same list with exact fields).")
     return Report(puzzle.game, Status.OK, fields, "\n".join(lines))
 
 
@@ -120,7 +132,7 @@ def show_report(puzzle: CluePuzzle, opts: Mapping[str, Any]) -> Report:
     """``--set show="BY: SUSPECT, WEAPON, ROOM"``: the viewer must answer this suggestion; which of their
     cards reveals least to the suggester (exact, over the viewer's worlds)."""
     from .others import show_advice
-    game, file, place = puzzle.state, puzzle.doc.file, "--set show"
+    game, file, place = puzzle.state, puzzle.doc.file, "--show"
     form = "'PLAYER: SUSPECT, WEAPON, ROOM' (the suggestion the viewer must answer)"
     if game.viewer is None:
         raise PuzzleError("show needs the viewer who shows: set viewer in the file or --viewer NAME",
@@ -161,7 +173,7 @@ def show_report(puzzle: CluePuzzle, opts: Mapping[str, Any]) -> Report:
              f"What {game.players[by]} then knows (exact expectation over {game.players[game.viewer]}'s worlds):",
              f"  {'card':<16} {'envelope entropy (bits)':>24} {'P(knows the envelope)':>22}"]
     for r in fields["ranking"]:
-        lines.append(f"  {r['card']:<16} {r['entropy']:>24.4f} {r['knows_envelope']!s:>22}")
+        lines.append(f"  {r['card']:<16} {r['entropy']:>24.4f} {decimal(r['knows_envelope']):>22}")
     lines.append(f"Show {fields['show']} (reveals least: highest entropy left, then lowest chance of knowing).")
     return Report(puzzle.game, Status.OK, fields, "\n".join(lines))
 

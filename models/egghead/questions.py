@@ -1,6 +1,6 @@
 """The question language: parsing, the catalogue, and the two compilations (CP-SAT and numpy).
 
-A question's *meaning* is an integer expression over the cards the moderator sees (see README, "Egghead"):
+A question's *meaning* is an integer expression over the cards the moderator sees (see docs/egghead.md, "How it works"):
 
     expr     := sum of terms with + and -, optionally compared:  a < b, a <= b, a == b, a != b, a >= b, a > b
                 (a comparison answers 1 for yes, 0 for no)
@@ -283,7 +283,10 @@ def _pred_np(pred: HandPred, setup: Setup) -> np.ndarray:
     counts = setup.counts
     hands = np.array(setup.hands, dtype=np.int64).reshape(setup.n_hands, setup.hand_size)
     top = counts.max(axis=1)
-    sel = lambda s: counts[:, [v - 1 for v in sorted(s)]].sum(axis=1)  # noqa: E731
+
+    def sel(values: Sequence[int] | set[int] | frozenset[int]) -> np.ndarray:
+        return counts[:, [v - 1 for v in sorted(values)]].sum(axis=1)
+
     k = pred.kind
     if k == "pair":
         return top >= 2
@@ -298,8 +301,10 @@ def _pred_np(pred: HandPred, setup: Setup) -> np.ndarray:
     if k == "only":
         return sel(pred.values) == setup.hand_size
     if k == "cmp":
-        value = {"hsum": lambda: hands.sum(axis=1), "hcount": lambda: sel(pred.values),
-                 "hmin": lambda: hands[:, 0], "hmax": lambda: hands[:, -1]}[pred.hexpr]()
+        measures: dict[str, Callable[[], np.ndarray]] = {
+            "hsum": lambda: hands.sum(axis=1), "hcount": lambda: sel(pred.values),
+            "hmin": lambda: hands[:, 0], "hmax": lambda: hands[:, -1]}
+        value = measures[pred.hexpr]()
         return _NP_CMP[pred.op](value, pred.bound)
     if k == "not":
         return ~_pred_np(pred.args[0], setup)
@@ -553,3 +558,8 @@ def load_catalogue(values: int, path: str | Path | Traversable | None = None) ->
     if len(set(ids)) != len(ids):
         raise PuzzleError("duplicate question ids", file=str(file))
     return out
+
+
+def catalogue_help() -> list[str]:
+    """The question catalogue, for ``sleuth games egghead``."""
+    return ["", "questions (values = 6):"] + [f"  {q.qid:<12} {q.text}" for q in load_catalogue(6)]

@@ -67,7 +67,7 @@ def read_state(doc: PuzzleDoc) -> EggheadState:
     analysts = sec.array("analysts", str, None)
     if analysts is not None and analysis != "behavioural":
         raise sec.error("only applies with analysis = \"behavioural\"", "analysts")
-    chosen = {names.index(a, sec, f"analysts[{i}]") for i, a in enumerate(analysts or [])}
+    chosen = {names.index(a, sec, f"analysts[{i}]") for i, a in enumerate(analysts or [], 1)}
     behavioural = [analysis == "behavioural" and (analysts is None or p in chosen) for p in range(n)]
     if analysis == "behavioural" and setup.n_worlds > MAX_BA_WORLDS:
         raise sec.error(f"{setup.n_worlds} worlds are too many for behavioural analysis", "players",
@@ -110,7 +110,7 @@ def read_state(doc: PuzzleDoc) -> EggheadState:
 
 def _hand(setup: Setup, sec: Section, key: str) -> int:
     cards = sec.array(key, int, min_len=setup.hand_size, max_len=setup.hand_size)
-    for i, c in enumerate(cards):
+    for i, c in enumerate(cards, 1):
         if not 1 <= c <= setup.values:
             raise sec.error(f"card {c} is out of range", f"{key}[{i}]", allowed=f"1 to {setup.values}")
     return setup.hand_of(cards)
@@ -122,11 +122,11 @@ def _solves(rs: Section, names: Names, moderator: int | None) -> list[list[int]]
         return None
     stages = [raw] if raw and all(isinstance(x, str) for x in raw) else raw
     out: list[list[int]] = []
-    for j, stage in enumerate(stages):
+    for j, stage in enumerate(stages, 1):
         place = f"solves[{j}]"
         rs.check_type(stage, list, place)
         players = []
-        for i, name in enumerate(stage):
+        for i, name in enumerate(stage, 1):
             rs.check_type(name, str, f"{place}[{i}]")
             p = names.index(name, rs, f"{place}[{i}]")
             if p == moderator:

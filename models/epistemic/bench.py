@@ -168,7 +168,8 @@ def main(argv: list[str]) -> int:
         rows = ex.map_tasks(workload, jobs, label="workloads", unit="workload")
     print(f"median of {args.runs} runs; 'ref' is the plain explicit-state Python loop in the same process")
     print(f"{'workload':<34}{'worlds':>9}{'sleuth s':>11}{'ref s':>10}{'ref/sleuth':>12}")
-    names = {"sum-and-product": lambda n: "sum and product", "what-sum": lambda n: f"what sum, bound {n}",
+    names: dict[str, Callable[[int], str]] = {
+             "sum-and-product": lambda n: "sum and product", "what-sum": lambda n: f"what sum, bound {n}",
              "muddy": lambda n: f"muddy children n={n}, all muddy",
              "russian": lambda n: "russian cards: safe announcements (SMCDEL 102)",
              "drinking": lambda n: f"drinking logicians n={n} (thirstyCheck)",

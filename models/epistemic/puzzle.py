@@ -13,6 +13,7 @@ import numpy as np
 
 from sleuth.epistemic import (DEFAULT_TABLE_LIMIT, Evaluator, KnowledgeState, WorldTable)
 from sleuth.derive import Choice
+from sleuth.claims import with_hint
 from sleuth.errors import PuzzleError
 from sleuth.explain import minimal_subset
 from sleuth.formula import Knows, Node, parse, to_text
@@ -57,7 +58,6 @@ class EpistemicAnswer(Answer):
 
 
 class EpistemicPuzzle(Puzzle):
-    uses_max_worlds = True
 
     def __init__(self, doc: PuzzleDoc, state: EpistemicState) -> None:
         super().__init__(doc)
@@ -177,7 +177,7 @@ class EpistemicPuzzle(Puzzle):
 
     # -- solve ----------------------------------------------------------------------------------------
     def solve(self, *, backend: str = "cpsat", options: Mapping[str, Any] | None = None) -> Report:
-        opts = self.reject_options(options, ["method", "time-limit"])
+        opts = dict(options or {})
         self.options = opts
         choice = self.world_method(opts, backend)
         method = "solver" if choice.name == "model" else "table"
@@ -240,7 +240,7 @@ class EpistemicPuzzle(Puzzle):
     # -- verify ---------------------------------------------------------------------------------------
     def verify(self, claims: Sequence[ClaimSpec], *, backend: str = "cpsat",
                options: Mapping[str, Any] | None = None) -> list[ClaimResult]:
-        opts = self.reject_options(options, ["method", "time-limit"])
+        opts = dict(options or {})
         self.options = opts
         choice = self.world_method(opts, backend)
         method = "solver" if choice.name == "model" else "table"
@@ -251,7 +251,7 @@ class EpistemicPuzzle(Puzzle):
             node = parse(claim.text)
             self._typecheck(node, boolean=True)
         except PuzzleError as exc:
-            raise exc.located(self.doc.file, claim.place) from None
+            raise with_hint(exc.located(self.doc.file, claim.place), claim.text) from None
         sec = Section(dict(claim.options), file=self.doc.file, place=claim.place)
         after = sec.integer("after", None, lo=0, hi=10_000)
         at = sec.string("at", None, choices=["actual", "all"])
@@ -338,6 +338,9 @@ def _worlds(n: int) -> str:
 
 def load(doc: PuzzleDoc) -> EpistemicPuzzle:
     puzzle = EpistemicPuzzle(doc, read_state(doc))
-    for claim in doc.claims:
-        puzzle.parse_claim(claim)
+    for claim in doc.claims:  # solve does not judge claims: one that does not read is a note (verify refuses it)
+        try:
+            puzzle.parse_claim(claim)
+        except PuzzleError as exc:
+            doc.note(f"this claim does not read, so sleuth verify will refuse it: {exc.message}", claim.place)
     return puzzle

@@ -115,6 +115,11 @@ def observation_model(worlds: Sequence[World], views: dict[str, Observe]) -> Kri
     return Kripke(list(worlds), rel, set(range(len(worlds))))
 
 
+def _nothing(world: World) -> Hashable:
+    """What an agent without a view keeps observing: nothing."""
+    return ()
+
+
 def product(model: Kripke, events: Sequence[RefEvent], erel: dict[str, list[set[int]]],
             learn: tuple[Callable[[World], Hashable], set[str]] | None = None,
             views: dict[str, Observe] | None = None) -> Kripke:
@@ -126,7 +131,7 @@ def product(model: Kripke, events: Sequence[RefEvent], erel: dict[str, list[set[
     rel: dict[str, list[set[int]]] = {}
     for a, r in model.rel.items():
         rel[a] = []
-        view = (views or {}).get(a, lambda x: ())
+        view: Observe = (views or {}).get(a, _nothing)
         learned = learn[0] if learn is not None and a in learn[1] else None  # what ``a`` learns, if anything
         for i, (w, e) in enumerate(pairs):
             heard = None if learned is None else learned(model.worlds[w])

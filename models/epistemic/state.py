@@ -17,6 +17,7 @@ from sleuth.errors import PuzzleError
 from sleuth.formula import BoolConst, Node, Str, is_epistemic, parse, to_text
 from sleuth.names import first_repeat, unique_names
 from sleuth.puzzle import PuzzleDoc
+from sleuth.claims import with_hint
 from sleuth.schema import Section, choose, describe, fold
 
 EVENT_KINDS = ("public", "private", "semi-private", "action")
@@ -79,7 +80,8 @@ def _domain(name: str, spec: object, sec: Section) -> Domain:
         if isinstance(spec[0], str):
             unique_names("value", spec, sec.path(name), file=sec.file)
         elif (rep := first_repeat(spec)) is not None:
-            raise sec.error(f"the value {spec[rep[1]]} is listed twice (also at [{rep[0]}])", f"{name}[{rep[1]}]")
+            raise sec.error(f"the value {spec[rep[1]]} is listed twice (also at [{rep[0] + 1}])",
+                            f"{name}[{rep[1] + 1}]")
         return Domain.of(name, spec)
     raise sec.error(f"expected a domain, got {describe(spec)}", name,
                     allowed="'lo..hi', a list of integers or names, or { min = lo, max = hi }")
@@ -113,12 +115,20 @@ def _formula(text: object, sec: Section, key: str | int, check: Any) -> Node:
         check(node)
         return node
     except PuzzleError as exc:
-        raise PuzzleError(exc.message, file=sec.file, place=sec.path(key), allowed=exc.allowed) from None
+        raise with_hint(PuzzleError(exc.message, file=sec.file, place=sec.path(key), allowed=exc.allowed), text) \
+            from None
 
 
 def _by(sec: Section, agents: Sequence[str]) -> str | None:
+    """Who speaks or acts, for display only: an agent's name in its own spelling, or any other speaker as written
+    (the father of the muddy children, a referee)."""
     by = sec.string("by", None)
-    return None if by is None else choose(by, list(agents), "agent", sec, "by")
+    if by is None:
+        return None
+    if not by.strip():
+        raise sec.error("is empty", "by", allowed="the speaker's name (an agent's, or anyone's: it is only shown)")
+    folded = {" ".join(a.split()).casefold(): a for a in agents}
+    return folded.get(" ".join(by.split()).casefold(), " ".join(by.split()))
 
 
 def _announcement(a: Section, label: str, state0: KnowledgeState) -> tuple[Step, int | str]:
@@ -161,7 +171,7 @@ def _agent_list(sec: Section, key: str, agents: Sequence[str]) -> tuple[str, ...
         names = [names]
     if not isinstance(names, list) or not names:
         raise sec.error("expected agents", key, allowed="a list of agents, or 'all'")
-    return tuple(dict.fromkeys(choose(n, agents, "agent", sec, f"{key}[{j}]") for j, n in enumerate(names)))
+    return tuple(dict.fromkeys(choose(n, agents, "agent", sec, f"{key}[{j}]") for j, n in enumerate(names, 1)))
 
 
 def _event(e: Section, number: int, state0: KnowledgeState) -> tuple[Step, int | str]:
@@ -239,7 +249,10 @@ def _action_model(e: Section, state0: KnowledgeState) -> ActionModel:
 def _event_relation(obs: Section, agent: str, names: list[str]) -> list[list[int]]:
     """An agent's view of the events: a partition ``[[e1, e2], [e3]]`` or a table ``{ e1 = [e2], ... }``."""
     spec = obs.raw(agent)
-    index = lambda n, key: names.index(choose(n, names, "event", obs, key))  # noqa: E731
+
+    def index(name: object, key: str) -> int:
+        return names.index(choose(str(name), names, "event", obs, key))
+
     if isinstance(spec, list):
         sets: list[list[int] | None] = [None] * len(names)
         for block in spec:
@@ -300,11 +313,11 @@ def read_state(doc: PuzzleDoc) -> EpistemicState:
     empty = WorldTable(domains, np.zeros((0, len(domains)), dtype=np.int64))
 
     constraints: list[tuple[str, Node]] = []
-    for i, text in enumerate(top.array("constraints", str, [])):
+    for i, text in enumerate(top.array("constraints", str, []), 1):
         node = _formula(text, top, f"constraints[{i}]", lambda n: Evaluator(KnowledgeState(empty, {})).truth(n))
         if is_epistemic(node):
             raise top.error("constraints cannot mention knows()", f"constraints[{i}]")
-        constraints.append((f"constraint {i + 1}: {text}", node))
+        constraints.append((f"constraint {i}: {text}", node))
 
     agents: dict[str, list[Node]] = {}
     agent_sec = top.section("agents")

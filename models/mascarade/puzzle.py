@@ -20,18 +20,16 @@ from sleuth.claims import read as read_claim
 from sleuth.derive import Choice
 from sleuth.errors import InternalError, PuzzleError
 from sleuth.puzzle import Puzzle, PuzzleDoc
-from sleuth.results import Answer, optional, ClaimResult, ClaimSpec, Report, Status, Verdict
+from sleuth.results import Answer, optional, ClaimResult, ClaimSpec, Report, Status, Verdict, decimal
 from sleuth.schema import Names, Section, parse_fraction
 
 from .analysis import (DEFAULT_CPSAT_LIMIT, BeliefResult, OwnCard, belief, knowledge, minimal_observations,
                        own_card, replay)
-from .belief import DEFAULT_TREE_CAP, ComponentBelief, Method, TooLarge
+from .components import DEFAULT_TREE_CAP, ComponentBelief, Method, TooLarge
 from .model import GameModel, build_model, holds_lit
 from .state import Game, format_placement, read_state
 from .nested import nested
 
-OPTIONS = ("method", "probabilities", "swap_probability", "max_states", "tree_cap", "cpsat_limit", "knowledge",
-           "others")
 DEFAULT_MAX_STATES = 6_000_000           # measured peak: 624 MB for a component of this size
 _P_CLAIM = re.compile(rf"^\s*P\s*\(\s*(?P<who>{NAME})\s+holds\s+(?P<card>{NAME})\s*\)\s*(?P<op>==|=|!=|<=|>=|<|>)"
                       r"\s*(?P<value>\S+)\s*$", re.IGNORECASE)
@@ -83,7 +81,6 @@ class MascaradeAnswer(Answer):
 
 
 class MascaradePuzzle(Puzzle):
-    uses_max_worlds = True
 
     def __init__(self, doc: PuzzleDoc, game: Game) -> None:
         super().__init__(doc)
@@ -94,7 +91,7 @@ class MascaradePuzzle(Puzzle):
 
     # -- options -------------------------------------------------------------------------------------
     def settings(self, options: Mapping[str, Any] | None, backend: str = "cpsat") -> Settings:
-        opts = self.reject_options(options, OPTIONS)
+        opts = dict(options or {})
         choice = self.derivation(opts, backend)
         method = _METHOD_OF.get(choice.name) or Method(choice.name)
         prior = self.fraction(opts, "swap_probability", self.state.swap_probability, 0, 1)
@@ -216,14 +213,15 @@ class MascaradePuzzle(Puzzle):
             lines.append("mixed together: " + "; ".join("{" + ", ".join(g.positions[p] for p in c) + "}"
                                                         for c in r.components))
         width = max(len(p) for p in g.positions) + 2
-        cells = [[str(r.p(i, c)) if r.p(i, c) else "." for c in range(len(g.identities))]
+        cells = [[decimal(r.p(i, c)) if r.p(i, c) else "." for c in range(len(g.identities))]
                  for i in range(g.n_positions)]
         colw = [max(len(g.identities[c]), *(len(row[c]) for row in cells)) + 2 for c in range(len(g.identities))]
         lines.append(" " * width + "".join(name.rjust(w) for name, w in zip(g.identities, colw, strict=True)))
         for pos, row in zip(g.positions, cells, strict=True):
             lines.append(pos.ljust(width) + "".join(x.rjust(w) for x, w in zip(row, colw, strict=True)))
         if r.swap_posteriors:
-            lines.append("P(swap happened): " + ", ".join(f"event {e}: {p}" for e, p in r.swap_posteriors.items()))
+            lines.append("P(swap happened): " + ", ".join(f"event {e}: {decimal(p)}"
+                                                          for e, p in r.swap_posteriors.items()))
         if own:
             lines.append("Each player's own card, from their own information:")
             for o in own:
@@ -233,7 +231,7 @@ class MascaradePuzzle(Puzzle):
                 else:
                     card, p = o.best  # type: ignore[misc]
                     lines.append(f"  {name}" + (f"knows: {g.identities[card]}" if o.certain
-                                                else f"most likely {g.identities[card]} ({p})"))
+                                                else f"most likely {g.identities[card]} ({decimal(p)})"))
             sure = [g.players[o.player] for o in own if o.available and o.certain]
             lines.append("know their own card for certain: " + (", ".join(sure) if sure else "nobody"))
         return "\n".join(lines)
@@ -366,7 +364,10 @@ class MascaradePuzzle(Puzzle):
         p = p_true(tracker)
         verdict = verdict_of(p)
         detail = f"P({g.positions[pos]} holds {g.identities[card]}) = {1 - p if negate else p}"
-        show = lambda placement: format_placement(g, placement)  # noqa: E731
+
+        def show(placement: Sequence[int] | None) -> dict[str, str] | None:
+            return None if placement is None else format_placement(g, placement)
+
         if _uses_cpsat(backend):
             if "engine" not in cache:
                 cache["model"] = build_model(g.initial, steps, s.prior, g.positions)
@@ -377,15 +378,16 @@ class MascaradePuzzle(Puzzle):
                                          world=lambda values: show([values[v] for v in gm.final]))
             if res.verdict is not verdict and res.verdict is not Verdict.TIMEOUT:
                 raise InternalError(f"CP-SAT and the exact belief disagree on {spec.text!r}")
-            return ClaimResult(res.text, res.verdict, res.because, res.witness, spec.expect, detail)
+            return ClaimResult(res.text, res.verdict, res.because, res.witness, spec.expect, detail, p)
         if verdict is Verdict.OPEN:
             yes, no = tracker.witness(pos, card, not negate), tracker.witness(pos, card, negate)
-            return ClaimResult(spec.text, verdict, (), {"true": show(yes), "false": show(no)}, spec.expect, detail)
+            return ClaimResult(spec.text, verdict, (), {"true": show(yes), "false": show(no)}, spec.expect, detail,
+                               p)
         because = minimal_observations(g.initial, steps, s.prior, lambda b: b.consistent and p_true(b) == p)
         if not because.minimal:
             detail += "; these observations suffice (a smaller set was not searched: beliefs grew too large)"
         witness = show(tracker.witness(pos, card, negate)) if verdict is Verdict.REFUTED else None
-        return ClaimResult(spec.text, verdict, because.names, witness, spec.expect, detail)
+        return ClaimResult(spec.text, verdict, because.names, witness, spec.expect, detail, p)
 
     def _parse_claim(self, spec: ClaimSpec) -> tuple[str, int, int, str, Fraction, bool]:
         g = self.state

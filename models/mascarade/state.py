@@ -159,7 +159,7 @@ class Game:
                 continue
             mine = viewer is not None and viewer == e.actor
             if e.kind in (EventKind.LOOK, EventKind.SPY) and mine:
-                for k, (pos, card) in enumerate(e.seen):
+                for k, (pos, card) in enumerate(e.seen, 1):
                     if card is None:
                         key = "card" if e.kind is EventKind.LOOK else f"cards[{k}]"
                         raise MissingFact(f"{P[e.actor]} looked here, so their belief needs the card they saw",
@@ -214,7 +214,7 @@ def read_state(doc: PuzzleDoc) -> Game:
     index: dict[str, int] = {}
     initial: list[int] = []
     for key, names in (("cards", cards), ("middle", middle_cards)):
-        for i, name in enumerate(names):
+        for i, name in enumerate(names, 1):
             folded = " ".join(name.split()).casefold()
             if not folded:
                 raise section.error("a card needs a name", f"{key}[{i}]")

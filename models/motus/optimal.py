@@ -56,7 +56,7 @@ def _memo(compiled: bool) -> Any:
     from numba import types
     from numba.typed import Dict
 
-    return Dict.empty(key_type=types.UniTuple(types.int64, 2), value_type=types.int64)
+    return Dict.empty(key_type=types.UniTuple(types.int64, 2), value_type=types.int64)  # type: ignore[no-untyped-call]
 
 
 def lower_bounds(classes: int, size: int, dmax: int) -> np.ndarray:

@@ -8,6 +8,7 @@ Claims are always judged on the model, so that an entailed claim names the propo
 from __future__ import annotations
 
 import importlib.util
+from fractions import Fraction
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -20,7 +21,7 @@ from sleuth.engine import Engine
 from sleuth.errors import PuzzleError
 from sleuth.model import Constraint, Lit
 from sleuth.puzzle import Puzzle, PuzzleDoc, emit_notes
-from sleuth.results import Answer, ClaimResult, ClaimSpec, Report, Status, Verdict, contradiction_text
+from sleuth.results import Answer, ClaimResult, ClaimSpec, Report, Status, Verdict, contradiction_text, decimal
 
 from . import strategy as st
 from .emi import GameTree, SearchTimeout
@@ -31,6 +32,14 @@ from .state import SecretState, read_item, read_state
 MINIMAX_NOTE_AT = 200  # possible words from which an exact minimax search is announced up front
 DEFAULT_METHOD = {"motus": "sumgini", "wordle": "sumgini", "mastermind": "max"}
 SHOW_LIMIT = 60
+TIE_SHOWN = 10
+METHOD_WORDS = {  # what a scoring method prefers, in words (the others: their line in sleuth games GAME)
+    "sum": "fewest possible answers left on average",
+    "sumgini": "fewest possible answers left on average, then the most even split",
+    "max": "fewest possible answers left in the worst case",
+    "minimax": "fewest guesses in the worst case (exact game tree)",
+    "information": "the most information (bits) about the answer",
+}
 
 
 @dataclass(frozen=True)
@@ -75,7 +84,7 @@ class SecretPuzzle(Puzzle):
         return Engine(sm.model, backend), sm
 
     def solve(self, *, backend: str = "cpsat", options: Mapping[str, Any] | None = None) -> Report:
-        opts = self.reject_options(options, ("method",))
+        opts = dict(options or {})
         choice = self.derivation(opts, backend)
         words = self.possible(backend=backend, method=choice.name)
         if not words:
@@ -83,7 +92,8 @@ class SecretPuzzle(Puzzle):
             return Report(self.game, Status.CONTRADICTION, {"possible": [], "count": 0},
                           contradiction_text(conflict), tuple(conflict))
         noun = "code" if isinstance(self.space, CodeSpace) else "word"
-        shown = ", ".join(words[:SHOW_LIMIT]) + (", ..." if len(words) > SHOW_LIMIT else "")
+        shown = ", ".join(words[:SHOW_LIMIT]) + (f", ... ({len(words) - SHOW_LIMIT} more: --json lists them all)"
+                                                 if len(words) > SHOW_LIMIT else "")
         text = (f"{self.space.label}: {len(words)} possible {noun}{'s' if len(words) != 1 else ''} "
                 f"after {len(self.proposals)} proposal{'s' if len(self.proposals) != 1 else ''}\n{shown}")
         return Report.of(self.game, SecretAnswer(words, len(words), **choice.fields()), text)
@@ -91,7 +101,7 @@ class SecretPuzzle(Puzzle):
     # -- claims -----------------------------------------------------------------------------------------
     def verify(self, claims: Sequence[ClaimSpec], *, backend: str = "cpsat",
                options: Mapping[str, Any] | None = None) -> list[ClaimResult]:
-        opts = self.reject_options(options, ("time-limit", "method"))
+        opts = dict(options or {})
         sm = model_for(self.state, backend)
         read = [self._read_claim(claim, sm) for claim in claims]
         engine = Engine(sm.model, backend)
@@ -195,7 +205,7 @@ class SecretPuzzle(Puzzle):
                           tuple(sorted(self.space.guesses[rows[i]] for i in tied.tolist())))
 
     def suggest(self, *, method: str | None = None, options: Mapping[str, Any] | None = None) -> Report:
-        opts = self.reject_options(options, ("time-limit", "top"))
+        opts = dict(options or {})
         chosen = st.parse_method(method or DEFAULT_METHOD[self.game])
         mask = self.possible_mask()
         if not mask.any():
@@ -209,13 +219,29 @@ class SecretPuzzle(Puzzle):
             return Report(self.game, Status.TIMEOUT, {"method": chosen.value},
                           f"{chosen.title}: time limit reached before the game value was proven")
         fields = {"method": chosen.value, "suggestion": pick.word, "possible_word": pick.possible,
-                  "count": pick.count, "scores": pick.scores()}
+                  "count": pick.count, "scores": pick.scores(), "tied": list(pick.tied)}
+        return Report(self.game, Status.OK, fields, self._advice_text(pick, chosen))
+
+    def _advice_text(self, pick: Suggestion, method: st.Method) -> str:
+        """The suggestion in plain words: what the guess leaves on average and at worst, and the ties."""
         noun = "code" if self.game == "mastermind" else "word"
-        text = (f"{chosen.title} proposes {pick.word} "
-                f"({'a possible' if pick.possible else 'not a possible'} {noun}; "
-                f"{pick.count} possible; sum {pick.sumsq}, max {pick.largest}, {pick.classes} classes, "
-                f"gini {float(pick.gini):.3f}, entropy {pick.entropy:.3f}, information {pick.information:.3f})")
-        return Report(self.game, Status.OK, fields, text)
+        nouns = noun + ("s" if pick.count != 1 else "")
+        average = Fraction(pick.sumsq, pick.count)
+        lines = [f"Next guess: {pick.word} ({'it could be the answer' if pick.possible else f'not a possible {noun}'}"
+                 f"; {pick.count} {nouns} still possible).",
+                 f"After it, on average {decimal(average)} of them stay possible, at worst {pick.largest}; its "
+                 f"{'pegs' if noun == 'code' else 'marks'} split them into {pick.classes} group"
+                 f"{'s' if pick.classes != 1 else ''}.",
+                 f"Chosen by {method.title}: "
+                 f"{METHOD_WORDS.get(method.value, self.doc.game.suggest_methods.get(method.value, ''))} "
+                 "(the technical scores are in --json)."]
+        others = [w for w in pick.tied if w != pick.word]
+        if others:
+            shown = ", ".join(others[:TIE_SHOWN])
+            more = f" and {len(others) - TIE_SHOWN} more (--json lists them all)" if len(others) > TIE_SHOWN else ""
+            lines.append(f"Equally good by this method ({len(pick.tied)} tie; the first in alphabetical order is "
+                         f"shown): {shown}{more}.")
+        return "\n".join(lines)
 
 
     def _top(self, poss: np.ndarray, top: int) -> Report:

@@ -117,12 +117,14 @@ class CodeSpace(Space):
     pegs: int = 4
     colours: int = 6
     tries: int = 10
+    names: tuple[str, ...] = ()   # the colours' names, when the file names them (codes stay digits inside)
 
     def __post_init__(self) -> None:
         symbols = "123456789"[: self.colours]
         self.answers = tuple("".join(c) for c in itertools.product(symbols, repeat=self.pegs))
         self.guesses = self.answers
-        self.label = f"{self.pegs} pegs, {self.colours} colours"
+        legend = f" ({', '.join(f'{i} = {n}' for i, n in enumerate(self.names, 1))})" if self.names else ""
+        self.label = f"{self.pegs} pegs, {self.colours} colours{legend}"
 
     @property
     def found(self) -> int:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from sleuth.errors import PuzzleError
+from sleuth.names import unique_names
 from sleuth.puzzle import PuzzleDoc
 from sleuth.schema import Section
 
@@ -48,14 +49,23 @@ def read_item(space: Space, value: object, file: str | None, place: str) -> str:
     if isinstance(space, CodeSpace):
         if isinstance(value, list) and all(isinstance(x, int) and not isinstance(x, bool) for x in value):
             text = "".join(str(x) for x in value)
+        elif isinstance(value, list) and space.names and all(isinstance(x, str) for x in value):
+            text = _named_code(space, value)
         elif isinstance(value, str):
             text = "".join(value.split())
         else:
             raise PuzzleError("expected a code such as \"1122\" or [1, 1, 2, 2]", file=file, place=place)
         symbols = "123456789"[: space.colours]
+        if space.names and not all(c in symbols for c in text):
+            text = _named_code(space, value)
         if len(text) != space.pegs or any(c not in symbols for c in text):
+            distinct = len({n[0].casefold() for n in space.names}) == len(space.names)
+            named = (f", or {space.pegs} colour names{' or first letters' if distinct else ''} "
+                     f"({', '.join(space.names)}{'' if distinct else '; first letters repeat, so names only'})"
+                     if space.names else " (name the colours with colours = [\"red\", \"green\", ...] to write "
+                     "them by name)")
             raise PuzzleError(f"{text!r} is not a code of {space.pegs} pegs", file=file, place=place,
-                              allowed=f"{space.pegs} digits from 1 to {space.colours}")
+                              allowed=f"{space.pegs} digits from 1 to {space.colours}{named}")
         return text
     if not isinstance(value, str):
         raise PuzzleError("expected a word", file=file, place=place)
@@ -69,6 +79,47 @@ def read_item(space: Space, value: object, file: str | None, place: str) -> str:
         raise PuzzleError(f"{value!r} does not start with {first}", file=file, place=place,
                           allowed=f"words starting with {first}")
     return word
+
+
+def _named_code(space: CodeSpace, value: object) -> str:
+    """A code written with the colours' names (a list, or words in a string) or first letters ("RRGG"), as
+    digits; the text unchanged when it is neither (the caller then names what is allowed)."""
+    folded = [n.casefold() for n in space.names]
+    letters = [n[0] for n in folded]
+    parts = value if isinstance(value, list) else str(value).replace(",", " ").split()
+    if len(parts) == space.pegs and all(str(p).strip().casefold() in folded for p in parts):
+        return "".join(str(folded.index(str(p).strip().casefold()) + 1) for p in parts)
+    text = "".join(str(value).split()).casefold() if isinstance(value, str) else ""
+    if len(set(letters)) == len(letters) and text and all(c in letters for c in text):
+        return "".join(str(letters.index(c) + 1) for c in text)
+    return text
+
+
+def _pegs(section: Section, space: CodeSpace) -> tuple[int, int]:
+    """Black and white pegs: a table { black, white } or a string with a B per black and a W per white."""
+    value = section.raw("feedback")
+    if isinstance(value, str):
+        marks = "".join(value.split()).upper().replace("-", "").replace(".", "")
+        if any(c not in "BW" for c in marks):
+            raise section.error(f"{value!r} is not a feedback", "feedback",
+                                allowed="a B per black peg and a W per white (\"BBW\"; \"\" or \"-\" for none), "
+                                        "or { black = 2, white = 1 }")
+        black, white = marks.count("B"), marks.count("W")
+        if black + white > space.pegs:
+            raise section.error(f"{value!r} has {black + white} pegs", "feedback",
+                                allowed=f"at most {space.pegs} pegs in all")
+        return black, white
+    if not isinstance(value, dict):
+        raise section.error(f"expected a feedback, got {value!r}", "feedback",
+                            allowed="\"BBW\" (a B per black peg, a W per white) or { black = 2, white = 1 }")
+    fsec = section.section("feedback")
+    black = fsec.integer("black", lo=0, hi=space.pegs)
+    white = fsec.integer("white", 0, lo=0, hi=space.pegs)
+    fsec.finish()
+    if black + white > space.pegs:
+        raise fsec.error(f"black + white = {black + white} is more than {space.pegs} pegs",
+                         allowed=f"black + white <= {space.pegs}")
+    return black, white
 
 
 def _read_marks(section: Section, word: str) -> str:
@@ -95,13 +146,7 @@ def _read_proposals(section: Section, space: Space) -> list[Proposal]:
             code = int(space.codes(space.encode([text]), space.encode([secret]))[0, 0])
             proposals.append(Proposal(i, text, code, space.show(code), True))
         elif isinstance(space, CodeSpace):
-            fsec = g.section("feedback")
-            black = fsec.integer("black", lo=0, hi=space.pegs)
-            white = fsec.integer("white", 0, lo=0, hi=space.pegs)
-            fsec.finish()
-            if black + white > space.pegs:
-                raise fsec.error(f"black + white = {black + white} is more than {space.pegs} pegs",
-                                 allowed=f"black + white <= {space.pegs}")
+            black, white = _pegs(g, space)
             code = space.code_of(black, white)
             proposals.append(Proposal(i, text, code, space.show(code), True))
         else:
@@ -117,11 +162,18 @@ def read_state(doc: PuzzleDoc) -> SecretState:
     game = doc.game.name
     if game == "mastermind":
         pegs = s.integer("pegs", 4, lo=1, hi=8)
-        colours = s.integer("colours", 6, lo=2, hi=9)
+        names: tuple[str, ...] = ()
+        if isinstance(s.raw("colours", 6), list):
+            names = tuple(unique_names("colour", s.array("colours", str, min_len=2, max_len=9), "colours",
+                                       file=s.file))
+            colours = len(names)
+        else:
+            colours = s.integer("colours", 6, lo=2, hi=9)
         if colours ** pegs > MAX_CODES:
             raise s.error(f"{colours}**{pegs} = {colours ** pegs} codes is too many", "pegs",
                           allowed=f"at most {MAX_CODES} codes")
-        space: Space = CodeSpace(pegs=pegs, colours=colours, tries=s.integer("tries", 10, lo=1, hi=100))
+        space: Space = CodeSpace(pegs=pegs, colours=colours, tries=s.integer("tries", 10, lo=1, hi=100),
+                                 names=names)
     else:
         spec = s.string("dictionary", "fr" if game == "motus" else "wordle")
         words = dictionary(spec, file=doc.file)
@@ -150,5 +202,11 @@ def read_state(doc: PuzzleDoc) -> SecretState:
             where = f"{length} letters" + (f" starting with {first}" if first else "")
             raise s.error(f"the dictionary {words.name!r} has no word of {where}", "length")
         space = WordSpace(cell, tries)
-    return SecretState(space, tuple(_read_proposals(s, space)))
+    proposals = tuple(_read_proposals(s, space))
+    if isinstance(space, WordSpace):
+        for p in proposals:
+            if p.text not in space.guess_index:
+                doc.note(f"{p.text} is not in the word list (the game would refuse it); its marks are used as "
+                         "given", f"guess[{p.index}].word")
+    return SecretState(space, proposals)
 

@@ -1,10 +1,12 @@
-"""The epistemic puzzle file, options and claim forms (the source of docs/epistemic.md's tables)."""
+"""The epistemic-puzzle game: puzzle file, options, methods and claims (the source of docs/epistemic.md's tables)."""
 
 from sleuth.derive import Derivation, model
-from sleuth.spec import GameSpec, Key, Option
+from sleuth.game import Experiment, Game
+from sleuth.spec import Key, Option
 
-SPEC = GameSpec(
+GAME = Game(
     "epistemic", "Epistemic puzzles: worlds, agents who observe expressions, public announcements",
+    "sleuth.models.epistemic",
     keys=(
         Key("variables", "table", "the variables and their domains", default="read from worlds",
             names="name = \"lo..hi\" | [values] | { min = lo, max = hi }"),
@@ -16,7 +18,8 @@ SPEC = GameSpec(
             names="agent = [expressions] ([] = observes nothing)"),
         Key("announcement", "array of tables", "public truthful announcements, in order", default="none", keys=(
             Key("formula", "string", "what is announced", required=True),
-            Key("by", "string", "who announces (for display)", default="none"),
+            Key("by", "string", "who announces, for display only: an agent or any speaker (the father)",
+                default="none"),
             Key("repeat", "integer or string", "rounds, or \"stable\" (until nothing changes)", default="1"))),
         Key("event", "array of tables", "events in order, instead of [[announcement]]: public, private and "
             "semi-private announcements, action models, factual change", default="none", keys=(
@@ -24,7 +27,7 @@ SPEC = GameSpec(
                     choices=("public", "private", "semi-private", "action")),
                 Key("formula", "string", "public: what is announced; private: what the agents `to` learn holds",
                     default="none"),
-                Key("by", "string", "who acts (for display)", default="none"),
+                Key("by", "string", "who acts, for display only: an agent or anyone", default="none"),
                 Key("repeat", "integer or string", "a public announcement's rounds, or \"stable\"", default="1"),
                 Key("to", "string or list", "private, semi-private: who learns (agents, or \"all\")",
                     default="required for those kinds"),
@@ -58,4 +61,9 @@ SPEC = GameSpec(
     options=(Option("method", "string", "auto", "how the starting worlds are built (see methods; auto: table "
                     "while the product of the domains fits, else model)", ("solve", "verify"), flag=True),),
     template="epistemic/cheryl",
+    aliases=("del", "knowledge"),
+    viewer=False,
+    max_worlds=True,
+    experiments=(Experiment("epistemic", "sleuth.models.epistemic.bench:main",
+                            "benchmark: Sum and Product, What Sum, muddy children"),),
 )

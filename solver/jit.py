@@ -22,8 +22,9 @@ from typing import Any
 
 def kernel_cache_dir() -> Path | None:
     """``numba`` in sleuth's cache folder (:mod:`sleuth.cache`), private to the user (mode 700).  None when
-    the cache is off (``SLEUTH_NO_CACHE=1``), or the folder cannot be made, or belongs to another user or is
-    writable by others: numba's cache files are pickles, loaded only from a folder nobody else can write."""
+    the cache is off (``SLEUTH_NO_CACHE=1``), or the folder cannot be made, or it or the cache folder holding
+    it is a link, belongs to another user or is writable by others: numba's cache files are pickles, loaded
+    only from a folder nobody else can write."""
     from . import cache
 
     if not cache.enabled():
@@ -31,13 +32,15 @@ def kernel_cache_dir() -> Path | None:
     path = cache.root() / "numba"
     try:
         path.mkdir(mode=0o700, parents=True, exist_ok=True)
-        st = path.stat()
+        return path if all(_private(p.lstat()) for p in (path, path.parent)) else None
     except OSError:
         return None
-    if not stat.S_ISDIR(st.st_mode) or (hasattr(os, "getuid") and st.st_uid != os.getuid()) \
-            or st.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
-        return None
-    return path
+
+
+def _private(st: os.stat_result) -> bool:
+    """A real folder of this user that nobody else may write to (so nobody can swap what it holds)."""
+    mine = not hasattr(os, "getuid") or st.st_uid == os.getuid()
+    return stat.S_ISDIR(st.st_mode) and mine and not st.st_mode & (stat.S_IWGRP | stat.S_IWOTH)
 
 
 def _register_cache(kernel_file: str) -> bool:

@@ -111,6 +111,11 @@ def test_too_many_codes_are_refused_before_the_search(cli) -> None:
     assert r.code == 2 and r.err.count("\n") == 1 and "codes" in r.err
 
 
+def test_large_mastermind_needs_a_node_limit(cli) -> None:
+    r = cli(["experiment", "wordle", "--games", "mastermind", "--optimal", "--pegs", "4", "--colours", "7"])
+    assert r.code == 2 and r.err.count("\n") == 1 and "--node-limit" in r.err
+
+
 def _dictionary(seed: int) -> tuple[tuple[str, ...], tuple[str, ...]]:
     rng = random.Random(seed)
     words: set[str] = set()

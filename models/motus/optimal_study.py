@@ -32,6 +32,7 @@ def mastermind_openers(pegs: int = 4, colours: int = 6) -> tuple[str, ...]:
 
 
 MASTERMIND_OPENERS = mastermind_openers()
+MAX_UNLIMITED_CODES = 6 ** 4  # Mastermind sizes searched without a node limit: up to the classic game
 
 
 @lru_cache(maxsize=8)
@@ -210,6 +211,10 @@ def main_experiment(args: Any) -> int:
             raise PuzzleError(f"unknown game {g!r}", place="--games", allowed="wordle, mastermind")
         if args.hard and g != "wordle":
             raise PuzzleError("hard mode is defined for word games", place="--hard", allowed="--games wordle")
+        if g == "mastermind" and args.colours ** args.pegs > MAX_UNLIMITED_CODES and not args.node_limit:
+            raise PuzzleError(f"{args.colours ** args.pegs} codes: the exact search could run for days",
+                              place="--pegs/--colours", allowed=f"at most {MAX_UNLIMITED_CODES} codes (4 pegs, 6 "
+                              "colours), or a --node-limit per opener (past it: proven bounds)")
     for name in games:
         cap = _cap(args.cap, name)
         game = game_key(name, args.pegs, args.colours)
@@ -217,7 +222,7 @@ def main_experiment(args: Any) -> int:
         openers = _openers(args, search)
         mode = ", ".join(x for x in ("hard mode" if args.hard else "", f"cap {cap}" if cap else "no cap",
                                      f"guesses: {args.guesses}") if x)
-        if args.opener:
+        if args.opener and not args.node_limit:  # with a node limit: ranked alone, bounds past the limit
             r = opener_result(openers[0], game=game, hard=args.hard, cap=cap, guesses=args.guesses)
             if args.tree:
                 _write_tree(args.tree, search.tree(r["opener"]))

@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import PuzzleError
-from ..formula import (BoolConst, FormulaError, Node, Str, parse, to_text)
+from ..formula import BoolConst, FormulaError, Knows, Node, Str, parse, to_text
 from ..knowledge import class_all, class_constant, group_ids
 from ..names import unique_keys
 from ..schema import fold
@@ -228,6 +228,30 @@ class KnowledgeState:
             else:
                 child.point_lost = "the actual world was ruled out"
         return child
+
+    # -- what a puzzle asks of a state (the symbolic engine answers the same) ------------------------------
+    def judge(self, node: Node) -> tuple[int, int]:
+        """In how many of the worlds that may be the actual one the formula holds, and how many there are."""
+        return int(np.count_nonzero(self.truth(node)[self.designated_mask()])), self.count
+
+    def at_point(self, node: Node) -> bool:
+        assert self.point is not None
+        return bool(self.truth(node)[self.point])
+
+    def witness(self, node: Node, value: bool) -> dict[str, int | str]:
+        """The first world that may be the actual one where the formula has this truth value."""
+        holds = self.truth(node)[self.designated_mask()]
+        return self.worlds().subset(holds == value).rows(1)[0]
+
+    def rows(self, limit: int | None = None) -> list[dict[str, int | str]]:
+        return self.worlds().rows(limit)
+
+    def sure_at_point(self, agent: str) -> tuple[bool, bool]:
+        """At the actual world: the agent is certain of the whole world, and its view includes the actual one
+        (certain and not right: a false belief)."""
+        assert self.point is not None
+        w, rel = self.point, self.relation(agent)
+        return bool(self.truth(Knows(agent, None))[w]), bool(rel.member[w] == rel.target[w])
 
     def truth(self, formula: str | Node) -> np.ndarray:
         return Evaluator(self).truth(parse(formula) if isinstance(formula, str) else formula)

@@ -36,7 +36,7 @@ class Evaluator:
 
     state: KnowledgeState
     _cache: dict[int, tuple[Node, Kind, np.ndarray]] = field(default_factory=dict)
-    _bounds: dict[Node, tuple[int, int]] = field(default_factory=dict)
+    _bounds: dict[int, tuple[Node, tuple[int, int]]] = field(default_factory=dict)
 
     def truth(self, node: Node) -> np.ndarray:
         kind, val = self.value(node)
@@ -60,9 +60,10 @@ class Evaluator:
 
     def bounds(self, node: Node) -> tuple[int, int]:
         """The smallest and largest value an integer expression can take over the domains (exact)."""
-        if node not in self._bounds:
-            self._bounds[node] = self._bounds_of(node)
-        return self._bounds[node]
+        hit = self._bounds.get(id(node))   # by identity, as values are: hashing a frozen tree walks it
+        if hit is None or hit[0] is not node:
+            hit = self._bounds[id(node)] = (node, self._bounds_of(node))
+        return hit[1]
 
     def _bounds_of(self, node: Node) -> tuple[int, int]:
         if isinstance(node, Int):

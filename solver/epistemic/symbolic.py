@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING, Any
 from ..derive import NotServed
 from ..errors import PuzzleError
 from ..formula import (After, And, Arith, BoolConst, Call, Common, Compare, Distributed, FormulaError, Implies, Int,
-                       Knows, Name, Neg, Node, Not, Or, Str, names_in, parse, to_text)
+                       Knows, Name, Neg, Node, Not, Or, Str, names_in, parse, to_text, walk)
 from ..limits import LimitReached, expired, memory_budget
 from ..schema import fold
 from .evaluation import _interval
@@ -83,7 +83,7 @@ class Engine:
                               allowed="pip install 'sleuth[symbolic]' (or oxidd), or --method table / model") \
                 from None
         self.capacity = max(1 << 16, min(memory_budget() // NODE_BYTES, (1 << 32) - 1))
-        self.mgr: BDDManager = BDDManager(self.capacity, min(self.capacity, 1 << 22), 1)
+        self.mgr: BDDManager = BDDManager(self.capacity, 1 << 20, 1)
         self.true, self.false = self.mgr.true(), self.mgr.false()
         self.names: list[str] = []
 
@@ -288,6 +288,8 @@ class SymbolicState:
     point_lost: str | None = None
     _cache: dict[int, tuple[Node, str, Any]] = field(default_factory=dict, repr=False)
     _hidden: dict[frozenset[str], BDDFunction] = field(default_factory=dict, repr=False)
+    _pure: dict[int, tuple[Node, str, Any]] = field(default_factory=dict, repr=False)   # shared by every update
+    _pure_text: dict[str, tuple[Node, str, Any]] = field(default_factory=dict, repr=False)
 
     # -- building ------------------------------------------------------------------------------------
     @classmethod
@@ -479,6 +481,8 @@ class SymbolicState:
 
     # -- formulas ------------------------------------------------------------------------------------
     def agent(self, name: str) -> str:
+        if name in self.agents:
+            return name
         for a in self.agents:
             if fold(a) == fold(name):
                 return a
@@ -503,14 +507,22 @@ class SymbolicState:
 
     def value(self, node: Node) -> tuple[str | Domain, Any]:
         """``("bool", BDD)``, ``("int", Vec)`` or ``(domain, Vec of its index)`` for a named value."""
-        hit = self._cache.get(id(node))
+        pure = _pure(node)
+        cache = self._pure if pure else self._cache   # arithmetic depends on the bits only, not the law
+        hit = cache.get(id(node))
+        if (hit is None or hit[0] is not node) and pure:   # the same text parsed again (another announcement)
+            same = self._pure_text.get(to_text(node))
+            if same is not None:
+                hit = cache[id(node)] = (node, same[1], same[2])
         if hit is None or hit[0] is not node:
             if expired():
                 from ..backends import SolverTimeout
                 raise SolverTimeout("the time limit was reached")
             with _guard(self.engine):
                 kind, val = self._value(node)
-            hit = self._cache[id(node)] = (node, kind, val)
+            hit = cache[id(node)] = (node, kind, val)
+            if pure:
+                self._pure_text[to_text(node)] = hit
         return hit[1], hit[2]
 
     def number(self, node: Node) -> Vec:
@@ -538,7 +550,7 @@ class SymbolicState:
                 return d, Vec(index.bits, 0, len(d.values) - 1)
             lo, hi = d.values[0], d.values[-1]
             if hi - lo + 1 == len(d.values):
-                return "int", ar.add(index, ar.const(lo), lo, hi)
+                return "int", Vec(index.bits, lo, hi) if lo == 0 else ar.add(index, ar.const(lo), lo, hi)
             w = width(lo, hi)
             bits = [e.false] * w
             for i, v in enumerate(d.values):
@@ -676,8 +688,9 @@ class SymbolicState:
                 return box(val)
             bits = list(val.bits)
         out = self.law
-        for b in bits:   # a value is known when each of its bits is
-            out = out & (box(b) | box(~b))
+        for b in dict.fromkeys(bits):   # a value is known when each of its bits is (constant bits always are)
+            if b != self.engine.true and b != self.engine.false:
+                out = out & (box(b) | box(~b))
         return out
 
     def _common(self, agents: Sequence[str], holds: BDDFunction) -> BDDFunction:
@@ -862,6 +875,12 @@ class SymbolicState:
                                allowed=_range_text(d.values))
         index = Vec(tuple(bits), 0, len(d.values) - 1)
         return index
+
+
+def _pure(node: Node) -> bool:
+    """Arithmetic and comparisons of the variables only: the same bits in every state of one puzzle run."""
+    return all(isinstance(n, (Int, Name, Neg, Arith, Compare, Str)) or
+               (isinstance(n, Call) and n.func in ("min", "max", "abs")) for n in walk(node))
 
 
 def _eval(f: BDDFunction, cube: Sequence[bool | None]) -> bool:

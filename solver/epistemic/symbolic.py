@@ -87,19 +87,41 @@ class Engine:
         self.true, self.false = self.mgr.true(), self.mgr.false()
         self.names: list[str] = []
 
-    def fresh(self, names: Sequence[str]) -> list[int]:
-        """New variables (at the bottom of the order), one per name."""
+    def fresh(self, names: Sequence[str], after: Sequence[int] = ()) -> list[int]:
+        """New variables, one per name: right below the lowest of ``after`` in the order (a defined bit next to
+        what defines it keeps the law small), else at the bottom."""
+        return self.fresh_groups([(names, after)])[0]
+
+    def fresh_groups(self, groups: Sequence[tuple[Sequence[str], Sequence[int]]]) -> list[list[int]]:
+        """:meth:`fresh` for several groups, reordered once."""
         first = self.mgr.num_vars()
-        self.mgr.add_vars(len(names))
-        self.names += list(names)
-        return list(range(first, first + len(names)))
+        order = [self.mgr.level_to_var(level) for level in range(first)]
+        level = {v: i for i, v in enumerate(order)}
+        slots: dict[int, list[int]] = {}
+        out = []
+        for names, after in groups:
+            start = self.mgr.num_vars()
+            self.mgr.add_vars(len(names))
+            self.names += list(names)
+            new = list(range(start, start + len(names)))
+            out.append(new)
+            at = max((level[v] for v in after if v in level), default=first - 1) + 1
+            slots.setdefault(at, []).extend(new)
+        if any(at < first for at in slots):
+            merged = []
+            for i in range(first + 1):
+                merged += slots.get(i, [])
+                if i < first:
+                    merged.append(order[i])
+            self.mgr.set_var_order(merged)
+        return out
 
     def var(self, v: int) -> BDDFunction:
         return self.mgr.var(v)
 
     def cube(self, variables: Sequence[int]) -> BDDFunction:
         out = self.true
-        for v in sorted(variables, reverse=True):
+        for v in sorted(variables, key=self.mgr.var_to_level, reverse=True):
             out = out & self.mgr.var(v)
         return out
 
@@ -351,9 +373,10 @@ class SymbolicState:
     def arith(self) -> Arithmetic:
         return Arithmetic(self.engine)
 
-    def _define(self, label: str, bits: Sequence[BDDFunction]) -> tuple[list[int], BDDFunction]:
-        """Fresh variables equal to ``bits``, and the law's part that defines them."""
-        fresh = self.engine.fresh([f"{label}[{i}]" for i in range(len(bits))])
+    def _define(self, label: str, bits: Sequence[BDDFunction], after: Sequence[int] = ()) -> tuple[list[int],
+                                                                                                   BDDFunction]:
+        """Fresh variables equal to ``bits`` (placed below ``after``), and the law's part that defines them."""
+        fresh = self.engine.fresh([f"{label}[{i}]" for i in range(len(bits))], after)
         definition = self.engine.true
         for v, b in zip(fresh, bits, strict=True):
             definition = definition & self.engine.var(v).equiv(b)
@@ -373,25 +396,37 @@ class SymbolicState:
         observed = dict(self.observed)
         law, vocabulary = self.law, list(self.vocabulary)
         defined: dict[str, list[int]] = {}
-        for agent, exprs in agents.items():
-            seen = set(observed.get(agent, frozenset()))
+        pending: dict[str, tuple[list[BDDFunction], list[int]]] = {}   # defined bits, made in one reordering
+        for exprs in agents.values():
             for node in exprs:
-                if only is not None and not ({fold(n) for n in names_in(node)} & only):
-                    continue
                 text = to_text(node)
-                if text not in defined:
+                if (only is None or {fold(n) for n in names_in(node)} & only) and text not in defined | pending:
                     bits = self._expression_bits(node)
                     if bits and isinstance(bits[0], int):
                         defined[text] = [b for b in bits if isinstance(b, int)]
                     else:
-                        fresh, definition = self._define(f"{agent}:{text}", [b for b in bits if not isinstance(b, int)])
-                        law = law & definition
-                        vocabulary += fresh
-                        defined[text] = fresh
-                seen |= set(defined[text])
+                        pending[text] = ([b for b in bits if not isinstance(b, int)], self._support(node))
+        groups = self.engine.fresh_groups([([f"{t}[{i}]" for i in range(len(b))], after)
+                                           for t, (b, after) in pending.items()])
+        for (text, (bits, _)), fresh in zip(pending.items(), groups, strict=True):
+            for v, b in zip(fresh, bits, strict=True):
+                law = law & self.engine.var(v).equiv(b)
+            vocabulary += fresh
+            defined[text] = fresh
+        for agent, exprs in agents.items():
+            seen = set(observed.get(agent, frozenset()))
+            for node in exprs:
+                text = to_text(node)
+                if text in defined:
+                    seen |= set(defined[text])
             observed[agent] = frozenset(seen)
         return self._with(agents=dict(agents), observed=observed, law=law, vocabulary=tuple(vocabulary),
                           designated=self.designated & law)
+
+    def _support(self, node: Node) -> list[int]:
+        """The current bits of the variables a formula names (what its value depends on, knowledge aside)."""
+        folded = {fold(n) for n in names_in(node)}
+        return [b for name, enc in self.variables.items() if fold(name) in folded for b in enc.bits]
 
     # -- the puzzle's view ---------------------------------------------------------------------------
     def _count(self, f: BDDFunction) -> int:
@@ -732,7 +767,7 @@ class SymbolicState:
 
     def _update(self, action: ActionModel) -> SymbolicState:
         e, ar = self.engine, self.arith
-        for a in self.agents:
+        for a in action.relations:
             if not action.relation(a).s5:
                 raise NotSymbolic(f"agent {a!r} is left with a belief that may be false (a private event, or "
                                   "observers that are not a partition of the events): not yet symbolic",
@@ -759,11 +794,11 @@ class SymbolicState:
                 for i in where:
                     inside = inside | is_event[i]
                 bits = [inside] + [b & inside for b in bits]
-            fresh, definition = self._define(f"learn:{to_text(expr)}", bits)
+            fresh, definition = self._define(f"learn:{to_text(expr)}", bits, self._support(expr) + ebits)
             defs, vocabulary = defs & definition, vocabulary + fresh
             for a in learners:
                 observed[a] |= set(fresh)
-        for a in self.agents:
+        for a in action.relations:   # an agent not listed cannot tell the events apart
             target = action.relation(a).target
             blocks = sorted(set(int(t) for t in target))
             if len(blocks) > 1:
@@ -775,7 +810,7 @@ class SymbolicState:
                         if (block_of[i] >> j) & 1:
                             b = b | is_event[i]
                     bits.append(b)
-                fresh, definition = self._define(f"{a}:event", bits)
+                fresh, definition = self._define(f"{a}:event", bits, ebits)
                 defs, vocabulary = defs & definition, vocabulary + fresh
                 observed[a] |= set(fresh)
         # factual change: the changed variables' bits become copies (the values before), new bits take their place
@@ -783,7 +818,7 @@ class SymbolicState:
         variables = dict(self.variables)
         for var in changed:
             enc = self.variables[var]
-            copies = e.fresh([f"{var}[{i}]@{len(vocabulary)}" for i in range(len(enc.bits))])
+            copies = e.fresh([f"{var}[{i}]@{len(vocabulary)}" for i in range(len(enc.bits))], enc.bits)
             renaming.update(zip(enc.bits, copies, strict=True))
             vocabulary += copies
         rename = self._renamer(renaming)

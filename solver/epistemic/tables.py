@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -60,11 +62,19 @@ class Domain:
             if isinstance(value, int) and not isinstance(value, bool) and value in self.values:
                 return value
         elif isinstance(value, str):
-            for i, label in enumerate(self.labels):
-                if fold(label) == fold(value):
-                    return i
+            found = self._folded.get(fold(value))
+            if found is not None:
+                return found
         raise PuzzleError(f"{value!r} is not a value of {self.name!r}",
                           allowed=self.labels if self.labels is not None else _range_text(self.values))
+
+    @functools.cached_property
+    def _folded(self) -> dict[str, int]:
+        """Each label's folded spelling -> its code (the first label that folds to it)."""
+        out: dict[str, int] = {}
+        for i, label in enumerate(self.labels or ()):
+            out.setdefault(fold(label), i)
+        return out
 
     def show(self, code: int) -> int | str:
         return self.labels[code] if self.labels is not None else int(code)

@@ -80,6 +80,7 @@ def run_one(family: str, size: int, method: str) -> dict[str, Any]:
     from sleuth.models.epistemic import classic, russian
     from sleuth.puzzle import load_data
 
+    load_data(classic.what_sum(3), file="<warm-up>").solve(options={"method": method})   # imports: not timed
     t = time.perf_counter()
     if family == "russian":
         answer: Any = len(russian.safe_announcements(method=method))

@@ -495,7 +495,7 @@ class SymbolicState:
     def _walk(self, f: BDDFunction) -> Iterator[dict[str, int | str]]:
         """The worlds of ``f`` in the order of the key bits (each fixes one world: the rest are functions)."""
         e = self.engine
-        stack = [(f, 0)]
+        stack = [(f, 0)] if f.satisfiable() else []
         while stack:
             g, i = stack.pop()
             if i == len(self.key):
@@ -653,11 +653,11 @@ class SymbolicState:
             acc = nums[0]
             for y in nums[1:]:
                 if node.func == "min":
-                    acc = ar.ite(ar.lt(y, acc), y, acc)
-                    acc = replace(acc, lo=min(acc.lo, y.lo), hi=min(acc.hi, y.hi))
+                    lo, hi = min(acc.lo, y.lo), min(acc.hi, y.hi)
+                    acc = replace(ar.ite(ar.lt(y, acc), y, acc), lo=lo, hi=hi)
                 else:
-                    acc = ar.ite(ar.lt(acc, y), y, acc)
-                    acc = replace(acc, lo=max(acc.lo, y.lo), hi=max(acc.hi, y.hi))
+                    lo, hi = max(acc.lo, y.lo), max(acc.hi, y.hi)
+                    acc = replace(ar.ite(ar.lt(acc, y), y, acc), lo=lo, hi=hi)
             return "int", acc
         raise FormulaError(f"cannot evaluate {to_text(node)!r} symbolically")
 

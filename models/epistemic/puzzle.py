@@ -180,7 +180,7 @@ class EpistemicPuzzle(Puzzle):
             return self.symbolic_start(constraints)
         return self.start(self.initial_table(backend, method, constraints))
 
-    def steps(self, state: KnowledgeState, limit: int | None = None) -> list[tuple[Step, KnowledgeState]]:
+    def steps(self, state: State, limit: int | None = None) -> list[tuple[Step, State]]:
         """Apply the announcement rounds in order (``limit``: only the first N rounds)."""
         return list(self._run(state, limit, None))
 

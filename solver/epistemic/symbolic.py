@@ -32,6 +32,7 @@ decision diagrams are bounded by the memory budget (:data:`NODE_BYTES` a node): 
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
@@ -129,19 +130,15 @@ class Engine:
         return self.mgr.num_inner_nodes()
 
 
-def _guard(engine: Engine) -> Any:
+@contextlib.contextmanager
+def _guard(engine: Engine) -> Iterator[None]:
     """Turn the package's out-of-memory error into :class:`DiagramLimit` (with the size reached)."""
-    class Guard:
-        def __enter__(self) -> None:
-            return None
-
-        def __exit__(self, kind: Any, exc: Any, tb: Any) -> bool:
-            if exc is not None and isinstance(exc, MemoryError):
-                raise DiagramLimit(f"the decision diagrams reached {engine.nodes():,} nodes, the memory budget's "
-                                   f"{engine.capacity:,} ({NODE_BYTES} bytes each); raise SLEUTH_MEMORY_BUDGET "
-                                   "or use --method table") from None
-            return False
-    return Guard()
+    try:
+        yield
+    except MemoryError:
+        raise DiagramLimit(f"the decision diagrams reached {engine.nodes():,} nodes, the memory budget's "
+                           f"{engine.capacity:,} ({NODE_BYTES} bytes each); raise SLEUTH_MEMORY_BUDGET "
+                           "or use --method table") from None
 
 
 # -- bit vectors ------------------------------------------------------------------------------------------
@@ -264,7 +261,7 @@ class Arithmetic:
         if pairs > CASES_LIMIT:
             raise NotSymbolic(f"{text!r}: // and % over {pairs:,} pairs of values are not yet symbolic",
                               allowed=f"operand ranges with at most {CASES_LIMIT:,} pairs, or --method table")
-        results = {}
+        results: dict[int, list[tuple[int, int]]] = {}
         for x in range(a.lo, a.hi + 1):
             for y in range(b.lo, b.hi + 1):
                 if y != 0:
@@ -308,10 +305,10 @@ class SymbolicState:
     key: tuple[int, ...]                     # listing order: latest event bits first, then the start's values
     point: BDDFunction | None = None
     point_lost: str | None = None
-    _cache: dict[int, tuple[Node, str, Any]] = field(default_factory=dict, repr=False)
+    _cache: dict[int, tuple[Node, str | Domain, Any]] = field(default_factory=dict, repr=False)
     _hidden: dict[frozenset[str], BDDFunction] = field(default_factory=dict, repr=False)
-    _pure: dict[int, tuple[Node, str, Any]] = field(default_factory=dict, repr=False)   # shared by every update
-    _pure_text: dict[str, tuple[Node, str, Any]] = field(default_factory=dict, repr=False)
+    _pure: dict[int, tuple[Node, str | Domain, Any]] = field(default_factory=dict, repr=False)   # kept by updates
+    _pure_text: dict[str, tuple[Node, str | Domain, Any]] = field(default_factory=dict, repr=False)
 
     # -- building ------------------------------------------------------------------------------------
     @classmethod
@@ -461,7 +458,7 @@ class SymbolicState:
 
     def rows(self, limit: int | None = None) -> list[dict[str, int | str]]:
         """The worlds that may be the actual one, in the explicit engine's order (the first ``limit``)."""
-        out = []
+        out: list[dict[str, int | str]] = []
         for row in self._walk(self.designated):
             if limit is not None and len(out) >= limit:
                 break
@@ -643,13 +640,12 @@ class SymbolicState:
                 return "int", acc
             nums = [self.number(a) for a in node.args]
             if node.func == "abs":
-                x = nums[0]
-                if x.lo >= 0:
-                    return "int", x
-                neg = ar.neg(x)
-                lo = 0 if x.lo <= 0 <= x.hi else min(abs(x.lo), abs(x.hi))
-                res = ar.ite(x.bits[-1], neg, x)
-                return "int", Vec(res.bits, lo, max(abs(x.lo), abs(x.hi)))
+                num = nums[0]
+                if num.lo >= 0:
+                    return "int", num
+                lo = 0 if num.lo <= 0 <= num.hi else min(abs(num.lo), abs(num.hi))
+                res = ar.ite(num.bits[-1], ar.neg(num), num)
+                return "int", Vec(res.bits, lo, max(abs(num.lo), abs(num.hi)))
             acc = nums[0]
             for y in nums[1:]:
                 if node.func == "min":
@@ -666,6 +662,8 @@ class SymbolicState:
         if isinstance(left, Str) and not isinstance(right, Str):
             left, right = right, left
             op = {"<": ">", ">": "<", "<=": ">=", ">=": "<="}.get(op, op)
+        lk: str | Domain
+        rk: str | Domain
         lk, lv = self.value(left)
         if isinstance(right, Str):
             if not isinstance(lk, Domain):

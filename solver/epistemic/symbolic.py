@@ -166,7 +166,10 @@ class Vec:
     hi: int
 
     def to(self, w: int) -> tuple[BDDFunction, ...]:
-        """The bits sign-extended to ``w`` (never fewer than the range needs)."""
+        """The bits sign-extended or cut to ``w``: arithmetic modulo ``2^w`` is exact for results whose range fits
+        in ``w`` bits, which is how every caller picks ``w``."""
+        if len(self.bits) >= w:
+            return self.bits[:w]
         return self.bits + (self.bits[-1],) * (w - len(self.bits))
 
 

@@ -31,7 +31,6 @@ AGENT_BYTES = 16           # per agent and world (its class ids)
 SOLVER_WORLD_FACTOR = 3    # a world enumerated by the solver passes through Python lists first
 SOLVER_MAX_WORLDS = 200_000   # default cap of a solver enumeration (measured: about 3,000 worlds a second)
 SHRINK_LIMIT = 2_000_000   # explanations rebuild world sets; above this, constraints are not shrunk
-SYMBOLIC_FROM = 1 << 16    # auto: the symbolic engine from this many starting combinations (measured: faster there)
 LIST_LIMIT = 100_000       # the symbolic engine lists this many worlds at most (the count is exact)
 
 State = KnowledgeState | symbolic.SymbolicState
@@ -83,11 +82,14 @@ class EpistemicPuzzle(Puzzle):
         return int(np.prod([len(d.values) for d in self.domains], dtype=object))
 
     def world_method(self, opts: Mapping[str, Any], backend: str) -> Choice:
-        """``--method``: table, model, symbolic, or auto (symbolic from :data:`SYMBOLIC_FROM` combinations when
-        it serves the puzzle, else table while the product of the domains fits, else model)."""
-        if self._symbolic_serves() and self.explicit is None and self.product_size() >= SYMBOLIC_FROM:
-            return self.derivation(opts, backend, auto="symbolic")
-        return self.derivation(opts, backend, auto="table" if self._table_fits(opts) else "model")
+        """``--method``: table, model, symbolic, or auto (table while the product of the domains fits; past it
+        symbolic when it serves the puzzle, else model).  Measured (tests/bench/bench_symbolic.py): the table is
+        faster while it fits (muddy children 12: symbolic 0.7x; What Sum 10: 0.2x); past it the table is refused
+        and the model enumerates at most a few hundred thousand worlds, while muddy children 40 (2^40 worlds)
+        takes the symbolic engine about a second."""
+        if self._table_fits(opts):
+            return self.derivation(opts, backend, auto="table")
+        return self.derivation(opts, backend, auto="symbolic" if self._symbolic_serves() else "model")
 
     def _symbolic_serves(self) -> bool:
         """The decision-diagram package is installed and no event leaves a belief that may be false."""

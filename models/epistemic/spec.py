@@ -59,8 +59,8 @@ SPEC = GameSpec(
              model("the starting worlds enumerated from the declarative model on --backend (the listed worlds "
                    "as a table constraint), then the same announcements", "solver")),
     answer=("worlds", "count"),
-    options=(Option("method", "string", "auto", "how the worlds are built (see methods; auto: symbolic from "
-                    "65,536 combinations when it serves the puzzle, else table while the product of the domains fits, "
-                    "else model)", ("solve", "verify"), flag=True),),
+    options=(Option("method", "string", "auto", "how the worlds are built (see methods; auto: table while the "
+                    "product of the domains fits, past it symbolic when it serves the puzzle, else model)",
+                    ("solve", "verify"), flag=True),),
     template="epistemic/cheryl",
 )

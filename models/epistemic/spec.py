@@ -60,7 +60,7 @@ SPEC = GameSpec(
                    "as a table constraint), then the same announcements", "solver")),
     answer=("worlds", "count"),
     options=(Option("method", "string", "auto", "how the worlds are built (see methods; auto: table while the "
-                    "product of the domains fits, past it symbolic when it serves the puzzle, else model)",
+                    "product of the domains fits, else model; symbolic only when named)",
                     ("solve", "verify"), flag=True),),
     template="epistemic/cheryl",
 )

@@ -17,6 +17,7 @@ from typing import Any
 
 from sleuth.executor import Executor, ExperimentParser, add_run_options, bounded, int_list
 from sleuth.figures import check_target, pyplot, save
+from sleuth.formula import parse
 from sleuth.puzzle import load_data, load_puzzle
 from sleuth.resources import example_path
 
@@ -78,8 +79,8 @@ def _verify_job(name: str) -> Callable[[int], Callable[[], int]]:
 EVENT_KINDS: dict[str, Callable[[int], Callable[[], int]]] = {
     **{f"verify:{name}": _verify_job(name) for name in EVENT_FILES},
     "russian": lambda n: lambda: len(russian.safe_announcements()),
-    "drinking": lambda n: lambda: int(classic.load_epistemic(classic.drinking_logicians(n)).final_state(after=0).truth(
-        classic.drinking_check(n)).sum()),
+    "drinking": lambda n: lambda: classic.load_epistemic(classic.drinking_logicians(n)).final_state(after=0).judge(
+        parse(classic.drinking_check(n)))[0],
     # only child 1 hears the father (semi-private); n - 1 rounds of silence, then children 2..n know
     "muddy-hear": lambda n: lambda: len(load_data(classic.muddy_some_hear(n, n, 1, n - 1)).solve()
                                          .fields["knowers"][-1]["know"]),

@@ -55,11 +55,16 @@ GAME = Game(
     claims=("a formula, e.g. x == 4 and knows(S, not knows(P))",),
     methods=(Derivation("table", "the worlds as a vectorised table: the product of the domains filtered (or the "
                         "listed worlds), announcements applied to the table"),
+             Derivation("symbolic", "knowledge structures on binary decision diagrams (needs the symbolic extra, "
+                        "oxidd): the worlds as a state law, knowledge by quantifying what an agent does not observe; "
+                        "the count is exact, the worlds listed are bounded, beliefs after private events are not "
+                        "yet symbolic"),
              model("the starting worlds enumerated from the declarative model on --backend (the listed worlds "
                    "as a table constraint), then the same announcements", "solver")),
     answer=("worlds", "count"),
-    options=(Option("method", "string", "auto", "how the starting worlds are built (see methods; auto: table "
-                    "while the product of the domains fits, else model)", ("solve", "verify"), flag=True),),
+    options=(Option("method", "string", "auto", "how the worlds are built (see methods; auto: table while the "
+                    "product of the domains fits, else model; symbolic only when named)",
+                    ("solve", "verify"), flag=True),),
     template="epistemic/cheryl",
     aliases=("del", "knowledge"),
     viewer=False,

@@ -11,12 +11,13 @@ from typing import Any
 
 import numpy as np
 
-from sleuth.epistemic import (DEFAULT_TABLE_LIMIT, Evaluator, KnowledgeState, WorldTable)
+from sleuth.epistemic import DEFAULT_TABLE_LIMIT, Evaluator, KnowledgeState, WorldTable
+from sleuth.epistemic import symbolic
 from sleuth.derive import Choice
 from sleuth.claims import with_hint
 from sleuth.errors import PuzzleError
 from sleuth.explain import minimal_subset
-from sleuth.formula import Knows, Node, parse, to_text
+from sleuth.formula import Node, parse, to_text
 from sleuth.limits import MAX_WORLDS_KEY, check_size, max_items
 from sleuth.puzzle import Puzzle, PuzzleDoc, emit_notes
 from sleuth.results import Answer, optional, ClaimResult, ClaimSpec, Report, Status, Verdict
@@ -31,6 +32,9 @@ AGENT_BYTES = 16           # per agent and world (its class ids)
 SOLVER_WORLD_FACTOR = 3    # a world enumerated by the solver passes through Python lists first
 SOLVER_MAX_WORLDS = 200_000   # default cap of a solver enumeration (measured: about 3,000 worlds a second)
 SHRINK_LIMIT = 2_000_000   # explanations rebuild world sets; above this, constraints are not shrunk
+LIST_LIMIT = 100_000       # the symbolic engine lists this many worlds at most (the count is exact)
+
+State = KnowledgeState | symbolic.SymbolicState
 
 
 @dataclass(frozen=True)
@@ -55,6 +59,8 @@ class EpistemicAnswer(Answer):
     backend: str | None
     actual: Mapping[str, int | str] | None = optional()
     knowers: Sequence[Mapping[str, Any]] | None = optional()
+    shared: Mapping[str, int | str] | None = optional()   # symbolic: the values every world left has
+    listed: int | None = optional()                        # symbolic: how many of the worlds are listed
 
 
 class EpistemicPuzzle(Puzzle):
@@ -66,6 +72,8 @@ class EpistemicPuzzle(Puzzle):
         self.agents, self.announcements, self.actual = state.agents, state.announcements, state.actual
         self._tables: dict[tuple[str, str, tuple[int, ...]], WorldTable] = {}
         self.options: Mapping[str, Any] | None = None   # the current command's (max_worlds)
+        self._engine: symbolic.Engine | None = None
+        self._symbolic: dict[tuple[int, ...], symbolic.SymbolicState] = {}
 
     # -- worlds ---------------------------------------------------------------------------------------
     def product_size(self) -> int:
@@ -74,8 +82,24 @@ class EpistemicPuzzle(Puzzle):
         return int(np.prod([len(d.values) for d in self.domains], dtype=object))
 
     def world_method(self, opts: Mapping[str, Any], backend: str) -> Choice:
-        """``--method``: table, model, or auto (table while the product of the domains fits, else model)."""
+        """``--method``: table, model, symbolic, or auto (table while the product of the domains fits, else model).
+
+        ``auto`` does not pick the symbolic engine yet: its size is not estimated before work, and a product of
+        two wide variables (``x * y`` over 1..7072) grows its diagrams past a 1 GB address space before the
+        node budget stops it.  Measured where it would pay (tests/bench/bench_symbolic.py): past the table's
+        limit on boolean-heavy families (muddy children 40: 0.23 s of CPU), not on arithmetic ones (What Sum,
+        Sum and Product: the table is 5-100x faster)."""
         return self.derivation(opts, backend, auto="table" if self._table_fits(opts) else "model")
+
+    def _symbolic_serves(self) -> bool:
+        """The decision-diagram package is installed and no event leaves a belief that may be false."""
+        return symbolic.available() and all(
+            step.action is None or all(step.action.relation(a).s5 for a in self.agents)
+            for step, _ in self.announcements)
+
+    @staticmethod
+    def _method(choice: Choice) -> str:
+        return {"model": "solver"}.get(choice.name, choice.name)
 
     def _table_fits(self, options: Mapping[str, Any] | None) -> bool:
         """Whether the starting worlds are listed, or their product fits a table (what ``auto`` decides by)."""
@@ -133,21 +157,45 @@ class EpistemicPuzzle(Puzzle):
             state.point_lost = None if len(hit) else "the actual world breaks the constraints"
         return state
 
-    def steps(self, state: KnowledgeState, limit: int | None = None) -> list[tuple[Step, KnowledgeState]]:
+    def symbolic_start(self, constraints: Sequence[int] | None = None) -> symbolic.SymbolicState:
+        """The starting knowledge structure (the constraints chosen, default all), pointed at the actual world."""
+        chosen = tuple(range(len(self.constraints)) if constraints is None else constraints)
+        if chosen not in self._symbolic:
+            for step, _ in self.announcements:
+                beliefs = [] if step.action is None else [a for a in self.agents if not step.action.relation(a).s5]
+                if beliefs:
+                    raise symbolic.NotSymbolic(f"{step.name}: agent {beliefs[0]!r} is left with a belief that may be "
+                                               "false (a private event, or observers that are not a partition of "
+                                               "the events): not yet symbolic", file=self.doc.file,
+                                               allowed="--method table or model")
+            if self._engine is None:
+                self._engine = symbolic.Engine()
+            actual = None if self.actual is None else {d.name: d.code(self.actual[d.name]) for d in self.domains}
+            self._symbolic[chosen] = symbolic.SymbolicState.start(
+                self.domains, [self.constraints[i][1] for i in chosen], self.agents,
+                None if self.explicit is None else coded_rows(self.state), actual, self._engine)
+        return self._symbolic[chosen]
+
+    def start_state(self, backend: str, method: str, constraints: Sequence[int] | None = None) -> State:
+        """The starting state by ``method`` (table, solver, symbolic or auto)."""
+        if method == "symbolic":
+            return self.symbolic_start(constraints)
+        return self.start(self.initial_table(backend, method, constraints))
+
+    def steps(self, state: State, limit: int | None = None) -> list[tuple[Step, State]]:
         """Apply the announcement rounds in order (``limit``: only the first N rounds)."""
         return list(self._run(state, limit, None))
 
     def final_state(self, *, backend: str = "cpsat", method: str = "auto", after: int | None = None,
-                    only: set[str] | None = None) -> KnowledgeState:
+                    only: set[str] | None = None) -> State:
         """The state after the rounds (``only``: keep just the named observations, for explanations)."""
         idx = [i for i, (name, _) in enumerate(self.constraints) if only is None or name in only]
-        state = self.start(self.initial_table(backend, method, idx))
+        state = self.start_state(backend, method, idx)
         for _, nxt_state in self._run(state, after, only):
             state = nxt_state
         return state
 
-    def _run(self, state: KnowledgeState, after: int | None,
-             only: set[str] | None) -> Iterator[tuple[Step, KnowledgeState]]:
+    def _run(self, state: State, after: int | None, only: set[str] | None) -> Iterator[tuple[Step, State]]:
         """Announcement rounds in order, each named; ``only`` skips rounds not named in it."""
         taken = 0
         for step, repeat in self.announcements:
@@ -161,6 +209,9 @@ class EpistemicPuzzle(Puzzle):
                     continue
                 try:
                     nxt = step.apply(state)
+                except symbolic.NotSymbolic as exc:   # stays a refusal of the method (auto picks another)
+                    raise symbolic.NotSymbolic(exc.message, file=self.doc.file, place=name, allowed=exc.allowed) \
+                        from None
                 except PuzzleError as exc:
                     raise exc.located(self.doc.file, name) from None
                 if repeat == "stable" and nxt.size == state.size:
@@ -168,10 +219,10 @@ class EpistemicPuzzle(Puzzle):
                 yield Step(step.formula, step.text, step.by, name, step.action, step.kind), nxt
                 state = nxt
 
-    def observations(self, after: int | None = None) -> list[str]:
+    def observations(self, after: int | None = None, backend: str = "cpsat", method: str = "auto") -> list[str]:
         """Names of the constraints and of the announcement rounds (up to ``after``)."""
         names = [name for name, _ in self.constraints]
-        state = self.start(self.initial_table())
+        state = self.start_state(backend, method)
         names += [s.name for s, _ in self._run(state, after, None)]
         return names
 
@@ -180,8 +231,8 @@ class EpistemicPuzzle(Puzzle):
         opts = dict(options or {})
         self.options = opts
         choice = self.world_method(opts, backend)
-        method = "solver" if choice.name == "model" else "table"
-        start = self.start(self.initial_table(backend, method))
+        method = self._method(choice)
+        start = self.start_state(backend, method)
         # streamed: each state is dropped once its row is written (the states of a long run do not all fit)
         state, trace = start, []
         knowers = [self._knower_row("start", start)] if self.actual is not None else []
@@ -194,29 +245,34 @@ class EpistemicPuzzle(Puzzle):
                 knowers.append(self._knower_row(s.name, st))
             state = st
         if state.count == 0:
-            conflict = self.minimal_conflict()
+            conflict = self.minimal_conflict(backend, method)
             return Report(self.game, Status.CONTRADICTION,
                           {"worlds": [], "count": 0, "initial": start.count, "steps": trace}, conflict=conflict)
-        fields: dict[str, Any] = {"worlds": state.worlds().rows(), "count": state.count,
-                                  "initial": start.count, "steps": trace, **choice.fields()}
+        fields: dict[str, Any] = {"count": state.count, "initial": start.count, "steps": trace, **choice.fields()}
+        if isinstance(state, symbolic.SymbolicState):
+            fields["worlds"] = state.rows(LIST_LIMIT)
+            fields["listed"] = len(fields["worlds"])
+            fields["shared"] = state.shared()
+        else:
+            fields["worlds"] = state.rows()
         if self.actual is not None:
             fields["actual"] = self.actual
             fields["knowers"] = knowers
         return Report.of(self.game, EpistemicAnswer(**fields), self._text(start.count, state, fields))
 
-    def _knower_row(self, label: str, state: KnowledgeState) -> dict[str, Any]:
+    def _knower_row(self, label: str, state: State) -> dict[str, Any]:
         """At the actual world: which agents know the whole world (and who is certain of a wrong one)."""
         if state.point is None:
             return {"after": label, "actual_possible": False, "know": [], "why": state.point_lost}
-        w = state.point
-        sure = [a for a in self.agents if bool(state.truth(Knows(a, None))[w])]   # no text: any name works
-        right = {a for a in sure if state.relation(a).member[w] == state.relation(a).target[w]}
+        views = {a: state.sure_at_point(a) for a in self.agents}
+        sure = [a for a in self.agents if views[a][0]]
+        right = {a for a in sure if views[a][1]}
         row = {"after": label, "actual_possible": True, "know": [a for a in sure if a in right]}
         if len(right) < len(sure):   # certain of a world that is not the actual one (a false belief)
             row["mistaken"] = [a for a in sure if a not in right]
         return row
 
-    def _text(self, initial: int, state: KnowledgeState, fields: Mapping[str, Any]) -> str:
+    def _text(self, initial: int, state: State, fields: Mapping[str, Any]) -> str:
         lines = [self.title or "epistemic puzzle", f"worlds at the start: {initial}"]
         for step in fields["steps"]:
             extra = f" (model: {step['model']}, with the worlds only believed possible)" \
@@ -230,11 +286,15 @@ class EpistemicPuzzle(Puzzle):
                     know += f" (certain but wrong: {', '.join(row['mistaken'])})"
                 lines.append(f"  after {row['after']}: {know}" if row["actual_possible"]
                              else f"  after {row['after']}: {row['why']}")
-        shown = state.worlds().rows(20)
+        shown = state.rows(20)
         lines.append(f"worlds left: {state.count}")
+        if fields.get("shared") and state.count > len(shown):
+            lines.append("  in every one: " + ", ".join(f"{k} = {v}" for k, v in fields["shared"].items()))
         lines += ["  " + ", ".join(f"{k} = {v}" for k, v in row.items()) for row in shown]
         if state.count > len(shown):
-            lines.append(f"  ... and {state.count - len(shown)} more (--json lists all)")
+            listed = fields.get("listed")
+            more = "--json lists all" if listed is None or listed >= state.count else f"--json lists {listed:,}"
+            lines.append(f"  ... and {state.count - len(shown)} more ({more})")
         return "\n".join(lines)
 
     # -- verify ---------------------------------------------------------------------------------------
@@ -243,8 +303,7 @@ class EpistemicPuzzle(Puzzle):
         opts = dict(options or {})
         self.options = opts
         choice = self.world_method(opts, backend)
-        method = "solver" if choice.name == "model" else "table"
-        return [self.verify_one(c, backend, method) for c in claims]
+        return [self.verify_one(c, backend, self._method(choice)) for c in claims]
 
     def parse_claim(self, claim: ClaimSpec) -> tuple[Node, int | None, bool]:
         try:
@@ -263,28 +322,27 @@ class EpistemicPuzzle(Puzzle):
         node, after, at_actual = self.parse_claim(claim)
         state = self.final_state(backend=backend, method=method, after=after)
         if state.count == 0:
-            return ClaimResult(claim.text, Verdict.CONTRADICTION, self.minimal_conflict(), expect=claim.expect,
-                               detail="no world is left")
+            return ClaimResult(claim.text, Verdict.CONTRADICTION, self.minimal_conflict(backend, method),
+                               expect=claim.expect, detail="no world is left")
         if at_actual:
             if state.point is None:
                 return ClaimResult(claim.text, Verdict.CONTRADICTION, expect=claim.expect,
                                    detail=f"no actual world: {state.point_lost}")
-            value = bool(state.truth(node)[state.point])
+            value = state.at_point(node)
             return ClaimResult(claim.text, Verdict.ENTAILED if value else Verdict.REFUTED,
                                expect=claim.expect, detail="judged at the actual world")
-        holds = _judged(state, node)
-        rows = state.worlds()
-        if holds.all():
+        true, total = state.judge(node)
+        if true == total:
             because = self.explain(node, after, want=True, backend=backend, method=method)
             return ClaimResult(claim.text, Verdict.ENTAILED, because, expect=claim.expect,
                                detail=f"true in all {state.count} worlds")
-        if not holds.any():
+        if not true:
             because = self.explain(node, after, want=False, backend=backend, method=method)
-            return ClaimResult(claim.text, Verdict.REFUTED, because, rows.subset(~holds).rows(1)[0],
+            return ClaimResult(claim.text, Verdict.REFUTED, because, state.witness(node, False),
                                expect=claim.expect, detail=f"false in all {state.count} worlds")
-        witness = {"true": rows.subset(holds).rows(1)[0], "false": rows.subset(~holds).rows(1)[0]}
+        witness = {"true": state.witness(node, True), "false": state.witness(node, False)}
         return ClaimResult(claim.text, Verdict.OPEN, (), witness, expect=claim.expect,
-                           detail=f"true in {int(holds.sum())} of {state.count} worlds")
+                           detail=f"true in {true} of {state.count} worlds")
 
     def _shrink(self, names: list[str], still: Any) -> tuple[str, ...]:
         """Drop every observation whose removal keeps ``still(kept)`` true (:func:`sleuth.explain.minimal_subset`)."""
@@ -293,24 +351,25 @@ class EpistemicPuzzle(Puzzle):
     def explain(self, node: Node, after: int | None, *, want: bool, backend: str, method: str) -> tuple[str, ...]:
         """A minimal list of observations (constraints, announcement rounds) that, applied in order, already
         make the claim true (``want``) or false in every world left."""
-        names = self.observations(after)
-        fixed = [] if self.product_size() <= SHRINK_LIMIT else [n for n, _ in self.constraints]
+        names = self.observations(after, backend, method)
+        fixed = [] if self.product_size() <= SHRINK_LIMIT or method == "symbolic" else \
+            [n for n, _ in self.constraints]
 
         def still(kept: set[str]) -> bool:
             state = self.final_state(backend=backend, method=method, after=after, only=kept | set(fixed))
             if state.count == 0:
                 return False
-            holds = _judged(state, node)
-            return bool(holds.all()) if want else not bool(holds.any())
+            true, total = state.judge(node)
+            return true == total if want else not true
 
         free = [n for n in names if n not in fixed]
         return tuple(fixed) + self._shrink(free, lambda kept: still(kept))
 
-    def minimal_conflict(self) -> tuple[str, ...]:
-        names = self.observations()
+    def minimal_conflict(self, backend: str = "cpsat", method: str = "auto") -> tuple[str, ...]:
+        names = self.observations(None, backend, method)
 
         def empty(kept: set[str]) -> bool:
-            return self.final_state(only=kept).count == 0
+            return self.final_state(backend=backend, method=method, only=kept).count == 0
 
         return self._shrink(names, empty)
 
@@ -321,12 +380,6 @@ class EpistemicPuzzle(Puzzle):
                                self.agents)
         ev = Evaluator(empty)
         ev.truth(node) if boolean else ev.value(node)
-
-
-def _judged(state: KnowledgeState, node: Node) -> np.ndarray:
-    """The formula's truth in each world that may be the actual one."""
-    holds = state.truth(node)
-    return holds if state.designated is None else holds[state.designated]
 
 
 # -- loading --------------------------------------------------------------------------------------------

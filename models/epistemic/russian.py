@@ -12,7 +12,6 @@ from collections.abc import Iterator, Sequence
 from itertools import combinations
 from typing import Any
 
-from sleuth.epistemic import KnowledgeState
 from sleuth.errors import InternalError
 from sleuth.formula import parse
 
@@ -82,20 +81,21 @@ def hand_lists(sizes: Sequence[int] = (5, 6, 7)) -> Iterator[tuple[Hand, ...]]:
         yield from extend((), hands, n)
 
 
-def state() -> tuple[KnowledgeState, int]:
-    """The initial state and the index of the actual deal in it."""
+def state(method: str = "auto") -> tuple[Any, Any]:
+    """The initial state (by ``method``: table, symbolic...) and the actual deal in it."""
     puzzle = load_epistemic(document(), file="<russian cards>")
-    start = puzzle.final_state(after=0)
+    start = puzzle.final_state(after=0, method=method)
     if start.point is None:
         raise InternalError("the Russian cards document names no actual deal")
     return start, start.point
 
 
-def safe_announcements(lists: Sequence[tuple[Hand, ...]] | None = None) -> list[tuple[Hand, ...]]:
+def safe_announcements(lists: Sequence[tuple[Hand, ...]] | None = None,
+                       method: str = "auto") -> list[tuple[Hand, ...]]:
     """The hand lists that pass every check of :func:`check_set` at the actual deal."""
-    start, point = state()
+    start, _ = state(method)
     out = []
     for hands in (hand_lists() if lists is None else lists):
-        if all(bool(start.truth(parse(f))[point]) for f in check_set(hands)):
+        if all(start.at_point(parse(f)) for f in check_set(hands)):
             out.append(hands)
     return out

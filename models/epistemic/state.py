@@ -35,7 +35,8 @@ class Step:
     action: ActionModel | None = None
     kind: str = "public"
 
-    def apply(self, state: KnowledgeState) -> KnowledgeState:
+    def apply(self, state: Any) -> Any:
+        """The step on a state of either engine (explicit :class:`KnowledgeState` or symbolic)."""
         return state.announce(self.formula) if self.action is None else state.update(self.action)
 
 

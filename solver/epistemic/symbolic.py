@@ -1,0 +1,923 @@
+"""The symbolic engine: epistemic puzzles as knowledge structures on binary decision diagrams.
+
+After van Benthem, van Eijck, Gattinger and Su, "Symbolic model checking for Dynamic Epistemic Logic"
+(and their tool SMCDEL): a *knowledge structure* is a vocabulary of boolean variables, a *state law* θ (a BDD
+whose satisfying assignments are the worlds) and, per agent, the variables it observes.  Agent *a* cannot tell
+two worlds apart when they agree on its observed variables, so ``knows(a, φ)`` is ∀(unobserved).(θ → φ); a
+public announcement conjoins the law; common knowledge is the greatest fixpoint of "everyone knows";
+distributed knowledge quantifies the variables nobody in the group observes.
+
+The puzzle format maps onto it as follows.  Each variable's domain is log-encoded (its value's index in the
+domain, most significant bit first; the domain is part of the law).  An agent that observes an expression
+observes fresh bits defined by it in the law.  Integer expressions are two's complement bit vectors whose
+width comes from the exact range of the expression (:meth:`~.evaluation.Evaluator.bounds`'s interval
+arithmetic), so no operation wraps.  Events are the paper's knowledge transformers: an action model with S5
+observers adds bits for the event (and, per agent, for the block of events it cannot tell apart), a factual
+change renames the changed bits to fresh copies (the values before the event) and defines the new ones, and
+an agent that learns an expression's value observes fresh bits defined by it.  Events that make beliefs
+differ from knowledge (a private announcement's outsiders, observers that are not a partition) are not
+symbolic yet: :class:`NotSymbolic` says so.
+
+Worlds are counted exactly (``sat_count``, Python integers); listing walks the worlds in the explicit
+engine's order (the latest event first, then earlier events, then the starting world's values).  The
+decision diagrams are bounded by the memory budget (:data:`NODE_BYTES` a node): past it,
+:class:`DiagramLimit` (exit 3) says how many nodes were reached.
+
+>>> from .tables import Domain
+>>> s = SymbolicState.start([Domain("x", tuple(range(1, 4))), Domain("y", tuple(range(1, 4)))],
+...                         [parse("x <= y")], {"S": [parse("x + y")], "P": [parse("x * y")]})
+>>> s.count, s.announce(parse("knows(S)")).count
+(6, 4)
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any
+
+from ..derive import NotServed
+from ..errors import PuzzleError
+from ..formula import (After, And, Arith, BoolConst, Call, Common, Compare, Distributed, FormulaError, Implies, Int,
+                       Knows, Name, Neg, Node, Not, Or, Str, names_in, parse, to_text, walk)
+from ..limits import LimitReached, expired, memory_budget
+from ..schema import fold
+from .evaluation import _interval
+from .tables import Domain, _range_text
+
+if TYPE_CHECKING:
+    from oxidd.bdd import BDDFunction, BDDManager
+
+    from .knowledge import ActionModel
+
+NODE_BYTES = 64           # per decision-diagram node: the node, its unique-table slot and the apply cache share
+CASES_LIMIT = 1 << 16     # // and % are tabulated over the operands' values up to this many pairs
+FIXPOINT_LIMIT = 100_000  # rounds of a common-knowledge fixpoint (each removes a world, so never reached)
+
+
+class NotSymbolic(NotServed):
+    """What the puzzle uses has no symbolic form yet (the explicit methods serve it)."""
+
+
+class DiagramLimit(LimitReached):
+    """The decision diagrams outgrew the memory budget (or the time limit stopped a fixpoint)."""
+
+
+def available() -> bool:
+    """Whether the decision-diagram package (oxidd, the ``symbolic`` extra) is installed."""
+    try:
+        import oxidd.bdd  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+class Engine:
+    """One decision-diagram manager, its node capacity taken from the memory budget."""
+
+    def __init__(self) -> None:
+        try:
+            from oxidd.bdd import BDDManager
+        except ImportError:
+            raise PuzzleError("--method symbolic needs the decision-diagram package oxidd",
+                              allowed="pip install 'sleuth[symbolic]' (or oxidd), or --method table / model") \
+                from None
+        self.capacity = max(1 << 16, min(memory_budget() // NODE_BYTES, (1 << 32) - 1))
+        self.mgr: BDDManager = BDDManager(self.capacity, 1 << 20, 1)
+        self.true, self.false = self.mgr.true(), self.mgr.false()
+        self.names: list[str] = []
+
+    def fresh(self, names: Sequence[str], after: Sequence[int] = ()) -> list[int]:
+        """New variables, one per name: right below the lowest of ``after`` in the order (a defined bit next to
+        what defines it keeps the law small), else at the bottom."""
+        return self.fresh_groups([(names, after)])[0]
+
+    def fresh_groups(self, groups: Sequence[tuple[Sequence[str], Sequence[int]]]) -> list[list[int]]:
+        """:meth:`fresh` for several groups, reordered once."""
+        first = self.mgr.num_vars()
+        order = [self.mgr.level_to_var(level) for level in range(first)]
+        level = {v: i for i, v in enumerate(order)}
+        slots: dict[int, list[int]] = {}
+        out = []
+        for names, after in groups:
+            start = self.mgr.num_vars()
+            self.mgr.add_vars(len(names))
+            self.names += list(names)
+            new = list(range(start, start + len(names)))
+            out.append(new)
+            at = max((level[v] for v in after if v in level), default=first - 1) + 1
+            slots.setdefault(at, []).extend(new)
+        if any(at < first for at in slots):
+            merged = []
+            for i in range(first + 1):
+                merged += slots.get(i, [])
+                if i < first:
+                    merged.append(order[i])
+            self.mgr.set_var_order(merged)
+        return out
+
+    def var(self, v: int) -> BDDFunction:
+        return self.mgr.var(v)
+
+    def cube(self, variables: Sequence[int]) -> BDDFunction:
+        out = self.true
+        for v in sorted(variables, key=self.mgr.var_to_level, reverse=True):
+            out = out & self.mgr.var(v)
+        return out
+
+    def nodes(self) -> int:
+        return self.mgr.num_inner_nodes()
+
+
+@contextlib.contextmanager
+def _guard(engine: Engine) -> Iterator[None]:
+    """Turn the package's out-of-memory error into :class:`DiagramLimit` (with the size reached)."""
+    try:
+        yield
+    except MemoryError:
+        raise DiagramLimit(f"the decision diagrams reached {engine.nodes():,} nodes, the memory budget's "
+                           f"{engine.capacity:,} ({NODE_BYTES} bytes each); raise SLEUTH_MEMORY_BUDGET "
+                           "or use --method table") from None
+
+
+# -- bit vectors ------------------------------------------------------------------------------------------
+
+def width(lo: int, hi: int) -> int:
+    """Bits of the smallest two's complement form holding every integer in ``lo..hi``."""
+    w = 1
+    while not (-(1 << (w - 1)) <= lo and hi <= (1 << (w - 1)) - 1):
+        w += 1
+    return w
+
+
+def index_bits(n: int) -> int:
+    """Bits of a log encoding of ``n`` values (0 for a single value)."""
+    return max(0, (n - 1).bit_length())
+
+
+@dataclass(frozen=True)
+class Vec:
+    """An integer-valued function of the worlds: two's complement bits (least significant first) and the exact
+    range of its values."""
+
+    bits: tuple[BDDFunction, ...]
+    lo: int
+    hi: int
+
+    def to(self, w: int) -> tuple[BDDFunction, ...]:
+        """The bits sign-extended or cut to ``w``: arithmetic modulo ``2^w`` is exact for results whose range fits
+        in ``w`` bits, which is how every caller picks ``w``."""
+        if len(self.bits) >= w:
+            return self.bits[:w]
+        return self.bits + (self.bits[-1],) * (w - len(self.bits))
+
+
+class Arithmetic:
+    """Exact arithmetic on :class:`Vec`: every result's width comes from its range, so nothing wraps."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.e = engine
+
+    def const(self, value: int) -> Vec:
+        w = width(value, value)
+        return Vec(tuple(self.e.true if (value >> i) & 1 else self.e.false for i in range(w)), value, value)
+
+    def unsigned(self, bits: Sequence[BDDFunction]) -> Vec:
+        """An unsigned number from its bits (most significant first), e.g. a domain index."""
+        lsb = tuple(reversed(bits)) + (self.e.false,)
+        return Vec(lsb, 0, (1 << len(bits)) - 1)
+
+    def add(self, a: Vec, b: Vec, lo: int, hi: int) -> Vec:
+        w = width(lo, hi)
+        x, y = a.to(w), b.to(w)
+        carry, out = self.e.false, []
+        for i in range(w):
+            out.append(x[i] ^ y[i] ^ carry)
+            carry = (x[i] & y[i]) | (carry & (x[i] ^ y[i]))
+        return Vec(tuple(out), lo, hi)
+
+    def neg(self, a: Vec) -> Vec:
+        lo, hi = -a.hi, -a.lo
+        w = width(lo, hi)
+        inverted = Vec(tuple(~b for b in a.to(w)), -a.hi - 1, -a.lo - 1)
+        return self.add(inverted, self.const(1), lo, hi)
+
+    def mul(self, a: Vec, b: Vec, lo: int, hi: int) -> Vec:
+        if a.lo == a.hi:
+            a, b = b, a
+        w = width(lo, hi)
+        x, y = a.to(w), b.to(w)
+        if b.lo == b.hi:   # by a constant: shifted copies of a where the constant's bits are set
+            acc = self.const(0)
+            for i in range(w):
+                if (b.lo >> i) & 1:
+                    shifted = Vec((self.e.false,) * i + x[:w - i], -(1 << (w - 1)), (1 << (w - 1)) - 1)
+                    acc = self._wrapless(acc, shifted, w)
+            return Vec(acc.to(w)[:w], lo, hi)
+        acc_bits = [self.e.false] * w
+        for i in range(w):   # modulo 2^w: exact, since the true product lies in lo..hi
+            carry = self.e.false
+            for j in range(i, w):
+                term = x[j - i] & y[i]
+                s = acc_bits[j] ^ term ^ carry
+                carry = (acc_bits[j] & term) | (carry & (acc_bits[j] ^ term))
+                acc_bits[j] = s
+        return Vec(tuple(acc_bits), lo, hi)
+
+    def _wrapless(self, a: Vec, b: Vec, w: int) -> Vec:
+        """``a + b`` modulo ``2^w`` (a partial sum whose final value is in range)."""
+        x, y = a.to(w), b.to(w)
+        carry, out = self.e.false, []
+        for i in range(w):
+            out.append(x[i] ^ y[i] ^ carry)
+            carry = (x[i] & y[i]) | (carry & (x[i] ^ y[i]))
+        return Vec(tuple(out), -(1 << (w - 1)), (1 << (w - 1)) - 1)
+
+    def eq(self, a: Vec, b: Vec) -> BDDFunction:
+        if a.hi < b.lo or b.hi < a.lo:
+            return self.e.false
+        w = max(len(a.bits), len(b.bits))
+        out = self.e.true
+        for x, y in zip(a.to(w), b.to(w), strict=True):
+            out = out & x.equiv(y)
+        return out
+
+    def lt(self, a: Vec, b: Vec) -> BDDFunction:
+        """``a < b``: the sign of ``a - b`` computed wide enough."""
+        if a.hi < b.lo:
+            return self.e.true
+        if a.lo >= b.hi:
+            return self.e.false
+        lo, hi = a.lo - b.hi, a.hi - b.lo
+        d = self.add(a, self.neg(b), lo, hi)
+        return d.bits[-1]
+
+    def ite(self, c: BDDFunction, a: Vec, b: Vec) -> Vec:
+        lo, hi = min(a.lo, b.lo), max(a.hi, b.hi)
+        w = width(lo, hi)
+        return Vec(tuple(c.ite(x, y) for x, y in zip(a.to(w), b.to(w), strict=True)), lo, hi)
+
+    def cases(self, a: Vec, b: Vec, fn: Any, text: str) -> Vec:
+        """``fn(a, b)`` tabulated over the operands' values (for ``//`` and ``%``)."""
+        pairs = (a.hi - a.lo + 1) * (b.hi - b.lo + 1)
+        if pairs > CASES_LIMIT:
+            raise NotSymbolic(f"{text!r}: // and % over {pairs:,} pairs of values are not yet symbolic",
+                              allowed=f"operand ranges with at most {CASES_LIMIT:,} pairs, or --method table")
+        results: dict[int, list[tuple[int, int]]] = {}
+        for x in range(a.lo, a.hi + 1):
+            for y in range(b.lo, b.hi + 1):
+                if y != 0:
+                    results.setdefault(fn(x, y), []).append((x, y))
+        lo, hi = (min(results), max(results)) if results else (0, 0)
+        w = width(lo, hi)
+        out = [self.e.false] * w
+        for value, where in results.items():
+            cond = self.e.false
+            for x, y in where:
+                cond = cond | (self.eq(a, self.const(x)) & self.eq(b, self.const(y)))
+            for i in range(w):
+                if (value >> i) & 1:
+                    out[i] = out[i] | cond
+        return Vec(tuple(out), lo, hi)
+
+
+# -- knowledge structures ---------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Encoded:
+    """A puzzle variable in the structure: its domain and its index bits (most significant first)."""
+
+    domain: Domain
+    bits: tuple[int, ...]
+
+
+@dataclass
+class SymbolicState:
+    """A knowledge structure (law, observed variables) and the puzzle's view of it: which worlds may be the
+    actual one (``designated``), the actual world if known (``point``), and the order worlds are listed in."""
+
+    engine: Engine
+    domains: tuple[Domain, ...]
+    variables: dict[str, Encoded]            # each puzzle variable's current bits
+    agents: dict[str, tuple[Node, ...]]      # the expressions each agent observes
+    observed: dict[str, frozenset[int]]      # the bits each agent observes
+    vocabulary: tuple[int, ...]              # every bit of the structure
+    law: BDDFunction
+    designated: BDDFunction
+    key: tuple[int, ...]                     # listing order: latest event bits first, then the start's values
+    point: BDDFunction | None = None
+    point_lost: str | None = None
+    _cache: dict[int, tuple[Node, str | Domain, Any]] = field(default_factory=dict, repr=False)
+    _hidden: dict[frozenset[str], BDDFunction] = field(default_factory=dict, repr=False)
+    _pure: dict[int, tuple[Node, str | Domain, Any]] = field(default_factory=dict, repr=False)   # kept by updates
+    _pure_text: dict[str, tuple[Node, str | Domain, Any]] = field(default_factory=dict, repr=False)
+
+    # -- building ------------------------------------------------------------------------------------
+    @classmethod
+    def start(cls, domains: Sequence[Domain], constraints: Sequence[Node], agents: Mapping[str, Sequence[Node]],
+              rows: Sequence[Sequence[int]] | None = None, actual: Mapping[str, int] | None = None,
+              engine: Engine | None = None) -> SymbolicState:
+        """The starting structure: the domains (or the listed ``rows`` of codes) and the constraints as the law,
+        each agent observing its expressions; ``actual`` (codes) points at the real world."""
+        e = engine or Engine()
+        with _guard(e):
+            variables: dict[str, Encoded] = {}
+            law = e.true
+            for d in domains:
+                bits = tuple(e.fresh([f"{d.name}[{i}]" for i in range(index_bits(len(d.values)))]))
+                variables[d.name] = Encoded(d, bits)
+            vocabulary = tuple(b for enc in variables.values() for b in enc.bits)
+            state = cls(e, tuple(domains), variables, {}, {}, vocabulary, law, e.true, vocabulary)
+            for enc in variables.values():
+                law = law & state._index_below(enc, len(enc.domain.values))
+            if rows is not None:
+                listed = e.false
+                positions = {d.name: {v: i for i, v in enumerate(d.values)} for d in domains}
+                for row in rows:
+                    cube = e.true
+                    for d, code in zip(domains, row, strict=True):
+                        cube = cube & state._index_is(variables[d.name], positions[d.name][code])
+                    listed = listed | cube
+                law = law & listed
+            state.law = law
+            for c in constraints:
+                law = law & state.truth(c)
+            state = state._with(law=law, designated=law)
+            state = state._observe({a: tuple(x) for a, x in agents.items()}, None)
+            if actual is not None:
+                point = state.law
+                for d in domains:
+                    point = point & state._index_is(variables[d.name], d.values.index(actual[d.name]))
+                if point.satisfiable():
+                    state.point = point
+                else:
+                    state.point_lost = "the actual world breaks the constraints"
+            return state
+
+    def _with(self, **changes: Any) -> SymbolicState:
+        return replace(self, _cache={}, _hidden={}, **changes)
+
+    def _index_is(self, enc: Encoded, index: int) -> BDDFunction:
+        out = self.engine.true
+        for i, v in enumerate(reversed(enc.bits)):
+            out = out & (self.engine.var(v) if (index >> i) & 1 else ~self.engine.var(v))
+        return out
+
+    def _index_below(self, enc: Encoded, n: int) -> BDDFunction:
+        if n >= 1 << len(enc.bits):
+            return self.engine.true
+        return self.arith.lt(self.arith.unsigned([self.engine.var(v) for v in enc.bits]), self.arith.const(n))
+
+    @property
+    def arith(self) -> Arithmetic:
+        return Arithmetic(self.engine)
+
+    def _define(self, label: str, bits: Sequence[BDDFunction], after: Sequence[int] = ()) -> tuple[list[int],
+                                                                                                   BDDFunction]:
+        """Fresh variables equal to ``bits`` (placed below ``after``), and the law's part that defines them."""
+        fresh = self.engine.fresh([f"{label}[{i}]" for i in range(len(bits))], after)
+        definition = self.engine.true
+        for v, b in zip(fresh, bits, strict=True):
+            definition = definition & self.engine.var(v).equiv(b)
+        return fresh, definition
+
+    def _expression_bits(self, node: Node) -> list[BDDFunction] | list[int]:
+        """The bits an observer of ``node`` sees: a variable's own (as numbers) or the value's (as functions)."""
+        if isinstance(node, Name):
+            return list(self._variable(node.name).bits)
+        kind, val = self.value(node)
+        if kind == "bool":
+            return [val]
+        return list(val.bits)
+
+    def _observe(self, agents: Mapping[str, tuple[Node, ...]], only: set[str] | None) -> SymbolicState:
+        """Each agent observes its expressions (``only``: re-read those mentioning these variables)."""
+        observed = dict(self.observed)
+        law, vocabulary = self.law, list(self.vocabulary)
+        defined: dict[str, list[int]] = {}
+        pending: dict[str, tuple[list[BDDFunction], list[int]]] = {}   # defined bits, made in one reordering
+        for exprs in agents.values():
+            for node in exprs:
+                text = to_text(node)
+                if (only is None or {fold(n) for n in names_in(node)} & only) and text not in defined | pending:
+                    bits = self._expression_bits(node)
+                    if bits and isinstance(bits[0], int):
+                        defined[text] = [b for b in bits if isinstance(b, int)]
+                    else:
+                        pending[text] = ([b for b in bits if not isinstance(b, int)], self._support(node))
+        groups = self.engine.fresh_groups([([f"{t}[{i}]" for i in range(len(b))], after)
+                                           for t, (b, after) in pending.items()])
+        for (text, (bits, _)), fresh in zip(pending.items(), groups, strict=True):
+            for v, b in zip(fresh, bits, strict=True):
+                law = law & self.engine.var(v).equiv(b)
+            vocabulary += fresh
+            defined[text] = fresh
+        for agent, exprs in agents.items():
+            seen = set(observed.get(agent, frozenset()))
+            for node in exprs:
+                text = to_text(node)
+                if text in defined:
+                    seen |= set(defined[text])
+            observed[agent] = frozenset(seen)
+        return self._with(agents=dict(agents), observed=observed, law=law, vocabulary=tuple(vocabulary),
+                          designated=self.designated & law)
+
+    def _support(self, node: Node) -> list[int]:
+        """The current bits of the variables a formula names (what its value depends on, knowledge aside)."""
+        folded = {fold(n) for n in names_in(node)}
+        return [b for name, enc in self.variables.items() if fold(name) in folded for b in enc.bits]
+
+    # -- the puzzle's view ---------------------------------------------------------------------------
+    def _count(self, f: BDDFunction) -> int:
+        extra = self.engine.mgr.num_vars() - len(self.vocabulary)
+        return f.sat_count(self.engine.mgr.num_vars()) >> extra
+
+    @property
+    def count(self) -> int:
+        """The worlds that may be the actual one (exact)."""
+        return self._count(self.designated)
+
+    @property
+    def size(self) -> int:
+        """Every world of the structure, designated or not."""
+        return self._count(self.law)
+
+    def nodes(self) -> int:
+        return self.law.node_count()
+
+    def judge(self, node: Node) -> tuple[int, int]:
+        """In how many of the worlds that may be the actual one the formula holds, and how many there are."""
+        return self._count(self.designated & self.truth(node)), self.count
+
+    def at_point(self, node: Node) -> bool:
+        assert self.point is not None
+        return (self.point & self.truth(node)).satisfiable()
+
+    def witness(self, node: Node, value: bool) -> dict[str, int | str]:
+        """The first world (in listing order) where the formula has this truth value."""
+        f = self.truth(node)
+        return next(self._walk(self.designated & (f if value else ~f)))
+
+    def rows(self, limit: int | None = None) -> list[dict[str, int | str]]:
+        """The worlds that may be the actual one, in the explicit engine's order (the first ``limit``)."""
+        out: list[dict[str, int | str]] = []
+        for row in self._walk(self.designated):
+            if limit is not None and len(out) >= limit:
+                break
+            out.append(row)
+        return out
+
+    def shared(self) -> dict[str, int | str]:
+        """The variables that have the same value in every world that may be the actual one."""
+        out: dict[str, int | str] = {}
+        f = self.designated
+        if not f.satisfiable():
+            return out
+        for name, enc in self.variables.items():
+            index = 0
+            for v in enc.bits:
+                x = self.engine.var(v)
+                if not (f & ~x).satisfiable():
+                    index = 2 * index + 1
+                elif not (f & x).satisfiable():
+                    index = 2 * index
+                else:
+                    break
+            else:
+                out[name] = enc.domain.show(enc.domain.values[index])
+        return out
+
+    def sure_at_point(self, agent: str) -> tuple[bool, bool]:
+        """At the actual world: the agent knows the whole world, and its view includes the actual world."""
+        return self.at_point(Knows(agent, None)), True
+
+    def _walk(self, f: BDDFunction) -> Iterator[dict[str, int | str]]:
+        """The worlds of ``f`` in the order of the key bits (each fixes one world: the rest are functions)."""
+        e = self.engine
+        stack = [(f, 0)] if f.satisfiable() else []
+        while stack:
+            g, i = stack.pop()
+            if i == len(self.key):
+                cube = g.pick_cube()
+                assert cube is not None
+                row: dict[str, int | str] = {}
+                for name, enc in self.variables.items():
+                    index = 0
+                    for v in enc.bits:
+                        index = 2 * index + int(bool(cube[v]))
+                    row[name] = enc.domain.show(enc.domain.values[index])
+                yield row
+                continue
+            x = e.var(self.key[i])
+            for branch in (g & x, g & ~x):   # popped in reverse: 0 first
+                if branch.satisfiable():
+                    stack.append((branch, i + 1))
+
+    # -- formulas ------------------------------------------------------------------------------------
+    def agent(self, name: str) -> str:
+        if name in self.agents:
+            return name
+        for a in self.agents:
+            if fold(a) == fold(name):
+                return a
+        raise FormulaError(f"unknown agent {name!r}", allowed=list(self.agents))
+
+    def _variable(self, name: str) -> Encoded:
+        enc = self.variables.get(name)
+        if enc is None:
+            for k, x in self.variables.items():
+                if fold(k) == fold(name):
+                    return x
+            raise FormulaError(f"unknown variable {name!r}", allowed=list(self.variables))
+        return enc
+
+    def truth(self, node: Node | str) -> BDDFunction:
+        node = parse(node) if isinstance(node, str) else node
+        kind, val = self.value(node)
+        if kind != "bool":
+            raise FormulaError(f"{to_text(node)!r} is not a condition")
+        f: BDDFunction = val
+        return f
+
+    def value(self, node: Node) -> tuple[str | Domain, Any]:
+        """``("bool", BDD)``, ``("int", Vec)`` or ``(domain, Vec of its index)`` for a named value."""
+        pure = _pure(node)
+        cache = self._pure if pure else self._cache   # arithmetic depends on the bits only, not the law
+        hit = cache.get(id(node))
+        if (hit is None or hit[0] is not node) and pure:   # the same text parsed again (another announcement)
+            same = self._pure_text.get(to_text(node))
+            if same is not None:
+                hit = cache[id(node)] = (node, same[1], same[2])
+        if hit is None or hit[0] is not node:
+            if expired():
+                from ..backends import SolverTimeout
+                raise SolverTimeout("the time limit was reached")
+            with _guard(self.engine):
+                kind, val = self._value(node)
+            hit = cache[id(node)] = (node, kind, val)
+            if pure:
+                self._pure_text[to_text(node)] = hit
+        return hit[1], hit[2]
+
+    def number(self, node: Node) -> Vec:
+        kind, val = self.value(node)
+        if kind == "bool":
+            return Vec((val, self.engine.false), 0, 1)
+        if kind != "int":
+            raise FormulaError(f"{to_text(node)!r} is not a number")
+        v: Vec = val
+        return v
+
+    def _value(self, node: Node) -> tuple[str | Domain, Any]:
+        e, ar = self.engine, self.arith
+        # a condition is kept inside the law (negation, knowledge: the worlds outside are false): functions of
+        # different agents' views, unrelated outside the law, would otherwise multiply their sizes when combined
+        if isinstance(node, BoolConst):
+            return "bool", self.law if node.value else e.false
+        if isinstance(node, Int):
+            return "int", ar.const(node.value)
+        if isinstance(node, Name):
+            enc = self._variable(node.name)
+            index = ar.unsigned([e.var(v) for v in enc.bits]) if enc.bits else ar.const(0)
+            d = enc.domain
+            if d.labels is not None:
+                return d, Vec(index.bits, 0, len(d.values) - 1)
+            lo, hi = d.values[0], d.values[-1]
+            if hi - lo + 1 == len(d.values):
+                return "int", Vec(index.bits, lo, hi) if lo == 0 else ar.add(index, ar.const(lo), lo, hi)
+            w = width(lo, hi)
+            bits = [e.false] * w
+            for i, v in enumerate(d.values):
+                cond = self._index_is(enc, i)
+                for j in range(w):
+                    if (v >> j) & 1:
+                        bits[j] = bits[j] | cond
+            return "int", Vec(tuple(bits), lo, hi)
+        if isinstance(node, Str):
+            raise FormulaError(f"the name '{node.value}' can only be compared with a variable")
+        if isinstance(node, Neg):
+            return "int", ar.neg(self.number(node.operand))
+        if isinstance(node, Arith):
+            acc = self.number(node.first)
+            for op, x in node.rest:
+                y = self.number(x)
+                lo, hi = _interval(op, (acc.lo, acc.hi), (y.lo, y.hi))
+                if op == "+":
+                    acc = ar.add(acc, y, lo, hi)
+                elif op == "-":
+                    acc = ar.add(acc, ar.neg(y), lo, hi)
+                elif op == "*":
+                    acc = ar.mul(acc, y, lo, hi)
+                else:
+                    if (ar.eq(y, ar.const(0)) & self.law).satisfiable():
+                        raise FormulaError(f"division by zero in {to_text(node)!r}")
+                    fn = (lambda p, q: p // q) if op == "//" else (lambda p, q: p % q)
+                    acc = ar.cases(acc, y, fn, to_text(node))
+            return "int", acc
+        if isinstance(node, Compare):
+            return "bool", self._compare(node)
+        if isinstance(node, (And, Or)):
+            out = self.truth(node.args[0])
+            for arg in node.args[1:]:
+                out = (out & self.truth(arg)) if isinstance(node, And) else (out | self.truth(arg))
+            return "bool", out
+        if isinstance(node, Implies):
+            return "bool", self.law & (~self.truth(node.left) | self.truth(node.right))
+        if isinstance(node, Not):
+            return "bool", self.law & ~self.truth(node.operand)
+        if isinstance(node, Knows):
+            return "bool", self.law & self._knows([self.agent(node.agent)], node.what)
+        if isinstance(node, Distributed):
+            return "bool", self.law & self._knows(self.group(node.agents), node.what)
+        if isinstance(node, Common):
+            return "bool", self.law & self._common(self.group(node.agents), self.truth(node.what))
+        if isinstance(node, After):
+            told = self.truth(node.announcement)
+            return "bool", self.law & (~told | self.announce(node.announcement).truth(node.what))
+        if isinstance(node, Call):
+            if node.func == "count":
+                acc = ar.const(0)
+                for i, a in enumerate(node.args):
+                    acc = ar.add(acc, Vec((self.truth(a), e.false), 0, 1), 0, i + 1)
+                return "int", acc
+            nums = [self.number(a) for a in node.args]
+            if node.func == "abs":
+                num = nums[0]
+                if num.lo >= 0:
+                    return "int", num
+                lo = 0 if num.lo <= 0 <= num.hi else min(abs(num.lo), abs(num.hi))
+                res = ar.ite(num.bits[-1], ar.neg(num), num)
+                return "int", Vec(res.bits, lo, max(abs(num.lo), abs(num.hi)))
+            acc = nums[0]
+            for y in nums[1:]:
+                if node.func == "min":
+                    lo, hi = min(acc.lo, y.lo), min(acc.hi, y.hi)
+                    acc = replace(ar.ite(ar.lt(y, acc), y, acc), lo=lo, hi=hi)
+                else:
+                    lo, hi = max(acc.lo, y.lo), max(acc.hi, y.hi)
+                    acc = replace(ar.ite(ar.lt(acc, y), y, acc), lo=lo, hi=hi)
+            return "int", acc
+        raise FormulaError(f"cannot evaluate {to_text(node)!r} symbolically")
+
+    def _compare(self, node: Compare) -> BDDFunction:
+        left, right, op = node.left, node.right, node.op
+        if isinstance(left, Str) and not isinstance(right, Str):
+            left, right = right, left
+            op = {"<": ">", ">": "<", "<=": ">=", ">=": "<="}.get(op, op)
+        lk: str | Domain
+        rk: str | Domain
+        lk, lv = self.value(left)
+        if isinstance(right, Str):
+            if not isinstance(lk, Domain):
+                raise FormulaError(f"{to_text(left)!r} is not a named value; it cannot equal '{right.value}'")
+            try:
+                code = lk.code(right.value)
+            except PuzzleError as exc:
+                raise FormulaError(f"'{right.value}' is not a value of {lk.name!r}", allowed=exc.allowed) from None
+            rk, rv = lk, self.arith.const(code)
+        else:
+            rk, rv = self.value(right)
+        if lk == "bool":
+            lk, lv = "int", self.number(left)
+        if rk == "bool":
+            rk, rv = "int", self.number(right)
+        if lk != rk:
+            raise FormulaError(f"cannot compare {to_text(left)!r} with {to_text(right)!r}")
+        ar = self.arith
+        if op == "==":
+            return ar.eq(lv, rv)
+        if op == "!=":
+            return ~ar.eq(lv, rv)
+        if lk != "int":
+            raise FormulaError(f"only == and != compare named values, in {to_text(node)!r}")
+        if op == "<":
+            return ar.lt(lv, rv)
+        if op == ">":
+            return ar.lt(rv, lv)
+        if op == "<=":
+            return ~ar.lt(rv, lv)
+        return ~ar.lt(lv, rv)
+
+    def group(self, names: Sequence[str] | None) -> list[str]:
+        return list(self.agents) if names is None else list(dict.fromkeys(self.agent(a) for a in names))
+
+    def _unobserved(self, agents: Sequence[str]) -> BDDFunction:
+        key = frozenset(agents)
+        if key not in self._hidden:
+            seen = frozenset().union(*(self.observed.get(a, frozenset()) for a in agents))
+            self._hidden[key] = self.engine.cube([v for v in self.vocabulary if v not in seen])
+        return self._hidden[key]
+
+    def _knows(self, agents: Sequence[str], what: Node | None) -> BDDFunction:
+        """Knows (distributed among ``agents``) that a formula holds, an expression's value, or the world."""
+        hidden = self._unobserved(agents)
+
+        def box(f: BDDFunction) -> BDDFunction:   # not oxidd's fused apply_forall: it blew up on gossip-4
+            return ~(self.law & ~f).exists(hidden)
+
+        if what is None:
+            bits = [self.engine.var(v) for enc in self.variables.values() for v in enc.bits]
+        else:
+            kind, val = self.value(what)
+            if kind == "bool":
+                return box(val)
+            bits = list(val.bits)
+        out = self.law
+        for b in dict.fromkeys(bits):   # a value is known when each of its bits is (constant bits always are)
+            if b != self.engine.true and b != self.engine.false:
+                out = out & (box(b) | box(~b))
+        return out
+
+    def _common(self, agents: Sequence[str], holds: BDDFunction) -> BDDFunction:
+        """The greatest fixpoint of X = everyone knows (holds and X): true where ``holds`` is true in every
+        world reachable in one step or more."""
+        x = self.engine.true
+        for _ in range(FIXPOINT_LIMIT):
+            if expired():
+                from ..backends import SolverTimeout
+                raise SolverTimeout("the time limit was reached")
+            nxt = self.engine.true
+            for a in agents:
+                nxt = nxt & ~(self.law & ~(holds & x)).exists(self._unobserved([a]))
+            if (nxt & self.law) == (x & self.law):
+                return nxt
+            x = nxt
+        raise DiagramLimit(f"common knowledge did not settle in {FIXPOINT_LIMIT:,} rounds")
+
+    # -- updates -------------------------------------------------------------------------------------
+    def announce(self, formula: Node | str) -> SymbolicState:
+        """A truthful public announcement: the law conjoined with the formula (evaluated now)."""
+        with _guard(self.engine):
+            f = self.truth(formula)
+            child = self._with(law=self.law & f, designated=self.designated & f)
+            if self.point is not None:
+                if (self.point & f).satisfiable():
+                    child.point = self.point & f
+                else:
+                    child.point, child.point_lost = None, "the actual world was ruled out"
+            return child
+
+    def restrict(self, f: BDDFunction) -> SymbolicState:
+        return self._with(law=self.law & f, designated=self.designated & f)
+
+    def update(self, action: ActionModel) -> SymbolicState:
+        """The action model's knowledge transformer (events told apart by S5 observers, factual change)."""
+        with _guard(self.engine):
+            return self._update(action)
+
+    def _update(self, action: ActionModel) -> SymbolicState:
+        e, ar = self.engine, self.arith
+        for a in action.relations:
+            if not action.relation(a).s5:
+                raise NotSymbolic(f"agent {a!r} is left with a belief that may be false (a private event, or "
+                                  "observers that are not a partition of the events): not yet symbolic",
+                                  allowed="--method table or model")
+        n = len(action.events)
+        ebits = e.fresh([f"event[{i}]" for i in range(index_bits(n))])
+        enc_e = Encoded(Domain("event", tuple(range(n))), tuple(ebits))
+        is_event = [self._index_is(enc_e, i) for i in range(n)]
+        changed = list(dict.fromkeys(v for ev in action.events for v, _ in ev.post))
+        # everything about the world before the event is compiled now, then renamed to the copies
+        pres = [self.truth(ev.pre) for ev in action.events]
+        posts: list[dict[str, Vec]] = []
+        for ev, pre in zip(action.events, pres, strict=True):
+            posts.append({var: self._assigned(var, node, pre) for var, node in ev.post})
+        defs = self.engine.true
+        vocabulary = list(self.vocabulary) + ebits
+        observed = {a: set(s) for a, s in self.observed.items()}
+        if action.learn is not None:
+            expr, learners, where = action.learn
+            kind, val = self.value(expr)
+            bits = [val] if kind == "bool" else list(val.bits)
+            if set(where) != set(range(n)):
+                inside = e.false
+                for i in where:
+                    inside = inside | is_event[i]
+                bits = [inside] + [b & inside for b in bits]
+            fresh, definition = self._define(f"learn:{to_text(expr)}", bits, self._support(expr) + ebits)
+            defs, vocabulary = defs & definition, vocabulary + fresh
+            for a in learners:
+                observed[a] |= set(fresh)
+        for a in action.relations:   # an agent not listed cannot tell the events apart
+            target = action.relation(a).target
+            blocks = sorted(set(int(t) for t in target))
+            if len(blocks) > 1:
+                block_of = [blocks.index(int(t)) for t in target]
+                bits = []
+                for j in reversed(range(index_bits(len(blocks)))):
+                    b = e.false
+                    for i in range(n):
+                        if (block_of[i] >> j) & 1:
+                            b = b | is_event[i]
+                    bits.append(b)
+                fresh, definition = self._define(f"{a}:event", bits, ebits)
+                defs, vocabulary = defs & definition, vocabulary + fresh
+                observed[a] |= set(fresh)
+        # factual change: the changed variables' bits become copies (the values before), new bits take their place
+        renaming: dict[int, int] = {}
+        variables = dict(self.variables)
+        for var in changed:
+            enc = self.variables[var]
+            copies = e.fresh([f"{var}[{i}]@{len(vocabulary)}" for i in range(len(enc.bits))], enc.bits)
+            renaming.update(zip(enc.bits, copies, strict=True))
+            vocabulary += copies
+        rename = self._renamer(renaming)
+        transition = e.false
+        for i in range(n):
+            step = is_event[i] & rename(pres[i])
+            for var in changed:
+                enc = self.variables[var]
+                new = ar.unsigned([e.var(v) for v in enc.bits]) if enc.bits else ar.const(0)
+                if var in posts[i]:
+                    value = posts[i][var]
+                    step = step & ar.eq(new, Vec(tuple(rename(b) for b in value.bits), value.lo, value.hi))
+                else:
+                    for v in enc.bits:
+                        step = step & e.var(v).equiv(e.var(renaming[v]))
+            transition = transition | step
+        law = rename(self.law) & transition & rename(defs)
+        designated_events = e.false
+        for i, ev in enumerate(action.events):
+            if ev.designated:
+                designated_events = designated_events | is_event[i]
+        observed = {a: {renaming.get(v, v) for v in s} for a, s in observed.items()}
+        child = self._with(variables=variables, observed={a: frozenset(s) for a, s in observed.items()},
+                           vocabulary=tuple(vocabulary), law=law, designated=rename(self.designated) & law &
+                           designated_events, key=tuple(ebits) + tuple(renaming.get(v, v) for v in self.key),
+                           point=None, point_lost=self.point_lost)
+        if changed:   # agents keep observing their expressions: they see the new values too
+            child.observed = {a: s | frozenset(v for x in self.agents[a] if isinstance(x, Name)
+                                               and self._variable(x.name).domain.name in changed
+                                               for v in self._variable(x.name).bits)
+                              for a, s in child.observed.items()}
+            child = child._observe({a: tuple(x for x in exprs if not isinstance(x, Name))
+                                    for a, exprs in self.agents.items()}, {fold(v) for v in changed})
+            child.agents = self.agents
+        if self.point is not None:
+            at = rename(self.point) & child.designated
+            if action.actual is not None:
+                at = at & is_event[action.actual]
+            found = child._count(at)
+            if found == 1:
+                child.point = at
+            else:
+                child.point_lost = ("no event can happen at the actual world" if not found else
+                                    "several events can happen at the actual world; name the actual one")
+        return child
+
+    def _renamer(self, renaming: Mapping[int, int]) -> Any:
+        if not renaming:
+            return lambda f: f
+        from oxidd.bdd import BDDFunction as F
+        sub = F.make_substitution([(v, self.engine.var(c)) for v, c in renaming.items()])
+        return lambda f: f.substitute(sub)
+
+    def _assigned(self, var: str, node: Node, where: BDDFunction) -> Vec:
+        """The index a factual change gives ``var`` (computed before the event), checked against its domain where
+        the event can happen."""
+        enc = self.variables[var]
+        d, ar = enc.domain, self.arith
+        if isinstance(node, Str):
+            try:
+                return ar.const(d.code(node.value))
+            except PuzzleError as exc:
+                raise FormulaError(exc.message, allowed=exc.allowed) from None
+        kind, val = self.value(node)
+        if (d.labels is None) != (kind in ("int", "bool")) or (d.labels is not None and kind != d):
+            name = kind if isinstance(kind, str) else kind.name
+            raise FormulaError(f"{to_text(node)!r} is {name}-valued; it cannot be assigned to {var!r}")
+        if d.labels is not None:
+            return Vec(val.bits, val.lo, val.hi)
+        value = self.number(node)
+        index = ar.const(0)
+        valid = self.engine.false
+        w = width(0, len(d.values) - 1)
+        bits = [self.engine.false] * w
+        for i, v in enumerate(d.values):
+            if value.lo <= v <= value.hi:
+                cond = ar.eq(value, ar.const(v))
+                valid = valid | cond
+                for j in range(w):
+                    if (i >> j) & 1:
+                        bits[j] = bits[j] | cond
+        bad = self.law & where & ~valid
+        if bad.satisfiable():
+            cube = bad.pick_cube()
+            assert cube is not None
+            got = sum(1 << i for i, b in enumerate(value.bits) if _eval(b, cube)) - \
+                (1 << len(value.bits) if _eval(value.bits[-1], cube) else 0)
+            raise FormulaError(f"setting {var!r} to {to_text(node)!r} gives {got}, outside its domain",
+                               allowed=_range_text(d.values))
+        index = Vec(tuple(bits), 0, len(d.values) - 1)
+        return index
+
+
+def _pure(node: Node) -> bool:
+    """Arithmetic and comparisons of the variables only: the same bits in every state of one puzzle run."""
+    return all(isinstance(n, (Int, Name, Neg, Arith, Compare, Str)) or
+               (isinstance(n, Call) and n.func in ("min", "max", "abs")) for n in walk(node))
+
+
+def _eval(f: BDDFunction, cube: Sequence[bool | None]) -> bool:
+    return bool(f.eval([(v, bool(b)) for v, b in enumerate(cube)]))

@@ -1,0 +1,162 @@
+"""Explicit (``--method table``) against symbolic (``--method symbolic``) on SMCDEL's benchmark families.
+
+Each cell runs in a fresh child process (so the peak resident memory is that run's own, the BDD package's
+native allocations included); the figure is the median CPU time of ``--runs`` children (CPU, not wall: the
+machine is shared; the decision diagrams run on one thread), measured inside the child around the work
+(imports excluded).  The families are generated as puzzle documents here:
+
+- muddy children: n children, all muddy, the father's announcement and n - 1 rounds of "nobody knows";
+  checked: after them every child knows it is muddy (at the actual world);
+- dining cryptographers: n agents in a ring, one shared coin per neighbour pair, each announces the XOR of
+  its coins and whether it paid; checked: everyone knows whether the NSA paid, and nobody learns which
+  other agent paid (SMCDEL's dcCheckForm, judged in every world);
+- drinking logicians: n logicians, the first n - 1 say "I don't know"; checked: the last one knows;
+- Russian cards: every check of SMCDEL's checkSet over all hand lists: the 102 safe announcements;
+- What Sum and Sum and Product at growing bounds (solve).
+
+SMCDEL's figures are the published ones (van Benthem, van Eijck, Gattinger and Su 2018), measured on another
+machine; the targets are sleuth's issue 25.  Run: ``python tests/bench/bench_symbolic.py [--runs 3] [--quick]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import time
+from typing import Any
+
+SMCDEL = {"muddy": "dozens of children (figure plotted only)", "dining": "1.10 s at n = 90",
+          "drinking": "1.79 s at n = 400", "russian": "0.37 s", "what-sum": "0.22-0.83 s (bounds 10-50)",
+          "sum-and-product": "0.98 s"}
+TARGET = {("muddy", 40): 1.0, ("muddy", 100): 30.0, ("dining", 90): 1.1, ("drinking", 400): 1.8,
+          ("russian", 0): 0.37}
+SIZES = {"muddy": [8, 12, 40, 100], "dining": [10, 30, 90], "drinking": [10, 100, 400], "russian": [0],
+         "what-sum": [10, 50, 100], "sum-and-product": [100, 200]}
+QUICK = {"muddy": [8, 40], "dining": [10, 30], "drinking": [10, 100], "russian": [0], "what-sum": [10, 50],
+         "sum-and-product": [100]}
+EXPLICIT_MAX = {"muddy": 16, "dining": 30, "drinking": 400, "what-sum": 100, "sum-and-product": 200,
+                "russian": 0}   # larger explicit runs are refused or take minutes: not run
+
+
+def muddy(n: int) -> dict[str, Any]:
+    from sleuth.models.epistemic import classic
+    doc = classic.muddy_children(n, n)
+    doc["claim"] = [{"text": " and ".join(f"knows(c{i}, m{i} == 1)" for i in range(1, n + 1)), "at": "actual"}]
+    return doc
+
+
+def dining(n: int) -> dict[str, Any]:
+    agents = [f"A{i}" for i in range(1, n + 1)]
+    coin = [f"k{i}" for i in range(1, n + 1)]   # k_i is shared by A_i and A_(i+1)
+    doc: dict[str, Any] = {
+        "game": "epistemic", "title": f"Dining cryptographers (n = {n})",
+        "variables": {"paid": ["NSA", *agents], **{k: [0, 1] for k in coin}},
+        "agents": {a: [f"paid == '{a}'", coin[i - 1], coin[i]] for i, a in enumerate(agents)},
+        "event": [{"by": a, "learn": f"(count(paid == '{a}') + {coin[i - 1]} + {coin[i]}) % 2"}
+                  for i, a in enumerate(agents)],
+    }
+    whether = " and ".join(f"(knows({a}, paid == 'NSA') or knows({a}, paid != 'NSA'))" for a in agents)
+    nobody = [f"paid == '{a}' implies " + " and ".join(f"not knows({b}, paid == '{a}')" for b in agents if b != a)
+              for a in agents]   # one claim per payer (a claim's text is bounded)
+    doc["claim"] = [{"text": whether}] + [{"text": t} for t in nobody]
+    return doc
+
+
+def drinking(n: int) -> dict[str, Any]:
+    from sleuth.models.epistemic import classic
+    doc = classic.drinking_logicians(n)
+    every = f"min({', '.join(f'w{i}' for i in range(1, n + 1))})"
+    doc["claim"] = [{"text": f"knows(L{n}, {every} == 1)", "at": "actual"}]
+    return doc
+
+
+def run_one(family: str, size: int, method: str) -> dict[str, Any]:
+    """One measurement (in this process): the answer and the CPU time of the work."""
+    from sleuth.formula import parse
+    from sleuth.models.epistemic import classic, russian
+    from sleuth.puzzle import load_data
+
+    load_data(classic.what_sum(3), file="<warm-up>").solve(options={"method": method})   # imports: not timed
+    t = time.process_time()
+    if family == "russian":
+        answer: Any = len(russian.safe_announcements(method=method))
+    elif family in ("what-sum", "sum-and-product"):
+        doc = classic.what_sum(size) if family == "what-sum" else classic.sum_and_product(size)
+        answer = load_data(doc, file="<bench>").solve(options={"method": method}).fields["count"]
+    else:
+        doc = {"muddy": muddy, "dining": dining, "drinking": drinking}[family](size)
+        puzzle = load_data(doc, file="<bench>")   # the checks themselves (verify would add explanations)
+        state = puzzle.final_state(method=method)
+        answer = True
+        for claim in puzzle.claims:
+            node = parse(claim.text)
+            if dict(claim.options).get("at") == "actual":
+                answer = answer and state.at_point(node)
+            else:
+                true, total = state.judge(node)
+                answer = answer and true == total
+    seconds = time.process_time() - t
+    return {"answer": answer, "seconds": seconds,
+            "peak_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}
+
+
+def measure(family: str, size: int, method: str, runs: int, timeout: float) -> dict[str, Any]:
+    """Median over ``runs`` child processes (``refused``/``timeout`` when a child does not finish)."""
+    got = []
+    for _ in range(runs):
+        try:
+            out = subprocess.run([sys.executable, __file__, "--one", family, str(size), method], capture_output=True,
+                                 text=True, timeout=timeout, env={**os.environ, "PYTHONHASHSEED": "0"})
+        except subprocess.TimeoutExpired:
+            return {"status": f"> {timeout:g} s"}
+        if out.returncode != 0:
+            return {"status": "refused: " + (out.stderr.strip().splitlines() or ["?"])[-1][:80]}
+        got.append(json.loads(out.stdout))
+    return {"status": "ok", "answer": got[0]["answer"], "seconds": statistics.median(g["seconds"] for g in got),
+            "peak_mib": max(g["peak_mib"] for g in got)}
+
+
+def cell(m: dict[str, Any]) -> str:
+    return f"{m['seconds']:.3f} s, {m['peak_mib']:.0f} MiB" if m["status"] == "ok" else m["status"]
+
+
+def main(argv: list[str]) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--quick", action="store_true", help="the small sizes only")
+    ap.add_argument("--timeout", type=float, default=300.0, help="seconds per child run")
+    ap.add_argument("--one", nargs=3, metavar=("FAMILY", "SIZE", "METHOD"), help=argparse.SUPPRESS)
+    args = ap.parse_args(argv)
+    if args.one:
+        family, size, method = args.one
+        print(json.dumps(run_one(family, int(size), method)))
+        return 0
+    print(f"load average: {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f} {os.getloadavg()[2]:.2f}; "
+          f"median of {args.runs} runs, each in its own process")
+    print("| family | size | answer | explicit (table) | symbolic | ratio | target | SMCDEL (published) |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- |")
+    for family, sizes in (QUICK if args.quick else SIZES).items():
+        for size in sizes:
+            sym = measure(family, size, "symbolic", args.runs, args.timeout)
+            exp = measure(family, size, "table", args.runs, args.timeout) if size <= EXPLICIT_MAX[family] \
+                else {"status": "not run (past explicit enumeration)"}
+            if sym["status"] == exp["status"] == "ok" and sym["answer"] != exp["answer"]:
+                print(f"MISMATCH {family} {size}: symbolic {sym['answer']} explicit {exp['answer']}")
+                return 1
+            ratio = f"{exp['seconds'] / sym['seconds']:.1f}x" if sym["status"] == exp["status"] == "ok" else ""
+            target = TARGET.get((family, size))
+            verdict = "" if target is None or sym["status"] != "ok" else \
+                f"< {target:g} s: {'met' if sym['seconds'] < target else 'MISSED'}"
+            answer = sym.get("answer", exp.get("answer", ""))
+            print(f"| {family} | {size or ''} | {answer} | {cell(exp)} | {cell(sym)} | {ratio} | {verdict} "
+                  f"| {SMCDEL[family]} |", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -177,7 +177,7 @@ def read(text: str, read_atom: Callable[[str], T], normalise: Callable[[str], st
         raise with_hint(PuzzleError(f"cannot read claim: {exc.message}", allowed=COMBINATORS, **where), text,
                         equals=False) from None
     if claim == whole:
-        raise located(first) from None
+        raise with_hint(located(first), text, equals=False) from None
     payloads: dict[Atom, T] = {}
     for atom in atoms(claim):
         try:

@@ -32,7 +32,7 @@ CASES = [
      "accusation[1].correct", "is required"),
     ("accusation naming two rooms", BASE + '\n[[accusation]]\nby = "Bob"\ncards = ["Hall", "Rope", "Study"]\n'
      "correct = false\n", "accusation[1].cards", "names two rooms"),
-    ("card in two hands", BASE + '[hands]\nAnn = ["Rope"]\nBob = ["rope"]\n', "hands.Bob[0]",
+    ("card in two hands", BASE + '[hands]\nAnn = ["Rope"]\nBob = ["rope"]\n', "hands.Bob[1]",
      "also in Ann's hand"),
     ("hand too big", BASE + 'hand_sizes = [1, 9, 8]\n[hands]\nAnn = ["Rope", "Knife"]\n', "hands.Ann",
      "at most 1 cards"),

@@ -191,7 +191,7 @@ def test_a_long_sum_compiles_for_the_solvers(backend):
 def test_files_with_deep_formulas_exit_cleanly(tmp_path):
     doc = {"game": "epistemic", "variables": {"x": "1..3"}, "agents": {"A": ["x"]},
            "constraints": ["(" * 200 + "x == 1" + ")" * 200]}
-    with pytest.raises(PuzzleError, match=r"constraints\[0\].*nested more than"):
+    with pytest.raises(PuzzleError, match=r"constraints\[1\].*nested more than"):
         load_data(doc)
 
 

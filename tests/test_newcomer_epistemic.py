@@ -61,3 +61,10 @@ def test_solve_notes_a_claim_it_does_not_judge_and_verify_refuses_it(tmp_path):
 def test_a_correct_formula_gets_no_hint(tmp_path):
     res = run_cli(["verify", _file(tmp_path, MUDDY), "--claim", "m1 == 1 or m2 == 1"])
     assert res.code == 0 and "did you mean" not in res.out + res.err
+
+
+def test_other_games_claims_get_the_operator_hints_but_not_the_equals_one():
+    res = run_cli(["verify", "example:clue/small-deck", "--claim", "Bob holds Ash && Ann holds Axe"])
+    assert res.code == 2 and "write 'and' for &&" in res.err
+    res = run_cli(["verify", "example:mascarade/seed-figure2", "--claim", "P(J0 holds C9) = 1/2"])
+    assert res.code == 2 and "'=='" not in res.err  # Mascarade's own claims use =

@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from typing import Any, NoReturn, TypeVar
 
 from .errors import PuzzleError, SleuthError
+from .limits import LimitReached
 from .progress import progress_bar
 
 T = TypeVar("T")
@@ -238,28 +239,42 @@ class Executor:
     def _connect(self) -> None:
         try:
             from distributed import Client, LocalCluster
+
+            from .cluster import check_workers
         except ImportError:
             raise SleuthError("--workers and --cluster need dask.distributed: pip install 'sleuth[cluster]'") \
                 from None
-        if self.address:
-            try:
+        try:
+            if self.address:
                 self.client = Client(self.address, timeout=self.connect_timeout)
-            except (OSError, TimeoutError, ValueError) as exc:
-                raise PuzzleError(f"cannot reach the Dask scheduler ({exc})", place="--cluster",
-                                  allowed="an address such as tcp://host:8786") from None
-            self.stats.workers = max(1, len(self.client.scheduler_info().get("workers", {})))
-        else:
-            import dask
+            else:
+                import dask
 
-            # Dask's default MALLOC_TRIM_THRESHOLD_=65536 turns off glibc's adaptive mmap threshold: every large
-            # numpy array is then mapped and faulted in afresh (2-4x the CPU of a serial run, measured on the
-            # Egghead and Motus tasks); keep freed memory in the heap instead.
-            with dask.config.set({"distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": 1 << 30,
-                                  "distributed.nanny.pre-spawn-environ.MALLOC_MMAP_THRESHOLD_": 1 << 25}):
-                self._cluster = LocalCluster(n_workers=self.workers, threads_per_worker=1, processes=True,
-                                             host="127.0.0.1", dashboard_address=":0",
-                                             silence_logs=logging.CRITICAL)
-            self.client = Client(self._cluster)
+                # Dask's default MALLOC_TRIM_THRESHOLD_=65536 turns off glibc's adaptive mmap threshold: every
+                # large numpy array is then mapped and faulted in afresh (2-4x the CPU of a serial run, measured
+                # on the Egghead and Motus tasks); keep freed memory in the heap instead (the allocator plugin
+                # of check_workers does the same on any cluster).
+                with dask.config.set({"distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": 1 << 30,
+                                      "distributed.nanny.pre-spawn-environ.MALLOC_MMAP_THRESHOLD_": 1 << 25}):
+                    self._cluster = LocalCluster(n_workers=self.workers, threads_per_worker=1, processes=True,
+                                                 host="127.0.0.1", dashboard_address=":0",
+                                                 silence_logs=logging.CRITICAL)
+                self.client = Client(self._cluster)
+            self.stats.workers = check_workers(self.client, self.connect_timeout)
+        except SleuthError:
+            self.close()
+            raise
+        except Exception as exc:  # Dask raises OSError, TimeoutError, ValueError, RuntimeError... : one line
+            self.close()
+            reason = " ".join(str(exc).split())[:300] or type(exc).__name__
+            if self.address:
+                raise PuzzleError(f"cannot reach the Dask scheduler ({reason})", place="--cluster",
+                                  allowed="the address of a running scheduler, e.g. tcp://host:8786") from None
+            if isinstance(exc, MemoryError) or "memory" in reason.lower():
+                raise LimitReached(f"--workers {self.workers}: the local Dask cluster could not start ({reason})") \
+                    from None
+            raise SleuthError(f"--workers {self.workers}: the local Dask cluster could not start ({reason})") \
+                from None
 
     def map_tasks(self, fn: Callable[[T], R], items: Sequence[T], *, label: str = "tasks", unit: str = "task",
                   weights: Sequence[float] | None = None, costs: Sequence[float] | None = None) -> list[R]:

@@ -45,7 +45,7 @@ def tune_allocator(trim: int = TRIM_THRESHOLD, mmap: int = MMAP_THRESHOLD) -> bo
     return bool(mallopt(_M_TRIM_THRESHOLD, trim) == 1 and mallopt(_M_MMAP_THRESHOLD, mmap) == 1)
 
 
-class AllocatorPlugin(WorkerPlugin):  # type: ignore[misc]  # distributed's classes are untyped for mypy
+class AllocatorPlugin(WorkerPlugin):
     """Runs :func:`tune_allocator` in each worker process as it joins (or now, for the workers already there)."""
 
     name = "sleuth-allocator"

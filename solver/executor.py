@@ -12,8 +12,8 @@ order in which they finish.  :meth:`Executor.map_tasks` returns results in task 
 A worker that dies loses only its running tasks: the scheduler runs them again elsewhere (and a task that
 raises is retried once).  With ``--resume FILE`` every finished result is appended to FILE as it arrives;
 running the same command again skips the tasks already in it (the file names its experiment and a digest of
-the task list, and a file from another run is refused).  The file is a pickle stream: resume only from files
-you wrote.
+the task list, and a file from another run is refused).  The file is JSON lines of results only
+(:mod:`sleuth.records`): reading it runs no code, so a file received from someone else is safe to resume from.
 
 The experiment command line (:class:`ExperimentParser`, :func:`add_run_options`, :func:`bounded`) turns every
 bad option into one :class:`~sleuth.errors.PuzzleError` line naming the option and the allowed range.
@@ -23,15 +23,15 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import json
 import logging
 import os
-import pickle
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NoReturn, TypeVar
 
-from .errors import PuzzleError, SleuthError
+from .errors import InternalError, PuzzleError, SleuthError
 from .limits import LimitReached
 from .progress import progress_bar
 
@@ -150,48 +150,77 @@ def _timed_call(fn: Callable[[T], R], item: T) -> tuple[R, float, float]:
 
 
 class _ResultsFile:
-    """Finished results appended as pickled ``(index, result)`` records after a header naming the run."""
+    """Finished results appended as JSON lines ``{"i": index, "r": result}`` (:mod:`.records`: reading them runs
+    no code) after a header line naming the experiment and the digest of its task list."""
+
+    FORMAT = "sleuth results 1"
 
     def __init__(self, path: str, header: tuple[str, str]) -> None:
-        self.path, self.header = path, header
+        self.path = path
+        self.header = {"format": self.FORMAT, "experiment": header[0], "tasks": header[1]}
         self.done: dict[int, Any] = {}
         good = 0
         if os.path.exists(path) and os.path.getsize(path) > 0:
-            try:
-                with open(path, "rb") as f:
-                    if pickle.load(f) != header:
-                        good = -1
-                        raise EOFError
-                    good = f.tell()
-                    while True:
-                        try:
-                            index, result = pickle.load(f)
-                        except EOFError:
-                            break
-                        except (pickle.UnpicklingError, ValueError, TypeError, AttributeError):
-                            break  # a record cut short by an interrupted run: drop it and what follows
-                        self.done[index] = result
-                        good = f.tell()
-            except (pickle.UnpicklingError, EOFError, ValueError, TypeError, AttributeError):
-                if good == -1:
-                    raise PuzzleError("was written by another experiment or with other options", file=path,
-                                      place="--resume", allowed="the same command, or a new file") from None
-                raise PuzzleError("is not a sleuth results file", file=path, place="--resume") from None
-            except OSError as exc:
-                raise PuzzleError(f"cannot read it ({exc.strerror})", file=path, place="--resume") from None
+            good = self._read()
         try:
             self.handle = open(path, "r+b" if good else "wb")  # noqa: SIM115 - closed in close()
             if good:
                 self.handle.truncate(good)
                 self.handle.seek(good)
             else:
-                pickle.dump(header, self.handle)
+                self._write(self.header)
         except OSError as exc:
             raise PuzzleError(f"cannot write it ({exc.strerror})", file=path, place="--resume") from None
 
-    def add(self, index: int, result: Any) -> None:
-        pickle.dump((index, result), self.handle)
+    def _read(self) -> int:
+        """Load the finished results; the length of the file's whole lines (a last line cut short by an
+        interrupted run is dropped)."""
+        where = {"file": self.path, "place": "--resume"}
+        try:
+            with open(self.path, "rb") as f:
+                data = f.read()
+        except OSError as exc:
+            raise PuzzleError(f"cannot read it ({exc.strerror})", **where) from None
+        if data[:1] == b"\x80":
+            raise PuzzleError("is a results file of an older sleuth (a pickle, which could run code when read): "
+                              "it is not read", **where, allowed="a new file, or the old one moved away") from None
+        lines = data.split(b"\n")
+        whole = lines[:-1]  # the last piece has no newline: empty, or a record cut short
+        try:
+            header = json.loads(whole[0]) if whole else None
+        except ValueError:
+            header = None
+        if not isinstance(header, dict) or header.get("format") != self.FORMAT:
+            raise PuzzleError("is not a sleuth results file", **where)
+        if header != self.header:
+            raise PuzzleError("was written by another experiment or with other options", **where,
+                              allowed="the same command, or a new file")
+        from . import records  # numpy: only when resuming
+
+        good = len(whole[0]) + 1
+        for number, line in enumerate(whole[1:], 2):
+            try:
+                record = json.loads(line)
+                index, result = record["i"], records.decode(record["r"])
+                if type(index) is not int or index < 0:
+                    raise ValueError(f"bad index {index!r}")
+            except (ValueError, TypeError, KeyError) as exc:
+                raise PuzzleError(f"line {number}: not a result of this sleuth ({exc})", **where) from None
+            self.done[index] = result
+            good += len(line) + 1
+        return good
+
+    def _write(self, record: dict[str, Any]) -> None:
+        self.handle.write(json.dumps(record, separators=(",", ":")).encode() + b"\n")
         self.handle.flush()
+
+    def add(self, index: int, result: Any) -> None:
+        from . import records
+
+        try:
+            self._write({"i": index, "r": records.encode(result)})
+        except TypeError as exc:
+            raise InternalError(f"--resume: {exc}") from None
 
     def close(self) -> None:
         self.handle.close()

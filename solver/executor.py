@@ -142,6 +142,22 @@ class RunStats:
         return max(0.0, self.wall - self.task_seconds / max(1, self.workers)) / max(1, self.tasks)
 
 
+def _one_line(exc: BaseException) -> str:
+    """An exception's message on one line (at most 300 characters), or its type's name."""
+    return " ".join(str(exc).split())[:300] or type(exc).__name__
+
+
+def _raised_by_task(exc: BaseException) -> bool:
+    """Whether ``exc`` (as a Dask future re-raises it) passed through :func:`_timed_call`: raised by the task,
+    not by the worker or the client failing around it (a thread that cannot start under ``ulimit``...)."""
+    tb = exc.__traceback__
+    while tb is not None:
+        if tb.tb_frame.f_code.co_name == _timed_call.__name__:
+            return True
+        tb = tb.tb_next
+    return False
+
+
 def _timed_call(fn: Callable[[T], R], item: T) -> tuple[R, float, float]:
     """Run one task; its result, wall and CPU seconds (measured where it runs)."""
     t0, c0 = time.perf_counter(), time.process_time()
@@ -295,15 +311,19 @@ class Executor:
             raise
         except Exception as exc:  # Dask raises OSError, TimeoutError, ValueError, RuntimeError... : one line
             self.close()
-            reason = " ".join(str(exc).split())[:300] or type(exc).__name__
             if self.address:
-                raise PuzzleError(f"cannot reach the Dask scheduler ({reason})", place="--cluster",
+                raise PuzzleError(f"cannot reach the Dask scheduler ({_one_line(exc)})", place="--cluster",
                                   allowed="the address of a running scheduler, e.g. tcp://host:8786") from None
-            if isinstance(exc, MemoryError) or "memory" in reason.lower():
-                raise LimitReached(f"--workers {self.workers}: the local Dask cluster could not start ({reason})") \
-                    from None
-            raise SleuthError(f"--workers {self.workers}: the local Dask cluster could not start ({reason})") \
-                from None
+            raise self._failure(exc, "the local Dask cluster could not start") from None
+
+    def _failure(self, exc: BaseException, what: str) -> SleuthError | LimitReached:
+        """The one-line error for a cluster that failed (not a task): a :class:`LimitReached` (exit 3) when the
+        process ran out of memory or threads (``ulimit``), else a :class:`SleuthError` (exit 2)."""
+        where = f"--cluster {self.address}" if self.address else f"--workers {self.workers}"
+        reason = _one_line(exc)
+        if isinstance(exc, MemoryError) or "memory" in reason.lower() or "new thread" in reason:
+            return LimitReached(f"{where}: {what}: a process ran out of memory or threads (ulimit?) ({reason})")
+        return SleuthError(f"{where}: {what} ({reason})")
 
     def map_tasks(self, fn: Callable[[T], R], items: Sequence[T], *, label: str = "tasks", unit: str = "task",
                   weights: Sequence[float] | None = None, costs: Sequence[float] | None = None) -> list[R]:
@@ -392,7 +412,9 @@ class Executor:
                     if type(exc).__name__ == "KilledWorker":
                         raise SleuthError(f"{self.name}: task {futures[fut]} killed every worker that ran it "
                                           "(out of memory?)") from None
-                    raise
+                    if _raised_by_task(exc):
+                        raise  # the task's own exception, as in a serial run
+                    raise self._failure(exc, "lost the Dask cluster while waiting for results") from None
                 yield futures[fut], result
                 fut.release()
         finally:

@@ -82,3 +82,25 @@ def test_a_scheduler_that_is_gone_is_one_line(monkeypatch: pytest.MonkeyPatch) -
     r = run_cli(["experiment", "cardguess", "--deck", "2,2", "--cluster", addr])
     assert r.code == 2 and len(r.err.strip().splitlines()) == 1 and "Traceback" not in r.err
     assert "--cluster: cannot reach the Dask scheduler" in r.err
+
+
+def test_a_task_s_own_error_is_raised_as_in_a_serial_run(address: str) -> None:
+    from fractions import Fraction
+
+    from sleuth.executor import Executor
+
+    for where in ({}, {"cluster": address}):
+        with pytest.raises(ZeroDivisionError), Executor(**where) as ex:  # type: ignore[arg-type]
+            ex.map_tasks(Fraction, ["1/2", "1/0"])
+
+
+def test_a_failing_cluster_is_one_line_with_exit_2_or_3() -> None:
+    from sleuth.errors import SleuthError
+    from sleuth.executor import Executor
+    from sleuth.limits import LimitReached
+
+    ex = Executor(workers=2)
+    assert isinstance(ex._failure(RuntimeError("can't start new thread"), "lost"), LimitReached)
+    assert isinstance(ex._failure(MemoryError(), "lost"), LimitReached)
+    err = ex._failure(OSError("Connection\nrefused"), "lost")
+    assert isinstance(err, SleuthError) and str(err) == "--workers 2: lost (Connection refused)"

@@ -7,7 +7,8 @@ order in which they finish.  :meth:`Executor.map_tasks` returns results in task 
 
 * default: serial, in this process; Dask is not imported (it is the optional ``cluster`` extra);
 * ``--workers N``: a :class:`distributed.LocalCluster` of ``N`` single-threaded worker processes;
-* ``--cluster ADDRESS``: an existing scheduler (``tcp://host:8786``); its workers need sleuth installed.
+* ``--cluster ADDRESS``: an existing scheduler (``tcp://host:8786``); its workers need the same sleuth version
+  (checked when connecting), and sleuth tunes their allocator (:mod:`sleuth.cluster`).
 
 A worker that dies loses only its running tasks: the scheduler runs them again elsewhere (and a task that
 raises is retried once).  With ``--resume FILE`` every finished result is appended to FILE as it arrives;
@@ -107,9 +108,9 @@ def add_run_options(p: argparse.ArgumentParser, *, jobs_alias: bool = False) -> 
                    help="run the tasks on a local Dask cluster of N worker processes (default 1: serial, "
                         "in this process; needs the 'cluster' extra)")
     p.add_argument("--cluster", metavar="ADDRESS", help="run the tasks on an existing Dask scheduler, "
-                   "e.g. tcp://10.0.0.5:8786 (its workers need sleuth installed)")
-    p.add_argument("--resume", metavar="FILE", help="append each finished task to FILE; rerunning the same "
-                   "command skips the tasks already there")
+                   "e.g. tcp://10.0.0.5:8786 (its workers need the same sleuth version)")
+    p.add_argument("--resume", metavar="FILE", help="append each finished task to FILE (JSON lines: reading "
+                   "it runs no code); rerunning the same command skips the tasks already there")
     p.add_argument("--quiet", action="store_true", help="no progress display (it is shown only on a terminal)")
     p.add_argument("--plot", metavar="FILE.png", help="draw the experiment's figure (needs the 'plot' extra)")
 

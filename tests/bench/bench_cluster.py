@@ -20,6 +20,7 @@ import argparse
 import contextlib
 import json
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -47,23 +48,30 @@ sys.exit(main(sys.argv[1:]))
 """
 
 
-def leg(argv: list[str], cache: Path, untuned: bool = False) -> tuple[float, Any]:
-    """Wall seconds of ``sleuth experiment ARGV`` in a child process, and its JSON output without timings."""
+def _cpu() -> float:
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)  # every descendant waited for: --workers' processes too
+    return r.ru_utime + r.ru_stime
+
+
+def leg(argv: list[str], cache: Path, untuned: bool = False) -> tuple[float, float, Any]:
+    """Wall and CPU seconds of ``sleuth experiment ARGV`` in a child process (with its own worker processes),
+    and its JSON output without timings."""
     shutil.rmtree(cache, ignore_errors=True)
     cache.mkdir()
     env = {**os.environ, "SLEUTH_CACHE": str(cache), **({"UNTUNED": "1"} if untuned else {})}
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), _cpu()
     r = subprocess.run([sys.executable, "-c", RUNNER, "experiment", *argv, "--quiet", "--json"], env=env,
                        capture_output=True, text=True)
     wall = time.perf_counter() - start
     if r.returncode:
         raise SystemExit(f"sleuth experiment {' '.join(argv)}: exit {r.returncode}: {r.stderr.strip()[-500:]}")
-    return wall, _strip(json.loads(r.stdout))
+    return wall, _cpu() - cpu, _strip(json.loads(r.stdout))
 
 
 @contextlib.contextmanager
 def cold_cluster(cache: Path) -> Iterator[Any]:
-    """A two-worker external cluster whose workers use ``cache``; yields a function that restarts them."""
+    """A two-worker external cluster whose workers use ``cache``; yields a function that restarts them (and
+    returns the address) and one that gives the CPU seconds its workers have used."""
     from distributed import Client
 
     cache.mkdir(exist_ok=True)
@@ -74,7 +82,15 @@ def cold_cluster(cache: Path) -> Iterator[Any]:
             client.restart(wait_for_workers=True)
             return str(address)
 
-        yield restart
+        def cpu() -> float:
+            return sum(client.run(_own_cpu).values())
+
+        yield restart, cpu
+
+
+def _own_cpu() -> float:
+    r = resource.getrusage(resource.RUSAGE_SELF)
+    return r.ru_utime + r.ru_stime
 
 
 def load() -> str:
@@ -93,27 +109,35 @@ def main() -> int:
     print(f"{os.cpu_count()} CPUs; {load()} at the start", flush=True)
     with tempfile.TemporaryDirectory(prefix="sleuth-bench-") as tmp, contextlib.ExitStack() as stack:
         caches = {name: Path(tmp, name) for name in ("serial", "local", "cluster", "untuned")}
-        restart = stack.enter_context(cold_cluster(caches["cluster"]))
-        restart_untuned = stack.enter_context(cold_cluster(caches["untuned"])) if args.untuned else None
+        tuned = stack.enter_context(cold_cluster(caches["cluster"]))
+        untuned = stack.enter_context(cold_cluster(caches["untuned"])) if args.untuned else None
         ok = True
         for title, argv in studies:
             times: dict[str, list[float]] = {}
+            cpus: dict[str, list[float]] = {}
             outputs: list[Any] = []
             for _ in range(args.repeat):
-                runs = [("serial", argv, caches["serial"], False), ("--workers 2", [*argv, "--workers", "2"],
-                                                                   caches["local"], False),
-                        ("--cluster", [*argv, "--cluster", restart()], caches["serial"], False)]
-                if restart_untuned:
-                    runs.append(("--cluster untuned", [*argv, "--cluster", restart_untuned()], caches["serial"],
-                                 True))
-                for name, full, cache, untuned in runs:
-                    wall, out = leg(full, cache, untuned)
+                runs = [("serial", argv, None, False), ("--workers 2", [*argv, "--workers", "2"], None, False),
+                        ("--cluster", argv, tuned, False)] + ([("--cluster untuned", argv, untuned, True)]
+                                                              if untuned else [])
+                for name, full, cluster, plain in runs:
+                    workers_cpu = 0.0
+                    if cluster:
+                        restart, used = cluster
+                        full = [*full, "--cluster", restart()]
+                        workers_cpu = -used()
+                    wall, cpu, out = leg(full, caches["serial" if cluster else "local" if "--workers" in full
+                                                       else "serial"], plain)
+                    cpu += workers_cpu + (cluster[1]() if cluster else 0.0)
                     times.setdefault(name, []).append(wall)
+                    cpus.setdefault(name, []).append(cpu)
                     outputs.append(out)
-                    print(f"  {title}, {name}: {wall:.1f} s ({load()})", flush=True)
+                    print(f"  {title}, {name}: {wall:.1f} s wall, {cpu:.1f} s CPU ({load()})", flush=True)
             same = all(o == outputs[0] for o in outputs)
             ok = ok and same
             med = {name: statistics.median(t) for name, t in times.items()}
+            print(f"{title}: CPU seconds (client and workers), medians: " + ", ".join(
+                f"{name} {statistics.median(c):.1f}" for name, c in cpus.items()), flush=True)
             extra = f", untuned cluster x{med['serial'] / med['--cluster untuned']:.2f}" if args.untuned else ""
             print(f"{title} ({' '.join(argv)}): medians of {args.repeat}: serial {med['serial']:.1f} s, --workers 2 "
                   f"{med['--workers 2']:.1f} s, --cluster {med['--cluster']:.1f} s; speed-up over serial: --workers 2 "

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
 import sys
 import unicodedata
@@ -14,11 +13,11 @@ from . import __version__
 from .backends import BACKENDS, backend_name
 from .errors import InternalError, PuzzleError, SleuthError
 from .limits import LimitReached
-from .games import EXPERIMENTS, all_games, experiment, find_game
-from .spec import FLAG_OPTIONS
+from .registry import all_experiments, all_games, find_experiment, find_game
 
 if TYPE_CHECKING:
     from .results import Report
+    from .spec import Option
 
 EXIT_OK, EXIT_CLAIM, EXIT_BAD_INPUT, EXIT_LIMIT, EXIT_CONTRADICTION = 0, 1, 2, 3, 4
 EXIT_INTERNAL, EXIT_INTERRUPTED = 70, 130
@@ -62,6 +61,33 @@ def _seconds(text: str) -> float:
     return value
 
 
+_OWN_FLAGS = {"time-limit"}  # flags every command defines itself (with their own checks)
+
+
+def game_flags(command: str) -> dict[str, Option]:
+    """The flags the installed games declare for ``command`` (``--others``, ``--show``...), by name: the first
+    game to declare a name defines it."""
+    flags: dict[str, Option] = {}
+    for game in all_games():
+        for o in game.options:
+            if o.flag and command in o.commands and o.name not in _OWN_FLAGS:
+                flags.setdefault(o.name, o)
+    return flags
+
+
+def _add_game_flags(p: argparse.ArgumentParser, command: str) -> None:
+    for name, o in game_flags(command).items():
+        users = [g.name for g in all_games() if any(x.name == name and command in x.commands for x in g.options)]
+        where = f" ({', '.join(users)})" if len(users) < len(all_games()) else ""
+        text = METHOD_HELP if name == "method" and command != "suggest" else o.meaning + where
+        if name == "method" and command == "suggest":
+            text = "scoring method or strategy (sleuth games GAME lists them)"
+        if o.kind == "flag":
+            p.add_argument(f"--{name}", action="store_true", help=text)
+        else:
+            p.add_argument(f"--{name}", metavar=o.kind if o.kind != "string" else name.upper(), help=text)
+
+
 def build_parser() -> argparse.ArgumentParser:
     formatter = argparse.RawDescriptionHelpFormatter
     parser = _Parser(prog="sleuth", description="Constraint solving for games of hidden information.",
@@ -88,24 +114,19 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = command("solve", "solve a puzzle file: what is still possible, who knows what")
     puzzle_options(p)
-    p.add_argument("--method", help=METHOD_HELP)
-    p.add_argument("--probabilities", action="store_true", help="exact probabilities (games that have them)")
-    p.add_argument("--others", action="store_true", help="what every other player knows (games that have it)")
-    p.add_argument("--plot", metavar="FILE.png", help="draw a figure (games that have one; the 'plot' extra)")
+    _add_game_flags(p, "solve")
 
     p = command("verify", "check the file's [[claim]]s and any --claim")
     puzzle_options(p)
     p.add_argument("--claim", action="append", default=[], metavar="TEXT", help="a claim to check (repeatable)")
-    p.add_argument("--method", help=METHOD_HELP)
+    _add_game_flags(p, "verify")
 
     p = command("suggest", "propose the next move")
     puzzle_options(p, backend=False)
-    p.add_argument("--method", help="scoring method or strategy (sleuth games GAME lists them)")
-    p.add_argument("--show", metavar="'PLAYER: C1, C2, C3'",
-                   help="clue: PLAYER suggested C1, C2, C3 and you must show one: which reveals least")
+    _add_game_flags(p, "suggest")
 
     p = command("experiment", "run a study or benchmark (sleuth experiment NAME --help)")
-    p.add_argument("name", nargs="?", metavar="NAME", help="one of: " + ", ".join(EXPERIMENTS))
+    p.add_argument("name", nargs="?", metavar="NAME", help="one of: " + ", ".join(all_experiments()))
     p.add_argument("args", nargs=argparse.REMAINDER, help="the experiment's own options")
 
     p = command("games", "list the games, or show one game's methods, options and claims")
@@ -119,6 +140,16 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = command("new", "print a commented puzzle-file template that solves as it is")
     p.add_argument("game", help="a game name or alias")
+
+    p = command("docs", "show a page of the documentation (the pages ship with sleuth)")
+    p.add_argument("page", nargs="?", help="a page or a game name (none: list the pages)")
+    p.add_argument("--path", action="store_true", help="print where the page is, to open it in a viewer")
+
+    p = command("serve", "the table companion: a local web page to play along with a live game")
+    p.add_argument("file", nargs="?", help="a game to resume (a puzzle file; copied into the games folder)")
+    p.add_argument("--host", default="127.0.0.1", help="address to serve on (not loopback: the URL carries a token)")
+    p.add_argument("--port", type=int, help="port (default 8765, or a free one when taken)")
+    p.add_argument("--open", action="store_true", help="open the page in a browser")
 
     p = command("cache", "inspect or clear the on-disk cache of derived data")
     p.add_argument("action", choices=["info", "clear"], help="info: where, how many entries, size and cap")
@@ -168,8 +199,9 @@ def _print_json(data: Any) -> None:
 # -- commands -----------------------------------------------------------------------------------------------
 
 def _options(args: argparse.Namespace) -> dict[str, Any]:
+    """The game options of a puzzle command: its flags, then its ``--set`` keys, named as the games name them."""
     opts: dict[str, Any] = {}
-    for key in FLAG_OPTIONS:  # the flags every game reads the same way, named as the games name them
+    for key in (*game_flags(args.command), *_OWN_FLAGS):
         value = getattr(args, key.replace("-", "_"), None)
         if value not in (None, False):
             opts[key] = value
@@ -238,26 +270,18 @@ def cmd_suggest(args: argparse.Namespace) -> int:
 
     puzzle = load_puzzle(args.file, viewer=args.viewer)
     opts = _options(args)
-    opts.pop("method", None)
-    return _emit(puzzle.suggest(method=args.method, options=opts), args.json)
+    method = opts.pop("method", None)
+    return _emit(puzzle.suggest(method=method, options=opts), args.json)
 
 
 def cmd_experiment(args: argparse.Namespace) -> int:
     if not args.name or args.name in ("-h", "--help"):
         _print("usage: sleuth experiment NAME [options]   (sleuth experiment NAME --help for its options)\n")
         _print("experiments:")
-        for name, (_, summary) in EXPERIMENTS.items():
-            _print(f"  {name:<10} {summary}")
+        for name, e in all_experiments().items():
+            _print(f"  {name:<10} {e.summary}")
         return EXIT_OK
-    target, _ = experiment(args.name)
-    module, _, func = target.partition(":")
-    try:
-        mod = importlib.import_module(module)
-    except ModuleNotFoundError as exc:
-        if exc.name and exc.name.startswith(module.split(".")[0]):
-            raise SleuthError(f"experiment {args.name!r} is not available ({exc.name} is missing)") from None
-        raise
-    return int(getattr(mod, func)(list(args.args)) or 0)
+    return find_experiment(args.name).run(args.args)
 
 
 def cmd_games(args: argparse.Namespace) -> int:
@@ -267,12 +291,11 @@ def cmd_games(args: argparse.Namespace) -> int:
             _print(f"{g.name:<11} {g.summary}{alias}")
         _print("\nsleuth games GAME shows a game's methods, --set keys and claim forms.")
         return EXIT_OK
-    info = find_game(args.game, place="games")
-    spec = info.spec
+    spec = find_game(args.game, place="games")
     lines = [f"{spec.name}: {spec.summary}"]
-    if info.aliases:
-        lines.append(f"aliases: {', '.join(info.aliases)}")
-    lines.append(f"docs: docs/{info.module.rsplit('.', 1)[-1]}.md; template: sleuth new {spec.name}")
+    if spec.aliases:
+        lines.append(f"aliases: {', '.join(spec.aliases)}")
+    lines.append(f"docs: sleuth docs {spec.page}; template: sleuth new {spec.name}")
     if spec.methods:
         lines += ["", "solve methods (--method NAME; auto, the default, picks an exact one: the first, unless the "
                   "--method option below says how):"]
@@ -286,13 +309,10 @@ def cmd_games(args: argparse.Namespace) -> int:
         for o in spec.all_options():
             lines.append(f"  {o.usage:<28} {o.meaning} ({o.kind}; default {o.default}; {', '.join(o.commands)})")
     lines += ["", "claims ([[claim]] text = ..., or --claim):"] + [f"  {c}" for c in spec.claims]
-    lines += ["  (which of them combine with not, and, or, implies and parentheses: docs/claims.md)"]
+    lines += ["  (which of them combine with not, and, or, implies and parentheses: sleuth docs claims)"]
     lines += ["", "puzzle-file keys (sleuth schema " + spec.name + " prints them as JSON Schema):"]
     lines += [f"  {k.name:<15} {k.kind}{', required' if k.required else ''}" for k in spec.keys]
-    if info.name == "egghead":
-        from .models.egghead.questions import load_catalogue
-
-        lines += ["", "questions (values = 6):"] + [f"  {q.qid:<12} {q.text}" for q in load_catalogue(6)]
+    lines += spec.help_lines()
     _print("\n".join(lines))
     return EXIT_OK
 
@@ -311,18 +331,37 @@ def cmd_examples(args: argparse.Namespace) -> int:
 
 
 def cmd_schema(args: argparse.Namespace) -> int:
-    _print_json(find_game(args.game, place="schema").spec.json_schema())
+    _print_json(find_game(args.game, place="schema").json_schema())
     return EXIT_OK
 
 
 def cmd_new(args: argparse.Namespace) -> int:
     from .resources import find_example
 
-    spec = find_game(args.game, place="new").spec
+    spec = find_game(args.game, place="new")
     example = find_example(spec.template)
     _print(f"# A {spec.name} puzzle to start from (sleuth new {spec.name} > my.toml; sleuth solve my.toml).\n"
-           f"# Every key: docs/{spec.name}.md, or sleuth schema {spec.name}. Claims: sleuth games {spec.name}.\n"
+           f"# Every key: sleuth docs {spec.page}, or sleuth schema {spec.name}. Claims: sleuth games {spec.name}.\n"
            + example.text().rstrip("\n"))
+    return EXIT_OK
+
+
+def cmd_docs(args: argparse.Namespace) -> int:
+    from .resources import doc_pages, find_doc
+
+    if args.page is None:
+        for name, title in doc_pages().items():
+            _print(f"{name:<20} {title}")
+        _print("\nsleuth docs PAGE shows one (a game's name shows its page); --path prints where it is.")
+        return EXIT_OK
+    page = find_doc(args.page)
+    if args.path:
+        from importlib.resources import as_file
+
+        with as_file(page) as path:
+            _print(str(path))
+        return EXIT_OK
+    _print(page.read_text(encoding="utf-8").rstrip("\n"))
     return EXIT_OK
 
 
@@ -343,9 +382,16 @@ def cmd_cache(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_serve(args: argparse.Namespace) -> int:
+    from .serve import serve
+
+    return serve(args.file, args.host, args.port, args.open)
+
+
 COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "solve": cmd_solve, "verify": cmd_verify, "suggest": cmd_suggest, "experiment": cmd_experiment,
-    "games": cmd_games, "examples": cmd_examples, "schema": cmd_schema, "new": cmd_new, "cache": cmd_cache}
+    "games": cmd_games, "examples": cmd_examples, "schema": cmd_schema, "new": cmd_new, "docs": cmd_docs,
+    "cache": cmd_cache, "serve": cmd_serve}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -366,6 +412,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except InternalError as exc:
         _print(f"sleuth: {exc}", sys.stderr)
         return EXIT_INTERNAL
+    except MemoryError:  # a last resort: estimates are checked against what the process may use before work
+        _print("sleuth: stopped at a limit: the process ran out of memory (see SLEUTH_MEMORY_BUDGET in "
+               "sleuth docs cli)", sys.stderr)
+        return EXIT_LIMIT
     except KeyboardInterrupt:
         _print("sleuth: interrupted", sys.stderr)
         return EXIT_INTERRUPTED

@@ -1,4 +1,4 @@
-"""Fill the generated parts of docs/ from the games' specs: key tables, option tables, complete examples.
+"""Fill the generated parts of docs/ from the games' declarations: key tables, option tables, complete examples.
 
 A page marks each generated part with a pair of comments, e.g. ``<!-- keys:clue -->`` ... ``<!-- /keys:clue -->``
 (also ``options:GAME``, ``methods:GAME`` and ``example:GAME``).  ``python -m sleuth.docgen DOCS_FOLDER``
@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 from .derive import markdown_methods
-from .games import find_game
+from .registry import find_game
 from .resources import find_example
 from .spec import markdown_keys, markdown_options
 
@@ -20,11 +20,11 @@ _BLOCK = re.compile(r"(<!-- (keys|options|methods|example):([a-z-]+) -->\n)(.*?)
 
 
 def _content(kind: str, game: str) -> str:
-    spec = find_game(game).spec
+    spec = find_game(game)
     if kind == "keys":
-        return markdown_keys(spec)
+        return markdown_keys(spec.all_keys())
     if kind == "options":
-        return markdown_options(spec)
+        return markdown_options(spec.all_options())
     if kind == "methods":
         return markdown_methods(spec.methods)
     example = find_example(spec.template)

@@ -52,7 +52,7 @@ class UnknownNameError(PuzzleError):
 
 
 class InternalError(RuntimeError):
-    """Two exact computations of sleuth disagree: a bug in sleuth, never a verdict (the CLI exits 1)."""
+    """Two exact computations of sleuth disagree: a bug in sleuth, never a verdict (the CLI exits 70)."""
 
     def __init__(self, message: str) -> None:
         super().__init__(f"internal error: {message}; please report it with the puzzle file")

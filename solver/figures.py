@@ -24,13 +24,15 @@ def check_target(path: str | None) -> None:
     """Fail before any work when ``--plot FILE.png`` cannot be drawn or written."""
     if path is None:
         return
-    pyplot()
-    folder = os.path.dirname(os.path.abspath(path))
+    if os.path.isdir(path):
+        raise PuzzleError(f"{path!r} is a folder", place="--plot", allowed="a FILE.png in a writable folder")
     if not path.lower().endswith(".png"):
         raise PuzzleError(f"{path!r} is not a .png file name", place="--plot", allowed="FILE.png")
+    folder = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(folder) or not os.access(folder, os.W_OK):
         raise PuzzleError(f"cannot write {path!r} (no such writable folder)", place="--plot",
                           allowed="a FILE.png in a writable folder")
+    pyplot()
 
 
 def save(fig: Any, path: str, *, dpi: int = 110) -> None:

@@ -1,17 +1,22 @@
-"""The Game interface: what every game package provides, so that a game is one package.
+"""The game contract in one place: every game is one :class:`Game` object, declared once in its package.
 
-A game package (built in, or a plug-in found through the ``sleuth.games`` entry points) has
+Contents
+- :class:`Game` — a game's name and aliases, one summary, its puzzle-file keys and claim forms, its registered
+  derivations, the options each command takes (flags and ``--set`` keys), whether a viewer applies, the template
+  ``sleuth new`` prints, its docs page, its experiments, and where its code lives (``load`` and ``world``).
+  The command line, ``sleuth games``, ``sleuth schema``, the docs generator and every option check read it.
+- :class:`Experiment` — a study or benchmark a game ships (``sleuth experiment NAME``).
+- :class:`WorldModel`, :class:`WorldModule` — the declarative side of a game package (``<package>.world``):
+  ``model(puzzle)`` (the constraint model, one named observation per fact, and how its variables read as a
+  world), ``check(puzzle, world)`` (the rules in plain Python) and ``candidates(puzzle)`` (every world before any
+  observation, for small puzzles).
+- :func:`model_worlds`, :func:`checked_worlds` — the worlds the model admits on an engine; the candidates the
+  plain rules accept (brute force: the tests hold the two equal on small puzzles).
 
-- ``spec`` (a :class:`~sleuth.spec.GameSpec`): its keys, options, claims and registered derivations;
-- ``load(doc) -> Puzzle``: the file read into a typed state (the :class:`~sleuth.puzzle.Puzzle` holds it),
-  with ``solve`` / ``verify`` / ``suggest`` and the rendering of answers;
-- ``world``: the declarative side, three functions over a loaded puzzle —
-  ``model(puzzle) -> WorldModel`` (the constraint model, one named observation per fact, and how its
-  variables read as a world), ``check(puzzle, world) -> bool`` (the rules in plain Python) and
-  ``candidates(puzzle)`` (every world before any observation, for small puzzles).
-
-The model is the definition: enumerating it on either engine yields the worlds (:func:`model_worlds`), and
-the tests hold it to the plain rules over every candidate (:func:`checked_worlds`) on small puzzles.
+A game package (built in, or a plug-in) declares ``GAME = Game(...)`` and registers it as an entry point in the
+``sleuth.games`` group (``[project.entry-points."sleuth.games"] mygame = "mypackage.game:GAME"``); the package
+gives ``load(doc) -> Puzzle`` (see :mod:`sleuth.puzzle`) and a ``world`` module.  tests/toygame is the whole
+contract in its fewest lines; docs/api.md ("Adding a game") walks through it.
 """
 
 from __future__ import annotations
@@ -19,14 +24,170 @@ from __future__ import annotations
 import functools
 import importlib
 import weakref
-from collections.abc import Callable, Hashable, Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast
+
+from .derive import Derivation
+from .errors import InternalError, PuzzleError, SleuthError
+from .limits import MAX_WORLDS_KEY, max_items
+from .spec import COMMON_OPTIONS, Key, Option, common_keys, object_schema
 
 if TYPE_CHECKING:
     from .model import Model, Var
-    from .puzzle import Puzzle
+    from .puzzle import Puzzle, PuzzleDoc
 
+COMMANDS = ("solve", "verify", "suggest")  # the commands that take a game's options
+FIGURE = "FILE.png"  # an option of this kind names a figure to write: checked before any work
+
+
+@dataclass(frozen=True)
+class Experiment:
+    """A study or benchmark a game ships: ``sleuth experiment NAME [args]`` calls ``target`` ("module:function")
+    with the remaining arguments and exits with what it returns."""
+
+    name: str
+    target: str
+    summary: str
+
+    def run(self, args: Sequence[str]) -> int:
+        module, _, func = self.target.partition(":")
+        try:
+            mod = importlib.import_module(module)
+        except ModuleNotFoundError as exc:
+            if exc.name and not exc.name.startswith("sleuth"):
+                raise SleuthError(f"experiment {self.name!r} is not available ({exc.name} is missing)") from None
+            raise
+        return int(getattr(mod, func)(list(args)) or 0)
+
+
+@dataclass(frozen=True)
+class Game:
+    """One game: everything the engine, the command line and the docs know about it.
+
+    ``package`` is where the code lives: ``<package>.load(doc)`` reads a file into a
+    :class:`~sleuth.puzzle.Puzzle`, ``<package>.world`` is its declarative side.  ``methods`` are the registered
+    derivations, fastest first (see :mod:`sleuth.derive`); ``answer`` the JSON fields every exact one must
+    reproduce.  ``options`` are the game's own options, each naming the commands that take it; a flag
+    (``Option(flag=True)``) becomes ``--NAME`` on those commands, the rest are ``--set NAME=VALUE``.
+    """
+
+    name: str
+    summary: str
+    package: str
+    aliases: tuple[str, ...] = ()
+    keys: tuple[Key, ...] = ()
+    claim_keys: tuple[Key, ...] = ()
+    claims: tuple[str, ...] = ()
+    methods: tuple[Derivation, ...] = ()
+    answer: tuple[str, ...] = ()
+    suggest_methods: Mapping[str, str] = field(default_factory=dict)
+    options: tuple[Option, ...] = ()
+    template: str = ""            # the bundled example `sleuth new GAME` prints: "folder/name"
+    viewer: bool = True           # whether "viewer" applies (else a viewer is noted as ignored)
+    max_worlds: bool = False      # whether its enumerations honour --set max_worlds (else a note says it does not)
+    docs: str = ""                # its page (`sleuth docs PAGE`, docs/PAGE.md); default: the game's name
+    experiments: tuple[Experiment, ...] = ()
+    help: str = ""                # "module:function" returning more lines for `sleuth games GAME`
+
+    # -- what the user writes ---------------------------------------------------------------------------
+    @property
+    def page(self) -> str:
+        return self.docs or self.name
+
+    def all_options(self) -> tuple[Option, ...]:
+        """The game's options, then those every game takes."""
+        return (*self.options, *COMMON_OPTIONS)
+
+    def all_keys(self) -> tuple[Key, ...]:
+        return (*common_keys(self.claim_keys), *self.keys)
+
+    @property
+    def claim_key_names(self) -> tuple[str, ...]:
+        """The keys a ``[[claim]]`` table takes beyond ``text`` and ``expect``."""
+        return tuple(k.name for k in self.claim_keys)
+
+    def option(self, name: str) -> Option | None:
+        return next((o for o in self.all_options() if o.name == name), None)
+
+    def usage(self, name: str) -> str:
+        """How the user writes an option: ``--method`` for a flag, ``--set key=VALUE`` otherwise (an option this
+        game does not take is spelled as the game that declares it does)."""
+        option = self.option(name)
+        if option is None:
+            from .registry import all_games
+
+            option = next((o for g in all_games() for o in g.options if o.name == name), None)
+        return option.usage if option is not None else f"--set {name}=VALUE"
+
+    def accept(self, command: str, options: Mapping[str, Any] | None, puzzle: Puzzle) -> dict[str, Any]:
+        """The options given to ``command``, checked: one this game does not take for it is bad input.
+
+        Unset flags (None, False) are dropped; a figure to write (an option of kind :data:`FIGURE`) must name a
+        FILE.png in a writable folder; ``--set max_worlds`` is checked for every game, and noted as not
+        applying to a game whose enumerations do not read it.
+        """
+        given = {k: v for k, v in (options or {}).items() if v is not None and v is not False}
+        allowed = [o for o in self.all_options() if command in o.commands]
+        names = {o.name for o in allowed}
+        for key in given:
+            if key not in names:
+                raise PuzzleError(f"option {self.usage(key)} does not apply to {command} in game {self.name!r}",
+                                  file=puzzle.doc.file, allowed=[o.usage for o in allowed] or "none")
+        for o in allowed:
+            if o.kind == FIGURE and o.name in given:
+                from .figures import check_target
+
+                try:
+                    check_target(str(given[o.name]))
+                except PuzzleError as exc:
+                    raise exc.located(file=puzzle.doc.file) from None
+        if MAX_WORLDS_KEY in given:
+            max_items(given, 1)
+            if not self.max_worlds:
+                puzzle.doc.note(f"--set {MAX_WORLDS_KEY} does not apply to game {self.name!r} (its sizes have "
+                                "limits of their own)", f"--set {MAX_WORLDS_KEY}")
+        return given
+
+    def json_schema(self) -> dict[str, Any]:
+        schema: dict[str, Any] = {"$schema": "https://json-schema.org/draft/2020-12/schema",
+                                  "title": f"sleuth puzzle file: {self.name}", "description": self.summary}
+        schema.update(object_schema(self.all_keys()))
+        schema["properties"]["game"]["const"] = self.name
+        return schema
+
+    # -- where the code is --------------------------------------------------------------------------------
+    def load(self, doc: PuzzleDoc) -> Puzzle:
+        """The file read into the game's typed state, as a :class:`~sleuth.puzzle.Puzzle`."""
+        from .puzzle import Puzzle
+
+        puzzle = self._import(self.package).load(doc)
+        if not isinstance(puzzle, Puzzle):
+            raise InternalError(f"{self.package}.load returned {type(puzzle).__name__}, not a Puzzle")
+        return puzzle
+
+    def world(self) -> WorldModule:
+        """The game's declarative side (``<package>.world``)."""
+        return cast(WorldModule, self._import(self.package + ".world"))
+
+    def help_lines(self) -> list[str]:
+        """More lines for ``sleuth games GAME`` (Egghead's question catalogue, ...)."""
+        if not self.help:
+            return []
+        module, _, func = self.help.partition(":")
+        return list(getattr(self._import(module), func)())
+
+    def _import(self, module: str) -> Any:
+        try:
+            return importlib.import_module(module)
+        except ModuleNotFoundError as exc:
+            if exc.name and module.startswith(exc.name):
+                raise SleuthError(f"game {self.name!r} is not available in this build ({exc.name} is missing)") \
+                    from None
+            raise
+
+
+# -- the declarative side of a game package ------------------------------------------------------------------
 
 P = TypeVar("P")
 R = TypeVar("R")
@@ -66,8 +227,8 @@ class WorldModule(Protocol):
 
 
 def world_module(puzzle: Puzzle) -> WorldModule:
-    """The ``world`` module of the puzzle's game package (model, check, candidates)."""
-    return cast(WorldModule, importlib.import_module(puzzle.doc.game.module + ".world"))
+    """The ``world`` module of the puzzle's game (model, check, candidates)."""
+    return puzzle.doc.game.world()
 
 
 def model_worlds(puzzle: Puzzle, backend: str = "cpsat") -> set[Hashable]:

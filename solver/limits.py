@@ -4,7 +4,12 @@ Size before work: a game estimates what it is about to enumerate or tabulate (wo
 leaves) and calls :func:`check_size` before allocating it.  The limit is one option for every game,
 ``--set max_worlds=N``; without it, the limit is the memory budget divided by the game's cost per item.  The
 budget is :data:`DEFAULT_MEMORY_BUDGET` or the environment variable ``SLEUTH_MEMORY_BUDGET`` (bytes, or with
-a suffix: ``512M``, ``8G``).
+a suffix: ``512M``, ``8G``), and never more than the process may still use (its address-space and data limits,
+its cgroup's memory limit), so that an estimate that passes cannot then die in a MemoryError.
+
+Errors: every limit error is one of two classes (games subclass them for their own reasons):
+:class:`TooLarge` — refused before the work, with the estimate (bad input for this machine: exit 2);
+:class:`LimitReached` — stopped at a limit during the work, no exact answer (exit 3).
 
 Time: :func:`time_limit` reads ``options["time-limit"]`` (seconds, a number > 0) and :func:`deadline` raises
 :class:`~sleuth.backends.SolverTimeout` when it runs out, whatever the game is doing (CP-SAT calls are cut
@@ -40,19 +45,60 @@ class LimitReached(RuntimeError):
 
 
 class TooLarge(SleuthError):
-    """What a game was about to enumerate is over the limit: the estimate, the limit and how to raise it."""
+    """What a game was about to enumerate is over the limit, refused before the work (exit 2): the estimate,
+    the limit and how to raise it."""
 
 
 def memory_budget() -> int:
-    """The memory budget in bytes (``SLEUTH_MEMORY_BUDGET``, else :data:`DEFAULT_MEMORY_BUDGET`)."""
+    """The memory budget in bytes: ``SLEUTH_MEMORY_BUDGET`` (else :data:`DEFAULT_MEMORY_BUDGET`), capped by
+    what the process may still allocate (:func:`memory_available`)."""
     text = os.environ.get("SLEUTH_MEMORY_BUDGET", "").strip()
-    if not text:
-        return DEFAULT_MEMORY_BUDGET
-    value = parse_size(text)
-    if value is None or value <= 0:
-        raise PuzzleError(f"{text!r} is not a memory size", place="SLEUTH_MEMORY_BUDGET",
-                          allowed="bytes > 0, or with a suffix: 512M, 8G")
-    return value
+    value = DEFAULT_MEMORY_BUDGET
+    if text:
+        size = parse_size(text)
+        if size is None or size <= 0:
+            raise PuzzleError(f"{text!r} is not a memory size", place="SLEUTH_MEMORY_BUDGET",
+                              allowed="bytes > 0, or with a suffix: 512M, 8G")
+        value = size
+    available = memory_available()
+    return value if available is None else max(1, min(value, available))
+
+
+def memory_available() -> int | None:
+    """The bytes this process may still allocate, by its own limits (None: no limit found).
+
+    The least of: the address-space limit (``RLIMIT_AS``) less the address space in use, the data limit
+    (``RLIMIT_DATA``) less the data in use, and the cgroup's memory limit less the cgroup's usage (cgroup v2
+    ``memory.max``, v1 ``memory.limit_in_bytes``).
+    """
+    found: list[int] = []
+    try:
+        import resource
+
+        with open("/proc/self/statm", encoding="ascii") as fh:
+            fields = fh.read().split()
+        page = os.sysconf("SC_PAGE_SIZE")
+        in_use = {resource.RLIMIT_AS: int(fields[0]) * page, resource.RLIMIT_DATA: int(fields[5]) * page}
+        for which, used in in_use.items():
+            soft, _ = resource.getrlimit(which)
+            if soft != resource.RLIM_INFINITY:
+                found.append(soft - used)
+    except (ImportError, OSError, ValueError, IndexError):
+        pass
+    for limit_file, usage_file in (("/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory.current"),
+                                   ("/sys/fs/cgroup/memory/memory.limit_in_bytes",
+                                    "/sys/fs/cgroup/memory/memory.usage_in_bytes")):
+        try:
+            with open(limit_file, encoding="ascii") as fh:
+                limit = fh.read().strip()
+            with open(usage_file, encoding="ascii") as fh:
+                usage = int(fh.read().strip())
+        except (OSError, ValueError):
+            continue
+        if limit.isdigit() and int(limit) < 1 << 60:
+            found.append(int(limit) - usage)
+        break
+    return max(0, min(found)) if found else None
 
 
 def parse_size(text: str) -> int | None:

@@ -82,7 +82,7 @@ def unique_items(kind: str, items: Sequence[tuple[str, object]], *, file: str | 
             raise PuzzleError(f"empty {kind} name", file=file, place=where, allowed="a name with a letter or digit")
         if key in banned:
             raise PuzzleError(f"{kind} name {name!r} is reserved{why}", file=file, place=where,
-                              allowed="any other name (see docs/names.md)")
+                              allowed="any other name (see sleuth docs names)")
         if key in seen:
             first_place, first = seen[key]
             raise PuzzleError(f"{kind} {name!r} is listed twice: here and as {first!r} at {first_place}"

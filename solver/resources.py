@@ -103,3 +103,38 @@ def example_path(ref: str) -> Iterator[Path]:
 
 def is_example(name: str | os.PathLike[str]) -> bool:
     return isinstance(name, str) and name.startswith(EXAMPLE_PREFIX)
+
+
+# -- the documentation, shipped as ``sleuth.docs`` ---------------------------------------------------------------
+
+def docs_root() -> Traversable:
+    """The folder of documentation pages (``docs/`` in the repository, ``sleuth/docs`` installed)."""
+    return resources.files("sleuth.docs")
+
+
+def doc_pages() -> dict[str, str]:
+    """Every page by name (``clue`` for docs/clue.md), with its title (the first heading)."""
+    pages: dict[str, str] = {}
+    for node in sorted(docs_root().iterdir(), key=lambda n: n.name):
+        if node.name.endswith(".md") and node.is_file():
+            first = next((line for line in node.read_text(encoding="utf-8").splitlines() if line.strip()), "")
+            pages[node.name.removesuffix(".md")] = first.lstrip("# ").strip()
+    return pages
+
+
+def find_doc(name: str) -> Traversable:
+    """A page by its name (``cli``, ``clue``, ``docs/clue.md``) or by a game's name or alias (its page)."""
+    key = name.strip().removeprefix("docs/").removesuffix(".md").casefold()
+    pages = doc_pages()
+    if key in ("", "index", "readme"):
+        key = "README"
+    for page in pages:
+        if page.casefold() == key.casefold():
+            return docs_root().joinpath(page + ".md")
+    from .errors import UnknownNameError
+    from .registry import all_games
+
+    for game in all_games():
+        if key in {game.name.casefold(), *(a.casefold() for a in game.aliases)} and game.page in pages:
+            return docs_root().joinpath(game.page + ".md")
+    raise UnknownNameError("page", name, [*pages, *(g.name for g in all_games())], place="docs")

@@ -1,11 +1,11 @@
-"""Each game's puzzle-file keys, options, methods and claim forms, written once.
+"""The vocabulary of a game's declaration: puzzle-file keys and command options (see :class:`sleuth.game.Game`).
 
-A game's :class:`GameSpec` is the one source of truth from which come: the key tables of docs/ (checked by a
-test), the JSON Schema that ``sleuth schema GAME`` prints for editors, the unknown-key errors (which list every
-valid key at that place, not only the keys read so far), and the help of ``sleuth games GAME``.
+From the keys a game declares come: the key tables of docs/ (checked by a test), the JSON Schema that
+``sleuth schema GAME`` prints for editors, the unknown-key errors (which list every valid key at that place,
+not only the keys read so far), and the help of ``sleuth games GAME``.
 
->>> spec = GameSpec("toy", "a toy", keys=(Key("size", "integer", "how big", default="3"),))
->>> check_keys({"game": "toy", "size": 2, "sise": 3}, spec, file="t.toml")
+>>> keys = common_keys() + (Key("size", "integer", "how big", default="3"),)
+>>> check_keys({"game": "toy", "size": 2, "sise": 3}, keys, file="t.toml")
 Traceback (most recent call last):
 ...
 sleuth.errors.PuzzleError: t.toml: sise: unknown key 'sise' (allowed: claim, game, size, title, viewer)
@@ -14,10 +14,9 @@ sleuth.errors.PuzzleError: t.toml: sise: unknown key 'sise' (allowed: claim, gam
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
-from .derive import Derivation
 from .errors import PuzzleError
 
 # Types a key may have; each maps to a JSON Schema fragment.
@@ -69,7 +68,7 @@ class Key:
             if out["enum"] is None:
                 del out["enum"]
         if self.keys:
-            table = _object_schema(self.keys)
+            table = object_schema(self.keys)
             if self.kind == "array of tables":
                 out["items"] = table
             elif self.kind == "string or table":
@@ -81,7 +80,6 @@ class Key:
         return out
 
 
-FLAG_OPTIONS = ("method", "probabilities", "plot", "time-limit", "others", "show")  # --NAME; the rest: --set
 
 
 @dataclass(frozen=True)
@@ -98,36 +96,6 @@ class Option:
     @property
     def usage(self) -> str:
         return f"--{self.name}" if self.flag else f"--set {self.name}=VALUE"
-
-
-@dataclass(frozen=True)
-class GameSpec:
-    """Everything a user can write for one game (see the module docstring for what is derived from it)."""
-
-    name: str
-    summary: str
-    keys: tuple[Key, ...] = ()
-    claim_keys: tuple[Key, ...] = ()
-    claims: tuple[str, ...] = ()
-    methods: tuple[Derivation, ...] = ()     # solve/verify derivations, fastest first (see sleuth.derive)
-    answer: tuple[str, ...] = ()             # the JSON fields every exact derivation must reproduce
-    suggest_methods: Mapping[str, str] = field(default_factory=dict)
-    options: tuple[Option, ...] = ()
-    template: str = ""          # the bundled example `sleuth new GAME` prints: "folder/name"
-
-    def all_options(self) -> tuple[Option, ...]:
-        """The game's options, then those every game takes."""
-        return (*self.options, *COMMON_OPTIONS)
-
-    def all_keys(self) -> tuple[Key, ...]:
-        return (*common_keys(self.claim_keys), *self.keys)
-
-    def json_schema(self) -> dict[str, Any]:
-        schema: dict[str, Any] = {"$schema": "https://json-schema.org/draft/2020-12/schema",
-                  "title": f"sleuth puzzle file: {self.name}", "description": self.summary}
-        schema.update(_object_schema(self.all_keys()))
-        schema["properties"]["game"]["const"] = self.name
-        return schema
 
 
 COMMON_OPTIONS = (
@@ -149,14 +117,15 @@ def common_keys(claim_keys: Sequence[Key] = ()) -> tuple[Key, ...]:
             Key("claim", "array of tables", "deductions to verify (sleuth verify)", default="none", keys=claim))
 
 
-def _object_schema(keys: Sequence[Key]) -> dict[str, Any]:
+def object_schema(keys: Sequence[Key]) -> dict[str, Any]:
     return {"type": "object", "properties": {k.name: k.json_schema() for k in keys},
             "required": [k.name for k in keys if k.required], "additionalProperties": False}
 
 
-def check_keys(data: Mapping[str, Any], spec: GameSpec, *, file: str | None = None) -> None:
-    """Reject any key the game does not define, anywhere in the file, listing every key allowed there."""
-    _check(data, spec.all_keys(), file, "")
+def check_keys(data: Mapping[str, Any], keys: Sequence[Key], *, file: str | None = None) -> None:
+    """Reject any key not among ``keys`` (a game's ``all_keys()``), anywhere in the file, listing every key
+    allowed there."""
+    _check(data, keys, file, "")
 
 
 def _check(data: Mapping[str, Any], keys: Sequence[Key], file: str | None, place: str) -> None:
@@ -192,14 +161,14 @@ def key_table(keys: Sequence[Key], prefix: str = "") -> list[str]:
     return rows
 
 
-def markdown_keys(spec: GameSpec) -> str:
+def markdown_keys(keys: Sequence[Key]) -> str:
     """The key table of a game's docs page (a test checks the page contains exactly this)."""
     head = ["| key | type | default | meaning |", "| --- | --- | --- | --- |"]
-    return "\n".join(head + key_table(spec.all_keys()))
+    return "\n".join(head + key_table(keys))
 
 
-def markdown_options(spec: GameSpec) -> str:
+def markdown_options(options: Sequence[Option]) -> str:
     head = ["| option | commands | type | default | meaning |", "| --- | --- | --- | --- | --- |"]
     rows = [f"| `{o.usage}` | {', '.join(o.commands)} | {o.kind} | {o.default} | {o.meaning} |"
-            for o in spec.all_options()]
+            for o in options]
     return "\n".join(head + rows)

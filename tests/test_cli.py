@@ -27,7 +27,7 @@ CASES = [
     ("broken toml", "game = \"epistemic\nx = 1", [], ["broken TOML", "line 1"]),
     ("broken json", '{"game": "epistemic",}', [], ["broken JSON", "line 1"]),
     ("empty file", "   \n", [], ["is empty", "allowed"]),
-    ("unknown game", 'game = "chess"', [], ["game", "unknown game 'chess'", "allowed: clue, egghead"]),
+    ("unknown game", 'game = "chess"', [], ["game", "unknown game 'chess'", "allowed: cardguess, clue, egghead"]),
     ("game not a string", "game = 3", [], ["game", "expected a game name"]),
     ("no game", "title = 'x'", [], ["game", "is required"]),
     ("unknown key", GOOD + "anouncement = 1\n", [], ["anouncement", "unknown key", "allowed"]),

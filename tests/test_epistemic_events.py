@@ -4,11 +4,10 @@ common and distributed knowledge, after(), checked against the plain explicit-st
 from __future__ import annotations
 
 import json
-import random
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from sleuth.epistemic import ActionModel, Event, KnowledgeState, WorldTable
@@ -20,49 +19,51 @@ from tests.conftest import PUZZLES, run_cli
 EPI = PUZZLES / "epistemic"
 
 
-def random_event_relation(rng: random.Random, n: int, s5: bool) -> list[list[int]]:
+def event_relation(data: st.DataObject, n: int, s5: bool) -> list[list[int]]:
     """Per event, the events considered possible: a partition, or belief cells (KD45) with outsiders."""
-    cells = [rng.randrange(n) for _ in range(n)]          # the cell each event is in
-    inside = [True] * n if s5 else [rng.random() < 0.6 for _ in range(n)]
+    cells = data.draw(st.lists(st.integers(0, n - 1), min_size=n, max_size=n), label="cell of each event")
+    inside = [True] * n if s5 else data.draw(st.lists(st.booleans(), min_size=n, max_size=n), label="inside")
     if not any(inside):
         inside[0] = True
     members = {c: [e for e in range(n) if cells[e] == c and inside[e]] for c in set(cells)}
     live = [c for c, m in members.items() if m]
-    return [members[cells[e]] if inside[e] else members[rng.choice(live)] for e in range(n)]
+    return [members[cells[e]] if inside[e] else members[data.draw(st.sampled_from(live), label="outsider's cell")]
+            for e in range(n)]
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.integers(0, 2 ** 31), st.booleans(), st.booleans())
-def test_product_update_matches_the_reference(seed, s5, learn):
+@given(st.data(), st.booleans(), st.booleans())
+def test_product_update_matches_the_reference(data, s5, learn):
     """Random worlds, two observing agents, a random action model (preconditions, factual change, partition
     or belief relations, a learnt value), then a public announcement: every operator agrees with the
     explicit Kripke model, world by world."""
-    rng = random.Random(seed)
-    sizes = [rng.randint(2, 3) for _ in range(3)]
+    sizes = data.draw(st.lists(st.integers(2, 3), min_size=3, max_size=3), label="domain sizes")
     domains = {f"v{i}": range(s) for i, s in enumerate(sizes)}
     table = WorldTable.from_product(domains)
-    table = table.subset(np.array([rng.random() < 0.8 for _ in range(len(table))], dtype=bool))
-    if not len(table):
-        return
-    obs = {a: rng.sample(list(domains), rng.randint(0, 2)) for a in ("a", "b")}
+    keep = data.draw(st.lists(st.booleans(), min_size=len(table), max_size=len(table)), label="worlds kept")
+    assume(any(keep))
+    table = table.subset(np.array(keep, dtype=bool))
+    obs = {a: data.draw(st.lists(st.sampled_from(list(domains)), unique=True, max_size=2), label=f"observed by {a}")
+           for a in ("a", "b")}
     state = KnowledgeState(table, {a: o for a, o in obs.items()})
     worlds = [tuple(r) for r in table.data.tolist()]
     views = {a: (lambda w, o=o: tuple(w[int(v[1:])] for v in o)) for a, o in obs.items()}
     ref = reference.observation_model(worlds, views)
 
-    n_events = rng.randint(1, 3)
+    n_events = data.draw(st.integers(1, 3), label="events")
     events, ref_events = [], []
     for e in range(n_events):
-        k = rng.randrange(sizes[0])
-        pre, pre_fn = (f"v0 != {k}", lambda w, k=k: w[0] != k) if rng.random() < 0.5 else ("true", lambda w: True)
-        if rng.random() < 0.5:   # factual change: v1 := v2 % size(v1)
+        k = data.draw(st.integers(0, sizes[0] - 1))
+        pre, pre_fn = (f"v0 != {k}", lambda w, k=k: w[0] != k) if data.draw(st.booleans(), label="precondition") \
+            else ("true", lambda w: True)
+        if data.draw(st.booleans(), label="factual change"):   # v1 := v2 % size(v1)
             post, post_fn = (("v1", parse(f"v2 % {sizes[1]}")),), (lambda w: (w[0], w[2] % sizes[1], w[2]))
         else:
             post, post_fn = (), (lambda w: w)
-        designated = e == 0 or rng.random() < 0.5
+        designated = e == 0 or data.draw(st.booleans(), label="designated")
         events.append(Event(f"e{e}", parse(pre), post, designated))
         ref_events.append(reference.RefEvent(pre_fn, post_fn, designated))
-    erel = {a: random_event_relation(rng, n_events, s5) for a in ("a", "b")}
+    erel = {a: event_relation(data, n_events, s5) for a in ("a", "b")}
     told = {"a"} if learn else set()
     action = ActionModel(tuple(events), erel, (parse("v2"), tuple(told), tuple(range(n_events))) if learn else None)
     after = state.update(action)
@@ -156,7 +157,6 @@ def test_russian_cards_checks_and_unsafe_announcements():
     assert russian.safe_announcements([tuple(safe), ((0, 1, 2), (3, 4, 6))]) == [tuple(safe)]
 
 
-@pytest.mark.slow
 def test_russian_cards_102_safe_announcements_as_smcdel():
     """SMCDEL test suite: ``length (filter checkSet allHandLists) === 102`` (lists of 5 to 7 hands)."""
     lists = list(russian.hand_lists())

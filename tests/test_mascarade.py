@@ -12,11 +12,11 @@ from hypothesis import strategies as st
 
 from sleuth.models.mascarade import belief, knowledge, simulate
 from sleuth.models.mascarade.analysis import make_tracker, observation_names, replay, run_steps, without
-from sleuth.models.mascarade.belief import ComponentBelief, Method
+from sleuth.models.mascarade.components import ComponentBelief, Method
 from sleuth.models.mascarade.model import build_model, enumerate_belief
 from sleuth.models.mascarade.state import SeeStep, SwapStep
 from sleuth.models.mascarade.reference import brute_force, marginals_of
-from sleuth.models.mascarade.simulate import SWAPS_ONLY, Mix, dumps_toml, to_document
+from sleuth.models.mascarade.simulation import SWAPS_ONLY, Mix, dumps_toml, to_document
 from sleuth.puzzle import load_data, load_puzzle, loads
 from sleuth.results import ClaimSpec, Verdict
 from tests.conftest import PUZZLES

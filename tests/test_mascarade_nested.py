@@ -9,7 +9,7 @@ from fractions import Fraction
 import pytest
 
 from sleuth.models.mascarade.nested import brute_force_nested, nested
-from sleuth.models.mascarade.simulate import simulate
+from sleuth.models.mascarade.simulation import simulate
 from tests.conftest import PUZZLES
 
 SIX = PUZZLES / "mascarade" / "six-players.toml"

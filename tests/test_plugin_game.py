@@ -28,7 +28,7 @@ def registered(tmp_path, monkeypatch):
     """The toy game installed the way a package declares it: an entry_points.txt in a dist-info folder."""
     info = tmp_path / "site" / "three_cards-1.0.dist-info"
     info.mkdir(parents=True)
-    (info / "entry_points.txt").write_text("[sleuth.games]\nthree-cards = tests.toygame:GAME\n", encoding="utf-8")
+    (info / "entry_points.txt").write_text("[sleuth.games]\nthree-cards = tests.toygame.game:GAME\n", encoding="utf-8")
     monkeypatch.syspath_prepend(str(tmp_path / "site"))
 
 
@@ -60,14 +60,39 @@ IMPOSTOR = None  # set below: a plug-in that claims a built-in name
 
 
 def test_plugin_cannot_take_a_builtin_name(monkeypatch):
-    from sleuth.games import GameInfo, all_games
+    from sleuth import registry
+    from sleuth.game import Game
 
-    monkeypatch.setattr(sys.modules[__name__], "IMPOSTOR", GameInfo("clue", "tests.toygame", "an impostor"))
+    monkeypatch.setattr(sys.modules[__name__], "IMPOSTOR", Game("clue", "an impostor", "tests.toygame"))
+    real = registry.plugin_points(registry.ENTRY_POINT_GROUP)
+    monkeypatch.setattr(registry, "plugin_points",
+                        lambda group: [("impostor", "clue", "tests.test_plugin_game:IMPOSTOR"), *real])
+    assert [g.package for g in registry.all_games() if g.name == "clue"] == ["sleuth.models.clue"]
+    assert registry.find_game("clue").package == "sleuth.models.clue"
 
-    import sleuth.games
 
-    monkeypatch.setattr(sleuth.games, "plugin_points", lambda group: [("clue", "tests.test_plugin_game:IMPOSTOR")])
-    assert [g.module for g in all_games() if g.name == "clue"] == ["sleuth.models.clue"]
+def test_builtin_games_are_registered_as_entry_points():
+    """The built-in games come through the same entry points as a plug-in, each one its package's GAME."""
+    from sleuth import registry
+
+    points = [p for p in registry.plugin_points(registry.ENTRY_POINT_GROUP) if p[0] == "sleuth"]
+    assert {name for _, name, _ in points} == {g.name for g in registry.builtin_games()}
+    assert all(target.startswith(f"sleuth.models.{g.package.rsplit('.', 1)[-1]}.game:")
+               for (_, _, target), g in zip(points, registry.builtin_games(), strict=True))
+
+
+def test_an_option_is_declared_once_in_the_game(registered, tmp_path):
+    """The toy game declares one flag for solve: the command line offers it, solve reads it, and another
+    command refuses it, naming what that command takes; no engine file names the game or its option."""
+    f = tmp_path / "toy.toml"
+    f.write_text(FILE, encoding="utf-8")
+    assert "--first" in run_cli(["solve", "--help"]).out
+    assert "--first" not in run_cli(["verify", "--help"]).out
+    every = json.loads(run_cli(["solve", f, "--json"]).out)["valids"]
+    first = run_cli(["solve", f, "--json", "--first"])
+    assert first.code == 0 and json.loads(first.out)["valids"] == every[:1] and len(every) > 1
+    refused = run_cli(["verify", f, "--set", "first=1"])
+    assert refused.code == 2 and "option --first does not apply to verify" in refused.err
 
 
 @pytest.mark.parametrize("backend", ["cpsat", "python-constraint"])
@@ -93,3 +118,29 @@ def test_plugin_statements_combine_in_the_claim_language(registered, tmp_path, b
     assert {r.verdict.value for r in results} == {"entailed", "open", "refuted"}
     bad = run_cli(["verify", f, "--claim", "position 1 holds A and (position 2 holds B"])
     assert bad.code == 2 and "expected ')'" in bad.err and "--claim[1]" in bad.err
+
+
+def test_the_engine_names_no_game():
+    """The engine's code (strings and names, docstrings and comments aside) names no built-in game: everything
+    it knows of a game comes from the game's declaration."""
+    import ast
+
+    from sleuth import registry
+    from tests.conftest import ROOT
+
+    names = {key for g in registry.builtin_games() for key in (g.name, *g.aliases)}
+    found = []
+    for path in sorted((ROOT / "solver").glob("*.py")) + sorted((ROOT / "solver" / "backends").glob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        docstrings = {id(node.body[0].value) for node in ast.walk(tree)
+                      if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
+                      and node.body and isinstance(node.body[0], ast.Expr)
+                      and isinstance(node.body[0].value, ast.Constant)}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings:
+                text: str | None = node.value.casefold()
+            else:  # an identifier: the game's own spelling (EPISTEMIC, the formula language's operators, is not one)
+                text = node.id if isinstance(node, ast.Name) else None
+            if text is not None and (text in names or any(f"models.{n}" in text for n in names)):
+                found.append(f"{path.name}:{node.lineno}: {text!r}")
+    assert not found, found

@@ -16,10 +16,13 @@ import pytest
 import sleuth
 from sleuth import cache
 from sleuth.docgen import render
-from sleuth.games import EXPERIMENTS, GAMES
+from sleuth.registry import all_experiments, all_games
 from sleuth.resources import examples, find_example
 from sleuth.spec import check_keys
 from tests.conftest import PUZZLES, ROOT, run_cli
+
+GAMES = all_games()
+EXPERIMENTS = all_experiments()
 
 DOCS = ROOT / "docs"
 EXAMPLES = [e.ref for e in examples()]
@@ -101,9 +104,9 @@ def test_unknown_key_lists_every_key_allowed_there(tmp_path):
 
 
 def test_check_keys_reaches_nested_tables():
-    spec = next(g for g in GAMES if g.name == "mastermind").spec
+    spec = next(g for g in GAMES if g.name == "mastermind")
     with pytest.raises(sleuth.PuzzleError, match=r"guess\[1\]\.feedback\.grey.*allowed: black, white"):
-        check_keys({"game": "mastermind", "guess": [{"code": "1122", "feedback": {"grey": 1}}]}, spec)
+        check_keys({"game": "mastermind", "guess": [{"code": "1122", "feedback": {"grey": 1}}]}, spec.all_keys())
 
 
 @pytest.mark.parametrize("game", [g.name for g in GAMES])
@@ -158,7 +161,7 @@ def test_experiment_name_help(name):
 @pytest.mark.parametrize("game", [g.name for g in GAMES])
 def test_games_game_lists_options_and_claims(game):
     res = run_cli(["games", game])
-    spec = next(g for g in GAMES if g.name == game).spec
+    spec = next(g for g in GAMES if g.name == game)
     assert res.code == 0
     for option in spec.options:
         assert option.usage in res.out
@@ -242,11 +245,9 @@ def test_cache_round_trip_and_checksum(own_cache):
 
 
 def test_cache_evicts_least_recently_used(own_cache, monkeypatch):
-    import time
-
-    for name in ("a", "b", "c"):
+    for age, name in enumerate(("a", "b", "c")):              # used in this order, long ago (no clock involved)
         cache.write_bytes(f"x/{name}", b"x" * 1000)
-        time.sleep(0.02)
+        os.utime(own_cache / "x" / name, (1000 + age, 1000 + age))
     cache.read_bytes("x/a")                                     # a is now the most recently used
     monkeypatch.setenv("SLEUTH_CACHE_MAX", "2300")
     cache.write_bytes("x/d", b"x" * 1000)

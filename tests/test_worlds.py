@@ -42,10 +42,8 @@ def test_a_rule_broken_in_the_check_would_show() -> None:
 
 
 def test_every_built_in_game_has_a_world_module() -> None:
-    import importlib
+    from sleuth.registry import all_games
 
-    from sleuth.games import GAMES
-
-    for info in GAMES:
-        mod = importlib.import_module(info.module + ".world")
-        assert all(callable(getattr(mod, f, None)) for f in ("model", "check", "candidates")), info.name
+    for game in all_games():
+        mod = game.world()
+        assert all(callable(getattr(mod, f, None)) for f in ("model", "check", "candidates")), game.name

@@ -67,7 +67,6 @@ class CardGuessAnswer(Answer):
 
 
 class CardGuessPuzzle(Puzzle):
-    uses_max_worlds = True
 
     def __init__(self, doc: PuzzleDoc) -> None:
         super().__init__(doc)
@@ -103,7 +102,7 @@ class CardGuessPuzzle(Puzzle):
 
     # -- solve ----------------------------------------------------------------------------------------
     def solve(self, *, backend: str = "cpsat", options: Mapping[str, Any] | None = None) -> Report:
-        opts = self.reject_options(options, ("method", "plot", "probabilities", "time-limit"))
+        opts = dict(options or {})
         self._budget(opts)
         choice = self.derivation(opts, backend)
         method = choice.name
@@ -172,7 +171,7 @@ class CardGuessPuzzle(Puzzle):
     # -- verify ---------------------------------------------------------------------------------------
     def verify(self, claims: Sequence[ClaimSpec], *, backend: str = "cpsat",
                options: Mapping[str, Any] | None = None) -> list[ClaimResult]:
-        opts = self.reject_options(options, ("method", "gamma", "step", "time-limit"))
+        opts = dict(options or {})
         self._budget(opts)
         parsed = [self._parse_claim(c, opts) for c in claims]  # every claim is checked before any work
         if not self.state.consistent:
@@ -276,7 +275,7 @@ class CardGuessPuzzle(Puzzle):
 
     # -- suggest --------------------------------------------------------------------------------------
     def suggest(self, *, method: str | None = None, options: Mapping[str, Any] | None = None) -> Report:
-        opts = self.reject_options(options, ("gamma", "step"))
+        opts = dict(options or {})
         self._budget(opts)
         s = self.state
         strategy = self._strategy(method, opts, "--method")

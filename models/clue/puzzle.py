@@ -68,7 +68,6 @@ class ClueAnswer(Answer):
 
 
 class CluePuzzle(Puzzle):
-    uses_max_worlds = True  # --method model enumerates deals
     def __init__(self, doc: PuzzleDoc, game: Game) -> None:
         super().__init__(doc)
         self.state = game
@@ -107,7 +106,7 @@ class CluePuzzle(Puzzle):
 
     # -- solve --------------------------------------------------------------------------------------------
     def solve(self, *, backend: str = "cpsat", options: Mapping[str, Any] | None = None) -> Report:
-        opts = self.reject_options(options, ["probabilities", "method", "plot", "time-limit", "others"])
+        opts = dict(options or {})
         choice = self.derivation(opts, backend)
         method = choice.name
         others = self.flag(opts.get("others", False), "--others")
@@ -135,7 +134,7 @@ class CluePuzzle(Puzzle):
             if used != "count":
                 self.doc.note("the counting outgrew the memory budget (SLEUTH_MEMORY_BUDGET / --set max_worlds): "
                               "the sheet is the model's backbone (CP-SAT)", "--method")
-                choice = Choice(find_derivation(self.doc.game.spec.methods, "model"), "cpsat")
+                choice = Choice(find_derivation(self.doc.game.methods, "model"), "cpsat")
         else:
             sheet = self.sheet(method, backend, opts.get("time-limit"))
         if not sheet.consistent:
@@ -187,7 +186,7 @@ class CluePuzzle(Puzzle):
     # -- verify --------------------------------------------------------------------------------------------
     def verify(self, claims: Sequence[ClaimSpec], *, backend: str = "cpsat",
                options: Mapping[str, Any] | None = None) -> list[ClaimResult]:
-        opts = self.reject_options(options, ["time-limit"])
+        opts = dict(options or {})
         cm = self._claim_model = self.clue_model()
         read = [self.read_claim(spec) for spec in claims]
         engine = cm.engine(backend, opts.get("time-limit"))
@@ -283,7 +282,7 @@ class CluePuzzle(Puzzle):
     # -- suggest ------------------------------------------------------------------------------------------
     def suggest(self, *, method: str | None = None, options: Mapping[str, Any] | None = None) -> Report:
         from .suggest import suggest_report
-        opts = self.reject_options(options, ["room", "by", "samples", "seed", "top", "show"])
+        opts = dict(options or {})
         self.option_choice(method or "information", ["information"], "method", "--method")
         if "show" in opts:
             from .suggest import show_report

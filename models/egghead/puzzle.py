@@ -75,7 +75,6 @@ class EggheadAnswer(Answer):
 
 
 class EggheadPuzzle(Puzzle):
-    uses_max_worlds = True  # the packed tables honour --set max_worlds
     def __init__(self, doc: PuzzleDoc) -> None:
         super().__init__(doc)
         self.state = state = read_state(doc)
@@ -211,7 +210,7 @@ class EggheadPuzzle(Puzzle):
 
     # -- solve ----------------------------------------------------------------------------------------
     def solve(self, *, backend: str = "cpsat", options: Mapping[str, Any] | None = None) -> Report:
-        opts = self.reject_options(options, ("method",))
+        opts = dict(options or {})
         choice = self.derivation(opts, backend)
         out = self.run(backend, choice.name, opts)
         names = self.setup.names
@@ -255,7 +254,7 @@ class EggheadPuzzle(Puzzle):
     # -- claims ----------------------------------------------------------------------------------------
     def verify(self, claims: Sequence[ClaimSpec], *, backend: str = "cpsat",
                options: Mapping[str, Any] | None = None) -> list[ClaimResult]:
-        opts = self.reject_options(options, ("method",))
+        opts = dict(options or {})
         choice = self.derivation(opts, backend)
         parsed = [self._read_claim(c) for c in claims]
         out = self.run(backend, choice.name, opts)

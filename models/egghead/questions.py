@@ -1,6 +1,6 @@
 """The question language: parsing, the catalogue, and the two compilations (CP-SAT and numpy).
 
-A question's *meaning* is an integer expression over the cards the moderator sees (see README, "Egghead"):
+A question's *meaning* is an integer expression over the cards the moderator sees (see docs/egghead.md, "How it works"):
 
     expr     := sum of terms with + and -, optionally compared:  a < b, a <= b, a == b, a != b, a >= b, a > b
                 (a comparison answers 1 for yes, 0 for no)
@@ -553,3 +553,8 @@ def load_catalogue(values: int, path: str | Path | Traversable | None = None) ->
     if len(set(ids)) != len(ids):
         raise PuzzleError("duplicate question ids", file=str(file))
     return out
+
+
+def catalogue_help() -> list[str]:
+    """The question catalogue, for ``sleuth games egghead``."""
+    return ["", "questions (values = 6):"] + [f"  {q.qid:<12} {q.text}" for q in load_catalogue(6)]

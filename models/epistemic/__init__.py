@@ -2,10 +2,10 @@
 
 The package has the shape every game has: :mod:`.state` (the file below read into an
 :class:`~.state.EpistemicState`), :mod:`.model` (the starting worlds as a declarative model), :mod:`.world`
-(the Game interface), :mod:`.puzzle` (solve, verify; the typed answer) and :mod:`.spec`; the knowledge
-operators are the engine's (:mod:`sleuth.epistemic`).  :mod:`.classic` and :mod:`.russian` build the
-classic puzzles in code, :mod:`.reference` is a plain re-implementation for the tests, :mod:`.bench` the
-benchmark.
+(the declarative side), :mod:`.puzzle` (solve, verify; the typed answer) and :mod:`.game` (the game's
+declaration); the knowledge operators are the engine's (:mod:`sleuth.epistemic`). :mod:`.classic` and
+:mod:`.russian` build the classic puzzles in code, :mod:`.reference` is a plain re-implementation for the
+tests, :mod:`.bench` the benchmark.
 
 Schema (see docs/epistemic.md)::
 
@@ -37,8 +37,6 @@ from __future__ import annotations
 
 from sleuth.puzzle import Puzzle, PuzzleDoc
 
-CLAIM_KEYS = ("after", "at")
-HAS_VIEWER = False  # knowledge is per agent, in formulas: a viewer is noted as ignored
 
 
 def load(doc: PuzzleDoc) -> Puzzle:

@@ -57,7 +57,6 @@ class EpistemicAnswer(Answer):
 
 
 class EpistemicPuzzle(Puzzle):
-    uses_max_worlds = True
 
     def __init__(self, doc: PuzzleDoc, state: EpistemicState) -> None:
         super().__init__(doc)
@@ -177,7 +176,7 @@ class EpistemicPuzzle(Puzzle):
 
     # -- solve ----------------------------------------------------------------------------------------
     def solve(self, *, backend: str = "cpsat", options: Mapping[str, Any] | None = None) -> Report:
-        opts = self.reject_options(options, ["method", "time-limit"])
+        opts = dict(options or {})
         self.options = opts
         choice = self.world_method(opts, backend)
         method = "solver" if choice.name == "model" else "table"
@@ -240,7 +239,7 @@ class EpistemicPuzzle(Puzzle):
     # -- verify ---------------------------------------------------------------------------------------
     def verify(self, claims: Sequence[ClaimSpec], *, backend: str = "cpsat",
                options: Mapping[str, Any] | None = None) -> list[ClaimResult]:
-        opts = self.reject_options(options, ["method", "time-limit"])
+        opts = dict(options or {})
         self.options = opts
         choice = self.world_method(opts, backend)
         method = "solver" if choice.name == "model" else "table"

@@ -1,20 +1,43 @@
 """Mascarade: exact beliefs over card placements, per viewer, by four methods (see docs/mascarade.md).
 
-The package has the shape every game has: :mod:`.state` (the table and its events, what each viewer
-observes), :mod:`.model` (the declarative model: a boolean per swap, reveals and looks as named
-observations), :mod:`.world` (the Game interface), :mod:`.puzzle` (solve, verify; the typed answer) and
-:mod:`.spec`.  Derivations: the tree and states of :mod:`.belief` (with :mod:`.analysis`, the API
-:func:`belief` / :func:`knowledge`), the seed's matrix (:mod:`.matrix`, approximate), nested beliefs
-(:mod:`.nested`); :func:`simulate` plays random legal games, :mod:`.experiment` the studies.
+The package has the shape every game has: :mod:`.game` (the game's declaration), :mod:`.state` (the table and
+its events, what each viewer observes), :mod:`.model` (the declarative model: a boolean per swap, reveals and
+looks as named observations), :mod:`.world` (the declarative side), :mod:`.puzzle` (solve, verify; the typed
+answer).  Derivations: the tree and states of :mod:`.components` (with :mod:`.analysis`, the API :func:`belief` /
+:func:`knowledge`), the seed's matrix (:mod:`.matrix`, approximate), nested beliefs (:mod:`.nested`);
+:func:`simulate` (:mod:`.simulation`) plays random legal games, :mod:`.experiment` the studies.  The names
+below are imported on first use.
 """
 
-from .analysis import BeliefResult, OwnCard, belief, knowledge, run_steps
-from .belief import ComponentBelief, Method
-from .state import Event, EventKind, Game, read_state
-from .puzzle import MascaradePuzzle, load
-from .simulate import simulate
+from __future__ import annotations
 
-CLAIM_KEYS: tuple[str, ...] = ()
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from sleuth.puzzle import PuzzleDoc
+
+    from .analysis import BeliefResult, OwnCard, belief, knowledge, run_steps
+    from .components import ComponentBelief, Method
+    from .puzzle import MascaradePuzzle
+    from .simulation import simulate
+    from .state import Event, EventKind, Game, read_state
+
+_LAZY = {"BeliefResult": "analysis", "OwnCard": "analysis", "belief": "analysis", "knowledge": "analysis",
+         "run_steps": "analysis", "ComponentBelief": "components", "Method": "components", "Event": "state",
+         "EventKind": "state", "Game": "state", "read_state": "state", "MascaradePuzzle": "puzzle",
+         "simulate": "simulation"}
 
 __all__ = ["BeliefResult", "ComponentBelief", "Event", "EventKind", "Game", "MascaradePuzzle", "Method", "OwnCard",
            "belief", "knowledge", "load", "read_state", "run_steps", "simulate"]
+
+
+def load(doc: PuzzleDoc) -> MascaradePuzzle:
+    from .puzzle import load as load_puzzle
+    return load_puzzle(doc)
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _LAZY:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(f"{__name__}.{_LAZY[name]}"), name)

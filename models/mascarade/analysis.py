@@ -14,7 +14,7 @@ from typing import TypedDict, TypeVar, Unpack
 
 from sleuth.explain import minimal_subset
 
-from .belief import DEFAULT_TREE_CAP, ComponentBelief, Method, TooLarge
+from .components import DEFAULT_TREE_CAP, ComponentBelief, Method, TooLarge
 from .model import build_model, enumerate_belief
 from .state import Game, MissingFact, SeeStep, Step, SwapStep
 from .matrix import MatrixBelief

@@ -41,12 +41,12 @@ from sleuth.executor import Executor, ExperimentParser, add_run_options, bounded
 from sleuth.figures import check_target, pyplot, save
 
 from .analysis import make_tracker, run_steps
-from .belief import DEFAULT_TREE_CAP, ComponentBelief, Method, TooLarge
+from .components import DEFAULT_TREE_CAP, ComponentBelief, Method, TooLarge
 from sleuth.limits import LimitReached
 
 from .model import build_model, enumerate_belief
 from .state import MAX_EVENTS, MAX_PLAYERS, MIN_PLAYERS, Game, SwapStep
-from .simulate import SWAPS_ONLY, Mix, simulate
+from .simulation import SWAPS_ONLY, Mix, simulate
 
 MIXES = {"default": Mix(), "swap-heavy": Mix(swap=0.6, announce=0.1, look=0.1, spy=0.1, fool=0.1)}
 

@@ -25,7 +25,7 @@ from sleuth.errors import InternalError
 from sleuth.knowledge import Worlds
 
 from .analysis import run_steps
-from .belief import TooLarge
+from .components import TooLarge
 
 from .state import Event, Game, Step, SwapStep
 

@@ -25,13 +25,11 @@ from sleuth.schema import Names, Section, parse_fraction
 
 from .analysis import (DEFAULT_CPSAT_LIMIT, BeliefResult, OwnCard, belief, knowledge, minimal_observations,
                        own_card, replay)
-from .belief import DEFAULT_TREE_CAP, ComponentBelief, Method, TooLarge
+from .components import DEFAULT_TREE_CAP, ComponentBelief, Method, TooLarge
 from .model import GameModel, build_model, holds_lit
 from .state import Game, format_placement, read_state
 from .nested import nested
 
-OPTIONS = ("method", "probabilities", "swap_probability", "max_states", "tree_cap", "cpsat_limit", "knowledge",
-           "others")
 DEFAULT_MAX_STATES = 6_000_000           # measured peak: 624 MB for a component of this size
 _P_CLAIM = re.compile(rf"^\s*P\s*\(\s*(?P<who>{NAME})\s+holds\s+(?P<card>{NAME})\s*\)\s*(?P<op>==|=|!=|<=|>=|<|>)"
                       r"\s*(?P<value>\S+)\s*$", re.IGNORECASE)
@@ -83,7 +81,6 @@ class MascaradeAnswer(Answer):
 
 
 class MascaradePuzzle(Puzzle):
-    uses_max_worlds = True
 
     def __init__(self, doc: PuzzleDoc, game: Game) -> None:
         super().__init__(doc)
@@ -94,7 +91,7 @@ class MascaradePuzzle(Puzzle):
 
     # -- options -------------------------------------------------------------------------------------
     def settings(self, options: Mapping[str, Any] | None, backend: str = "cpsat") -> Settings:
-        opts = self.reject_options(options, OPTIONS)
+        opts = dict(options or {})
         choice = self.derivation(opts, backend)
         method = _METHOD_OF.get(choice.name) or Method(choice.name)
         prior = self.fraction(opts, "swap_probability", self.state.swap_probability, 0, 1)

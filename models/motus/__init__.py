@@ -1,19 +1,16 @@
 """Motus / Lingo, Wordle and Mastermind: possible secrets, the seed's scoring methods, the Evil Motus Index.
 
 The package has the shape every game has: :mod:`.state` (the file read into a :class:`~.state.SecretState`:
-the space played over, :mod:`.space`, and the proposals), :mod:`.model` (the declarative model of the
-secret, one named observation per proposal), :mod:`.world` (the Game interface), :mod:`.puzzle` (solve,
-verify, suggest; the typed answer) and :mod:`.spec`.  :mod:`.feedback` is the feedback rule (the vectorised
-table derivation), :mod:`.words` the dictionaries, :mod:`.strategy` the scoring methods, :mod:`.emi` exact
-minimax values, :mod:`.optimal` exact optimal averages, :mod:`.experiment` the studies.
-"""
+the space played over, :mod:`.space`, and the proposals), :mod:`.model` (the declarative model of the secret,
+one named observation per proposal), :mod:`.world` (the declarative side), :mod:`.puzzle` (solve, verify,
+suggest; the typed answer) and :mod:`.game` (the game's declaration). :mod:`.feedback` is the feedback rule
+(the vectorised table derivation), :mod:`.words` the dictionaries, :mod:`.strategy` the scoring methods,
+:mod:`.emi` exact minimax values, :mod:`.optimal` exact optimal averages, :mod:`.experiment` the studies. """
 
 from __future__ import annotations
 
 from sleuth.puzzle import Puzzle, PuzzleDoc
 
-CLAIM_KEYS = ("method",)
-HAS_VIEWER = False  # every player sees the same feedback: a viewer is noted as ignored
 
 
 def load(doc: PuzzleDoc) -> Puzzle:

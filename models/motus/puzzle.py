@@ -75,7 +75,7 @@ class SecretPuzzle(Puzzle):
         return Engine(sm.model, backend), sm
 
     def solve(self, *, backend: str = "cpsat", options: Mapping[str, Any] | None = None) -> Report:
-        opts = self.reject_options(options, ("method",))
+        opts = dict(options or {})
         choice = self.derivation(opts, backend)
         words = self.possible(backend=backend, method=choice.name)
         if not words:
@@ -91,7 +91,7 @@ class SecretPuzzle(Puzzle):
     # -- claims -----------------------------------------------------------------------------------------
     def verify(self, claims: Sequence[ClaimSpec], *, backend: str = "cpsat",
                options: Mapping[str, Any] | None = None) -> list[ClaimResult]:
-        opts = self.reject_options(options, ("time-limit", "method"))
+        opts = dict(options or {})
         sm = model_for(self.state, backend)
         read = [self._read_claim(claim, sm) for claim in claims]
         engine = Engine(sm.model, backend)
@@ -195,7 +195,7 @@ class SecretPuzzle(Puzzle):
                           tuple(sorted(self.space.guesses[rows[i]] for i in tied.tolist())))
 
     def suggest(self, *, method: str | None = None, options: Mapping[str, Any] | None = None) -> Report:
-        opts = self.reject_options(options, ("time-limit", "top"))
+        opts = dict(options or {})
         chosen = st.parse_method(method or DEFAULT_METHOD[self.game])
         mask = self.possible_mask()
         if not mask.any():

@@ -26,7 +26,7 @@ import numpy as np
 
 from sleuth import cache
 from sleuth.errors import PuzzleError, SleuthError
-from sleuth.puzzle import read_bounded
+from sleuth.files import read_bounded
 
 ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 _LIGATURES = str.maketrans({"Œ": "OE", "œ": "OE", "Æ": "AE", "æ": "AE", "ß": "SS"})

@@ -1,9 +1,10 @@
 """A toy game in one package, to show what a game is: three cards A, B, C lie face down on positions 1-3;
 each fact says a position does not hold a card.  It is registered the way a third-party package would be
-(an entry point in the ``sleuth.games`` group; the test fakes the entry point).
+(an entry point in the ``sleuth.games`` group naming ``tests.toygame.game:GAME``; the test fakes the entry point).
 
-The package gives ``load(doc)`` (read the file into a state, build the declarative model: one named
-observation per fact) and ``spec`` (its keys and claims); solving and verifying are the engine's.
+The package gives its declaration (:mod:`.game`: name, keys, claims), ``load(doc)`` (read the file into a
+state, build the declarative model: one named observation per fact) and :mod:`.world`; solving and verifying
+are the engine's.
 """
 
 from __future__ import annotations
@@ -14,15 +15,12 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from sleuth import Engine, Model, Puzzle, PuzzleDoc, Report, Status
-from sleuth.games import GameInfo
 from sleuth import claims as claims_lang
 from sleuth.errors import PuzzleError
 from sleuth.results import ClaimResult, ClaimSpec
 from sleuth.schema import Names
 
 CARDS = ("A", "B", "C")
-GAME = GameInfo("three-cards", __name__, "Three face-down cards and facts about where they are not",
-                ("toy",))
 _CLAIM = re.compile(r"^\s*position\s+([123])\s+holds\s+(\w+)\s*$", re.I)
 
 
@@ -44,8 +42,7 @@ class ThreeCards(Puzzle):
         return sorted(world) == [0, 1, 2] and all(world[p] != c for p, c in self.facts)
 
     def solve(self, *, backend: str = "cpsat", options: Mapping[str, Any] | None = None) -> Report:
-        self.reject_options(options, ("time-limit",))
-        valids = sorted(Engine(self.model, backend).valids(self.at))
+        valids = sorted(Engine(self.model, backend).valids(self.at))[:1 if (options or {}).get("first") else None]
         if not valids:
             return Report(self.game, Status.CONTRADICTION, {"valids": []}, "", tuple(Engine(self.model).conflict()
                                                                                       or ()))
@@ -62,7 +59,6 @@ class ThreeCards(Puzzle):
 
     def verify(self, claims: Sequence[ClaimSpec], *, backend: str = "cpsat",
                options: Mapping[str, Any] | None = None) -> list[ClaimResult]:
-        self.reject_options(options, ("time-limit",))
         return [self._verify_one(spec, backend) for spec in claims]
 
     def _verify_one(self, spec: ClaimSpec, backend: str) -> ClaimResult:

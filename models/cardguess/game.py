@@ -1,10 +1,12 @@
-"""The card-guessing puzzle file, options, methods and claim forms (the source of docs/cardguess.md's tables)."""
+"""The card-guessing game: puzzle file, options, methods and claim forms (the source of docs/cardguess.md's tables)."""
 
 from sleuth.derive import Derivation, model
-from sleuth.spec import GameSpec, Key, Option
+from sleuth.game import Experiment, Game
+from sleuth.spec import Key, Option
 
-SPEC = GameSpec(
+GAME = Game(
     "cardguess", "Card guessing with partial or complete feedback: posteriors and strategies, exact",
+    "sleuth.models.cardguess",
     keys=(
         Key("deck", "table", "card types in the deck's order and their counts (1 to 100; at most 120 cards)",
             required=True, names="type = count"),
@@ -39,4 +41,9 @@ SPEC = GameSpec(
         Option("step", "number", "0.55", "the constant-step strategy's step", ("verify", "suggest")),
     ),
     template="cardguess/seed_example",
+    aliases=("card-guessing", "guessing"),
+    viewer=False,
+    max_worlds=True,
+    experiments=(Experiment("cardguess", "sleuth.models.cardguess.experiment:main",
+                            "exact expected scores of the strategies"),),
 )

@@ -1,14 +1,16 @@
-"""The Mascarade puzzle file, options, methods and claim forms (the source of docs/mascarade.md's tables)."""
+"""The Mascarade game: puzzle file, options, methods and claim forms (the source of docs/mascarade.md's tables)."""
 
 from sleuth.derive import Derivation, model
-from sleuth.spec import GameSpec, Key, Option
+from sleuth.game import Experiment, Game
+from sleuth.spec import Key, Option
 
 _OUTCOME = (Key("swapped", "boolean", "the outcome, known to the one who swapped (and the viewer if so)",
                 default="unknown"),
             Key("public", "boolean", "everyone saw the outcome", default="false"))
 
-SPEC = GameSpec(
+GAME = Game(
     "mascarade", "Mascarade: beliefs over card placements after swaps-or-not and reveals, per player",
+    "sleuth.models.mascarade",
     keys=(
         Key("players", "list of strings", "the players, in order", required=True),
         Key("cards", "list of strings", "the face-up deal: players[i] starts with cards[i]; equal names are one "
@@ -45,6 +47,7 @@ SPEC = GameSpec(
     options=(
         Option("method", "string", "auto", "how beliefs are derived (see methods)", ("solve", "verify"),
                flag=True),
+        Option("probabilities", "flag", "off", "accepted; the marginals are always exact", ("solve",), flag=True),
         Option("swap_probability", "fraction", "the file's", "override the swap prior", ("solve", "verify")),
         Option("max_states", "integer", "6000000", "placements one component may hold", ("solve", "verify")),
         Option("tree_cap", "integer", "1024", "leaves a component's tree may have under auto",
@@ -57,4 +60,7 @@ SPEC = GameSpec(
                ("solve",)),
     ),
     template="mascarade/seed-figure2",
+    max_worlds=True,
+    experiments=(Experiment("mascarade", "sleuth.models.mascarade.experiment:main",
+                            "benchmark: belief updates per method"),),
 )

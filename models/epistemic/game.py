@@ -1,10 +1,12 @@
-"""The epistemic puzzle file, options and claim forms (the source of docs/epistemic.md's tables)."""
+"""The epistemic-puzzle game: puzzle file, options, methods and claims (the source of docs/epistemic.md's tables)."""
 
 from sleuth.derive import Derivation, model
-from sleuth.spec import GameSpec, Key, Option
+from sleuth.game import Experiment, Game
+from sleuth.spec import Key, Option
 
-SPEC = GameSpec(
+GAME = Game(
     "epistemic", "Epistemic puzzles: worlds, agents who observe expressions, public announcements",
+    "sleuth.models.epistemic",
     keys=(
         Key("variables", "table", "the variables and their domains", default="read from worlds",
             names="name = \"lo..hi\" | [values] | { min = lo, max = hi }"),
@@ -58,4 +60,9 @@ SPEC = GameSpec(
     options=(Option("method", "string", "auto", "how the starting worlds are built (see methods; auto: table "
                     "while the product of the domains fits, else model)", ("solve", "verify"), flag=True),),
     template="epistemic/cheryl",
+    aliases=("del", "knowledge"),
+    viewer=False,
+    max_worlds=True,
+    experiments=(Experiment("epistemic", "sleuth.models.epistemic.bench:main",
+                            "benchmark: Sum and Product, What Sum, muddy children"),),
 )

@@ -1,12 +1,14 @@
-"""The Clue puzzle file, options, methods and claim forms (the source of docs/clue.md's tables)."""
+"""The Clue game: puzzle file, options, methods and claim forms (the source of docs/clue.md's tables)."""
 
 from sleuth.derive import Derivation, model
-from sleuth.spec import GameSpec, Key, Option
+from sleuth.game import Experiment, Game
+from sleuth.spec import Key, Option
 
 _TRIPLE = "one suspect, one weapon and one room, in any order"
 
-SPEC = GameSpec(
+GAME = Game(
     "clue", "Clue / Cluedo: who holds which card, and what is in the envelope",
+    "sleuth.models.clue",
     keys=(
         Key("deck", "string or table", "the deck: a named deck, or a table of the three categories",
             default="classic", choices=("classic", "master-detective"), keys=(
@@ -59,4 +61,8 @@ SPEC = GameSpec(
         Option("top", "integer", "5", "how many suggestions to list", ("suggest",)),
     ),
     template="clue/classic-3-players",
+    aliases=("cluedo",),
+    max_worlds=True,
+    experiments=(Experiment("clue", "sleuth.models.clue.experiment:main",
+                            "benchmark: exact sheet, rules engine, probabilities"),),
 )

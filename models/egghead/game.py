@@ -1,10 +1,12 @@
-"""The Egghead puzzle file, options and claim forms (the source of docs/egghead.md's tables)."""
+"""The Egghead game: puzzle file, options, methods and claim forms (the source of docs/egghead.md's tables)."""
 
 from sleuth.derive import Derivation, model
-from sleuth.spec import GameSpec, Key, Option
+from sleuth.game import Experiment, Game
+from sleuth.spec import Key, Option
 
-SPEC = GameSpec(
+GAME = Game(
     "egghead", "Egghead: each player's valids, with basic or behavioural analysis",
+    "sleuth.models.egghead",
     keys=(
         Key("values", "integer", "cards show 1..values (2 to 12)", default="6"),
         Key("hand_size", "integer", "cards per hand (1 to 8)", default="3"),
@@ -37,4 +39,8 @@ SPEC = GameSpec(
     options=(Option("method", "string", "auto", "how the valids are derived (see methods)", ("solve", "verify"),
                     flag=True),),
     template="egghead/seed_example",
+    max_worlds=True,
+    help="sleuth.models.egghead.questions:catalogue_help",
+    experiments=(Experiment("egghead", "sleuth.models.egghead.experiment:main",
+                            "simulation study of behavioural analysis"),),
 )

@@ -1,0 +1,1 @@
+"""The user documentation, shipped inside the package as ``sleuth.docs``: ``sleuth docs PAGE`` shows a page."""

@@ -1,0 +1,75 @@
+"""The Motus, Wordle and Mastermind games: puzzle files, options, methods and claim forms (docs/motus.md)."""
+
+from dataclasses import replace
+
+from sleuth.derive import Derivation, model
+from sleuth.game import Experiment, Game
+from sleuth.spec import Key, Option
+
+_CLAIMS = ("answer is <WORD>", "answer is not <WORD>", "best guess is <WORD>")
+_METHODS = {"information": "maximum expected information (entropy of the feedback partition)",
+            "sum": "the seed's Sum", "max": "the seed's Max (Knuth's minimax partition)", "gmax": "Gmax",
+            "gini": "Gini", "entropy": "the seed's Entropy (lowest entropy)", "bobo": "Bobo",
+            "sumgini": "Sum Gini (default for words)", "possible-gmax": "Gmax among possible words",
+            "minimax": "exact game value (bounded by --time-limit)"}
+_OPTIONS = (
+    Option("method", "string", "auto / sumgini (mastermind: max)", "solve: how the possible answers are derived "
+           "(see methods); suggest, and verify's `best guess` claims: the scoring method", ("solve", "verify",
+                                                                                             "suggest"), flag=True),
+    Option("top", "integer", "none", "list the N guesses of least exact expected number of guesses (a labelled "
+           "heuristic ranking when the exact search would be too long)", ("suggest",)),
+)
+_ANSWER = ("possible", "count")
+_DERIVATIONS = (Derivation("table", "the vectorised feedback rule over the answer list"),
+                model("enumerate the declarative model's words on --backend"))
+_CLAIM_KEYS = (Key("method", "string", "the method a `best guess is` claim is judged by",
+                   default="the game's default"),)
+
+
+def _guess(item: str, feedback: Key) -> Key:
+    return Key("guess", "array of tables", "the guesses made, in order", default="none", keys=(
+        Key(item, "string" if item == "word" else "string or list", f"the {item} proposed", required=True),
+        feedback,
+        Key("secret", "string", "instead of feedback: the secret, and sleuth computes the feedback",
+            default="none")))
+
+
+_WORD_FEEDBACK = Key("feedback", "string", "one mark per letter: G right place, Y elsewhere, B absent (or the "
+                     "squares Wordle shares: 🟩 🟨 ⬛/⬜)",
+                     default="required unless secret is given")
+
+
+_EXPERIMENTS = (
+    Experiment("motus", "sleuth.models.motus.experiment:main_study", "every word with every scoring method (Table 4)"),
+    Experiment("emi", "sleuth.models.motus.experiment:main_emi", "Evil Motus Index per (first letter, length) cell"),
+    Experiment("wordle", "sleuth.models.motus.experiment:main_wordle", "Wordle and Mastermind strategy studies"),
+)
+
+
+def _word_keys(dictionary: str, *extra: Key) -> tuple[Key, ...]:
+    return (Key("dictionary", "string", "fr (the French DELA list), wordle (the official lists), or a path to a "
+                "UTF-8 file, one word per line", default=dictionary), *extra, _guess("word", _WORD_FEEDBACK))
+
+
+MOTUS = Game(
+    "motus", "Motus / Lingo: possible words, the seed's scoring methods", "sleuth.models.motus", aliases=("lingo",),
+    keys=_word_keys("fr", Key("length", "integer", "letters per word (2 to 30)", required=True),
+                    Key("first", "string", "the first letter, shown", default="read from the first guess"),
+                    Key("tries", "integer", "the rules' limit on guesses", default="5 for 5 letters, 6 otherwise")),
+    claim_keys=_CLAIM_KEYS, claims=_CLAIMS, methods=_DERIVATIONS, answer=_ANSWER, suggest_methods=_METHODS,
+    options=_OPTIONS, template="motus/logique", viewer=False, docs="motus", experiments=_EXPERIMENTS)
+# Wordle and Mastermind: the same package, rules and methods; their own keys and template.
+WORDLE = replace(
+    MOTUS, name="wordle", summary="Wordle: possible answers and guesses", aliases=(), experiments=(),
+    keys=_word_keys("wordle", Key("length", "integer", "letters per word", default="5"),
+                    Key("tries", "integer", "the rules' limit on guesses", default="6")),
+    template="wordle/example")
+MASTERMIND = replace(
+    MOTUS, name="mastermind", summary="Mastermind: possible codes, Knuth's strategy", aliases=(), experiments=(),
+    keys=(Key("pegs", "integer", "pegs per code (1 to 8)", default="4"),
+          Key("colours", "integer", "colours, written 1..colours (2 to 9)", default="6"),
+          Key("tries", "integer", "the rules' limit on guesses", default="10"),
+          _guess("code", Key("feedback", "table", "black and white pegs", default="required unless secret is given",
+                             keys=(Key("black", "integer", "right colour, right place", required=True),
+                                   Key("white", "integer", "right colour, wrong place", default="0"))))),
+    suggest_methods={**_METHODS, "knuth": "= max (the default)"}, template="mastermind/knuth")

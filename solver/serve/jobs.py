@@ -1,0 +1,127 @@
+"""Slow answers (what the others know, advice) computed in a child process: never blocking the sheet,
+cancellable at any time (the process is ended), with their elapsed time and limit as progress."""
+
+from __future__ import annotations
+
+import multiprocessing
+import secrets
+import threading
+import time
+from dataclasses import dataclass, field
+from multiprocessing.connection import Connection
+from typing import Any
+
+MAX_RUNNING = 3  # background computations at once, over all games (the machine's cores are shared)
+
+
+def run_command(text: str, name: str, command: str, options: dict[str, Any]) -> dict[str, Any]:
+    """``solve`` or ``suggest`` on a puzzle's text, as the CLI runs them; the report as JSON (with ``text``)."""
+    from ..notes import NOTES
+    from ..puzzle import loads
+
+    NOTES.disabled = True
+    puzzle = loads(text, name=name)
+    opts = dict(options)
+    if command == "suggest":
+        report = puzzle.suggest(method=opts.pop("method", None), options=opts)
+    else:
+        report = puzzle.solve(options=opts)
+    return {**report.to_json(), "text": report.text}
+
+
+def _child(conn: Connection, text: str, name: str, command: str, options: dict[str, Any]) -> None:
+    from ..errors import SleuthError
+    from ..limits import LimitReached
+
+    try:
+        conn.send({"result": run_command(text, name, command, options)})
+    except (SleuthError, LimitReached) as exc:
+        conn.send({"error": str(exc)})
+    except Exception as exc:  # reported to the page; the server keeps serving
+        conn.send({"error": f"internal error: {type(exc).__name__}: {exc}"})
+    finally:
+        conn.close()
+
+
+@dataclass
+class Job:
+    id: str
+    game: str
+    command: str
+    limit: float
+    process: Any
+    conn: Connection
+    started: float = field(default_factory=time.monotonic)
+    state: str = "running"          # running | done | failed | cancelled
+    result: dict[str, Any] | None = None
+    error: str | None = None
+    elapsed: float = 0.0
+
+    def poll(self) -> None:
+        if self.state != "running":
+            return
+        self.elapsed = time.monotonic() - self.started
+        try:
+            ready = self.conn.poll()
+            message = self.conn.recv() if ready else None
+        except (EOFError, OSError):
+            ready, message = True, None
+        if ready:
+            if message and "result" in message:
+                self.state, self.result = "done", message["result"]
+            else:
+                self.state = "failed"
+                self.error = (message or {}).get("error") or "the computation stopped without an answer"
+            self.process.join(5)
+        elif not self.process.is_alive():
+            self.state, self.error = "failed", "the computation stopped without an answer"
+
+    def to_json(self) -> dict[str, Any]:
+        self.poll()
+        return {"id": self.id, "game": self.game, "command": self.command, "state": self.state,
+                "elapsed": round(self.elapsed, 1), "limit": self.limit, "result": self.result, "error": self.error}
+
+
+class Jobs:
+    def __init__(self) -> None:
+        self._jobs: dict[str, Job] = {}
+        self._lock = threading.Lock()
+        self._ctx = multiprocessing.get_context("spawn")  # no fork of a threaded server
+
+    def running(self) -> int:
+        for job in self._jobs.values():
+            job.poll()
+        return sum(job.state == "running" for job in self._jobs.values())
+
+    def start(self, game: str, text: str, command: str, options: dict[str, Any], limit: float) -> Job | None:
+        """A new job, or None when :data:`MAX_RUNNING` are already running."""
+        with self._lock:
+            if self.running() >= MAX_RUNNING:
+                return None
+            parent, child = self._ctx.Pipe(duplex=False)
+            process = self._ctx.Process(target=_child, args=(child, text, game, command,
+                                                              {**options, "time-limit": limit}), daemon=True)
+            process.start()
+            child.close()
+            job = Job(secrets.token_hex(8), game, command, limit, process, parent)
+            self._jobs[job.id] = job
+            for old in [j for j in self._jobs.values() if j.state != "running"][:-50]:
+                del self._jobs[old.id]
+            return job
+
+    def get(self, job_id: str) -> Job | None:
+        return self._jobs.get(job_id)
+
+    def cancel(self, job_id: str) -> Job | None:
+        job = self._jobs.get(job_id)
+        if job is not None:
+            job.poll()
+            if job.state == "running":
+                job.process.terminate()
+                job.process.join(5)
+                job.state = "cancelled"
+        return job
+
+    def stop_all(self) -> None:
+        for job_id in list(self._jobs):
+            self.cancel(job_id)

@@ -1,0 +1,258 @@
+/* sleuth companion: the shell (API calls, start page, any-file page, claim box). Plain script, no build step. */
+"use strict";
+const App = (() => {
+  const $ = (sel, root = document) => root.querySelector(sel);
+  const $$ = (sel, root = document) => Array.from(root.querySelectorAll(sel));
+
+  /* el("button.small", {onclick}, "text", child...) */
+  function el(spec, attrs, ...children) {
+    const [tag, ...classes] = spec.split(".");
+    const node = document.createElement(tag || "div");
+    if (classes.length) node.className = classes.join(" ");
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (v === undefined || v === null || v === false) continue;
+      if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+      else if (k === "text") node.textContent = v;
+      else if (k === "dataset") Object.assign(node.dataset, v);
+      else node.setAttribute(k, v === true ? "" : v);
+    }
+    for (const c of children.flat()) if (c !== null && c !== undefined && c !== false)
+      node.append(c instanceof Node ? c : document.createTextNode(String(c)));
+    return node;
+  }
+
+  function showError(message) {
+    const box = $("#error");
+    box.textContent = message || "";
+    box.hidden = !message;
+    if (message) box.scrollIntoView({block: "nearest"});
+  }
+
+  async function api(method, path, body) {
+    const init = {method, headers: {}};
+    if (body !== undefined) { init.headers["Content-Type"] = "application/json"; init.body = JSON.stringify(body); }
+    let response;
+    try { response = await fetch(path, init); }
+    catch (e) { throw new Error("the companion is not answering (is `sleuth serve` still running?)"); }
+    const data = await response.json().catch(() => ({error: `HTTP ${response.status}`}));
+    if (!response.ok) { const err = new Error(data.error || `HTTP ${response.status}`); err.data = data; throw err; }
+    return data;
+  }
+
+  /* Run an action; its error is shown in the page and nothing else changes. */
+  async function guarded(action) {
+    try { const out = await action(); showError(""); return out; }
+    catch (e) { showError(e.message); return undefined; }
+  }
+
+  const fmtP = (p) => { const [a, b] = String(p).split("/").map(Number); return b ? a / b : a; };
+  const pct = (x) => x >= 0.995 && x < 1 ? ">99%" : x > 0 && x < 0.005 ? "<1%" : `${Math.round(x * 100)}%`;
+  /* a name as the claim language reads it: in double quotes when it has a space */
+  const q = (name) => /\s/.test(name) ? `"${name}"` : name;
+
+  let info = null;
+  const state = {game: null, onChange: null};
+
+  /* -- background jobs (what others know, advice): progress, cancel, never blocking -- */
+  function jobPanel(title, describe, render) {
+    const out = el("div");
+    const bar = el("progress", {max: 100});
+    const status = el("span.muted", {}, "");
+    const cancel = el("button.small", {type: "button", hidden: true}, "Cancel");
+    let current = null;
+    async function run(body) {
+      if (current) await stop();
+      const job = await guarded(() => api("POST", `/api/games/${state.game.name}/jobs`, body));
+      if (!job) return;
+      current = job.id; cancel.hidden = false; bar.hidden = false; out.textContent = "";
+      poll(job.id);
+    }
+    async function poll(id) {
+      if (current !== id) return;
+      const job = await api("GET", `/api/jobs/${id}`).catch(() => null);
+      if (!job || current !== id) return;
+      bar.value = Math.min(99, 100 * job.elapsed / job.limit);
+      status.textContent = `${job.state}: ${job.elapsed} s (limit ${job.limit} s)`;
+      if (job.state === "running") { setTimeout(() => poll(id), 700); return; }
+      current = null; cancel.hidden = true; bar.hidden = true;
+      status.textContent = job.state === "done" ? `computed at ${new Date().toLocaleTimeString()} in ${job.elapsed} s` : job.state;
+      out.textContent = "";
+      if (job.state === "done") out.append(render(job.result));
+      else if (job.error) out.append(el("p.error", {}, job.error));
+    }
+    async function stop() {
+      const id = current; current = null;
+      cancel.hidden = true; bar.hidden = true; status.textContent = "cancelled";
+      if (id) await api("DELETE", `/api/jobs/${id}`).catch(() => null);
+    }
+    cancel.addEventListener("click", stop);
+    bar.hidden = true;
+    const box = el("section.card", {}, el("h2", {}, title), describe,
+                   el("div.progress", {}, bar, status, cancel), out);
+    return {box, run, stop, stale() { if (!current && out.textContent) status.textContent += " (older than the last event)"; }};
+  }
+
+  /* -- claim box: any game -- */
+  function claimBox(examples) {
+    const input = el("input", {type: "text", id: "claim", placeholder: examples[0] || "a claim",
+                               "aria-label": "claim", list: "claim-forms"});
+    const forms = el("datalist", {id: "claim-forms"}, examples.map((e) => el("option", {value: e})));
+    const out = el("div", {id: "claim-result"});
+    async function check(ev) {
+      ev.preventDefault();
+      const r = await guarded(() => api("POST", `/api/games/${state.game.name}/verify`, {claims: [input.value]}));
+      if (!r) return;
+      out.textContent = "";
+      for (const c of r.claims) out.append(verdictView(c));
+    }
+    return el("section.card", {}, el("h2", {}, "Check a claim"),
+      el("form", {onsubmit: check}, el("label", {for: "claim"}, "Claim"), input, forms,
+         el("p.muted", {}, "Forms: ", examples.join(" · ")),
+         el("button.primary", {type: "submit"}, "Check")), out);
+  }
+
+  function verdictView(c) {
+    const sym = {entailed: "✓ entailed (true in every world)", refuted: "✗ refuted (false in every world)",
+                 open: "? open (true in some worlds, false in others)"}[c.verdict] || c.verdict;
+    return el("div.why", {dataset: {verdict: c.verdict}}, el("div", {}, el("b", {}, c.text), ": ",
+      el(`span.verdict-${c.verdict}`, {}, sym)),
+      c.because && c.because.length ? el("div", {}, "because: ", c.because.join("; ")) : null,
+      c.detail ? el("div", {}, c.detail) : null,
+      c.witness && c.verdict !== "entailed" ? el("details", {}, el("summary", {}, "witness world"),
+        el("pre", {}, JSON.stringify(c.witness, null, 1))) : null);
+  }
+
+  /* -- the game page shell -- */
+  async function openGame(name) {
+    const g = await guarded(() => api("GET", `/api/games/${encodeURIComponent(name)}`));
+    if (!g) { $("#main").textContent = ""; $("#main").append(el("p", {}, el("a", {href: "/"}, "Back to the games"))); return; }
+    state.game = g;
+    $("#tools").hidden = false;
+    $("#download").href = `/api/games/${g.name}/file`;
+    $("#download").setAttribute("download", `${g.name}.toml`);
+    const page = {clue: Clue, wordle: Words, motus: Words, mastermind: Words, mascarade: Mascarade}[g.game];
+    state.onChange = (page || FilePage).mount($("#main"), g);
+    updateTools();
+  }
+
+  function updateTools() {
+    const g = state.game;
+    $("#title").textContent = `${g.data.title || g.name} · ${g.game}`;
+    $("#undo").disabled = !g.undo;
+    $("#redo").disabled = !g.redo;
+    document.title = `${g.data.title || g.name} · sleuth`;
+  }
+
+  /* Apply changes to the game; on success the page redraws from the answer (sheet included). */
+  async function change(ops, solveOptions) {
+    const g = await guarded(() => api("POST", `/api/games/${state.game.name}/edit`,
+                                      {ops, solve: {options: solveOptions || {}}}));
+    if (g) accept(g);
+    return g;
+  }
+  function accept(g) { state.game = g; updateTools(); if (state.onChange) state.onChange(g); }
+  async function step(direction) {
+    const g = await guarded(() => api("POST", `/api/games/${state.game.name}/${direction}`,
+                                      {solve: {options: (state.solveOptions || {})}}));
+    if (g) accept(g);
+  }
+
+  /* -- the start page -- */
+  async function startPage() {
+    const main = $("#main");
+    main.textContent = "";
+    $("#title").textContent = "table companion";
+    const list = el("ul.list", {id: "games"});
+    const games = await guarded(() => api("GET", "/api/games"));
+    for (const g of (games ? games.games : [])) {
+      const when = new Date(g.modified * 1000).toLocaleString();
+      list.append(el("li", {}, el("a.what", {href: `/g/${g.name}`}, `${g.title || g.name}`),
+        el("span.muted", {}, `${g.game || "unreadable"} · ${when}`),
+        el("a.small", {href: `/api/games/${g.name}/file`, download: `${g.name}.toml`}, "⤓ file"),
+        el("button.small", {type: "button", onclick: async () => {
+          if (!confirm(`Delete ${g.name}?`)) return;
+          if (await guarded(() => api("DELETE", `/api/games/${g.name}`))) startPage();
+        }}, "Delete")));
+    }
+    if (!list.children.length) list.append(el("li.muted", {}, "No saved game yet."));
+    main.append(el("h1", {}, "Your games"), el("section.card", {}, list));
+    main.append(Clue.newGameForm(info), Words.newGameForm(info), Mascarade.newGameForm(info), openFileForm());
+  }
+
+  function created(g) { if (g) location.href = `/g/${g.name}`; }
+
+  function openFileForm() {
+    const file = el("input", {type: "file", id: "upload", accept: ".toml,.json,text/plain", "aria-label": "puzzle file"});
+    const drop = el("div.drop", {tabindex: 0}, "Drop a puzzle file here (any game), or choose one: ", file);
+    async function upload(f) {
+      if (!f) return;
+      const text = await f.text();
+      created(await guarded(() => api("POST", "/api/games", {text, filename: f.name})));
+    }
+    file.addEventListener("change", () => upload(file.files[0]));
+    drop.addEventListener("dragover", (e) => { e.preventDefault(); drop.classList.add("over"); });
+    drop.addEventListener("dragleave", () => drop.classList.remove("over"));
+    drop.addEventListener("drop", (e) => { e.preventDefault(); drop.classList.remove("over"); upload(e.dataTransfer.files[0]); });
+    const sel = el("select", {id: "example", "aria-label": "bundled example"},
+                   info.examples.map((e) => el("option", {value: e}, e)));
+    return el("section.card", {}, el("h2", {}, "Open a puzzle file"), drop,
+      el("form", {onsubmit: async (e) => { e.preventDefault();
+        created(await guarded(() => api("POST", "/api/games", {example: sel.value}))); }},
+        el("label", {for: "example"}, "or a bundled example"), el("div.row", {}, sel,
+          el("button.secondary", {type: "submit"}, "Open example"))));
+  }
+
+  /* -- any puzzle file: its solve answer and a claim box -- */
+  const FilePage = {
+    mount(main, g) {
+      main.textContent = "";
+      const answer = el("div", {id: "answer"});
+      const spec = info.games.find((x) => x.name === g.game) || {claims: []};
+      main.append(el("h1", {}, g.data.title || g.name), el("div.grid2", {},
+        el("div", {}, el("section.card", {}, el("h2", {}, "Solve"), answer)),
+        el("div", {}, claimBox(spec.claims), el("section.card", {}, el("details", {}, el("summary", {}, "The puzzle file"),
+          el("pre", {id: "toml"}, g.toml))))));
+      const draw = async () => {
+        answer.textContent = "Solving…";
+        const r = await guarded(() => api("POST", `/api/games/${g.name}/solve`, {options: {}}));
+        answer.textContent = "";
+        if (r) answer.append(renderReport(r.solve));
+      };
+      draw();
+      return (ng) => { g = ng; $("#toml").textContent = ng.toml; draw(); };
+    },
+  };
+
+  /* A solve answer: status, its text as the CLI prints it, and its fields. */
+  function renderReport(r) {
+    const box = el("div", {dataset: {status: r.status}});
+    if (r.status === "contradiction") {
+      box.append(el("p.error", {}, "Contradiction: no world fits. These observations conflict: " + (r.conflict || []).join("; ")));
+      return box;
+    }
+    if (r.error) box.append(el("p.error", {}, r.error));
+    if (r.count !== undefined) box.append(el("p", {}, el("b", {id: "count"}, String(r.count)), " possible"));
+    if (r.text) box.append(el("pre", {id: "report-text"}, r.text));
+    for (const n of r.notes || []) box.append(el("p.muted", {}, "note: " + n));
+    return box;
+  }
+
+  async function start() {
+    document.addEventListener("keydown", (e) => {
+      if (!state.game || !(e.ctrlKey || e.metaKey) || ["INPUT", "TEXTAREA"].includes(document.activeElement.tagName)) return;
+      if (e.key === "z") { e.preventDefault(); step("undo"); }
+      if (e.key === "y") { e.preventDefault(); step("redo"); }
+    });
+    $("#undo").addEventListener("click", () => step("undo"));
+    $("#redo").addEventListener("click", () => step("redo"));
+    info = await guarded(() => api("GET", "/api/info"));
+    if (!info) return;
+    const m = location.pathname.match(/^\/g\/([A-Za-z0-9_-]+)$/);
+    if (m) return openGame(m[1]);
+    if (info.start && location.pathname === "/") { history.replaceState(null, "", `/g/${info.start}`); return openGame(info.start); }
+    return startPage();
+  }
+
+  return {$, $$, el, api, guarded, showError, change, accept, jobPanel, claimBox, verdictView, renderReport,
+          fmtP, pct, q, state, created, get info() { return info; }, start};
+})();

@@ -1,0 +1,123 @@
+/* Mascarade: swaps-or-not, reveals and looks as they happen; every player's beliefs. */
+"use strict";
+const Mascarade = (() => {
+  const {el, api, guarded, change, fmtP, pct} = App;
+  const split = (text) => text.split(/[,\n]/).map((s) => s.trim()).filter(Boolean);
+
+  function newGameForm() {
+    const players = el("input", {type: "text", id: "m-players", placeholder: "Ann, Bob, Cat, Dan"});
+    const cards = el("input", {type: "text", id: "m-cards", placeholder: "King, Queen, Judge, Thief (same order)"});
+    const viewer = el("input", {type: "text", id: "m-viewer", placeholder: "me (optional)"});
+    async function submit(e) {
+      e.preventDefault();
+      const data = {game: "mascarade", players: split(players.value), cards: split(cards.value)};
+      if (viewer.value.trim()) data.viewer = viewer.value.trim();
+      App.created(await guarded(() => api("POST", "/api/games", {data})));
+    }
+    return el("section.card", {id: "new-mascarade"}, el("h2", {}, "New Mascarade game"), el("form", {onsubmit: submit},
+      el("label", {for: "m-players"}, "Players, in order"), players, el("label", {for: "m-cards"}, "Their face-up cards"), cards,
+      el("label", {for: "m-viewer"}, "Which one is me"), viewer, el("p", {}, el("button.primary", {type: "submit"}, "Start"))));
+  }
+
+  function mount(main, g) {
+    App.state.solveOptions = {};
+    let data = g.data;
+    main.textContent = "";
+    const sel = (id, items, extra) => el("select", {id}, extra || [], items.map((p) => el("option", {value: p}, p)));
+    const cardsList = () => Array.from(new Set([...data.cards, ...(data.middle || [])]));
+    const kind = sel("e-kind", ["swap", "reveal", "look"]);
+    const who = sel("e-who", data.players);
+    const positions = [...data.players, ...(data.middle || []).map((_, i) => `Middle${i + 1}`)];
+    const other = sel("e-other", positions);
+    const outcome = sel("e-swapped", [], [el("option", {value: ""}, "unknown"), el("option", {value: "true"}, "swapped"),
+                                          el("option", {value: "false"}, "not swapped")]);
+    const pub = el("input", {type: "checkbox", id: "e-public"});
+    const card = sel("e-card", cardsList(), [el("option", {value: ""}, "unknown")]);
+    async function add(e) {
+      e.preventDefault();
+      let value;
+      if (kind.value === "swap") {
+        value = {swap: [who.value, other.value]};
+        if (outcome.value) value.swapped = outcome.value === "true";
+        if (pub.checked) value.public = true;
+      } else {
+        value = {[kind.value]: who.value};
+        if (card.value) value.card = card.value;
+      }
+      await change([{op: "append", key: "event", value}], App.state.solveOptions);
+    }
+    const log = el("ol.list", {id: "log"});
+    const beliefs = el("div", {id: "beliefs"});
+    const file = el("pre", {id: "toml"});
+    const spec = App.info.games.find((x) => x.name === "mascarade");
+    const auto = el("input", {type: "checkbox", id: "second-auto", checked: true});
+    const runSecond = () => second.run({command: "solve", options: {others: true}});
+    const second = App.jobPanel("What each player believes (second order)",
+      el("div.row", {}, el("button.secondary", {type: "button", id: "second-run", onclick: runSecond}, "Compute"),
+        el("label", {}, auto, " again after every event")), drawSecond);
+    main.append(el("h1", {}, data.title || g.name), el("div.grid2", {},
+      el("div", {}, el("section.card", {}, el("h2", {}, "Beliefs"), beliefs), second.box),
+      el("div", {}, el("section.card", {}, el("form", {onsubmit: add}, el("h2", {}, "An event"),
+        el("div.row", {}, el("div", {}, el("label", {for: "e-kind"}, "What"), kind), el("div", {}, el("label", {for: "e-who"}, "Player"), who)),
+        el("div.row", {}, el("div", {}, el("label", {for: "e-other"}, "Swap with"), other), el("div", {}, el("label", {for: "e-swapped"}, "Outcome"), outcome)),
+        el("label", {}, pub, " everyone saw the outcome"),
+        el("label", {for: "e-card"}, "Card (reveal: required; look: if known)"), card,
+        el("p", {}, el("button.primary", {type: "submit"}, "Record event")))),
+        el("section.card", {}, el("h2", {}, "Log"), log), App.claimBox(spec.claims),
+        el("section.card", {}, el("details", {}, el("summary", {}, "The puzzle file"), file)))));
+
+    function table(title, rows, extra) {
+      const cards = cardsList();
+      return el("div.scroll", {}, el("h2", {}, title), el("table.plain", {},
+        el("tr", {}, el("th", {}, "player"), extra ? el("th", {}, extra[0]) : null, cards.map((c) => el("th", {}, c))),
+        Object.entries(rows).map(([p, row]) => el("tr", {}, el("td", {}, p), extra ? el("td", {}, pct(fmtP(extra[1][p]))) : null, cards.map((c) => {
+          const x = row[c] !== undefined ? fmtP(row[c]) : 0;
+          const td = el("td", {title: String(row[c] || 0)}, x >= 1 ? "✓ 100%" : x <= 0 ? "✗ 0%" : pct(x));
+          if (x > 0 && x < 1) td.style.background = `hsl(28, 90%, ${Math.round(97 - 45 * x)}%)`;
+          return td;
+        })))));
+    }
+    function drawBeliefs(r) {
+      beliefs.textContent = "";
+      if (!r) return;
+      if (r.status !== "ok" || !r.marginals) { beliefs.append(App.renderReport(r)); return; }
+      beliefs.append(table(`Who holds what, as ${data.viewer || "an observer"} sees it`, r.marginals));
+      beliefs.append(el("details", {}, el("summary", {}, "The solve answer as text"), el("pre", {}, r.text || "")));
+    }
+    function drawSecond(r) {
+      const box = el("div", {id: "second"});
+      if (!r.others) { box.append(r.others_reason ? el("p.muted", {}, r.others_reason) : App.renderReport(r)); return box; }
+      const own = {}, sure = {}, about = {};
+      for (const [p, o] of Object.entries(r.others)) { own[p] = o.own; sure[p] = o.knows_own_card; if (o.about_viewer) about[p] = o.about_viewer; }
+      box.append(table("About their own card", own, ["sure of it", sure]));
+      if (Object.keys(about).length) box.append(table(`About ${data.viewer}'s card`, about));
+      box.append(el("p", {}, "Can claim safely (sure of their card in every world): ",
+        el("b", {}, (r.safe_claims || []).join(", ") || "nobody")));
+      return box;
+    }
+    function drawLog() {
+      log.textContent = "";
+      (data.event || []).forEach((ev, i) => {
+        const what = ev.swap ? `${ev.swap[0]} swaps-or-not with ${ev.swap[1]}${ev.swapped === undefined ? "" : ev.swapped ? " (swapped)" : " (not swapped)"}${ev.public ? ", seen by all" : ""}`
+          : ev.reveal ? `${ev.reveal} reveals ${ev.card}` : ev.look ? `${ev.look} looks${ev.card ? ` (${ev.card})` : ""}`
+          : ev.spy ? `${ev.spy} (Spy) looks at their card and ${ev.with}'s${ev.cards ? ` (${ev.cards.join(", ")})` : ""}, then swaps-or-not${ev.swapped === undefined ? "" : ev.swapped ? " (swapped)" : " (not swapped)"}`
+          : ev.fool ? `${ev.fool} (Fool) swaps-or-not ${(ev.between || []).join(" and ")}${ev.swapped === undefined ? "" : ev.swapped ? " (swapped)" : " (not swapped)"}`
+          : JSON.stringify(ev);
+        log.append(el("li", {}, el("span.what", {}, `#${i + 1} ${what}`),
+          el("button.small", {type: "button", onclick: () => change([{op: "delete", key: "event", index: i}], App.state.solveOptions)}, "Delete")));
+      });
+      if (!log.children.length) log.append(el("li.muted", {}, "No event yet."));
+    }
+    function redraw(ng, first) {
+      data = ng.data; file.textContent = ng.toml; drawLog();
+      if (ng.solve) drawBeliefs(ng.solve);
+      if (!first) second.stale();
+      if (auto.checked) runSecond();
+    }
+    beliefs.textContent = "Solving…";
+    redraw(g, true);
+    guarded(() => api("POST", `/api/games/${g.name}/solve`, {options: App.state.solveOptions})).then((r) => { if (r) drawBeliefs(r.solve); });
+    return (ng) => redraw(ng, false);
+  }
+  return {newGameForm, mount};
+})();

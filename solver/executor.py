@@ -7,13 +7,14 @@ order in which they finish.  :meth:`Executor.map_tasks` returns results in task 
 
 * default: serial, in this process; Dask is not imported (it is the optional ``cluster`` extra);
 * ``--workers N``: a :class:`distributed.LocalCluster` of ``N`` single-threaded worker processes;
-* ``--cluster ADDRESS``: an existing scheduler (``tcp://host:8786``); its workers need sleuth installed.
+* ``--cluster ADDRESS``: an existing scheduler (``tcp://host:8786``); its workers need the same sleuth version
+  (checked when connecting), and sleuth tunes their allocator (:mod:`sleuth.cluster`).
 
 A worker that dies loses only its running tasks: the scheduler runs them again elsewhere (and a task that
 raises is retried once).  With ``--resume FILE`` every finished result is appended to FILE as it arrives;
 running the same command again skips the tasks already in it (the file names its experiment and a digest of
-the task list, and a file from another run is refused).  The file is a pickle stream: resume only from files
-you wrote.
+the task list, and a file from another run is refused).  The file is JSON lines of results only
+(:mod:`sleuth.records`): reading it runs no code, so a file received from someone else is safe to resume from.
 
 The experiment command line (:class:`ExperimentParser`, :func:`add_run_options`, :func:`bounded`) turns every
 bad option into one :class:`~sleuth.errors.PuzzleError` line naming the option and the allowed range.
@@ -23,15 +24,16 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import json
 import logging
 import os
-import pickle
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NoReturn, TypeVar
 
-from .errors import PuzzleError, SleuthError
+from .errors import InternalError, PuzzleError, SleuthError
+from .limits import LimitReached
 from .progress import progress_bar
 
 T = TypeVar("T")
@@ -106,9 +108,9 @@ def add_run_options(p: argparse.ArgumentParser, *, jobs_alias: bool = False) -> 
                    help="run the tasks on a local Dask cluster of N worker processes (default 1: serial, "
                         "in this process; needs the 'cluster' extra)")
     p.add_argument("--cluster", metavar="ADDRESS", help="run the tasks on an existing Dask scheduler, "
-                   "e.g. tcp://10.0.0.5:8786 (its workers need sleuth installed)")
-    p.add_argument("--resume", metavar="FILE", help="append each finished task to FILE; rerunning the same "
-                   "command skips the tasks already there")
+                   "e.g. tcp://10.0.0.5:8786 (its workers need the same sleuth version)")
+    p.add_argument("--resume", metavar="FILE", help="append each finished task to FILE (JSON lines: reading "
+                   "it runs no code); rerunning the same command skips the tasks already there")
     p.add_argument("--quiet", action="store_true", help="no progress display (it is shown only on a terminal)")
     p.add_argument("--plot", metavar="FILE.png", help="draw the experiment's figure (needs the 'plot' extra)")
 
@@ -141,6 +143,22 @@ class RunStats:
         return max(0.0, self.wall - self.task_seconds / max(1, self.workers)) / max(1, self.tasks)
 
 
+def _one_line(exc: BaseException) -> str:
+    """An exception's message on one line (at most 300 characters), or its type's name."""
+    return " ".join(str(exc).split())[:300] or type(exc).__name__
+
+
+def _raised_by_task(exc: BaseException) -> bool:
+    """Whether ``exc`` (as a Dask future re-raises it) passed through :func:`_timed_call`: raised by the task,
+    not by the worker or the client failing around it (a thread that cannot start under ``ulimit``...)."""
+    tb = exc.__traceback__
+    while tb is not None:
+        if tb.tb_frame.f_code.co_name == _timed_call.__name__:
+            return True
+        tb = tb.tb_next
+    return False
+
+
 def _timed_call(fn: Callable[[T], R], item: T) -> tuple[R, float, float]:
     """Run one task; its result, wall and CPU seconds (measured where it runs)."""
     t0, c0 = time.perf_counter(), time.process_time()
@@ -149,48 +167,77 @@ def _timed_call(fn: Callable[[T], R], item: T) -> tuple[R, float, float]:
 
 
 class _ResultsFile:
-    """Finished results appended as pickled ``(index, result)`` records after a header naming the run."""
+    """Finished results appended as JSON lines ``{"i": index, "r": result}`` (:mod:`.records`: reading them runs
+    no code) after a header line naming the experiment and the digest of its task list."""
+
+    FORMAT = "sleuth results 1"
 
     def __init__(self, path: str, header: tuple[str, str]) -> None:
-        self.path, self.header = path, header
+        self.path = path
+        self.header = {"format": self.FORMAT, "experiment": header[0], "tasks": header[1]}
         self.done: dict[int, Any] = {}
         good = 0
         if os.path.exists(path) and os.path.getsize(path) > 0:
-            try:
-                with open(path, "rb") as f:
-                    if pickle.load(f) != header:
-                        good = -1
-                        raise EOFError
-                    good = f.tell()
-                    while True:
-                        try:
-                            index, result = pickle.load(f)
-                        except EOFError:
-                            break
-                        except (pickle.UnpicklingError, ValueError, TypeError, AttributeError):
-                            break  # a record cut short by an interrupted run: drop it and what follows
-                        self.done[index] = result
-                        good = f.tell()
-            except (pickle.UnpicklingError, EOFError, ValueError, TypeError, AttributeError):
-                if good == -1:
-                    raise PuzzleError("was written by another experiment or with other options", file=path,
-                                      place="--resume", allowed="the same command, or a new file") from None
-                raise PuzzleError("is not a sleuth results file", file=path, place="--resume") from None
-            except OSError as exc:
-                raise PuzzleError(f"cannot read it ({exc.strerror})", file=path, place="--resume") from None
+            good = self._read()
         try:
             self.handle = open(path, "r+b" if good else "wb")  # noqa: SIM115 - closed in close()
             if good:
                 self.handle.truncate(good)
                 self.handle.seek(good)
             else:
-                pickle.dump(header, self.handle)
+                self._write(self.header)
         except OSError as exc:
             raise PuzzleError(f"cannot write it ({exc.strerror})", file=path, place="--resume") from None
 
-    def add(self, index: int, result: Any) -> None:
-        pickle.dump((index, result), self.handle)
+    def _read(self) -> int:
+        """Load the finished results; the length of the file's whole lines (a last line cut short by an
+        interrupted run is dropped)."""
+        where = {"file": self.path, "place": "--resume"}
+        try:
+            with open(self.path, "rb") as f:
+                data = f.read()
+        except OSError as exc:
+            raise PuzzleError(f"cannot read it ({exc.strerror})", **where) from None
+        if data[:1] == b"\x80":
+            raise PuzzleError("is a results file of an older sleuth (a pickle, which could run code when read): "
+                              "it is not read", **where, allowed="a new file, or the old one moved away") from None
+        lines = data.split(b"\n")
+        whole = lines[:-1]  # the last piece has no newline: empty, or a record cut short
+        try:
+            header = json.loads(whole[0]) if whole else None
+        except ValueError:
+            header = None
+        if not isinstance(header, dict) or header.get("format") != self.FORMAT:
+            raise PuzzleError("is not a sleuth results file", **where)
+        if header != self.header:
+            raise PuzzleError("was written by another experiment or with other options", **where,
+                              allowed="the same command, or a new file")
+        from . import records  # numpy: only when resuming
+
+        good = len(whole[0]) + 1
+        for number, line in enumerate(whole[1:], 2):
+            try:
+                record = json.loads(line)
+                index, result = record["i"], records.decode(record["r"])
+                if type(index) is not int or index < 0:
+                    raise ValueError(f"bad index {index!r}")
+            except (ValueError, TypeError, KeyError) as exc:
+                raise PuzzleError(f"line {number}: not a result of this sleuth ({exc})", **where) from None
+            self.done[index] = result
+            good += len(line) + 1
+        return good
+
+    def _write(self, record: dict[str, Any]) -> None:
+        self.handle.write(json.dumps(record, separators=(",", ":")).encode() + b"\n")
         self.handle.flush()
+
+    def add(self, index: int, result: Any) -> None:
+        from . import records
+
+        try:
+            self._write({"i": index, "r": records.encode(result)})
+        except TypeError as exc:
+            raise InternalError(f"--resume: {exc}") from None
 
     def close(self) -> None:
         self.handle.close()
@@ -238,28 +285,46 @@ class Executor:
     def _connect(self) -> None:
         try:
             from distributed import Client, LocalCluster
+
+            from .cluster import check_workers
         except ImportError:
             raise SleuthError("--workers and --cluster need dask.distributed: pip install 'sleuth[cluster]'") \
                 from None
-        if self.address:
-            try:
+        try:
+            if self.address:
                 self.client = Client(self.address, timeout=self.connect_timeout)
-            except (OSError, TimeoutError, ValueError) as exc:
-                raise PuzzleError(f"cannot reach the Dask scheduler ({exc})", place="--cluster",
-                                  allowed="an address such as tcp://host:8786") from None
-            self.stats.workers = max(1, len(self.client.scheduler_info().get("workers", {})))
-        else:
-            import dask
+            else:
+                import dask
 
-            # Dask's default MALLOC_TRIM_THRESHOLD_=65536 turns off glibc's adaptive mmap threshold: every large
-            # numpy array is then mapped and faulted in afresh (2-4x the CPU of a serial run, measured on the
-            # Egghead and Motus tasks); keep freed memory in the heap instead.
-            with dask.config.set({"distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": 1 << 30,
-                                  "distributed.nanny.pre-spawn-environ.MALLOC_MMAP_THRESHOLD_": 1 << 25}):
-                self._cluster = LocalCluster(n_workers=self.workers, threads_per_worker=1, processes=True,
-                                             host="127.0.0.1", dashboard_address=":0",
-                                             silence_logs=logging.CRITICAL)
-            self.client = Client(self._cluster)
+                # Dask's default MALLOC_TRIM_THRESHOLD_=65536 turns off glibc's adaptive mmap threshold: every
+                # large numpy array is then mapped and faulted in afresh (2-4x the CPU of a serial run, measured
+                # on the Egghead and Motus tasks); keep freed memory in the heap instead (the allocator plugin
+                # of check_workers does the same on any cluster).
+                with dask.config.set({"distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": 1 << 30,
+                                      "distributed.nanny.pre-spawn-environ.MALLOC_MMAP_THRESHOLD_": 1 << 25}):
+                    self._cluster = LocalCluster(n_workers=self.workers, threads_per_worker=1, processes=True,
+                                                 host="127.0.0.1", dashboard_address=":0",
+                                                 silence_logs=logging.CRITICAL)
+                self.client = Client(self._cluster)
+            self.stats.workers = check_workers(self.client, self.connect_timeout)
+        except SleuthError:
+            self.close()
+            raise
+        except Exception as exc:  # Dask raises OSError, TimeoutError, ValueError, RuntimeError... : one line
+            self.close()
+            if self.address:
+                raise PuzzleError(f"cannot reach the Dask scheduler ({_one_line(exc)})", place="--cluster",
+                                  allowed="the address of a running scheduler, e.g. tcp://host:8786") from None
+            raise self._failure(exc, "the local Dask cluster could not start") from None
+
+    def _failure(self, exc: BaseException, what: str) -> SleuthError | LimitReached:
+        """The one-line error for a cluster that failed (not a task): a :class:`LimitReached` (exit 3) when the
+        process ran out of memory or threads (``ulimit``), else a :class:`SleuthError` (exit 2)."""
+        where = f"--cluster {self.address}" if self.address else f"--workers {self.workers}"
+        reason = _one_line(exc)
+        if isinstance(exc, MemoryError) or "memory" in reason.lower() or "new thread" in reason:
+            return LimitReached(f"{where}: {what}: a process ran out of memory or threads (ulimit?) ({reason})")
+        return SleuthError(f"{where}: {what} ({reason})")
 
     def map_tasks(self, fn: Callable[[T], R], items: Sequence[T], *, label: str = "tasks", unit: str = "task",
                   weights: Sequence[float] | None = None, costs: Sequence[float] | None = None) -> list[R]:
@@ -348,7 +413,9 @@ class Executor:
                     if type(exc).__name__ == "KilledWorker":
                         raise SleuthError(f"{self.name}: task {futures[fut]} killed every worker that ran it "
                                           "(out of memory?)") from None
-                    raise
+                    if _raised_by_task(exc):
+                        raise  # the task's own exception, as in a serial run
+                    raise self._failure(exc, "lost the Dask cluster while waiting for results") from None
                 yield futures[fut], result
                 fut.release()
         finally:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import pickle
 import signal
 from typing import Any
 
@@ -48,12 +47,12 @@ def test_serial_map_keeps_task_order_and_counts(capsys) -> None:  # type: ignore
 
 def test_resume_skips_done_tasks_and_drops_a_cut_record(tmp_path) -> None:  # type: ignore[no-untyped-def]
     jobs = _batches(5)
-    path = str(tmp_path / "results.pkl")
+    path = str(tmp_path / "results.jsonl")
     with Executor(resume=path, name="t") as ex:
         first = ex.map_tasks(simulate_batch, jobs[:3] + jobs[3:])
     size = os.path.getsize(path)
     with open(path, "ab") as f:  # an interrupted write: half a record at the end
-        f.write(pickle.dumps((9, "x"))[:5])
+        f.write(b'{"i":9,"r":[[1,')
     with Executor(resume=path, name="t") as ex:
         again = ex.map_tasks(simulate_batch, jobs)
     assert ex.stats.tasks == 0 and ex.stats.resumed == 5 and _solves(again) == _solves(first)
@@ -61,7 +60,7 @@ def test_resume_skips_done_tasks_and_drops_a_cut_record(tmp_path) -> None:  # ty
     with pytest.raises(PuzzleError, match="another experiment or with other options"), \
             Executor(resume=path, name="t") as ex:
         ex.map_tasks(simulate_batch, jobs[:2])
-    (tmp_path / "junk").write_text("not a pickle")
+    (tmp_path / "junk").write_text("not a results file\n")
     with pytest.raises(PuzzleError, match="not a sleuth results file"), \
             Executor(resume=str(tmp_path / "junk"), name="t") as ex:
         ex.map_tasks(simulate_batch, jobs)
@@ -69,7 +68,7 @@ def test_resume_skips_done_tasks_and_drops_a_cut_record(tmp_path) -> None:  # ty
 
 def test_resume_of_a_partial_run(tmp_path) -> None:  # type: ignore[no-untyped-def]
     jobs = _batches(4)
-    path = str(tmp_path / "r.pkl")
+    path = str(tmp_path / "r.jsonl")
     with Executor(resume=path, name="t") as ex:
         for i, _ in ex.completed(simulate_batch, jobs):
             if i == 1:

@@ -1,0 +1,94 @@
+"""What sleuth does to the workers of a Dask cluster when it connects (imported only with ``dask.distributed``).
+
+* :func:`check_workers`: every worker must run the same sleuth version as the client (one
+  :class:`~sleuth.errors.PuzzleError` line naming both versions otherwise);
+* :class:`AllocatorPlugin`: a worker plugin that keeps freed memory in glibc's heap (:func:`tune_allocator`),
+  registered on every worker, present and future (a worker the nanny restarts gets it again).
+
+Why the allocator: Dask's nanny starts each worker with ``MALLOC_TRIM_THRESHOLD_=65536``, which also turns off
+glibc's adaptive mmap threshold, so every numpy array above 128 KiB is mapped and faulted in afresh and unmapped
+when freed.  The experiments' tasks allocate such arrays in loops (Egghead's tables, Motus's feedback columns):
+measured on a loopback cluster started the ordinary way, the same tasks took twice the wall time of a local
+cluster whose workers had the setting below.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import sys
+from collections.abc import Mapping
+from typing import Any
+
+from distributed import Client
+from distributed.diagnostics.plugin import WorkerPlugin
+
+from . import __version__
+from .errors import PuzzleError
+
+TRIM_THRESHOLD = 1 << 30  # bytes of free memory at the top of the heap before glibc returns it to the system
+MMAP_THRESHOLD = 1 << 25  # allocations from this size up are mapped on their own (32 MiB)
+_M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD = -1, -3  # glibc's <malloc.h>
+
+
+def tune_allocator(trim: int = TRIM_THRESHOLD, mmap: int = MMAP_THRESHOLD) -> bool:
+    """Set glibc's trim and mmap thresholds in this process (``mallopt``); False, doing nothing, where the
+    allocator is not glibc's (macOS, Windows, musl)."""
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        libc = ctypes.CDLL(None)
+        libc.gnu_get_libc_version  # noqa: B018 - only glibc has it
+        mallopt = libc.mallopt
+    except (OSError, AttributeError):
+        return False
+    mallopt.argtypes, mallopt.restype = [ctypes.c_int, ctypes.c_int], ctypes.c_int
+    return bool(mallopt(_M_TRIM_THRESHOLD, trim) == 1 and mallopt(_M_MMAP_THRESHOLD, mmap) == 1)
+
+
+class AllocatorPlugin(WorkerPlugin):
+    """Runs :func:`tune_allocator` in each worker process as it joins (or now, for the workers already there)."""
+
+    name = "sleuth-allocator"
+    idempotent = True  # registered once per cluster, whatever the number of clients
+
+    def setup(self, worker: Any) -> None:
+        worker.sleuth_allocator_tuned = tune_allocator()
+
+
+def sleuth_version() -> str:
+    """This process's sleuth version (run on each worker by :func:`check_workers`)."""
+    import sleuth
+
+    return str(sleuth.__version__)
+
+
+def version_mismatch(mine: str, workers: Mapping[str, object]) -> str | None:
+    """The one line refusing ``workers`` (address -> its sleuth version, or the exception raised getting it)
+    when any differs from ``mine``; None when all match."""
+    bad = sorted((addr, v) for addr, v in workers.items() if v != mine)
+    if not bad:
+        return None
+    addr, got = bad[0]
+    where = f"{len(bad)} of {len(workers)} workers, e.g. {addr}"
+    if isinstance(got, BaseException):
+        reason = " ".join(str(got).split())[:200] or type(got).__name__
+        return f"a Dask worker cannot run sleuth ({where}: {type(got).__name__}: {reason}); " \
+               f"this client runs sleuth {mine}: install sleuth {mine} where the workers run"
+    return f"the Dask workers run sleuth {got} ({where}) but this client runs sleuth {mine}: install sleuth " \
+           f"{mine} where the workers run"
+
+
+def check_workers(client: Client, timeout: float) -> int:
+    """Wait up to ``timeout`` seconds for a worker, refuse a sleuth version mismatch (one line), register the
+    allocator plugin; the number of workers."""
+    try:
+        client.wait_for_workers(1, timeout=timeout)
+    except TimeoutError:
+        raise PuzzleError(f"the Dask scheduler has no workers (waited {timeout:g} s)", place="--cluster",
+                          allowed="a scheduler with workers started: dask worker ADDRESS") from None
+    versions = client.run(sleuth_version, on_error="return")
+    problem = version_mismatch(__version__, versions)
+    if problem:
+        raise PuzzleError(problem, place="--cluster")
+    client.register_plugin(AllocatorPlugin())
+    return len(versions)

@@ -1,0 +1,151 @@
+"""Benchmark: the experiments serial, with ``--workers 2`` and on an external cluster (``--cluster``), in one run
+(prints figures; not a test).
+
+    python tests/bench/bench_cluster.py [--rounds 1000] [--lengths 7,8] [--repeat 1] [--untuned]
+
+The cluster is started the ordinary way on 127.0.0.1: ``dask scheduler`` and ``dask worker ADDRESS --nworkers 2
+--nthreads 1`` (with the nanny), as separate processes.  Each leg is the command a user types (``sleuth
+experiment egghead --rounds 1000 --seed 7 --json``, ``sleuth experiment motus --lengths 7,8 --json``) run as a
+child process, timed from start to exit; every leg starts cold: a fresh, empty matrix cache, and on the cluster
+its worker processes restarted (``Client.restart``), as ``--workers 2`` starts new ones.  The legs of one repeat
+run back to back (serial, ``--workers 2``, ``--cluster``), and their outputs, timings removed, must be identical.
+``--untuned`` adds a leg on a second cluster whose workers keep Dask's allocator setting (sleuth's allocator
+plugin not registered): the figure before the fix.  The machine may be shared: the load average is printed
+beside every figure, and the ratios of one run are what to read.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import os
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+sys.path.insert(0, str(ROOT))
+
+from tests.external_cluster import external_cluster  # noqa: E402
+from tests.test_experiment_dask import _strip  # noqa: E402
+
+# the command line in a child process; UNTUNED=1 leaves the workers' allocator as Dask set it
+RUNNER = """
+import os, sys
+if os.environ.get("UNTUNED"):
+    import distributed
+    distributed.Client.register_plugin = lambda self, plugin, name=None: None
+from sleuth.cli import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+def _cpu() -> float:
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)  # every descendant waited for: --workers' processes too
+    return r.ru_utime + r.ru_stime
+
+
+def leg(argv: list[str], cache: Path, untuned: bool = False) -> tuple[float, float, Any]:
+    """Wall and CPU seconds of ``sleuth experiment ARGV`` in a child process (with its own worker processes),
+    and its JSON output without timings."""
+    shutil.rmtree(cache, ignore_errors=True)
+    cache.mkdir()
+    env = {**os.environ, "SLEUTH_CACHE": str(cache), **({"UNTUNED": "1"} if untuned else {})}
+    start, cpu = time.perf_counter(), _cpu()
+    r = subprocess.run([sys.executable, "-c", RUNNER, "experiment", *argv, "--quiet", "--json"], env=env,
+                       capture_output=True, text=True)
+    wall = time.perf_counter() - start
+    if r.returncode:
+        raise SystemExit(f"sleuth experiment {' '.join(argv)}: exit {r.returncode}: {r.stderr.strip()[-500:]}")
+    return wall, _cpu() - cpu, _strip(json.loads(r.stdout))
+
+
+@contextlib.contextmanager
+def cold_cluster(cache: Path) -> Iterator[Any]:
+    """A two-worker external cluster whose workers use ``cache``; yields a function that restarts them (and
+    returns the address) and one that gives the CPU seconds its workers have used."""
+    from distributed import Client
+
+    cache.mkdir(exist_ok=True)
+    with external_cluster(2, env={"SLEUTH_CACHE": str(cache)}) as address, Client(address) as client:
+        def restart() -> str:
+            shutil.rmtree(cache, ignore_errors=True)
+            cache.mkdir()
+            client.restart(wait_for_workers=True)
+            return str(address)
+
+        def cpu() -> float:
+            return sum(client.run(_own_cpu).values())
+
+        yield restart, cpu
+
+
+def _own_cpu() -> float:
+    r = resource.getrusage(resource.RUSAGE_SELF)
+    return r.ru_utime + r.ru_stime
+
+
+def load() -> str:
+    return f"load {os.getloadavg()[0]:.1f}"
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--rounds", type=int, default=1000, help="Egghead rounds (0 to skip)")
+    ap.add_argument("--lengths", default="7,8", help="Motus study lengths ('' to skip)")
+    ap.add_argument("--repeat", type=int, default=1, help="repeats of every leg (medians)")
+    ap.add_argument("--untuned", action="store_true", help="also a cluster without sleuth's allocator plugin")
+    args = ap.parse_args()
+    studies = ([("Egghead", ["egghead", "--rounds", str(args.rounds), "--seed", "7"])] if args.rounds else []) \
+        + ([("Motus study", ["motus", "--lengths", args.lengths])] if args.lengths else [])
+    print(f"{os.cpu_count()} CPUs; {load()} at the start", flush=True)
+    with tempfile.TemporaryDirectory(prefix="sleuth-bench-") as tmp, contextlib.ExitStack() as stack:
+        caches = {name: Path(tmp, name) for name in ("serial", "local", "cluster", "untuned")}
+        tuned = stack.enter_context(cold_cluster(caches["cluster"]))
+        untuned = stack.enter_context(cold_cluster(caches["untuned"])) if args.untuned else None
+        ok = True
+        for title, argv in studies:
+            times: dict[str, list[float]] = {}
+            cpus: dict[str, list[float]] = {}
+            outputs: list[Any] = []
+            for _ in range(args.repeat):
+                runs = [("serial", argv, None, False), ("--workers 2", [*argv, "--workers", "2"], None, False),
+                        ("--cluster", argv, tuned, False)] + ([("--cluster untuned", argv, untuned, True)]
+                                                              if untuned else [])
+                for name, full, cluster, plain in runs:
+                    workers_cpu = 0.0
+                    if cluster:
+                        restart, used = cluster
+                        full = [*full, "--cluster", restart()]
+                        workers_cpu = -used()
+                    wall, cpu, out = leg(full, caches["serial" if cluster else "local" if "--workers" in full
+                                                       else "serial"], plain)
+                    cpu += workers_cpu + (cluster[1]() if cluster else 0.0)
+                    times.setdefault(name, []).append(wall)
+                    cpus.setdefault(name, []).append(cpu)
+                    outputs.append(out)
+                    print(f"  {title}, {name}: {wall:.1f} s wall, {cpu:.1f} s CPU ({load()})", flush=True)
+            same = all(o == outputs[0] for o in outputs)
+            ok = ok and same
+            med = {name: statistics.median(t) for name, t in times.items()}
+            print(f"{title}: CPU seconds (client and workers), medians: " + ", ".join(
+                f"{name} {statistics.median(c):.1f}" for name, c in cpus.items()), flush=True)
+            extra = f", untuned cluster x{med['serial'] / med['--cluster untuned']:.2f}" if args.untuned else ""
+            print(f"{title} ({' '.join(argv)}): medians of {args.repeat}: serial {med['serial']:.1f} s, --workers 2 "
+                  f"{med['--workers 2']:.1f} s, --cluster {med['--cluster']:.1f} s; speed-up over serial: --workers 2 "
+                  f"x{med['serial'] / med['--workers 2']:.2f}, --cluster x{med['serial'] / med['--cluster']:.2f}"
+                  f"{extra}; --cluster / --workers 2 = {med['--cluster'] / med['--workers 2']:.2f}; identical "
+                  f"results: {'yes' if same else 'NO'} ({load()})", flush=True)
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

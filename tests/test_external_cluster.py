@@ -1,0 +1,106 @@
+"""An external Dask cluster (``dask scheduler`` and ``dask worker`` as separate processes on 127.0.0.1, with the
+nanny): every experiment that takes ``--cluster`` gives the results of a serial run (and of a run resumed from
+its ``--resume`` file), the workers' allocator is tuned, and a worker with another sleuth version is refused."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("distributed", reason="the 'cluster' extra (dask.distributed) is not installed")
+
+import sleuth  # noqa: E402
+from sleuth.cluster import sleuth_version, tune_allocator, version_mismatch  # noqa: E402
+
+from .conftest import run_cli  # noqa: E402
+from .external_cluster import external_cluster, fake_version_env  # noqa: E402
+from .test_experiment_dask import FAST, RUNS, _result  # noqa: E402
+
+FAKE = "0.0.0+other"
+
+
+@pytest.fixture(scope="module")
+def address() -> Iterator[str]:
+    with external_cluster(2) as addr:
+        yield addr
+
+
+@pytest.fixture(scope="module")
+def other_version(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A cluster whose one worker reports sleuth ``FAKE``."""
+    with external_cluster(1, env=fake_version_env(str(tmp_path_factory.mktemp("shim")), FAKE)) as addr:
+        yield addr
+
+
+@pytest.mark.parametrize("name", FAST)
+def test_external_cluster_equals_serial_and_resume(name: str, address: str, tmp_path: Path) -> None:
+    argv, how = RUNS[name]
+    resume = tmp_path / f"{name}.results"
+    serial: Any = _result(argv, how, "--resume", str(resume))
+    assert serial and resume.stat().st_size > 0
+    assert _result(argv, how, "--cluster", address) == serial
+    assert _result(argv, how, "--resume", str(resume)) == serial  # every task read back from the file
+
+
+def test_the_workers_run_this_sleuth_with_the_allocator_tuned(address: str) -> None:
+    from distributed import Client
+
+    from sleuth.executor import Executor
+
+    with Executor(cluster=address) as ex:
+        assert ex.stats.workers == 2
+        assert set(ex.client.run(sleuth_version).values()) == {sleuth.__version__}
+        tuned = ex.client.run(lambda dask_worker: getattr(dask_worker, "sleuth_allocator_tuned", None))
+    assert set(tuned.values()) == {tune_allocator()}  # True where glibc is the allocator
+    with Client(address) as client:  # the plugin stays on the scheduler for the workers that join later
+        assert "sleuth-allocator" in client.run_on_scheduler(lambda dask_scheduler: list(dask_scheduler.worker_plugins))
+
+
+def test_a_worker_with_another_sleuth_version_is_refused(other_version: str) -> None:
+    r = run_cli(["experiment", "cardguess", "--deck", "2,2", "--cluster", other_version])
+    assert r.code == 2 and len(r.err.strip().splitlines()) == 1 and "Traceback" not in r.err
+    assert f"sleuth {FAKE}" in r.err and f"sleuth {sleuth.__version__}" in r.err and "--cluster" in r.err
+
+
+def test_version_comparison() -> None:
+    assert version_mismatch("1.0", {"a": "1.0", "b": "1.0"}) is None
+    line = version_mismatch("1.0", {"a": "1.0", "b": "0.9", "c": "0.9"})
+    assert line is not None and "sleuth 0.9 (2 of 3 workers, e.g. b)" in line and "sleuth 1.0" in line
+    line = version_mismatch("1.0", {"a": ModuleNotFoundError("No module named 'sleuth'")})
+    assert line is not None and "cannot run sleuth" in line and "No module named" in line and "\n" not in line
+
+
+def test_a_scheduler_that_is_gone_is_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    from sleuth.executor import Executor
+
+    with external_cluster(1) as addr:
+        pass  # stopped: nothing listens there any more
+    monkeypatch.setattr(Executor, "connect_timeout", 2.0)
+    r = run_cli(["experiment", "cardguess", "--deck", "2,2", "--cluster", addr])
+    assert r.code == 2 and len(r.err.strip().splitlines()) == 1 and "Traceback" not in r.err
+    assert "--cluster: cannot reach the Dask scheduler" in r.err
+
+
+def test_a_task_s_own_error_is_raised_as_in_a_serial_run(address: str) -> None:
+    from fractions import Fraction
+
+    from sleuth.executor import Executor
+
+    for where in ({}, {"cluster": address}):
+        with pytest.raises(ZeroDivisionError), Executor(**where) as ex:  # type: ignore[arg-type]
+            ex.map_tasks(Fraction, ["1/2", "1/0"])
+
+
+def test_a_failing_cluster_is_one_line_with_exit_2_or_3() -> None:
+    from sleuth.errors import SleuthError
+    from sleuth.executor import Executor
+    from sleuth.limits import LimitReached
+
+    ex = Executor(workers=2)
+    assert isinstance(ex._failure(RuntimeError("can't start new thread"), "lost"), LimitReached)
+    assert isinstance(ex._failure(MemoryError(), "lost"), LimitReached)
+    err = ex._failure(OSError("Connection\nrefused"), "lost")
+    assert isinstance(err, SleuthError) and str(err) == "--workers 2: lost (Connection refused)"

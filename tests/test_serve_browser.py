@@ -137,7 +137,7 @@ def test_clue_game_through_the_page(tmp_path, browser):
 
         # a typo is refused in the page, naming the field; the game is unchanged
         before = path.read_bytes()
-        type_into(d.find_element(By.ID, "s-card0"), "Scarlett")
+        type_into(d.find_element(By.ID, "s-card0"), "Scarlot")
         d.find_element(By.ID, "s-card1").send_keys("Rope")
         d.find_element(By.ID, "s-card2").send_keys("Hall")
         d.find_element(By.ID, "s-submit").click()

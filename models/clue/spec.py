@@ -40,7 +40,9 @@ SPEC = GameSpec(
              Derivation("rules", "the seed's deduction rules, iterated to a fixpoint: sound, may know less",
                         exact=False)),
     answer=("sheet", "envelope", "probabilities", "envelope_probabilities", "deals"),
-    suggest_methods={"information": "expected information about the envelope (estimated from sampled deals)"},
+    suggest_methods={"information": "exact expected information about the envelope (mutual information with "
+                     "who shows and which card); past the budget, the sampled estimate, labelled",
+                     "sampled": "the same, estimated from sampled deals (approximate; --set samples, seed)"},
     options=(
         Option("method", "string", "auto", "how the sheet is derived (see methods)", ("solve",), flag=True),
         Option("probabilities", "flag", "off", "exact probabilities per cell and per envelope triple",

@@ -392,12 +392,12 @@ class _Counter:
               ) -> tuple[np.ndarray, list[int], list[int]]:
         """One forward pass that keeps the deals apart by a *record*: how many cards of each group
         ``player`` takes (None: no player's), and for each ``(card, place)`` of ``watched`` (cards of
-        one-card groups) whether the card is there.  Per record of the complete deals: (number of deals, or 0 when ``counts`` is
-        off; bit mask of the groups that put a card in the envelope in some of them), as the records (sorted
-        array), the counts and the masks.  ``by_envelope``: the record also holds the envelope slots
-        (:meth:`codes`; meaningful when every group has a code, ``track_all``) from bit ``record_width`` on.
-        ``record_layout`` gives each field's bit: per group index its count's shift, per watched pair its
-        bit."""
+        one-card groups) whether the card is there.  Per record of the complete deals: the number of deals
+        (0 when ``counts`` is off) and a bit mask of the groups that put a card in the envelope in some of
+        them; returned as the records (a sorted array), the counts and the masks.  ``by_envelope``: the
+        record also holds the envelope slots (:meth:`codes`; meaningful when every group has a code,
+        ``track_all``) from bit ``record_width`` on.  ``record_layout`` gives each field's bit: per group
+        index its count's shift, per watched pair its bit."""
         pbit = 0 if player is None else 1 << player
         env = self.prob.n
         shifts: dict[int, int] = {}

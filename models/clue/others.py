@@ -26,7 +26,7 @@ import itertools
 import math
 import operator
 from collections import defaultdict
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -172,7 +172,7 @@ class _Split:
         self._held: dict[int, list[tuple[int, ...]]] = {}
         self._by_hand: dict[int, list[tuple[int, int, Any]]] | None = None
 
-    def matching(self, view: tuple[int, tuple[int, ...]]) -> Iterator[tuple[int, Any]]:
+    def matching(self, view: tuple[int, tuple[int, ...]]) -> Iterable[tuple[int, Any]]:
         """(deals, envelope) of the rows with the view's hand where each shower holds the card the view
         has them show."""
         if self._by_hand is None:
@@ -180,11 +180,10 @@ class _Split:
             for comp, bits, count, env in self.rows:
                 self._by_hand[comp].append((bits, count, env))
         comp, sigma = view
-        shown = functools.reduce(operator.or_, (self.bit[(c, s.shower)] for c, s in zip(sigma, self.unseen,
-                                                                                        strict=True)), 0)
-        for bits, count, env in self._by_hand.get(comp, ()):
-            if bits & shown == shown:
-                yield count, env
+        shown = 0
+        for c, s in zip(sigma, self.unseen, strict=True):
+            shown |= self.bit[(c, s.shower)]
+        return ((count, env) for bits, count, env in self._by_hand.get(comp, ()) if bits & shown == shown)
 
     def remaining(self, gi: int, comp: int) -> int:
         """The cards of group ``gi`` the representative hand leaves out."""
@@ -322,13 +321,15 @@ def player_problem(game: Game, player: int, reduced: Problem) -> Problem | None:
 def _knowledge_judge(split: _Split) -> Callable[[tuple[int, tuple[int, ...]]], dict[str, bool]]:
     """Which parts the player knows in a view (hand, shown cards): the rows of the player's own problem that
     match the view leave one envelope card of the part."""
-    def judge(view: tuple[int, tuple[int, ...]]) -> dict[str, bool]:
-        groups = functools.reduce(operator.or_, (env for _, env in split.matching(view)), 0)
+    @functools.cache
+    def known(groups: int, comp: int) -> dict[str, bool]:
         if not groups:
             raise InternalError("a view of the viewer's worlds has no deal in the player's own problem")
-        sizes = split.envelope_sizes(groups, view[0])
-        known = {name: size == 1 for name, size in zip(CATEGORIES, sizes, strict=True)}
-        return {"envelope": all(known.values()), **known}
+        one = {name: size == 1 for name, size in zip(CATEGORIES, split.envelope_sizes(groups, comp), strict=True)}
+        return {"envelope": all(one.values()), **one}
+
+    def judge(view: tuple[int, tuple[int, ...]]) -> dict[str, bool]:
+        return known(functools.reduce(operator.or_, (env for _, env in split.matching(view)), 0), view[0])
 
     return judge
 

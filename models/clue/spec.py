@@ -56,7 +56,8 @@ SPEC = GameSpec(
                flag=True),
         Option("room", "string", "any room", "suggest only in this room", ("suggest",)),
         Option("by", "string", "the viewer", "whose suggestion to rank", ("suggest",)),
-        Option("samples", "integer", "1000", "deals sampled for the estimate (10 to 100000)", ("suggest",)),
+        Option("samples", "integer", "1000", "deals sampled for the estimate (--method sampled, or past the exact "
+               "advice's budget; 10 to 100000)", ("suggest",)),
         Option("seed", "integer", "0", "random seed of the sample", ("suggest",)),
         Option("top", "integer", "5", "how many suggestions to list", ("suggest",)),
     ),

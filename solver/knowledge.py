@@ -295,7 +295,7 @@ def entropy(counts: CellCounts) -> float:
 
 
 def expectation(views: Iterable[tuple[K, Weight]], judge: Callable[[K], Mapping[str, Any]],
-                total: Weight | None = None) -> dict[str, Fraction]:
+                total: Weight | None = None) -> dict[str, Any]:
     """A viewer's exact expectation of ``judge(view)`` (numbers or booleans per name) over the views of
     another player the viewer considers possible, each with its weight (``total``: their sum, when known).
 

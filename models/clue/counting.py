@@ -209,7 +209,7 @@ class _Counter:
         n = prob.n
         constrained = set().union(*(s for _, s in prob.some)) if prob.some else set()
         accused = {c for t in prob.excluded for c in t}
-        blocks: dict[tuple[int, int], list[int]] = defaultdict(list)
+        blocks: dict[tuple[int, int, Hashable], list[int]] = defaultdict(list)
         singles: list[int] = []
         for c, mask in enumerate(prob.allowed):
             extra = refine(c) if refine is not None else None
@@ -447,7 +447,7 @@ class _Counter:
         ok = np.flatnonzero(self.accept(keys))
         recs, env_groups = recs[ok], env_groups[ok]
         if by_envelope:
-            slots = _small((keys[ok] >> self.env_shift) & ((1 << 3 * self.env_bits) - 1)).astype(rec_dtype)
+            slots: np.ndarray = _small((keys[ok] >> self.env_shift) & ((1 << 3 * self.env_bits) - 1)).astype(rec_dtype)
             recs = recs + (slots << width)
         out_recs, dst = _unique(recs)
         ors = _segment_or(dst, env_groups, out_recs.size, or_dtype).tolist()

@@ -295,7 +295,7 @@ def entropy(counts: CellCounts) -> float:
 
 
 def expectation(views: Iterable[tuple[K, Weight]], judge: Callable[[K], Mapping[str, Any]],
-                total: Weight | None = None) -> dict[str, Fraction]:
+                total: Weight | None = None) -> dict[str, Any]:
     """A viewer's exact expectation of ``judge(view)`` (numbers or booleans per name) over the views of
     another player the viewer considers possible, each with its weight (``total``: their sum, when known).
 
@@ -303,10 +303,10 @@ def expectation(views: Iterable[tuple[K, Weight]], judge: Callable[[K], Mapping[
     player observed, and each part is judged once."""
     listed = [(v, w) for v, w in views if w]
     den = sum(w for _, w in listed) if total is None else total
-    sums: dict[str, Fraction] = {}
+    sums: dict[str, Any] = {}
     if not den:
-        return sums
+        return {}
     for view, w in listed:
         for name, x in judge(view).items():
-            sums[name] = sums.get(name, Fraction(0)) + Fraction(w) * x
-    return {name: s / den for name, s in sums.items()}
+            sums[name] = sums.get(name, 0) + w * x   # exact while weights and values are integers or fractions
+    return {name: s / den if isinstance(s, float) else Fraction(s) / den for name, s in sums.items()}

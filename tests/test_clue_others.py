@@ -10,8 +10,6 @@ from fractions import Fraction
 import pytest
 
 from sleuth.models.clue.state import Accusation, Deck, Game, Suggestion
-from sleuth.models.clue import others
-from sleuth.models.clue.counting import Problem, sample_deals
 from sleuth.models.clue.others import PARTS, brute_force_others, others_knowledge, show_advice, views
 from sleuth.models.clue.simulate import simulate
 from sleuth.puzzle import load_puzzle
@@ -43,24 +41,6 @@ def test_nested_counts_match_brute_force(seed: int, players: int, every: int, ga
             assert row == brute_force_others(game, p), (game, p)
             known += row["envelope"] > 0
     assert known  # some state has a player who may know the envelope
-
-
-@pytest.mark.parametrize("draws", [200, pytest.param(3, marks=pytest.mark.slow)])
-def test_witness_pruning_changes_nothing(monkeypatch: pytest.MonkeyPatch, draws: int) -> None:
-    """Views ruled out by drawn deals (few or many) give the same figures as counting every view."""
-    states = small_states(4, 3, 3, 1) + small_states(6, 2, 2, 1)
-    plain = [others_knowledge(game) for game in states]
-    monkeypatch.setattr(others, "WITNESS_FROM", 0)
-    monkeypatch.setattr(others, "WITNESSES", draws)
-    skipped = 0
-    for game, want in zip(states, plain, strict=True):
-        assert others_knowledge(game) == want, game
-        reduced = Problem.from_observations(game, game.observations()).propagate()
-        deals = sample_deals(reduced, draws, random.Random(0)) if reduced is not None else []
-        for p in want:
-            skipped += len(views(game, p)[0]) - len(views(game, p, witnesses=lambda d=deals: d)[0])
-    assert any(any(row["envelope"] for row in x.values()) for x in plain)
-    assert skipped > 0 or draws < 10
 
 
 def test_view_weights_add_up_and_a_correct_accusation_tells_everyone() -> None:

@@ -23,7 +23,7 @@ from __future__ import annotations
 import itertools
 import random
 from collections import defaultdict
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from math import comb, factorial, prod
@@ -31,6 +31,7 @@ from typing import Any
 
 import numpy as np
 
+from sleuth.errors import InternalError
 from sleuth.limits import TooLarge, check_size, max_items
 
 from .state import Game, Obs, ObsKind
@@ -198,21 +199,26 @@ def count_deals(problem: Problem, *, triples: bool = False, max_states: int | No
 
 
 class _Counter:
-    def __init__(self, prob: Problem, track_all: bool, *, wide: bool = False) -> None:
-        """``wide``: Python integers for keys and counts even where int64 would do (tests use it)."""
+    def __init__(self, prob: Problem, track_all: bool, *, wide: bool = False,
+                 refine: Callable[[int], Hashable] | None = None) -> None:
+        """``wide``: Python integers for keys and counts even where int64 would do (tests use it).
+        ``refine``: cards with different values are never placed in one block (a card mapped to a tuple
+        ``("single", ...)`` is always a block of its own)."""
         self.prob = prob
         self.track_all = track_all
         n = prob.n
         constrained = set().union(*(s for _, s in prob.some)) if prob.some else set()
         accused = {c for t in prob.excluded for c in t}
-        blocks: dict[tuple[int, int], list[int]] = defaultdict(list)
+        blocks: dict[tuple[int, int, Hashable], list[int]] = defaultdict(list)
         singles: list[int] = []
         for c, mask in enumerate(prob.allowed):
-            if c in constrained or c in accused:
+            extra = refine(c) if refine is not None else None
+            if c in constrained or c in accused or (isinstance(extra, tuple) and extra[:1] == ("single",)):
                 singles.append(c)
             else:
-                blocks[(prob.card_category[c], mask)].append(c)
-        groups = [_Group(cards, cat, mask) for (cat, mask), cards in sorted(blocks.items())]
+                blocks[(prob.card_category[c], mask, extra)].append(c)
+        groups = [_Group(cards, cat, mask) for (cat, mask, _), cards in
+                  sorted(blocks.items(), key=lambda kv: (kv[0][0], kv[0][1], kv[1][0]))]
         groups += [_Group([c], prob.card_category[c], prob.allowed[c]) for c in self._order(singles)]
         per_category = [0, 0, 0]
         for g in groups:
@@ -381,6 +387,73 @@ class _Counter:
                     triples[triple] = triples.get(triple, 0) + share
         return Counts(total, tuple(map(tuple, cells)), triples)
 
+    def split(self, player: int | None, watched: Sequence[tuple[int, int]], *, counts: bool = True,
+              by_envelope: bool = False, options: Mapping[str, Any] | None = None
+              ) -> tuple[np.ndarray, list[int], list[int]]:
+        """One forward pass that keeps the deals apart by a *record*: how many cards of each group
+        ``player`` takes (None: no player's), and for each ``(card, place)`` of ``watched`` (cards of
+        one-card groups) whether the card is there.  Per record of the complete deals: the number of deals
+        (0 when ``counts`` is off) and a bit mask of the groups that put a card in the envelope in some of
+        them; returned as the records (a sorted array), the counts and the masks.  ``by_envelope``: the
+        record also holds the envelope slots (:meth:`codes`; meaningful when every group has a code,
+        ``track_all``) from bit ``record_width`` on.  ``record_layout`` gives each field's bit: per group
+        index its count's shift, per watched pair its bit."""
+        pbit = 0 if player is None else 1 << player
+        env = self.prob.n
+        shifts: dict[int, int] = {}
+        width = 0
+        for gi, g in enumerate(self.groups):
+            if g.mask & pbit:
+                shifts[gi] = width
+                width += len(g.cards).bit_length()
+        bits: dict[tuple[int, int], int] = {}
+        for c, q in watched:
+            gi = self.card_group[c]
+            if len(self.groups[gi].cards) != 1:
+                raise InternalError(f"watched card {c} is not a group of its own")
+            if self.groups[gi].mask >> q & 1 and (c, q) not in bits:
+                bits[(c, q)] = width
+                width += 1
+        self.record_layout, self.record_width = (shifts, bits), width
+        rec_dtype: type = np.int64 if width + (3 * self.env_bits if by_envelope else 0) <= 62 else object
+        or_dtype: type = np.int64 if len(self.groups) <= 62 else object
+        keys: np.ndarray = np.array([self.initial()], dtype=self.key_dtype)
+        recs: np.ndarray = np.zeros(1, dtype=rec_dtype)
+        num: np.ndarray = np.ones(1, dtype=self.dtype)
+        env_groups: np.ndarray = np.zeros(1, dtype=or_dtype)
+        wide = self.key_dtype is object or self.dtype is object or rec_dtype is object
+        packed = not wide and self.m_shift + len(self.prob.some) + width <= 62  # key and record in one int64
+        entry = 2 * ENTRY_BYTES * (OBJECT_FACTOR if wide else 1)
+        most = max_items(options, entry)
+        for i, mv in enumerate(self.moves):
+            gi, q = mv[:2]
+            bound = keys.size * (len(self.groups[gi].cards) + 1)
+            if bound > most:
+                check_size(f"Clue states kept apart by hand and shown cards (step {i + 1} of {len(self.moves)})", bound,
+                           options, entry, error=StateBudgetExceeded)
+            src, nxt, ways, placed = self._step(mv, keys)
+            step = (1 << shifts[gi] if q == player else 0) + (1 << bits[(self.groups[gi].cards[0], q)]
+                                                                 if (self.groups[gi].cards[0], q) in bits else 0)
+            nrec = recs[src] + placed.astype(rec_dtype) * step if step else recs[src]
+            nenv = env_groups[src] | (placed.astype(or_dtype) << gi) if q == env else env_groups[src]
+            if packed:
+                both, dst = _unique((nxt << width) | nrec)
+                keys, recs = both >> width, both & ((1 << width) - 1)
+            else:
+                keys, recs, dst = _unique_pairs(nxt, nrec)
+            env_groups = _segment_or(dst, nenv, keys.size, or_dtype)
+            if counts:
+                num = _segment_sum(dst, num[src] * ways, keys.size, self.dtype)
+        ok = np.flatnonzero(self.accept(keys))
+        recs, env_groups = recs[ok], env_groups[ok]
+        if by_envelope:
+            slots: np.ndarray = _small((keys[ok] >> self.env_shift) & ((1 << 3 * self.env_bits) - 1)).astype(rec_dtype)
+            recs = recs + (slots << width)
+        out_recs, dst = _unique(recs)
+        ors = _segment_or(dst, env_groups, out_recs.size, or_dtype).tolist()
+        sums = _segment_sum(dst, num[ok], out_recs.size, self.dtype).tolist() if counts else [0] * len(ors)
+        return out_recs, [int(x) for x in sums], [int(x) for x in ors]
+
     def sample(self, rng: random.Random, k: int) -> list[tuple[int, ...]]:
         """``k`` deals drawn independently and uniformly from the consistent deals (after :meth:`run`), all
         walked through the layers together: at each move every deal takes a transition with probability
@@ -422,6 +495,31 @@ def _unique(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     inverse = np.empty(values.size, dtype=np.int64)
     inverse[order] = np.cumsum(first) - 1
     return ordered[first], inverse
+
+
+def _unique_pairs(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Sorted distinct pairs ``(a[i], b[i])`` (as two arrays) and the index of each pair among them."""
+    if a.dtype == object or b.dtype == object:
+        shift = max(1, int(max(b.tolist(), default=0)).bit_length())
+        both, inverse = _unique(np.array([(int(x) << shift) | int(y) for x, y in zip(a.tolist(), b.tolist(),
+                                                                                 strict=True)], dtype=object))
+        mask = (1 << shift) - 1
+        return (np.array([x >> shift for x in both.tolist()], dtype=a.dtype),
+                np.array([x & mask for x in both.tolist()], dtype=b.dtype), inverse)
+    order = np.lexsort((b, a))
+    oa, ob = a[order], b[order]
+    first = np.ones(a.size, dtype=bool)
+    first[1:] = (oa[1:] != oa[:-1]) | (ob[1:] != ob[:-1])
+    inverse = np.empty(a.size, dtype=np.int64)
+    inverse[order] = np.cumsum(first) - 1
+    return oa[first], ob[first], inverse
+
+
+def _segment_or(index: np.ndarray, values: np.ndarray, size: int, dtype: type) -> np.ndarray:
+    """``out[j] = OR of values[index == j]``."""
+    out: np.ndarray = np.zeros(size, dtype=dtype)
+    np.bitwise_or.at(out, index, values)
+    return out
 
 
 def _small(values: np.ndarray) -> np.ndarray:

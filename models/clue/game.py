@@ -42,7 +42,9 @@ GAME = Game(
              Derivation("rules", "the seed's deduction rules, iterated to a fixpoint: sound, may know less",
                         exact=False)),
     answer=("sheet", "envelope", "probabilities", "envelope_probabilities", "deals"),
-    suggest_methods={"information": "expected information about the envelope (estimated from sampled deals)"},
+    suggest_methods={"information": "exact expected information about the envelope (mutual information with "
+                     "who shows and which card); past the budget, the sampled estimate, labelled",
+                     "sampled": "the same, estimated from sampled deals (approximate; --set samples, seed)"},
     options=(
         Option("method", "string", "auto", "how the sheet is derived (see methods)", ("solve",), flag=True),
         Option("probabilities", "flag", "off", "exact probabilities per cell and per envelope triple",
@@ -56,7 +58,8 @@ GAME = Game(
                flag=True),
         Option("room", "string", "any room", "suggest only in this room", ("suggest",)),
         Option("by", "string", "the viewer", "whose suggestion to rank", ("suggest",)),
-        Option("samples", "integer", "1000", "deals sampled for the estimate (10 to 100000)", ("suggest",)),
+        Option("samples", "integer", "1000", "deals sampled for the estimate (--method sampled, or past the exact "
+               "advice's budget; 10 to 100000)", ("suggest",)),
         Option("seed", "integer", "0", "random seed of the sample", ("suggest",)),
         Option("top", "integer", "5", "how many suggestions to list", ("suggest",)),
     ),

@@ -6,14 +6,16 @@ every showing the viewer did not see (uniform among the suggested cards the show
 player knows a part of the envelope in a world when every deal consistent with their view and the public
 log has the same answer for that part.
 
-Nested counting, not enumeration of deals: for one player, the views are listed (their possible hands, and
-for each showing to them that the viewer did not see, which suggested cards the shower holds and which one
-was shown); each view's probability is an exact deal count of :mod:`.counting` (the viewer's problem with
-that hand and those holdings fixed, times 1/|held| per unseen showing); what the player knows in a view is
-read off the deal counts of the player's own problem (cached per view).  Both steps are the knowledge
-layer's (:mod:`sleuth.knowledge`) counted form: a view's deal counts split by an envelope part are the
-player's cell, :func:`sleuth.knowledge.knows` reads it, :func:`sleuth.knowledge.expectation` averages over
-the views.  :func:`brute_force_others` lists every deal and every shown card as :class:`sleuth.knowledge.Worlds`
+Nested counting, not enumeration of deals or of views one by one: for one player, one counting pass over
+the viewer's deals keeps them apart by the player's view (their hand, up to cards no observation tells
+apart, and which suggested cards each shower holds at the showings to them the viewer did not see), which
+gives every view's weight (times 1/|held| per unseen showing for the card shown); a second pass over the
+player's own problem before their hand is fixed (the public log and the cards the viewer saw shown to
+them), kept apart the same way, gives for every view the envelope cards the player considers possible
+(and with :func:`envelope_beliefs`, how many of their deals have each envelope).  The player knows a part
+in a view when one card of it is possible; :func:`sleuth.knowledge.expectation` averages over the views.
+:func:`view_problem` and :func:`knows` judge one view by its own count (a reference for the tests), and
+:func:`brute_force_others` lists every deal and every shown card as :class:`sleuth.knowledge.Worlds`
 instead (the tests' reference on small decks).
 """
 
@@ -22,26 +24,23 @@ from __future__ import annotations
 import functools
 import itertools
 import math
-import random
+import operator
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, TypeVar
+from typing import Any
 
 import numpy as np
 
 from sleuth.errors import InternalError
 from sleuth import knowledge as kn
 
-from .counting import Counts, Problem, count_deals, sample_deals
+from .counting import Counts, Problem, _Counter
 from .state import CATEGORIES, Deck, Game, Obs, ObsKind, Suggestion
 
 PARTS = ("envelope", *CATEGORIES)
-WITNESSES = 2000     # deals drawn (once per state) to rule out views where a player knows nothing
-WITNESS_FROM = 150   # ... when a player has more (hand, holdings) problems to count than this
 Deal = tuple[int, ...]
-T = TypeVar("T")
 
 View = tuple[frozenset[int], tuple[int, ...]]   # (hand, card shown at each unseen showing to the player)
 
@@ -89,8 +88,7 @@ def _restrict(prob: Problem, cards: Sequence[int], place: int, *, only: bool) ->
     return Problem(prob.sizes, prob.card_category, allowed, prob.some, prob.excluded)
 
 
-def views(game: Game, player: int, *, witnesses: Callable[[], Sequence[Deal]] | None = None
-          ) -> tuple[dict[View, ViewInfo], int]:
+def views(game: Game, player: int) -> tuple[dict[View, ViewInfo], int]:
     """The views of ``player`` the viewer considers possible, up to symmetry, with their weights: a view
     stands for ``weight / denominator`` of the worlds (exact integers; the weights add up to the
     denominator), and the envelope cards the viewer's own worlds with that view leave possible (a part
@@ -99,102 +97,144 @@ def views(game: Game, player: int, *, witnesses: Callable[[], Sequence[Deal]] | 
     Cards that share a category, their place masks in the viewer's and in the public problem, and that no
     shown-card set or accusation names are interchangeable in every problem involved, so hands are listed
     as how many cards they take of each such class (one representative hand, weighted by the number of
-    hands it stands for).
-
-    ``witnesses()`` gives deals of the viewer's worlds (any deals would do: they are witnesses, not
-    estimates), asked for when there are more than :data:`WITNESS_FROM` (hand, holdings) problems to count:
-    a hand is then left out, and its views with it, when for every shown-card choice the witnesses with
-    that view already put two cards of every category in the envelope: the player knows no part in those
-    views, and only views where the player may know a part need their weight (:func:`others_knowledge`).
-    The weights then add up to less than the denominator."""
+    hands it stands for).  One counting pass over the viewer's deals, kept apart by the player's hand and
+    by which suggested cards each shower holds at the showings to the player the viewer did not see
+    (:meth:`.counting._Counter.split`), gives every weight at once."""
     space = _view_space(game, player)
     if space is None:
         return {}, 0
-    total, scale, unseen, hand_list, reduced, classes = space
-    hands = [(hand, ways, list(_holdings(ph, unseen, 0, ()))) for hand, ways, ph in hand_list]
-    seen: dict[View, tuple[set[int], set[int], set[int]]] = {}
-    if witnesses is not None and sum(len(leaves) for _, _, leaves in hands) > WITNESS_FROM:
-        seen = _witnessed(player, reduced, classes, unseen, witnesses())
-    none: tuple[set[int], ...] = (set(),)
-
-    def ruled_out(view: View) -> bool:
-        return all(len(e) > 1 for e in seen.get(view, none))
-
-    found: dict[View, ViewInfo] = {}
-    for hand, ways, leaves in hands:
-        if seen and all(ruled_out((hand, sigma)) for held, _ in leaves for sigma in itertools.product(*held)):
-            continue
-        for held, sub in leaves:
-            counts = count_deals(sub)
-            if not counts.total:
-                continue
-            share = ways * counts.total * scale // math.prod(len(h) for h in held)
-            env = tuple(frozenset(c for c in game.deck.members(k) if counts.cells[c][-1]) for k in range(3))
-            for sigma in itertools.product(*held):
-                info = found.setdefault((hand, sigma), ViewInfo())
-                info.weight += share
-                info.envelope = tuple(a | b for a, b in zip(info.envelope, env, strict=True))
-    return found, total * scale
-
-
-Hands = Iterator[tuple[frozenset[int], int, Problem]]
+    split = _Split(space[0], player, space[2], space[1], counts=True)
+    weights, denominator = split.view_weights()
+    env: dict[tuple[int, tuple[int, ...]], int] = defaultdict(int)
+    for comp, held, _, env_groups in split.rows:
+        for sigma in itertools.product(*split.held(held)):
+            env[(comp, sigma)] |= env_groups
+    found = {(split.hand(comp), sigma): ViewInfo(w, split.envelope_cards(env[(comp, sigma)], comp))
+             for (comp, sigma), w in weights.items()}
+    return found, denominator
 
 
 Classes = list[tuple[list[int], bool]]
 
 
-def _view_space(game: Game, player: int) -> tuple[int, int, list[Showing], Hands, Problem, Classes] | None:
-    """What :func:`views` lists: the viewer's deal count, the scale of the view weights (a common multiple
-    of every product of |held|: 1, 2 or 3 per unseen showing), the unseen showings to the player, the
-    player's hands up to symmetry (hand, hands it stands for, the viewer's problem with that hand fixed),
-    the viewer's problem and the classes of interchangeable cards; None when no deal is consistent."""
+def _view_space(game: Game, player: int) -> tuple[Problem, list[Showing], Classes] | None:
+    """What :func:`views` splits: the viewer's problem (propagated), the showings to the player the viewer
+    did not see and the classes of interchangeable cards the player may hold; None when no deal is
+    consistent."""
     pv = Problem.from_observations(game, game.observations())
     reduced = pv.propagate()
     if reduced is None:
         return None
-    total = count_deals(reduced).total
-    if total == 0:
-        return None
     unseen = [s for s in showings_to(game, player) if s.card is None]
-    classes = _classes(game, pv, reduced, player)
-    others = set(range(len(pv.allowed)))
-
-    def hands() -> Hands:
-        for takes in _compositions([len(c) for c, _ in classes], reduced.sizes[player],
-                                   [fixed for _, fixed in classes]):
-            hand = frozenset(c for (cards, _), m in zip(classes, takes, strict=True) for c in cards[:m])
-            ways = math.prod(math.comb(len(cards), m) for (cards, _), m in zip(classes, takes, strict=True))
-            ph = _restrict(_restrict(reduced, sorted(hand), player, only=True), sorted(others - hand), player,
-                           only=False).propagate()
-            if ph is not None:
-                yield hand, ways, ph
-
-    return total, 6 ** len(unseen), unseen, hands(), reduced, classes
+    return reduced, unseen, _classes(game, pv, reduced, player)
 
 
-def _witnessed(player: int, reduced: Problem, classes: Classes, unseen: Sequence[Showing],
-               deals: Iterable[Deal]) -> dict[View, tuple[set[int], set[int], set[int]]]:
-    """Per view (representative hand, cards shown), the envelope cards of the given deals of the viewer's
-    worlds with that view: each deal is carried to the representative hand by swapping interchangeable
-    cards (same class: a deal of the viewer's worlds again), its envelope cards swapped alike."""
-    env_place = reduced.n
-    category = {c: reduced.card_category[c] for c in range(len(reduced.allowed))}
-    out: dict[View, tuple[set[int], set[int], set[int]]] = {}
-    for deal in set(deals):
-        swap: dict[int, int] = {}
+class _Split:
+    """A problem's deals split by the player's hand and by the suggested cards each shower holds at the
+    unseen showings to the player, in one counting pass (:meth:`.counting._Counter.split`).
+
+    Rows: (hand, held, deals, envelope).  The hand is an integer, how many cards it takes of each class
+    (:meth:`hand` gives the representative hand: the first cards of each class); held is a bit per (card,
+    shower) pair of the unseen showings (:meth:`held` reads it); envelope is a bit mask of the counter's
+    groups that put a card in the envelope in some of the deals, or with ``envelopes`` the envelope itself
+    as the three groups it takes its cards from (rows then split by it)."""
+
+    def __init__(self, prob: Problem, player: int, classes: Classes, unseen: Sequence[Showing], *,
+                 counts: bool, envelopes: bool = False) -> None:
+        self.classes, self.unseen, self.player = classes, unseen, player
+        class_of = {c: k for k, (cards, _) in enumerate(classes) for c in cards}
+        self.watched = sorted({(c, s.shower) for s in unseen for c in s.cards})
+        self.bit = {pair: 1 << i for i, pair in enumerate(self.watched)}
+        single = {c for c, _ in self.watched}
+        counter = self.counter = _Counter(prob, envelopes, refine=lambda c: ("single", c) if c in single
+                                          else class_of.get(c))
+        records, nums, ors = counter.split(player, self.watched, counts=counts, by_envelope=envelopes)
+        self.shift, width = [], 0
         for cards, _ in classes:
-            mine = [c for c in cards if deal[c] == player]
-            rep = cards[:len(mine)]
-            for a, b in zip([c for c in mine if c not in rep], [c for c in rep if c not in mine], strict=True):
-                swap[a], swap[b] = b, a
-        hand = frozenset(swap.get(c, c) for c, q in enumerate(deal) if q == player)
-        env = [swap.get(c, c) for c, q in enumerate(deal) if q == env_place]
-        held = [[c for c in s.cards if deal[c] == s.shower] for s in unseen]
-        for sigma in itertools.product(*held):
-            sets = out.setdefault((hand, sigma), (set(), set(), set()))
-            for c in env:
-                sets[category[c]].add(c)
-    return out
+            self.shift.append(width)
+            width += len(cards).bit_length()
+        group_shift, pair_bit = counter.record_layout
+        records = records.astype(object) if width > 62 or len(self.watched) > 62 else records
+        comp, held = records & 0, records & 0
+        for gi, sh in group_shift.items():
+            k = class_of[counter.groups[gi].cards[0]]
+            comp = comp | (((records >> sh) & ((1 << len(classes[k][0]).bit_length()) - 1)) << self.shift[k])
+        for i, pair in enumerate(self.watched):
+            if pair in pair_bit:
+                held = held | (((records >> pair_bit[pair]) & 1) << i)
+        env: list[Any] = ors
+        if envelopes:
+            slot = (1 << counter.env_bits) - 1
+            env = [tuple(counter.code_group[(k, r >> (counter.record_width + k * counter.env_bits) & slot)]
+                         for k in range(3)) for r in records.tolist()]
+        self.rows = list(zip(comp.tolist(), held.tolist(), nums, env, strict=True))
+        self.group_class = [class_of.get(g.cards[0], -1) for g in counter.groups]
+        self._held: dict[int, list[tuple[int, ...]]] = {}
+        self._by_hand: dict[int, list[tuple[int, int, Any]]] | None = None
+
+    def matching(self, view: tuple[int, tuple[int, ...]]) -> Iterable[tuple[int, Any]]:
+        """(deals, envelope) of the rows with the view's hand where each shower holds the card the view
+        has them show."""
+        if self._by_hand is None:
+            self._by_hand = defaultdict(list)
+            for comp, bits, count, env in self.rows:
+                self._by_hand[comp].append((bits, count, env))
+        comp, sigma = view
+        shown = 0
+        for c, s in zip(sigma, self.unseen, strict=True):
+            shown |= self.bit[(c, s.shower)]
+        return ((count, env) for bits, count, env in self._by_hand.get(comp, ()) if bits & shown == shown)
+
+    def remaining(self, gi: int, comp: int) -> int:
+        """The cards of group ``gi`` the representative hand leaves out."""
+        k = self.group_class[gi]
+        return len(self.counter.groups[gi].cards) - (self.taken(comp, k) if k >= 0 else 0)
+
+    def taken(self, comp: int, k: int) -> int:
+        return comp >> self.shift[k] & ((1 << len(self.classes[k][0]).bit_length()) - 1)
+
+    def hand(self, comp: int) -> frozenset[int]:
+        return frozenset(c for k, (cards, _) in enumerate(self.classes) for c in cards[:self.taken(comp, k)])
+
+    def held(self, bits: int) -> list[tuple[int, ...]]:
+        """The suggested cards each shower holds, per unseen showing, in a row's held bits."""
+        if bits not in self._held:
+            pairs = {pair for i, pair in enumerate(self.watched) if bits >> i & 1}
+            self._held[bits] = [tuple(c for c in s.cards if (c, s.shower) in pairs) for s in self.unseen]
+        return self._held[bits]
+
+    def view_weights(self) -> tuple[dict[tuple[int, tuple[int, ...]], int], int]:
+        """Per view (hand, card shown at each unseen showing): its weight, and the sum of the weights (the
+        deals times 6 per unseen showing: each card shown among the |held| ones gets 6 / |held|)."""
+        scale = 6 ** len(self.unseen)
+        weights: dict[tuple[int, tuple[int, ...]], int] = defaultdict(int)
+        total = 0
+        for comp, bits, count, _ in self.rows:
+            held = self.held(bits)
+            share = count * scale // math.prod(len(h) for h in held)
+            total += count * scale
+            for sigma in itertools.product(*held):
+                weights[(comp, sigma)] += share
+        return weights, total
+
+    def envelope_cards(self, env_groups: int, comp: int) -> tuple[frozenset[int], ...]:
+        """The envelope cards of the groups in the bit mask, the representative hand's cards left out."""
+        out: tuple[set[int], ...] = (set(), set(), set())
+        for gi, g in enumerate(self.counter.groups):
+            if env_groups >> gi & 1:
+                k = self.group_class[gi]
+                out[g.category].update(g.cards[self.taken(comp, k) if k >= 0 else 0:])
+        return tuple(frozenset(x) for x in out)
+
+    def envelope_sizes(self, env_groups: int, comp: int) -> list[int]:
+        """How many envelope cards of each category :meth:`envelope_cards` has."""
+        out = [0, 0, 0]
+        gi = 0
+        while env_groups >> gi:
+            if env_groups >> gi & 1:
+                out[self.counter.groups[gi].category] += self.remaining(gi, comp)
+            gi += 1
+        return out
 
 
 def _classes(game: Game, pv: Problem, reduced: Problem, player: int) -> Classes:
@@ -211,42 +251,12 @@ def _classes(game: Game, pv: Problem, reduced: Problem, player: int) -> Classes:
     return [(cards, reduced.allowed[cards[0]] == bit) for cards in groups.values()]
 
 
-def _compositions(sizes: Sequence[int], total: int, fixed: Sequence[bool]) -> Iterator[tuple[int, ...]]:
-    """How many cards to take of each class: all of a fixed class, 0..size of the others, ``total`` in all."""
-    if not sizes:
-        if total == 0:
-            yield ()
-        return
-    options = [sizes[0]] if fixed[0] else range(min(sizes[0], total) + 1)
-    for m in options:
-        if m <= total:
-            for rest in _compositions(sizes[1:], total - m, fixed[1:]):
-                yield (m, *rest)
-
-
 def public_problem(game: Game) -> Problem:
     """The problem of the public log alone: hand sizes, passes, who showed, accusations."""
     pg = Game(game.deck, game.players, game.hand_sizes, tuple(frozenset() for _ in game.players),
               tuple(Suggestion(s.by, s.cards, s.shown_by, None) for s in game.suggestions), game.accusations,
               None, None, game.card_names)
     return Problem.from_observations(pg, pg.observations())
-
-
-def _holdings(prob: Problem, unseen: Sequence[Showing], i: int,
-              held: tuple[tuple[int, ...], ...]) -> Iterator[tuple[tuple[tuple[int, ...], ...], Problem]]:
-    """Which suggested cards each shower holds (one choice per unseen showing), with the problem so
-    restricted (propagated; it may still have no deal)."""
-    if i == len(unseen):
-        yield held, prob
-        return
-    s = unseen[i]
-    cands = [c for c in s.cards if prob.allowed[c] >> s.shower & 1]
-    for r in range(1, len(cands) + 1):
-        for subset in itertools.combinations(cands, r):
-            rest = [c for c in s.cards if c not in subset]
-            sub = _restrict(_restrict(prob, subset, s.shower, only=True), rest, s.shower, only=False).propagate()
-            if sub is not None:
-                yield from _holdings(sub, unseen, i + 1, (*held, subset))
 
 
 def view_problem(game: Game, player: int, view: View) -> Problem:
@@ -270,43 +280,58 @@ def knows(counts: Counts, deck: Deck) -> dict[str, bool]:
     return {"envelope": all(out.values()), **out}
 
 
-def expectation(game: Game, player: int, value: Callable[[Counts], dict[str, T]]) -> dict[str, Fraction]:
-    """The viewer's exact expectation of ``value`` (numbers or booleans per key) of the player's own deal
-    counts; {} when no world is consistent."""
-    found, denominator = views(game, player)
-    return kn.expectation(((view, info.weight) for view, info in found.items()),
-                          lambda view: value(count_deals(view_problem(game, player, view), triples=True)),
-                          denominator)
-
-
 def others_knowledge(game: Game, players: Sequence[int] | None = None) -> dict[int, dict[str, Fraction]]:
-    """For every other player: the probability that they know the envelope and each of its parts."""
+    """For every other player: the probability that they know the envelope and each of its parts.
+
+    Per player two counting passes, each kept apart by the player's view: the viewer's deals (the weight
+    of every view, :func:`views`) and the player's own problem before their hand is fixed
+    (:func:`player_problem`: for each view, which envelope cards some deal of the player's leaves
+    possible).  The player knows a part in a view when exactly one card of it is possible."""
     if players is None:
         players = [p for p in range(len(game.players)) if p != game.viewer]
     out = {}
-    nobody = dict.fromkeys(PARTS, False)
-
-    @functools.cache
-    def witnesses() -> list[Deal]:
-        reduced = Problem.from_observations(game, game.observations()).propagate()
-        return sample_deals(reduced, WITNESSES, random.Random(0)) if reduced is not None else []
-
     for p in players:
-        found, denominator = views(game, p, witnesses=witnesses)
-
-        def judge(view: View, p: int = p, found: dict[View, ViewInfo] = found) -> dict[str, bool]:
-            if all(len(e) > 1 for e in found[view].envelope):
-                return nobody   # two of the viewer's own worlds with this view differ in every part
-            return knows(count_deals(view_problem(game, p, view)), game.deck)
-
-        sums = kn.expectation(((view, info.weight) for view, info in found.items()), judge, denominator)
+        sums: dict[str, Fraction] = {}
+        space = _view_space(game, p)
+        if space is not None:
+            reduced, unseen, classes = space
+            weights, denominator = _Split(reduced, p, classes, unseen, counts=True).view_weights()
+            if weights:
+                prob = player_problem(game, p, reduced)
+                if prob is None:
+                    raise InternalError(f"the viewer's worlds have views {game.players[p]} finds impossible")
+                judge = _knowledge_judge(_Split(prob, p, classes, unseen, counts=False))
+                sums = kn.expectation(weights.items(), judge, denominator)
         out[p] = {part: sums.get(part, Fraction(0)) for part in PARTS}
     return out
 
 
-def envelope_entropy(counts: Counts) -> float:
-    """The entropy (bits) of the envelope over the counted deals (uniform)."""
-    return kn.entropy(counts.triples or {})
+def player_problem(game: Game, player: int, reduced: Problem) -> Problem | None:
+    """The player's own problem before their hand and the unseen shown cards are fixed: the public log and
+    the cards shown to them that the viewer saw, with the player's column narrowed to the viewer's
+    (``reduced``), which changes nothing for the hands the viewer considers possible."""
+    seen = {s.index: s.card for s in showings_to(game, player) if s.card is not None}
+    pg = player_game(game, player, frozenset(), seen)
+    prob = Problem.from_observations(pg, pg.observations())
+    bit = 1 << player
+    allowed = [a & bit if r == bit else a & (~bit | r) for a, r in zip(prob.allowed, reduced.allowed, strict=True)]
+    return Problem(prob.sizes, prob.card_category, allowed, prob.some, prob.excluded).propagate()
+
+
+def _knowledge_judge(split: _Split) -> Callable[[tuple[int, tuple[int, ...]]], dict[str, bool]]:
+    """Which parts the player knows in a view (hand, shown cards): the rows of the player's own problem that
+    match the view leave one envelope card of the part."""
+    @functools.cache
+    def known(groups: int, comp: int) -> dict[str, bool]:
+        if not groups:
+            raise InternalError("a view of the viewer's worlds has no deal in the player's own problem")
+        one = {name: size == 1 for name, size in zip(CATEGORIES, split.envelope_sizes(groups, comp), strict=True)}
+        return {"envelope": all(one.values()), **one}
+
+    def judge(view: tuple[int, tuple[int, ...]]) -> dict[str, bool]:
+        return known(functools.reduce(operator.or_, (env for _, env in split.matching(view)), 0), view[0])
+
+    return judge
 
 
 # -- reference: every deal and every shown card (tests only: small decks) -------------------------------
@@ -392,11 +417,44 @@ def brute_force_others(game: Game, player: int) -> dict[str, Fraction]:
     return {part: worlds.probability(known[part], given=viewer) for part in PARTS}
 
 
+def envelope_beliefs(game: Game, player: int) -> dict[str, Any]:
+    """The viewer's exact expectation of the player's belief about the envelope: ``entropy``, the entropy
+    (bits) of the player's distribution over envelope triples (uniform over the deals they consider
+    possible), and ``knows``, the probability that they know the envelope; {} when no world is consistent.
+
+    Two counting passes kept apart by the player's view, as in :func:`others_knowledge`; the pass over the
+    player's own problem also keeps the deals apart by the envelope's groups of interchangeable cards."""
+    space = _view_space(game, player)
+    if space is None:
+        return {}
+    reduced, unseen, classes = space
+    weights, denominator = _Split(reduced, player, classes, unseen, counts=True).view_weights()
+    prob = player_problem(game, player, reduced) if weights else None
+    if prob is None:
+        return {}
+    split = _Split(prob, player, classes, unseen, counts=True, envelopes=True)
+
+    def judge(view: tuple[int, tuple[int, ...]]) -> dict[str, Any]:
+        cell: dict[tuple[int, ...], int] = defaultdict(int)
+        for count, groups in split.matching(view):
+            cell[groups] += count
+        total = sum(cell.values())
+        triples = entropy = 0.0
+        for groups, count in cell.items():
+            # the group triple stands for `ways` envelopes, each with count / ways of the player's deals
+            ways = math.prod(split.remaining(gi, view[0]) for gi in groups)
+            entropy += count / total * math.log2(ways * total / count)
+            triples += ways
+        return {"entropy": entropy, "knows": triples == 1}
+
+    return kn.expectation(weights.items(), judge, denominator)
+
+
 def show_advice(game: Game, by: int, cards: tuple[int, int, int]) -> list[dict[str, object]]:
     """The viewer must show one of ``cards`` to ``by``: for each card they hold, what ``by`` then knows,
-    in expectation over the viewer's worlds: the entropy (bits) of ``by``'s envelope distribution (uniform
-    over the deals ``by`` considers possible) and the probability that ``by`` knows the envelope.  Least
-    revealing first; [] when no world is consistent with the suggestion being answered by the viewer."""
+    in expectation over the viewer's worlds (:func:`envelope_beliefs`): the entropy (bits) of ``by``'s
+    envelope distribution and the probability that ``by`` knows the envelope.  Least revealing first; []
+    when no world is consistent with the suggestion being answered by the viewer."""
     v = game.viewer
     if v is None:
         raise InternalError("advice on what others learn needs a viewer")
@@ -407,8 +465,7 @@ def show_advice(game: Game, by: int, cards: tuple[int, int, int]) -> list[dict[s
         after = Game(game.deck, game.players, game.hand_sizes, game.hands,
                      (*game.suggestions, Suggestion(by, cards, v, c)), game.accusations, game.file_viewer, v,
                      game.card_names)
-        values = expectation(after, by, lambda counts: {"entropy": envelope_entropy(counts),
-                                                        "knows": knows(counts, game.deck)["envelope"]})
+        values = envelope_beliefs(after, by)
         if values:
             rows.append({"card": c, "entropy": float(values["entropy"]), "knows": values["knows"]})
     rows.sort(key=lambda r: (-r["entropy"], r["knows"], r["card"]))  # type: ignore[operator]

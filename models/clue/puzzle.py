@@ -310,11 +310,11 @@ class CluePuzzle(Puzzle):
     def suggest(self, *, method: str | None = None, options: Mapping[str, Any] | None = None) -> Report:
         from .suggest import suggest_report
         opts = dict(options or {})
-        self.option_choice(method or "information", ["information"], "method", "--method")
+        chosen = self.option_choice(method or "information", ["information", "sampled"], "method", "--method")
         if "show" in opts:
             from .suggest import show_report
             return show_report(self, opts)
-        return suggest_report(self, opts)
+        return suggest_report(self, opts, chosen)
 
 
 def probability_table(game: Game, counts: Counts) -> dict[str, dict[str, Fraction]]:

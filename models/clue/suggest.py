@@ -1,10 +1,11 @@
 """Advice: the suggestion that tells the suggester the most about the envelope, and when to accuse.
 
 The score of a suggestion is the mutual information (bits) between the envelope triple and what the
-suggester will see (who shows, and which card; a player holding several of the cards is assumed to show
-one at random).  It is estimated from deals drawn uniformly from the consistent deals (exact sampling from
-the counts of :mod:`.counting`) with the Miller-Madow bias correction, so the scores are labelled as
-estimates; the envelope's entropy and the
+suggester will see (who shows, and which card; a player holding several of the cards shows one at random),
+deals uniform over those consistent with the file.  It is computed exactly (:func:`exact_information`:
+counting passes kept apart by the holders of the suggested cards and by the envelope); past
+:data:`EXACT_BUDGET`, or with ``--method sampled``, it is estimated from deals drawn uniformly from the
+consistent deals with the Miller-Madow bias correction, and labelled so.  The envelope's entropy and the
 certainty of an accusation are exact.
 """
 
@@ -13,14 +14,17 @@ from __future__ import annotations
 import math
 import random
 from collections import defaultdict
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from sleuth.errors import InternalError, PuzzleError
 from sleuth.results import Report, Status, decimal
 from sleuth.schema import Names
 
-from .counting import sample_deals
+import numpy as np
+
+from .counting import Problem, _Counter, sample_deals
 from .sheet import counted_sheet
 
 if TYPE_CHECKING:
@@ -57,7 +61,114 @@ def information(deals: list[tuple[int, ...]], by: int, triple: tuple[int, int, i
     return max(mi - bias, 0.0)
 
 
-def suggest_report(puzzle: CluePuzzle, opts: Mapping[str, Any]) -> Report:
+@dataclass(frozen=True)
+class Score:
+    """The exact mutual information (bits) of one suggestion, and a key equal for two suggestions exactly
+    when their sums have the same terms (then the two are tied exactly, not just to float precision)."""
+
+    bits: float
+    key: tuple[tuple[int, int], ...]
+
+
+EXACT_BUDGET = 5_000_000   # counting states (summed over the passes) the exact advice may take, ~5 s on one core
+
+
+def exact_work(problem: Problem, suggestions: Sequence[tuple[int, int, int]]) -> int:
+    """An estimate of :func:`exact_information`'s work, in counting states: one pass per suggestion up to
+    symmetry, each about the size of the plain count's layers (all of them) plus a fixed cost of 1000."""
+    reduced = problem.propagate()
+    if reduced is None:
+        return 0
+    counter = _Counter(reduced, True)
+    counter.run()
+    size = sum(layer.size for layer in counter.layers)
+    rep = _representatives(reduced)
+    return len({(rep[t[0]], rep[t[1]], rep[t[2]]) for t in suggestions}) * (size + 1000)
+
+
+def _representatives(reduced: Problem) -> dict[int, int]:
+    """Per card, the first card interchangeable with it (same category and place mask, named by no
+    shown-card set or accusation)."""
+    named = {c for _, s in reduced.some for c in s} | {c for t in reduced.excluded for c in t}
+    first: dict[tuple[int, int], int] = {}
+    return {c: c if c in named else first.setdefault((reduced.card_category[c], m), c)
+            for c, m in enumerate(reduced.allowed)}
+
+
+def exact_information(problem: Problem, by: int, suggestions: Sequence[tuple[int, int, int]],
+                      options: Mapping[str, Any] | None = None) -> dict[tuple[int, int, int], Score]:
+    """The exact mutual information between the envelope and what ``by`` sees after each suggestion: who
+    shows and which card (a player holding several of the cards shows each with probability 1/|held|),
+    deals uniform over those consistent with ``problem``.
+
+    One counting pass per suggestion up to symmetry (cards that share a category and a place mask and that
+    no shown-card set or accusation names are interchangeable: swapping them changes no score), kept apart
+    by the holder of each suggested card and by the envelope (:meth:`.counting._Counter.split`): the joint
+    distribution of (envelope, answer) read off the rows.  {} when no deal is consistent.  Raises
+    :class:`.counting.StateBudgetExceeded` past the budget."""
+    reduced = problem.propagate()
+    if reduced is None:
+        return {}
+    rep = _representatives(reduced)
+    scores: dict[tuple[int, int, int], Score] = {}
+    out = {}
+    for t in suggestions:
+        r = (rep[t[0]], rep[t[1]], rep[t[2]])
+        if r not in scores:
+            scores[r] = _information(reduced, by, r, options)
+        out[t] = scores[r]
+    return out if all(s.key for s in scores.values()) else {}   # no key: no consistent deal
+
+
+def _information(prob: Problem, by: int, triple: tuple[int, int, int],
+                 options: Mapping[str, Any] | None) -> Score:
+    """:func:`exact_information` of one suggestion (``prob`` propagated)."""
+    n = prob.n
+    counter = _Counter(prob, True, refine=lambda c: ("single", c) if c in triple else None)
+    watched = [(c, q) for c in triple for q in range(n)]
+    records, counts, _ = counter.split(None, watched, by_envelope=True, options=options)
+    _, bit = counter.record_layout
+    envelope = records >> counter.record_width
+    holder = []   # the player holding each suggested card (n: none, the card is in the envelope)
+    for c in triple:
+        h = np.full(len(counts), n, dtype=np.int64)
+        for q in range(n):
+            if (c, q) in bit:
+                h[((records >> bit[(c, q)]) & 1).astype(bool)] = q
+        holder.append(h)
+    shower = np.full(len(counts), -1, dtype=np.int64)
+    for i in range(n - 1, 0, -1):  # the first player clockwise from the suggester who holds a card shows
+        q = (by + i) % n
+        shower[(holder[0] == q) | (holder[1] == q) | (holder[2] == q)] = q
+    held = sum((h == shower).astype(np.int64) for h in holder)
+    weight = np.array(counts, dtype=object if isinstance(records, np.ndarray) and records.dtype == object
+                      or max(counts, default=0) >= 1 << 59 else np.int64)
+    envs, answers, weights = [envelope[shower < 0]], [np.full(int((shower < 0).sum()), -1)], [6 * weight[shower < 0]]
+    for j, h in enumerate(holder):   # each held card shown with probability 1 / held: weight 6 / held
+        rows = np.flatnonzero(h == shower)
+        envs.append(envelope[rows])
+        answers.append(shower[rows] * 3 + j)
+        weights.append(6 // held[rows] * weight[rows])
+    joint: dict[tuple[int, int], int] = defaultdict(int)
+    per_env: dict[int, int] = defaultdict(int)
+    per_answer: dict[int, int] = defaultdict(int)
+    for e, a, w in zip(np.concatenate(envs).tolist(), np.concatenate(answers).tolist(),
+                       np.concatenate(weights).tolist(), strict=True):
+        joint[(e, a)] += w
+        per_env[e] += w
+        per_answer[a] += w
+    total = sum(per_env.values())
+    if not total:
+        return Score(0.0, ())
+    terms = sorted((w, per_env[e] * per_answer[a]) for (e, a), w in joint.items())
+    bits = sum(w / total * (math.log2(w) + math.log2(total) - math.log2(pe)) for w, pe in terms)
+    return Score(max(bits, 0.0), tuple(terms))
+
+
+def suggest_report(puzzle: CluePuzzle, opts: Mapping[str, Any], method: str = "information") -> Report:
+    """Rank the suggestions of ``by`` (the viewer by default) by the information they bring about the
+    envelope: exact (``information``; the sampled estimate, labelled, past :data:`EXACT_BUDGET`) or
+    estimated from sampled deals (``sampled``)."""
     game = puzzle.state
     file = puzzle.doc.file
     by_name = opts.get("by") or (game.players[game.viewer] if game.viewer is not None else None)
@@ -96,13 +207,48 @@ def suggest_report(puzzle: CluePuzzle, opts: Mapping[str, Any]) -> Report:
                      "(certain: every consistent deal has this envelope).")
         fields.update(suggestion=None, ranking=[], samples=0)
         return Report(puzzle.game, Status.OK, fields, "\n".join(lines))
-    deals = sample_deals(puzzle.problem(), samples, random.Random(seed))
     n = len(game.players)
+    suggestions = [(s, w, r) for s in game.deck.members(0) for w in game.deck.members(1) for r in rooms]
+    exact: dict[tuple[int, int, int], Score] = {}
+    if method == "information":
+        work = exact_work(puzzle.problem(), suggestions)
+        if work <= EXACT_BUDGET:
+            exact = exact_information(puzzle.problem(), by, suggestions, opts)
+        else:
+            puzzle.doc.note(f"the exact information of every suggestion is past the budget (about {work:,} counting "
+                            f"states, more than {EXACT_BUDGET:,}): the scores are estimated from {samples} sampled "
+                            "deals", "--method")
+    if exact:
+        ranked = sorted(exact.items(), key=lambda x: (-x[1].bits, x[1].key, x[0]))
+        rank, ranks = 0, []
+        for i, (_, score) in enumerate(ranked):   # equal exact sums share a rank
+            if i == 0 or score.key != ranked[i - 1][1].key:
+                rank = i + 1
+            ranks.append(rank)
+        rows = [{"suspect": game.card(t[0]), "weapon": game.card(t[1]), "room": game.card(t[2]),
+                 "information": round(score.bits, 4), "rank": r} for (t, score), r in zip(ranked, ranks, strict=True)]
+        best = sum(1 for r in ranks if r == 1)
+        shown = rows[:max(top, 0)]
+        fields.update(suggestion=rows[0], ranking=shown, samples=0, estimate=False, tied_best=best)
+        lines.append(f"Envelope entropy now: {entropy:.3f} bits over {sum(1 for k in triples.values() if k)} "
+                     "possible triples (exact).")
+        lines.append("Information about the envelope (bits, exact over the "
+                     f"{counts.total} consistent deals): how much, on average, what {game.players[by]} will see "
+                     "(who shows, and which card) lowers the uncertainty about the envelope.")
+        for row in shown:
+            tie = " (tie)" if sum(1 for r in ranks if r == row["rank"]) > 1 else ""
+            lines.append(f"  {row['rank']:>3}. {row['information']:.4f}  {row['suspect']}, {row['weapon']}, "
+                         f"{row['room']}{tie}")
+        if best > 1:
+            lines.append(f"{best} suggestions tie for the most information (exactly equal sums).")
+        left = [r for r in rows[len(shown):] if r["rank"] == shown[-1]["rank"]]
+        if left:
+            lines.append(f"  ... and {len(left)} more tied with the last one listed.")
+        return Report(puzzle.game, Status.OK, fields, "\n".join(lines))
+    deals = sample_deals(puzzle.problem(), samples, random.Random(seed))
     ranking = []
-    for s in game.deck.members(0):
-        for w in game.deck.members(1):
-            for r in rooms:
-                ranking.append((information(deals, by, (s, w, r), n), (s, w, r)))
+    for t in suggestions:
+        ranking.append((information(deals, by, t, n), t))
     ranking.sort(key=lambda x: (-x[0], x[1]))
     rows = [{"suspect": game.card(t[0]), "weapon": game.card(t[1]), "room": game.card(t[2]),
              "information": round(info, 4)} for info, t in ranking[:top]]
@@ -112,7 +258,7 @@ def suggest_report(puzzle: CluePuzzle, opts: Mapping[str, Any]) -> Report:
     lines.append(f"Envelope entropy now: {entropy:.3f} bits over {sum(1 for k in triples.values() if k)} "
                  "possible triples (exact).")
     lines.append(f"Expected information about the envelope (bits, estimated from {samples} deals drawn "
-                 f"uniformly from the {counts.total} consistent deals; seed {seed}):")
+                 f"uniformly from the {counts.total} consistent deals; seed {seed}; approximate):")
     for row in rows:
         mark = "  (tie)" if tied > 1 and row["information"] == best else ""
         lines.append(f"  {row['information']:.3f}  {row['suspect']}, {row['weapon']}, {row['room']}{mark}")

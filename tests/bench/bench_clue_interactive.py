@@ -1,0 +1,114 @@
+"""Benchmark (prints figures; not a test): Clue's interactive answers per state, CPU seconds.
+
+Every prefix of simulated classic games, per player count, seen by player 1 and by an outside observer: the
+exact sheet, the exact probabilities (cells and envelope triples), what the others know (``solve
+--others``) and the suggestion advice (``suggest``: player 1's suggestions in player 1's view, the
+suggester of the turn in the observer's).  Median, p95 and max per state.  The same script runs on an older
+checkout (its advice is then the sampled estimate, the only one it has): run it with each checkout's
+interpreter, back to back, for a before/after table.
+
+    python tests/bench/bench_clue_interactive.py --games 5 --players 3,4,5,6
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import os
+import random
+import statistics
+import time
+from collections.abc import Callable
+from functools import partial
+from typing import Any
+
+from sleuth.executor import task_seed
+from sleuth.models.clue import suggest
+from sleuth.models.clue.counting import Problem, count_deals, sample_deals
+from sleuth.models.clue.model import build_model
+from sleuth.models.clue.others import others_knowledge
+from sleuth.models.clue.sheet import exact_sheet
+from sleuth.models.clue.simulate import simulate
+from sleuth.models.clue.state import Game
+
+PARTS = ("sheet", "probabilities", "others", "advice")
+
+
+def advice(game: Game, by: int) -> object:
+    """What ``sleuth suggest`` computes for every suggestion: exact where this checkout has it (with its
+    budget fallback), else the sampled estimate (1000 deals)."""
+    problem = Problem.from_observations(game, game.observations())
+    triples = list(itertools.product(*(game.deck.members(k) for k in range(3))))
+    if hasattr(suggest, "exact_information") and suggest.exact_work(problem, triples) <= suggest.EXACT_BUDGET:
+        return suggest.exact_information(problem, by, triples)
+    deals = sample_deals(problem, suggest.DEFAULT_SAMPLES, random.Random(0))
+    return [suggest.information(deals, by, t, len(game.players)) for t in triples]
+
+
+def cpu(fn: Callable[..., Any], *args: Any, **kw: Any) -> float:
+    start = time.process_time()
+    fn(*args, **kw)
+    return time.process_time() - start
+
+
+def state_times(game: Game, by: int, parts: tuple[str, ...]) -> dict[str, float]:
+    problem = Problem.from_observations(game, game.observations())
+    out = {}
+    if "sheet" in parts:
+        out["sheet"] = cpu(exact_sheet, problem, partial(build_model, game, game.observations()))
+    if "probabilities" in parts:
+        out["probabilities"] = cpu(count_deals, problem, triples=True)
+    if "others" in parts:
+        out["others"] = cpu(others_knowledge, game)
+    if "advice" in parts:
+        out["advice"] = cpu(advice, game, by)
+    return out
+
+
+def stats(xs: list[float]) -> dict[str, float]:
+    xs = sorted(xs)
+    return {"states": len(xs), "median_ms": 1e3 * statistics.median(xs),
+            "p95_ms": 1e3 * xs[min(len(xs) - 1, int(0.95 * len(xs)))], "max_ms": 1e3 * xs[-1]}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--games", type=int, default=50, help="simulated games per player count (default 50)")
+    ap.add_argument("--players", default="3,4,5,6", help="player counts (default 3,4,5,6)")
+    ap.add_argument("--seed", type=int, default=11)
+    ap.add_argument("--parts", default=",".join(PARTS), help=f"what to time (default {','.join(PARTS)})")
+    ap.add_argument("--views", default="player,observer", help="player (player 1's view), observer, or both")
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args()
+    parts = tuple(p for p in args.parts.split(",") if p)
+    results = []
+    for n in map(int, args.players.split(",")):
+        for view in args.views.split(","):
+            viewer = 0 if view == "player" else None
+            times: dict[str, list[float]] = {p: [] for p in parts}
+            slowest: dict[str, tuple[float, int, int]] = {}
+            for g in range(args.games):
+                sim = simulate(n, random.Random(task_seed(args.seed, n, g)))
+                for k in range(len(sim.suggestions) + 1):
+                    by = 0 if viewer == 0 else k % n
+                    for part, dt in state_times(sim.view(viewer, k), by, parts).items():
+                        times[part].append(dt)
+                        if dt > slowest.get(part, (0.0, 0, 0))[0]:
+                            slowest[part] = (dt, g, k)
+            results.append({"players": n, "view": view, "games": args.games,
+                            **{p: {**stats(v), "slowest_game_turn": slowest[p][1:]} for p, v in times.items()}})
+            if not args.json:
+                r = results[-1]
+                print(f"{n} players, {view:<8} ({r[parts[0]]['states']} states): " + "; ".join(
+                    f"{p} {r[p]['median_ms']:.1f} / {r[p]['p95_ms']:.0f} / {r[p]['max_ms']:.0f}" for p in parts),
+                    flush=True)
+    load = os.getloadavg()
+    if args.json:
+        print(json.dumps({"load": load, "results": results}, indent=1))
+    else:
+        print(f"CPU ms per state: median / p95 / max; load average {load[0]:.1f} {load[1]:.1f} {load[2]:.1f}")
+
+
+if __name__ == "__main__":
+    main()

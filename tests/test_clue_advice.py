@@ -1,0 +1,114 @@
+"""Clue suggestion advice: the exact mutual information between the envelope and the answer, against brute
+force over every deal of small decks (every suggestion), ties, the sampled fallback and the command line."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+import random
+from collections import defaultdict
+from fractions import Fraction
+
+import pytest
+
+from sleuth.models.clue import suggest
+from sleuth.models.clue.counting import Problem
+from sleuth.models.clue.others import all_deals, satisfies
+from sleuth.models.clue.simulate import simulate
+from sleuth.models.clue.state import Game
+from tests.conftest import PUZZLES
+from tests.test_clue_others import SMALL
+from tests.test_clue_others_split import FOUR
+
+CLASSIC = PUZZLES / "clue" / "classic-3-players.toml"
+
+
+def brute_information(game: Game, by: int, triple: tuple[int, int, int],
+                      deals: list[tuple[int, ...]] | None = None) -> float:
+    """Mutual information (bits) between the envelope and (shower, card shown), from every listed deal
+    (``deals``: the consistent ones, when already listed), in exact fractions up to the final float."""
+    obs, n = game.observations(), len(game.players)
+    joint: dict[tuple[object, object], Fraction] = defaultdict(Fraction)
+    for deal in deals if deals is not None else all_deals(game):
+        if deals is None and not satisfies(deal, obs):
+            continue
+        env = tuple(c for c, q in enumerate(deal) if q == n)
+        answers: list[tuple[object, Fraction]] = [(None, Fraction(1))]
+        for i in range(1, n):
+            q = (by + i) % n
+            held = [c for c in triple if deal[c] == q]
+            if held:
+                answers = [((q, c), Fraction(1, len(held))) for c in held]
+                break
+        for a, w in answers:
+            joint[(env, a)] += w
+    total = sum(joint.values())
+    p_env: dict[object, Fraction] = defaultdict(Fraction)
+    p_ans: dict[object, Fraction] = defaultdict(Fraction)
+    for (e, a), w in joint.items():
+        p_env[e] += w
+        p_ans[a] += w
+    return sum(float(w / total) * math.log2(w * total / (p_env[e] * p_ans[a])) for (e, a), w in joint.items())
+
+
+@pytest.mark.parametrize(("deck", "players", "seed", "games"), [
+    pytest.param(SMALL, 3, 3, 1, marks=pytest.mark.slow), (SMALL, 2, 4, 1),
+    pytest.param(FOUR, 3, 5, 1, marks=pytest.mark.slow)])
+def test_exact_information_matches_brute_force(deck, players: int, seed: int, games: int) -> None:
+    rng = random.Random(seed)
+    checked = positive = 0
+    for _ in range(games):
+        sim = simulate(players, rng, deck=deck)
+        for k in range(0, len(sim.suggestions) + 1, 3):
+            for viewer in (0, None):
+                game = sim.view(viewer, k)
+                by = k % players
+                triples = list(itertools.product(*(deck.members(c) for c in range(3))))
+                got = suggest.exact_information(Problem.from_observations(game, game.observations()), by, triples)
+                deals = [d for d in all_deals(game) if satisfies(d, game.observations())]
+                for t in triples:
+                    want = brute_information(game, by, t, deals)
+                    assert math.isclose(got[t].bits, want, rel_tol=1e-9, abs_tol=1e-12), (game, t)
+                    checked += 1
+                    positive += want > 1e-9
+                # equal exact keys are equal values
+                for a, b in itertools.combinations(triples, 2):
+                    if got[a].key == got[b].key:
+                        assert got[a].bits == got[b].bits
+    assert checked > 100 and positive > 10
+
+
+def test_no_consistent_deal_gives_no_scores() -> None:
+    sim = simulate(3, random.Random(1), deck=SMALL)
+    game = sim.view(0, 0)
+    prob = Problem.from_observations(game, game.observations())
+    prob.allowed[0] = 0
+    assert suggest.exact_information(prob, 0, [(0, 3, 6)]) == {}
+
+
+def test_suggest_is_exact_and_reports_ties(cli) -> None:
+    res = cli(["suggest", CLASSIC, "--json", "--set", "top=324"])
+    data = json.loads(res.out)
+    assert res.code == 0 and data["estimate"] is False and data["samples"] == 0
+    rows = data["ranking"]
+    assert len(rows) == 324 and [r["information"] for r in rows] == sorted((r["information"] for r in rows),
+                                                                           reverse=True)
+    by_rank: dict[int, list[float]] = defaultdict(list)
+    for i, r in enumerate(rows):
+        by_rank[r["rank"]].append(r["information"])
+        assert r["rank"] <= i + 1
+    assert any(len(v) > 1 for v in by_rank.values())   # interchangeable cards tie
+    assert all(len(set(v)) == 1 for v in by_rank.values())
+    assert data["tied_best"] == len(by_rank[1])
+    text = cli(["suggest", CLASSIC, "--set", "top=10"]).out
+    assert "(tie)" in text and "exact" in text and "lowers the uncertainty about the envelope" in text
+
+
+def test_sampled_method_and_budget_fallback_are_labelled(cli, monkeypatch: pytest.MonkeyPatch) -> None:
+    data = json.loads(cli(["suggest", CLASSIC, "--json", "--method", "sampled", "--set", "samples=200"]).out)
+    assert data["estimate"] is True and data["samples"] == 200
+    monkeypatch.setattr(suggest, "EXACT_BUDGET", 0)
+    res = cli(["suggest", CLASSIC, "--json", "--set", "samples=200"])
+    data = json.loads(res.out)
+    assert data["estimate"] is True and any("past the budget" in n for n in data["notes"])

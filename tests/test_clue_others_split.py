@@ -1,0 +1,169 @@
+"""Clue, what the other players know, by counting passes kept apart by a player's view: every view's weight
+and every judgement against brute force over listed deals (small decks) and against counting each view's
+own problem one by one (the classic deck)."""
+
+from __future__ import annotations
+
+import math
+import random
+from collections import defaultdict
+from fractions import Fraction
+
+import pytest
+
+from sleuth import knowledge as kn
+from sleuth.models.clue import others
+from sleuth.models.clue.counting import Problem, _Counter, count_deals
+from sleuth.models.clue.others import (_Split, _view_space, envelope_beliefs, knows, listed_worlds,
+                                       player_problem, view_problem, views)
+from sleuth.models.clue.simulate import simulate
+from sleuth.models.clue.state import Deck, Game
+from tests.test_clue import random_problem
+from tests.test_clue_others import SMALL, small_states
+
+FOUR = Deck(("Ash", "Birch", "Cedar", "Dogwood"), ("Axe", "Bow", "Club"), ("Attic", "Barn", "Cellar", "Den"))
+
+
+def composition(game: Game, player: int, hand: frozenset[int]) -> tuple[int, ...]:
+    """How many cards of each class of interchangeable cards a hand takes."""
+    space = _view_space(game, player)
+    assert space is not None
+    return tuple(len(hand & set(cards)) for cards, _ in space[2])
+
+
+def brute_view_weights(game: Game, player: int) -> dict[tuple[tuple[int, ...], tuple[int, ...]], Fraction]:
+    """Per view (hand up to symmetry, cards shown at the unseen showings), its probability among the viewer's
+    worlds, from every listed deal."""
+    worlds, deals, viewer = listed_worlds(game, player)
+    shows = others.showings_to(game, player)
+    unseen = [i for i, s in enumerate(shows) if s.card is None]
+    out: dict[tuple[tuple[int, ...], tuple[int, ...]], Fraction] = defaultdict(Fraction)
+    total = Fraction(0)
+    for i in map(int, viewer.nonzero()[0]):
+        hand = frozenset(c for c, q in enumerate(deals[i]) if q == player)
+        sigma = tuple(worlds.worlds[i][1][j] for j in unseen)
+        w = worlds.weights[i]
+        out[(composition(game, player, hand), sigma)] += w
+        total += w
+    return {k: v / total for k, v in out.items()}
+
+
+def brute_beliefs(game: Game, player: int) -> tuple[Fraction, float]:
+    """The viewer's probability that the player knows the envelope, and expectation of the entropy of the
+    player's envelope distribution (uniform over the deals of their cell), from every listed deal."""
+    worlds, deals, viewer = listed_worlds(game, player)
+    n = len(game.players)
+    cells = worlds.cells("player")
+    envs: dict[int, dict[tuple[int, ...], int]] = defaultdict(lambda: defaultdict(int))
+    for i, d in enumerate(deals):
+        envs[int(cells[i])][tuple(c for c, q in enumerate(d) if q == n)] += 1
+    known, entropy, total = Fraction(0), 0.0, Fraction(0)
+    for i in map(int, viewer.nonzero()[0]):
+        w = worlds.weights[i]
+        cell = envs[int(cells[i])]
+        known += w * kn.knows(cell)
+        entropy += float(w) * kn.entropy(cell)
+        total += w
+    return known / total, entropy / float(total)
+
+
+def test_view_weights_match_brute_force() -> None:
+    checked = 0
+    for game in small_states(21, 3, 2, 2) + small_states(22, 2, 2, 2):
+        for p in range(len(game.players)):
+            if p == game.viewer:
+                continue
+            found, denominator = views(game, p)
+            want = brute_view_weights(game, p)
+            got = {(composition(game, p, hand), sigma): Fraction(info.weight, denominator)
+                   for (hand, sigma), info in found.items()}
+            assert got == want, (game, p)
+            checked += len(want)
+    assert checked > 100
+
+
+@pytest.mark.parametrize(("deck", "seed", "players"), [(SMALL, 31, 3), (SMALL, 32, 2),
+                                                      pytest.param(FOUR, 33, 3, marks=pytest.mark.slow)])
+def test_envelope_beliefs_match_brute_force(deck: Deck, seed: int, players: int) -> None:
+    rng = random.Random(seed)
+    knowing = 0
+    for _ in range(2):
+        sim = simulate(players, rng, deck=deck)
+        for k in range(0, len(sim.suggestions) + 1, 2):
+            for v in (0, None):
+                game = sim.view(v, k)
+                for p in range(players):
+                    if p == v:
+                        continue
+                    got = envelope_beliefs(game, p)
+                    known, entropy = brute_beliefs(game, p)
+                    assert got["knows"] == known, (game, p)
+                    assert math.isclose(float(got["entropy"]), entropy, rel_tol=1e-9, abs_tol=1e-12), (game, p)
+                    knowing += known > 0
+    assert knowing
+
+
+def classic_states() -> list[tuple[Game, int]]:
+    """Player 1's and the observer's views of a few prefixes of classic games, with a player to judge."""
+    out = []
+    for players, seed, turns in ((3, 41, (3, 8)), (4, 42, (6,)), (6, 43, (4, 12))):
+        sim = simulate(players, random.Random(seed))
+        for k in turns:
+            out += [(sim.view(0, k), 1), (sim.view(None, k), players - 1)]
+    return out
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("index", range(10))
+def test_each_view_judged_as_its_own_count_says(index: int) -> None:
+    """Classic deck: every view's judgement from the split pass equals counting the view's own problem."""
+    game, p = classic_states()[index]
+    found, _ = views(game, p)
+    space = _view_space(game, p)
+    assert space is not None
+    reduced, unseen, classes = space
+    prob = player_problem(game, p, reduced)
+    assert prob is not None
+    judge = others._knowledge_judge(_Split(prob, p, classes, unseen, counts=False))
+    shift = _Split(reduced, p, classes, unseen, counts=False).shift
+    for (hand, sigma) in found:
+        comp = sum(len(hand & set(cards)) << sh for (cards, _), sh in zip(classes, shift, strict=True))
+        assert judge((comp, sigma)) == knows(count_deals(view_problem(game, p, (hand, sigma))), game.deck)
+
+
+def test_split_totals_match_the_count_and_python_integers_agree() -> None:
+    """The split pass adds up to the plain count, per player, and the object-array path gives the same rows."""
+    rng = random.Random(8)
+    checked = 0
+    for _ in range(40):
+        problem = random_problem(rng).propagate()
+        if problem is None:
+            continue
+        total = count_deals(problem).total
+        for p in range(problem.n):
+            watched = sorted({(c, q) for q, s in problem.some for c in s})
+            narrow, wide = _Counter(problem, True), _Counter(problem, True, wide=True)
+            got = narrow.split(p, watched, by_envelope=True)
+            assert sum(got[1]) == total
+            other = wide.split(p, watched, by_envelope=True)
+            assert [x.tolist() if hasattr(x, "tolist") else x for x in got] == \
+                [x.tolist() if hasattr(x, "tolist") else x for x in other]
+            checked += total > 0
+    assert checked > 20
+
+
+def test_player_problem_keeps_the_viewers_views() -> None:
+    """The player's problem, narrowed to the viewer's hands for them, still has a deal for every view."""
+    for game in small_states(23, 3, 1, 1):
+        for p in range(3):
+            if p == game.viewer:
+                continue
+            space = _view_space(game, p)
+            if space is None:
+                continue
+            prob = player_problem(game, p, space[0])
+            for view in views(game, p)[0]:
+                assert count_deals(view_problem(game, p, view)).total
+                assert prob is not None and count_deals(Problem(prob.sizes, prob.card_category, [
+                    m & (1 << p) if c in view[0] else m & ~(1 << p) for c, m in enumerate(prob.allowed)],
+                    prob.some, prob.excluded)).total

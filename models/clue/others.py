@@ -468,5 +468,5 @@ def show_advice(game: Game, by: int, cards: tuple[int, int, int]) -> list[dict[s
         values = envelope_beliefs(after, by)
         if values:
             rows.append({"card": c, "entropy": float(values["entropy"]), "knows": values["knows"]})
-    rows.sort(key=lambda r: (-r["entropy"], r["knows"], r["card"]))  # type: ignore[operator]
+    rows.sort(key=lambda r: (-r["entropy"], r["knows"], r["card"]))
     return rows

@@ -252,8 +252,8 @@ def suggest_report(puzzle: CluePuzzle, opts: Mapping[str, Any], method: str = "i
     ranking.sort(key=lambda x: (-x[0], x[1]))
     rows = [{"suspect": game.card(t[0]), "weapon": game.card(t[1]), "room": game.card(t[2]),
              "information": round(info, 4)} for info, t in ranking[:top]]
-    best = round(ranking[0][0], 4)
-    tied = sum(1 for info, _ in ranking if round(info, 4) == best)
+    best_info = round(ranking[0][0], 4)
+    tied = sum(1 for info, _ in ranking if round(info, 4) == best_info)
     fields.update(suggestion=rows[0], ranking=rows, samples=samples, estimate=True, tied=tied)
     lines.append(f"Envelope entropy now: {entropy:.3f} bits over {sum(1 for k in triples.values() if k)} "
                  "possible triples (exact).")

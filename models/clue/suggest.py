@@ -260,7 +260,7 @@ def suggest_report(puzzle: CluePuzzle, opts: Mapping[str, Any], method: str = "i
     lines.append(f"Expected information about the envelope (bits, estimated from {samples} deals drawn "
                  f"uniformly from the {counts.total} consistent deals; seed {seed}; approximate):")
     for row in rows:
-        mark = "  (tie)" if tied > 1 and row["information"] == best else ""
+        mark = "  (tie)" if tied > 1 and row["information"] == best_info else ""
         lines.append(f"  {row['information']:.3f}  {row['suspect']}, {row['weapon']}, {row['room']}{mark}")
     lines.append(f"The score is how much the answer to the suggestion is expected to tell {game.players[by]} "
                  f"about the envelope, in bits: each bit halves the possible envelopes on average (of the "

@@ -16,7 +16,7 @@ from sleuth.models.clue import suggest
 from sleuth.models.clue.counting import Problem
 from sleuth.models.clue.others import all_deals, satisfies
 from sleuth.models.clue.simulate import simulate
-from sleuth.models.clue.state import Game
+from sleuth.models.clue.state import ClueState
 from tests.conftest import PUZZLES
 from tests.test_clue_others import SMALL
 from tests.test_clue_others_split import FOUR
@@ -24,7 +24,7 @@ from tests.test_clue_others_split import FOUR
 CLASSIC = PUZZLES / "clue" / "classic-3-players.toml"
 
 
-def brute_information(game: Game, by: int, triple: tuple[int, int, int],
+def brute_information(game: ClueState, by: int, triple: tuple[int, int, int],
                       deals: list[tuple[int, ...]] | None = None) -> float:
     """Mutual information (bits) between the envelope and (shower, card shown), from every listed deal
     (``deals``: the consistent ones, when already listed), in exact fractions up to the final float."""

@@ -9,7 +9,7 @@ from fractions import Fraction
 
 import pytest
 
-from sleuth.models.clue.state import Accusation, Deck, Game, Suggestion
+from sleuth.models.clue.state import Accusation, Deck, ClueState, Suggestion
 from sleuth.models.clue.others import PARTS, brute_force_others, others_knowledge, show_advice, views
 from sleuth.models.clue.simulate import simulate
 from sleuth.puzzle import load_puzzle
@@ -20,7 +20,7 @@ SMALL = Deck(("Ash", "Birch", "Cedar"), ("Axe", "Bow", "Club"), ("Attic", "Barn"
 SMALL_DECK = PUZZLES / "clue" / "small-deck.toml"
 
 
-def small_states(seed: int, players: int, every: int, games: int) -> list[Game]:
+def small_states(seed: int, players: int, every: int, games: int) -> list[ClueState]:
     rng = random.Random(seed)
     out = []
     for _ in range(games):
@@ -50,7 +50,7 @@ def test_view_weights_add_up_and_a_correct_accusation_tells_everyone() -> None:
         found, denominator = views(game, p)
         assert sum(info.weight for info in found.values()) == denominator
     env = sim.envelope
-    solved = Game(game.deck, game.players, game.hand_sizes, game.hands, game.suggestions,
+    solved = ClueState(game.deck, game.players, game.hand_sizes, game.hands, game.suggestions,
                   (Accusation(1, env, True),), 0, 0)
     assert others_knowledge(solved) == {p: dict.fromkeys(PARTS, Fraction(1)) for p in (1, 2)}
 
@@ -69,7 +69,7 @@ def test_show_advice_matches_brute_force_knowledge() -> None:
         rows = show_advice(game, 2, triple)   # the suggester sits after the viewer: nobody passes
         assert {r["card"] for r in rows} == hand & set(triple)
         for r in rows:
-            after = Game(game.deck, game.players, game.hand_sizes, game.hands,
+            after = ClueState(game.deck, game.players, game.hand_sizes, game.hands,
                          (*game.suggestions, Suggestion(2, triple, 0, r["card"])), game.accusations, 0, 0)
             assert r["knows"] == brute_force_others(after, 2)["envelope"]
             checked += 1

@@ -17,21 +17,21 @@ from sleuth.models.clue.counting import Problem, _Counter, count_deals
 from sleuth.models.clue.others import (_Split, _view_space, envelope_beliefs, knows, listed_worlds,
                                        player_problem, view_problem, views)
 from sleuth.models.clue.simulate import simulate
-from sleuth.models.clue.state import Deck, Game
+from sleuth.models.clue.state import Deck, ClueState
 from tests.test_clue import random_problem
 from tests.test_clue_others import SMALL, small_states
 
 FOUR = Deck(("Ash", "Birch", "Cedar", "Dogwood"), ("Axe", "Bow", "Club"), ("Attic", "Barn", "Cellar", "Den"))
 
 
-def composition(game: Game, player: int, hand: frozenset[int]) -> tuple[int, ...]:
+def composition(game: ClueState, player: int, hand: frozenset[int]) -> tuple[int, ...]:
     """How many cards of each class of interchangeable cards a hand takes."""
     space = _view_space(game, player)
     assert space is not None
     return tuple(len(hand & set(cards)) for cards, _ in space[2])
 
 
-def brute_view_weights(game: Game, player: int) -> dict[tuple[tuple[int, ...], tuple[int, ...]], Fraction]:
+def brute_view_weights(game: ClueState, player: int) -> dict[tuple[tuple[int, ...], tuple[int, ...]], Fraction]:
     """Per view (hand up to symmetry, cards shown at the unseen showings), its probability among the viewer's
     worlds, from every listed deal."""
     worlds, deals, viewer = listed_worlds(game, player)
@@ -48,7 +48,7 @@ def brute_view_weights(game: Game, player: int) -> dict[tuple[tuple[int, ...], t
     return {k: v / total for k, v in out.items()}
 
 
-def brute_beliefs(game: Game, player: int) -> tuple[Fraction, float]:
+def brute_beliefs(game: ClueState, player: int) -> tuple[Fraction, float]:
     """The viewer's probability that the player knows the envelope, and expectation of the entropy of the
     player's envelope distribution (uniform over the deals of their cell), from every listed deal."""
     worlds, deals, viewer = listed_worlds(game, player)
@@ -103,7 +103,7 @@ def test_envelope_beliefs_match_brute_force(deck: Deck, seed: int, players: int)
     assert knowing
 
 
-def classic_states() -> list[tuple[Game, int]]:
+def classic_states() -> list[tuple[ClueState, int]]:
     """Player 1's and the observer's views of a few prefixes of classic games, with a player to judge."""
     out = []
     for players, seed, turns in ((3, 41, (3, 8)), (4, 42, (6,)), (6, 43, (4, 12))):

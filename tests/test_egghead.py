@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from sleuth.models.egghead.model import CpSatBasic
+from sleuth.models.egghead.model import EggheadModel
 from sleuth.models.egghead.experiment import convolve_power, pmf, simulate, type_stats, win_probabilities
 from sleuth.models.egghead.hands import Setup
 from sleuth.models.egghead.questions import CATALOGUE, QuestionDef, hand_variables, load_catalogue, parse
@@ -179,7 +179,7 @@ def test_cpsat_basic_deduction_matches_the_tables() -> None:
         order = [int(x) for x in rng.integers(len(qs), size=5)]
         moderator = "rotating" if game % 2 else "external"
         tables = _play(PackedTables(s, [False] * 3), s, qs, world0, deals, order, moderator)
-        cp = _play(CpSatBasic(s), s, qs, world0, deals, order, moderator)
+        cp = _play(EggheadModel(s), s, qs, world0, deals, order, moderator)
         assert cp == tables
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from sleuth.limits import TooLarge
-from sleuth.models.clue.counting import StateBudgetExceeded, count_deals
+from sleuth.models.clue.counting import LayerTooLarge, count_deals
 from sleuth.models.egghead.hands import Setup
 from sleuth.models.egghead.tables import PackedTables, check_tables, table_bytes
 from sleuth.puzzle import load_puzzle
@@ -30,17 +30,17 @@ def test_clue_counting_honours_max_worlds() -> None:
     problem = load_puzzle(CLUE).problem()
     full = count_deals(problem)
     assert count_deals(problem, options={"max_worlds": 10**9}) == full
-    with pytest.raises(StateBudgetExceeded, match=r"Clue states and transitions .* more than the limit of 50 .*"
+    with pytest.raises(LayerTooLarge, match=r"Clue states and transitions .* more than the limit of 50 .*"
                                                   r"--set max_worlds=N or SLEUTH_MEMORY_BUDGET"):
         count_deals(problem, options={"max_worlds": 50})
-    assert issubclass(StateBudgetExceeded, TooLarge)
+    assert issubclass(LayerTooLarge, TooLarge)
 
 
 def test_clue_counting_honours_the_memory_budget(monkeypatch: pytest.MonkeyPatch) -> None:
     problem = load_puzzle(CLUE).problem()
     count_deals(problem)
     monkeypatch.setenv("SLEUTH_MEMORY_BUDGET", "4K")
-    with pytest.raises(StateBudgetExceeded, match=r"memory budget 4\.0 KB"):
+    with pytest.raises(LayerTooLarge, match=r"memory budget 4\.0 KB"):
         count_deals(problem)
 
 

@@ -83,9 +83,9 @@ def test_readme_python_example_runs(monkeypatch, capsys):
     assert "entailed" in capsys.readouterr().out
 
 
-@pytest.mark.parametrize("module", ["sleuth.bench", "sleuth.schema", "sleuth.model", "sleuth.hitting", "sleuth.formula",
-                                    "sleuth.epistemic", "sleuth.explain", "sleuth.claims", "sleuth.derive",
-                                    "sleuth.spec"])
+@pytest.mark.parametrize("module", ["sleuth.timing", "sleuth.schema", "sleuth.model", "sleuth.hitting",
+                                    "sleuth.formula", "sleuth.epistemic", "sleuth.explain", "sleuth.claims",
+                                    "sleuth.derive", "sleuth.spec"])
 def test_docstring_examples(module):
     result = doctest.testmod(importlib.import_module(module))
     assert result.attempted > 0 and result.failed == 0

@@ -1,7 +1,7 @@
 """Card guessing with partial or complete feedback (seed: Gural, Simper and So, 2019).
 
 The package has the shape every game has: :mod:`.game` (the game's declaration), :mod:`.state` (the file read
-into a :class:`~.state.CardGame`), :mod:`.model` (the deck order as a declarative model, one observation per
+into a :class:`~.state.CardGuessState`), :mod:`.model` (the deck order as a declarative model, one observation per
 guess), :mod:`.world` (the declarative side: model, rules, candidates) and :mod:`.puzzle` (solve, verify,
 suggest, plot; the typed answer).  Derivations: the sufficient statistic (:mod:`.counting`, the fast exact one)
 and the seed's Bayes filter (:mod:`.seed`); strategies (:mod:`.strategies`), the optimal recursion

@@ -34,12 +34,12 @@ class Guess:
 
 
 @dataclass
-class OrderModel:
+class CardGuessModel:
     model: Model
     positions: list[Var]
 
 
-def build_order_model(types: Sequence[str], counts: Sequence[int], history: Sequence[Guess]) -> OrderModel:
+def build_model(types: Sequence[str], counts: Sequence[int], history: Sequence[Guess]) -> CardGuessModel:
     """The model of the deck order with one observation for the composition and one per guess."""
     m = Model()
     positions = [m.int_var(0, len(types) - 1, f"card {i + 1}") for i in range(sum(counts))]
@@ -58,7 +58,7 @@ def build_order_model(types: Sequence[str], counts: Sequence[int], history: Sequ
                 m.add(positions[i] == g.actual)
             else:
                 m.add(positions[i] == g.card if g.correct else positions[i] != g.card)
-    return OrderModel(m, positions)
+    return CardGuessModel(m, positions)
 
 
 @dataclass(frozen=True)
@@ -74,7 +74,7 @@ def enumerate_posterior(types: Sequence[str], counts: Sequence[int], history: Se
     total_orders = multinomial(counts)
     if total_orders > MAX_ORDERS:
         raise ValueError(f"the deck has {total_orders} orders; enumeration is limited to {MAX_ORDERS}")
-    om = build_order_model(types, counts, history)
+    om = build_model(types, counts, history)
     engine = Engine(om.model, backend, time_limit=time_limit)
     future = om.positions[len(history):]
     by_comp: Counter[tuple[int, ...]] = Counter()
@@ -96,5 +96,5 @@ def enumerate_posterior(types: Sequence[str], counts: Sequence[int], history: Se
 def conflicting_guesses(types: Sequence[str], counts: Sequence[int], history: Sequence[Guess],
                         backend: str = "cpsat", time_limit: float | None = None) -> tuple[str, ...]:
     """A minimal set of observations (the deck, guesses) that no deck order satisfies together."""
-    om = build_order_model(types, counts, history)
+    om = build_model(types, counts, history)
     return Engine(om.model, backend, time_limit=time_limit).conflict() or ()

@@ -14,14 +14,14 @@ import numpy as np
 
 from sleuth.figures import pyplot, save
 
-from .state import CardGame
+from .state import CardGuessState
 
 if TYPE_CHECKING:
     from .bounds import FanoBounds
     from .scores import ScoreDistribution
 
 
-def plot_posteriors(path: str, game: CardGame, title: str | None = None) -> None:
+def plot_posteriors(path: str, game: CardGuessState, title: str | None = None) -> None:
     """One panel per step (the start, then after each guess): P(composition of the remaining deck)."""
     plt = pyplot()
     steps = len(game.history) + 1

@@ -32,7 +32,7 @@ from sleuth.results import Answer, ClaimResult, ClaimSpec, Report, Status, Verdi
 from sleuth.schema import Names, parse_fraction
 
 from .counting import ENTRY_BYTES
-from .state import CardGame, read_method, read_parameter, read_state
+from .state import CardGuessState, read_method, read_parameter, read_state
 from .optimal import Feedback
 from .model import conflicting_guesses, enumerate_posterior
 from .seed import SeedAgent
@@ -70,7 +70,7 @@ class CardGuessPuzzle(Puzzle):
 
     def __init__(self, doc: PuzzleDoc) -> None:
         super().__init__(doc)
-        self.state: CardGame = read_state(doc)
+        self.state: CardGuessState = read_state(doc)
         self.names = Names("card", self.state.types)
 
     # -- helpers --------------------------------------------------------------------------------------

@@ -26,7 +26,7 @@ MAX_STATES = 250_000           # memoised states for suggest / claims before giv
 
 
 @dataclass
-class CardGame:
+class CardGuessState:
     """The deck's types and counts (in the file's order), the feedback mode and the guesses so far."""
 
     types: list[str]
@@ -119,7 +119,7 @@ class CardGame:
 
 # -- reading a puzzle file ----------------------------------------------------------------------------
 
-def read_state(doc: PuzzleDoc) -> CardGame:
+def read_state(doc: PuzzleDoc) -> CardGuessState:
     """The game part of a puzzle file (``deck``, ``feedback``, ``[[guess]]``), fully checked."""
     section = doc.section
     types, counts = read_deck(section)
@@ -133,7 +133,7 @@ def read_state(doc: PuzzleDoc) -> CardGame:
     for gs in guesses:
         history.append(read_guess(gs, names, feedback))
         gs.finish()
-    return CardGame(types, counts, feedback, history)
+    return CardGuessState(types, counts, feedback, history)
 
 
 def read_deck(section: Section) -> tuple[list[str], tuple[int, ...]]:

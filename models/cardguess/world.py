@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 from sleuth.game import WorldModel
 
-from .model import build_order_model
+from .model import build_model
 from .puzzle import CardGuessPuzzle
 
 World = tuple[int, ...]
@@ -15,7 +15,7 @@ World = tuple[int, ...]
 
 def model(puzzle: CardGuessPuzzle) -> WorldModel:
     s = puzzle.state
-    om = build_order_model(s.types, s.counts, s.history)
+    om = build_model(s.types, s.counts, s.history)
     return WorldModel(om.model, om.positions, tuple)
 
 

@@ -1,6 +1,6 @@
 """Clue / Cluedo: who holds which card, and what is in the envelope.
 
-The package has the shape every game has: :mod:`.state` (the file read into a :class:`~.state.Game`: deck,
+The package has the shape every game has: :mod:`.state` (the file read into a :class:`~.state.ClueState`: deck,
 seats, known cards, the public log, observations per viewer), :mod:`.model` (the declarative model, one named
 observation per fact), :mod:`.world` (the declarative side: model, rules, candidates), :mod:`.puzzle` (solve,
 verify, suggest; the typed answer and the grid) and :mod:`.game` (the game's declaration). Derivations: exact

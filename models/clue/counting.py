@@ -34,7 +34,7 @@ import numpy as np
 from sleuth.errors import InternalError
 from sleuth.limits import TooLarge, check_size, max_items
 
-from .state import Game, Obs, ObsKind
+from .state import ClueState, Obs, ObsKind
 
 
 @dataclass
@@ -56,7 +56,7 @@ class Problem:
         return 1 << self.n
 
     @classmethod
-    def from_observations(cls, game: Game, obs: Sequence[Obs]) -> Problem:
+    def from_observations(cls, game: ClueState, obs: Sequence[Obs]) -> Problem:
         n, deck = len(game.players), game.deck
         full = (1 << (n + 1)) - 1
         sizes = list(game.hand_sizes)
@@ -171,7 +171,7 @@ ENTRY_BYTES = 32  # what one state (key, forward and backward count) or one tran
 OBJECT_FACTOR = 5  # the same as Python integers in object arrays (the keys or counts past 62 bits)
 
 
-class StateBudgetExceeded(TooLarge):
+class LayerTooLarge(TooLarge):
     """The counting would keep more states and transitions than the memory budget (``--set max_worlds``) or
     than ``max_states`` in one layer allow; a caller may catch it and use another method."""
 
@@ -188,7 +188,7 @@ def count_deals(problem: Problem, *, triples: bool = False, max_states: int | No
                 options: Mapping[str, Any] | None = None) -> Counts:
     """Exact counts for every (card, place); with ``triples`` also per envelope triple.
 
-    Raises :class:`StateBudgetExceeded` before a step would keep more states and transitions than the
+    Raises :class:`LayerTooLarge` before a step would keep more states and transitions than the
     shared limit (:func:`sleuth.limits.max_items`: ``--set max_worlds`` in ``options``, else the memory
     budget), and with ``max_states`` as soon as a layer holds more states."""
     n_cards, n_places = len(problem.card_category), problem.n + 1
@@ -348,12 +348,12 @@ class _Counter:
             bound = keys.size * (len(self.groups[mv[0]].cards) + 1)
             if kept + bound > most:  # the message (and the estimate) from the shared check
                 check_size(f"Clue states and transitions (counting the deals, step {i + 1} of {len(self.moves)})",
-                           kept + bound, options, entry, error=StateBudgetExceeded)
+                           kept + bound, options, entry, error=LayerTooLarge)
             src, nxt, ways, placed = self._step(mv, keys)
             keys, dst = _unique(nxt)
             kept += src.size + keys.size
             if max_states is not None and keys.size > max_states:
-                raise StateBudgetExceeded(f"{keys.size} states in one layer")
+                raise LayerTooLarge(f"{keys.size} states in one layer")
             steps.append((src, dst, ways, placed))
             forward.append(_segment_sum(dst, forward[-1][src] * ways, keys.size, self.dtype))
             self.layers.append(keys)
@@ -430,7 +430,7 @@ class _Counter:
             bound = keys.size * (len(self.groups[gi].cards) + 1)
             if bound > most:
                 check_size(f"Clue states kept apart by hand and shown cards (step {i + 1} of {len(self.moves)})", bound,
-                           options, entry, error=StateBudgetExceeded)
+                           options, entry, error=LayerTooLarge)
             src, nxt, ways, placed = self._step(mv, keys)
             step = (1 << shifts[gi] if q == player else 0) + (1 << bits[(self.groups[gi].cards[0], q)]
                                                                  if (self.groups[gi].cards[0], q) in bits else 0)

@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from sleuth.bench import percentile, timed
+from sleuth.timing import percentile, timed
 from sleuth.executor import Executor, ExperimentParser, add_run_options, bounded, int_list, task_seed
 from sleuth.figures import check_target, pyplot, save
 

@@ -15,12 +15,12 @@ from sleuth.limits import MAX_WORLDS_KEY, TooLarge
 from sleuth.model import LinearExpr, Lit, Model, Var
 
 from .counting import Counts
-from .state import Game, Obs, ObsKind
+from .state import ClueState, Obs, ObsKind
 
 
 @dataclass
 class ClueModel:
-    game: Game
+    game: ClueState
     model: Model
     holds: list[list[Var]]  # [card][place]
 
@@ -37,7 +37,7 @@ class ClueModel:
         return Engine(self.model, backend, time_limit=time_limit)
 
 
-def build_model(game: Game, obs: Sequence[Obs]) -> ClueModel:
+def build_model(game: ClueState, obs: Sequence[Obs]) -> ClueModel:
     m = Model()
     places = game.places
     holds = [[m.bool_var(f"{places[q]} holds {game.card(c)}") for q in range(len(places))]

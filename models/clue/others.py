@@ -37,7 +37,7 @@ from sleuth.errors import InternalError
 from sleuth import knowledge as kn
 
 from .counting import Counts, Problem, _Counter
-from .state import CATEGORIES, Deck, Game, Obs, ObsKind, Suggestion
+from .state import CATEGORIES, Deck, ClueState, Obs, ObsKind, Suggestion
 
 PARTS = ("envelope", *CATEGORIES)
 Deal = tuple[int, ...]
@@ -61,7 +61,7 @@ class Showing:
     card: int | None
 
 
-def showings_to(game: Game, player: int) -> list[Showing]:
+def showings_to(game: ClueState, player: int) -> list[Showing]:
     v = game.viewer
     out = []
     for k, s in enumerate(game.suggestions):
@@ -71,12 +71,12 @@ def showings_to(game: Game, player: int) -> list[Showing]:
     return out
 
 
-def player_game(game: Game, player: int, hand: frozenset[int], shown: dict[int, int]) -> Game:
+def player_game(game: ClueState, player: int, hand: frozenset[int], shown: dict[int, int]) -> ClueState:
     """The game as ``player`` sees it: their hand, the cards shown to them (``shown``: suggestion index ->
     card), the public log."""
     hands = tuple(hand if p == player else frozenset() for p in range(len(game.players)))
     sugg = tuple(Suggestion(s.by, s.cards, s.shown_by, shown.get(k)) for k, s in enumerate(game.suggestions))
-    return Game(game.deck, game.players, game.hand_sizes, hands, sugg, game.accusations, None, player,
+    return ClueState(game.deck, game.players, game.hand_sizes, hands, sugg, game.accusations, None, player,
                 game.card_names)
 
 
@@ -88,7 +88,7 @@ def _restrict(prob: Problem, cards: Sequence[int], place: int, *, only: bool) ->
     return Problem(prob.sizes, prob.card_category, allowed, prob.some, prob.excluded)
 
 
-def views(game: Game, player: int) -> tuple[dict[View, ViewInfo], int]:
+def views(game: ClueState, player: int) -> tuple[dict[View, ViewInfo], int]:
     """The views of ``player`` the viewer considers possible, up to symmetry, with their weights: a view
     stands for ``weight / denominator`` of the worlds (exact integers; the weights add up to the
     denominator), and the envelope cards the viewer's own worlds with that view leave possible (a part
@@ -117,7 +117,7 @@ def views(game: Game, player: int) -> tuple[dict[View, ViewInfo], int]:
 Classes = list[tuple[list[int], bool]]
 
 
-def _view_space(game: Game, player: int) -> tuple[Problem, list[Showing], Classes] | None:
+def _view_space(game: ClueState, player: int) -> tuple[Problem, list[Showing], Classes] | None:
     """What :func:`views` splits: the viewer's problem (propagated), the showings to the player the viewer
     did not see and the classes of interchangeable cards the player may hold; None when no deal is
     consistent."""
@@ -237,7 +237,7 @@ class _Split:
         return out
 
 
-def _classes(game: Game, pv: Problem, reduced: Problem, player: int) -> Classes:
+def _classes(game: ClueState, pv: Problem, reduced: Problem, player: int) -> Classes:
     """The player's possible cards in classes of interchangeable cards, each with whether it is certainly
     in the player's hand (then every card of the class is)."""
     public = public_problem(game)
@@ -251,15 +251,15 @@ def _classes(game: Game, pv: Problem, reduced: Problem, player: int) -> Classes:
     return [(cards, reduced.allowed[cards[0]] == bit) for cards in groups.values()]
 
 
-def public_problem(game: Game) -> Problem:
+def public_problem(game: ClueState) -> Problem:
     """The problem of the public log alone: hand sizes, passes, who showed, accusations."""
-    pg = Game(game.deck, game.players, game.hand_sizes, tuple(frozenset() for _ in game.players),
+    pg = ClueState(game.deck, game.players, game.hand_sizes, tuple(frozenset() for _ in game.players),
               tuple(Suggestion(s.by, s.cards, s.shown_by, None) for s in game.suggestions), game.accusations,
               None, None, game.card_names)
     return Problem.from_observations(pg, pg.observations())
 
 
-def view_problem(game: Game, player: int, view: View) -> Problem:
+def view_problem(game: ClueState, player: int, view: View) -> Problem:
     hand, sigma = view
     shown = {s.index: s.card for s in showings_to(game, player) if s.card is not None}
     shown.update({s.index: c for s, c in zip((s for s in showings_to(game, player) if s.card is None), sigma,
@@ -280,7 +280,7 @@ def knows(counts: Counts, deck: Deck) -> dict[str, bool]:
     return {"envelope": all(out.values()), **out}
 
 
-def others_knowledge(game: Game, players: Sequence[int] | None = None) -> dict[int, dict[str, Fraction]]:
+def others_knowledge(game: ClueState, players: Sequence[int] | None = None) -> dict[int, dict[str, Fraction]]:
     """For every other player: the probability that they know the envelope and each of its parts.
 
     Per player two counting passes, each kept apart by the player's view: the viewer's deals (the weight
@@ -306,7 +306,7 @@ def others_knowledge(game: Game, players: Sequence[int] | None = None) -> dict[i
     return out
 
 
-def player_problem(game: Game, player: int, reduced: Problem) -> Problem | None:
+def player_problem(game: ClueState, player: int, reduced: Problem) -> Problem | None:
     """The player's own problem before their hand and the unseen shown cards are fixed: the public log and
     the cards shown to them that the viewer saw, with the player's column narrowed to the viewer's
     (``reduced``), which changes nothing for the hands the viewer considers possible."""
@@ -336,7 +336,7 @@ def _knowledge_judge(split: _Split) -> Callable[[tuple[int, tuple[int, ...]]], d
 
 # -- reference: every deal and every shown card (tests only: small decks) -------------------------------
 
-def all_deals(game: Game) -> Iterator[tuple[int, ...]]:
+def all_deals(game: ClueState) -> Iterator[tuple[int, ...]]:
     """Every deal of the deck (place per card) with the game's hand sizes."""
     deck, n = game.deck, len(game.players)
     for env in itertools.product(*(deck.members(k) for k in range(3))):
@@ -380,7 +380,7 @@ def satisfies(deal: Sequence[int], obs: Sequence[Obs]) -> bool:
     return True
 
 
-def listed_worlds(game: Game, player: int) -> tuple[kn.Worlds[str], list[tuple[int, ...]], np.ndarray]:
+def listed_worlds(game: ClueState, player: int) -> tuple[kn.Worlds[str], list[tuple[int, ...]], np.ndarray]:
     """Every deal the public log allows, with every card that may have been shown to ``player``, as
     :class:`sleuth.knowledge.Worlds`: the player observes their hand and the cards shown to them; a world's
     weight is 1 / (product of |held| over the showings the viewer did not see).  Also the deals (one per
@@ -404,7 +404,7 @@ def listed_worlds(game: Game, player: int) -> tuple[kn.Worlds[str], list[tuple[i
     return kn.Worlds(rows, {"player": keys}, weights), [d for d, _ in rows], np.array(viewer, dtype=bool)
 
 
-def brute_force_others(game: Game, player: int) -> dict[str, Fraction]:
+def brute_force_others(game: ClueState, player: int) -> dict[str, Fraction]:
     """:func:`others_knowledge` for one player on listed worlds (:func:`listed_worlds`): the viewer's
     probability that the player knows each part (:meth:`sleuth.knowledge.Worlds.knows`)."""
     worlds, deals, viewer = listed_worlds(game, player)
@@ -417,7 +417,7 @@ def brute_force_others(game: Game, player: int) -> dict[str, Fraction]:
     return {part: worlds.probability(known[part], given=viewer) for part in PARTS}
 
 
-def envelope_beliefs(game: Game, player: int) -> dict[str, Any]:
+def envelope_beliefs(game: ClueState, player: int) -> dict[str, Any]:
     """The viewer's exact expectation of the player's belief about the envelope: ``entropy``, the entropy
     (bits) of the player's distribution over envelope triples (uniform over the deals they consider
     possible), and ``knows``, the probability that they know the envelope; {} when no world is consistent.
@@ -450,7 +450,7 @@ def envelope_beliefs(game: Game, player: int) -> dict[str, Any]:
     return kn.expectation(weights.items(), judge, denominator)
 
 
-def show_advice(game: Game, by: int, cards: tuple[int, int, int]) -> list[dict[str, object]]:
+def show_advice(game: ClueState, by: int, cards: tuple[int, int, int]) -> list[dict[str, object]]:
     """The viewer must show one of ``cards`` to ``by``: for each card they hold, what ``by`` then knows,
     in expectation over the viewer's worlds (:func:`envelope_beliefs`): the entropy (bits) of ``by``'s
     envelope distribution and the probability that ``by`` knows the envelope.  Least revealing first; []
@@ -462,7 +462,7 @@ def show_advice(game: Game, by: int, cards: tuple[int, int, int]) -> list[dict[s
     for c in cards:
         if c not in game.hands[v]:
             continue
-        after = Game(game.deck, game.players, game.hand_sizes, game.hands,
+        after = ClueState(game.deck, game.players, game.hand_sizes, game.hands,
                      (*game.suggestions, Suggestion(by, cards, v, c)), game.accusations, game.file_viewer, v,
                      game.card_names)
         values = envelope_beliefs(after, by)

@@ -22,7 +22,7 @@ from sleuth.schema import Names, fold
 from sleuth.errors import UnknownNameError
 
 from .counting import Counts, Problem, count_deals
-from .state import CATEGORIES, Game, Obs, read_state
+from .state import CATEGORIES, ClueState, Obs, read_state
 from .model import ClueModel, build_model, enumerated_counts
 from .others import PARTS, others_knowledge
 from .rules import apply_rules
@@ -71,7 +71,7 @@ class ClueAnswer(Answer):
 
 
 class CluePuzzle(Puzzle):
-    def __init__(self, doc: PuzzleDoc, game: Game) -> None:
+    def __init__(self, doc: PuzzleDoc, game: ClueState) -> None:
         super().__init__(doc)
         self.state = game
 
@@ -317,13 +317,13 @@ class CluePuzzle(Puzzle):
         return suggest_report(self, opts, chosen)
 
 
-def probability_table(game: Game, counts: Counts) -> dict[str, dict[str, Fraction]]:
+def probability_table(game: ClueState, counts: Counts) -> dict[str, dict[str, Fraction]]:
     places = game.places
     return {game.card(c): {places[q]: counts.probability(c, q) for q in range(len(places))}
             for c in range(len(game.deck))}
 
 
-def envelope_table(game: Game, counts: Counts) -> list[dict[str, Any]]:
+def envelope_table(game: ClueState, counts: Counts) -> list[dict[str, Any]]:
     rows: list[dict[str, Any]] = [{"suspect": game.card(s), "weapon": game.card(w), "room": game.card(r),
                                    "p": Fraction(k, counts.total)}
                                   for (s, w, r), k in (counts.triples or {}).items() if k]
@@ -334,7 +334,7 @@ def envelope_table(game: Game, counts: Counts) -> list[dict[str, Any]]:
 SYMBOL = {Mark.YES: "✓", Mark.NO: "✗", Mark.MAYBE: "·"}
 
 
-def render_grid(game: Game, sheet: Sheet, probs: Mapping[str, Mapping[str, Fraction]] | None = None) -> str:
+def render_grid(game: ClueState, sheet: Sheet, probs: Mapping[str, Mapping[str, Fraction]] | None = None) -> str:
     """The sheet as players draw it: cards by category down, players and the envelope across."""
     name_w = max(len(c) for c in game.deck.cards) + 2
     full = [*game.players, "Envelope"]
@@ -383,7 +383,7 @@ def load(doc: PuzzleDoc) -> CluePuzzle:
     return CluePuzzle(doc, game)
 
 
-def note_ignored(game: Game, doc: PuzzleDoc) -> None:
+def note_ignored(game: ClueState, doc: PuzzleDoc) -> None:
     """Notes for what the viewer's observations leave out: a short own hand, hands and shown cards not seen."""
     v = game.viewer
     if v is None:

@@ -17,7 +17,7 @@ from functools import lru_cache
 
 from sleuth.hitting import minimum_hitting_set, union_of_minimum_hitting_sets
 
-from .state import Game, Obs, ObsKind
+from .state import ClueState, Obs, ObsKind
 from .sheet import Mark, Sheet
 
 RULES = ("observation", "hand disjointness", "card shown", "no card shown", "knowing a murder card",
@@ -33,7 +33,7 @@ class Fact:
     rule: str
     because: str
 
-    def text(self, game: Game) -> str:
+    def text(self, game: ClueState) -> str:
         verb = "holds" if self.value else "lacks"
         return f"{game.places[self.place]} {verb} {game.card(self.card)}  [{self.rule}: {self.because}]"
 
@@ -60,7 +60,7 @@ def _mhs(sets: frozenset[frozenset[int]]) -> tuple[int, frozenset[int]]:
 
 
 class RulesEngine:
-    def __init__(self, game: Game, obs: Sequence[Obs]) -> None:
+    def __init__(self, game: ClueState, obs: Sequence[Obs]) -> None:
         self.game = game
         self.n = len(game.players)
         self.env = self.n
@@ -263,5 +263,5 @@ class RulesEngine:
         return RulesResult(Sheet(marks), self.facts)
 
 
-def apply_rules(game: Game, obs: Sequence[Obs]) -> RulesResult:
+def apply_rules(game: ClueState, obs: Sequence[Obs]) -> RulesResult:
     return RulesEngine(game, obs).run()

@@ -15,8 +15,8 @@ from typing import Any
 
 from sleuth.backends import SolverTimeout, SolveStatus
 
-from .counting import Counts, Problem, StateBudgetExceeded, count_deals
-from .state import CATEGORIES, Game
+from .counting import Counts, Problem, LayerTooLarge, count_deals
+from .state import CATEGORIES, ClueState
 from .model import ClueModel
 
 
@@ -34,7 +34,7 @@ class Sheet:
     def mark(self, card: int, place: int) -> Mark:
         return self.marks[card][place]
 
-    def envelope(self, game: Game) -> dict[str, str | None]:
+    def envelope(self, game: ClueState) -> dict[str, str | None]:
         env = game.envelope
         out: dict[str, str | None] = {}
         for k, name in enumerate(CATEGORIES):
@@ -45,12 +45,12 @@ class Sheet:
     def known(self) -> int:
         return sum(m is not Mark.MAYBE for row in self.marks for m in row)
 
-    def table(self, game: Game) -> dict[str, dict[str, Mark]]:
+    def table(self, game: ClueState) -> dict[str, dict[str, Mark]]:
         """card -> place -> mark, by name."""
         places = game.places
         return {game.card(c): {places[q]: m for q, m in enumerate(row)} for c, row in enumerate(self.marks)}
 
-    def to_json(self, game: Game) -> dict[str, dict[str, str]]:
+    def to_json(self, game: ClueState) -> dict[str, dict[str, str]]:
         return {card: {place: m.value for place, m in row.items()} for card, row in self.table(game).items()}
 
 
@@ -69,7 +69,7 @@ def exact_sheet(problem: Problem, model: Callable[[], ClueModel], options: Mappi
     sets could), by the engine backbone instead.  Returns the sheet and the method used."""
     try:
         return counted_sheet(count_deals(problem, options=options)), "count"
-    except StateBudgetExceeded:
+    except LayerTooLarge:
         return backbone_sheet(model()), "backbone"
 
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from sleuth.errors import PuzzleError
 
-from .state import Accusation, Deck, Game, Suggestion
+from .state import Accusation, Deck, ClueState, Suggestion
 
 
 @dataclass(frozen=True)
@@ -34,7 +34,7 @@ class SimulatedGame:
     def hand(self, p: int) -> frozenset[int]:
         return frozenset(c for c, q in enumerate(self.deal) if q == p)
 
-    def view(self, viewer: int | None, turns: int | None = None) -> Game:
+    def view(self, viewer: int | None, turns: int | None = None) -> ClueState:
         """The log after ``turns`` suggestions, as seen by ``viewer`` (None: an outside observer who knows
         no hand and sees no shown card)."""
         n = len(self.players)
@@ -43,12 +43,12 @@ class SimulatedGame:
         if viewer is None:
             sugg = tuple(Suggestion(s.by, s.cards, s.shown_by, None) for s in sugg)
         acc = self.accusations if turns is None or turns >= len(self.suggestions) else ()
-        return Game(self.deck, self.players, self.hand_sizes, hands, sugg, acc, viewer, viewer)
+        return ClueState(self.deck, self.players, self.hand_sizes, hands, sugg, acc, viewer, viewer)
 
-    def full(self) -> Game:
+    def full(self) -> ClueState:
         """Everything: all hands, every shown card (the file a referee would write)."""
         hands = tuple(self.hand(p) for p in range(len(self.players)))
-        return Game(self.deck, self.players, self.hand_sizes, hands, self.suggestions, self.accusations)
+        return ClueState(self.deck, self.players, self.hand_sizes, hands, self.suggestions, self.accusations)
 
 
 def simulate(n_players: int, rng: random.Random, *, deck: Deck | None = None, max_turns: int = 60,
@@ -101,7 +101,7 @@ def template(n_players: int, seed: int = 7) -> str:
                           allowed=f"{TEMPLATE_PLAYERS.start} to {TEMPLATE_PLAYERS.stop - 1}")
     sim = simulate(n_players, random.Random(seed))
     game = sim.view(0, turns=min(2 * n_players, len(sim.suggestions)))
-    game = Game(game.deck, SEATS[:n_players], game.hand_sizes, game.hands, game.suggestions, (), 0, 0)
+    game = ClueState(game.deck, SEATS[:n_players], game.hand_sizes, game.hands, game.suggestions, (), 0, 0)
     doc = game.to_doc()
 
     def q(v: object) -> str:

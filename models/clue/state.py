@@ -152,7 +152,7 @@ class Accusation:
 
 
 @dataclass(frozen=True)
-class Game:
+class ClueState:
     """The full state of a puzzle file; :meth:`observations` gives what a viewer knows of it."""
 
     deck: Deck
@@ -181,8 +181,8 @@ class Game:
         s = self.suggestions[k]
         return f"suggestion {k + 1} ({self.players[s.by]}: {', '.join(self.card(c) for c in s.cards)})"
 
-    def with_viewer(self, viewer: int | None) -> Game:
-        return Game(self.deck, self.players, self.hand_sizes, self.hands, self.suggestions, self.accusations,
+    def with_viewer(self, viewer: int | None) -> ClueState:
+        return ClueState(self.deck, self.players, self.hand_sizes, self.hands, self.suggestions, self.accusations,
                     self.file_viewer, viewer, self.card_names)
 
     def observations(self) -> list[Obs]:
@@ -273,7 +273,7 @@ def parse_deck(section: Section) -> Deck:
     return deck
 
 
-def read_state(doc: PuzzleDoc) -> Game:
+def read_state(doc: PuzzleDoc) -> ClueState:
     """Read and check the clue keys of a puzzle file (every mistake names its place)."""
     section, viewer = doc.section, doc.viewer
     deck = parse_deck(section)
@@ -341,7 +341,7 @@ def read_state(doc: PuzzleDoc) -> Game:
     with mistakes.collect():
         v = players.index(viewer, section, "viewer") if viewer is not None else None
     mistakes.raise_any()
-    return Game(deck, tuple(players.names), tuple(sizes), tuple(frozenset(h) for h in hands),
+    return ClueState(deck, tuple(players.names), tuple(sizes), tuple(frozenset(h) for h in hands),
                 tuple(suggestions), tuple(accusations), fv, v, cards)
 
 
@@ -401,5 +401,5 @@ def _triple(s: Section, deck: Deck, cards: Names, mistakes: Mistakes) -> tuple[i
     return suspect, weapon, room
 
 
-def player_names(game: Game, players: Sequence[int]) -> list[str]:
+def player_names(game: ClueState, players: Sequence[int]) -> list[str]:
     return [game.players[p] for p in players]

@@ -105,7 +105,7 @@ def exact_information(problem: Problem, by: int, suggestions: Sequence[tuple[int
     no shown-card set or accusation names are interchangeable: swapping them changes no score), kept apart
     by the holder of each suggested card and by the envelope (:meth:`.counting._Counter.split`): the joint
     distribution of (envelope, answer) read off the rows.  {} when no deal is consistent.  Raises
-    :class:`.counting.StateBudgetExceeded` past the budget."""
+    :class:`.counting.LayerTooLarge` past the budget."""
     reduced = problem.propagate()
     if reduced is None:
         return {}

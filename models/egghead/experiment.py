@@ -28,7 +28,7 @@ from typing import Any
 
 import numpy as np
 
-from sleuth.bench import percentile
+from sleuth.timing import percentile
 from sleuth.errors import PuzzleError
 from sleuth.executor import Executor, ExperimentParser, add_run_options, bounded, task_seed
 from sleuth.figures import check_target, pyplot, save

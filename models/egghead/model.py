@@ -3,7 +3,7 @@
 A player's model has one sorted value variable per card of their own hand.  Every round since they were last
 dealt a hand adds one named observation ``round k: <question> = <answer>``: the question compiled to linear
 constraints over their hand and the hands they saw then, which are fixed by observations ``B holds 4 5 6``.
-:class:`CpSatBasic` offers the interface of :class:`~models.egghead.tables.PackedTables`, so the same round
+:class:`EggheadModel` offers the interface of :class:`~models.egghead.tables.PackedTables`, so the same round
 driver (:func:`~models.egghead.tables.play_round`) runs it; it ignores reactions (no behavioural analysis).
 """
 
@@ -32,7 +32,7 @@ class Heard:
     hands: tuple[int | None, ...]   # everyone's hand when the question was answered
 
 
-class CpSatBasic:
+class EggheadModel:
     """Each player's valids from the answers alone, one CP-SAT model per player and hand."""
 
     def __init__(self, setup: Setup, backend: str = "cpsat") -> None:

@@ -26,7 +26,7 @@ from sleuth.puzzle import Puzzle, PuzzleDoc
 from sleuth.results import Answer, ClaimResult, ClaimSpec, Report, Status, Verdict, contradiction_text
 
 from .behaviour_model import ModelTables
-from .model import CpSatBasic
+from .model import EggheadModel
 from .hands import format_hand
 from .state import read_state
 from .questions import hand_variables
@@ -100,7 +100,7 @@ class EggheadPuzzle(Puzzle):
         elif self.analysis == "behavioural":
             knowledge = ModelTables(self.setup, self.behavioural, backend, options=options)
         else:
-            knowledge = CpSatBasic(self.setup, backend)
+            knowledge = EggheadModel(self.setup, backend)
         out = Outcome(knowledge=knowledge)
         stand_in: set[int] = set()
         dealt: list[list[int | None]] = []
@@ -332,7 +332,7 @@ class EggheadPuzzle(Puzzle):
         if valids is None:
             raise PuzzleError(f"what {names[judge]} knows depends on a hand that is not on the table",
                               file=self.doc.file, place=spec.place)
-        if isinstance(out.knowledge, CpSatBasic):
+        if isinstance(out.knowledge, EggheadModel):
             model, mine = out.knowledge.model(judge)
             engine = Engine(model, backend)
             return engine.verify(constraint(model, mine), spec.text, spec.expect,

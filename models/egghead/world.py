@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from sleuth.errors import PuzzleError
 from sleuth.game import WorldModel, per_puzzle
 
-from .model import CpSatBasic
+from .model import EggheadModel
 from .puzzle import EggheadPuzzle
 
 World = tuple[int, ...]
@@ -23,10 +23,10 @@ def _player(puzzle: EggheadPuzzle) -> int:
 
 
 @per_puzzle
-def _heard(puzzle: EggheadPuzzle) -> CpSatBasic:
+def _heard(puzzle: EggheadPuzzle) -> EggheadModel:
     """The player's basic analysis after the rounds (computed once: ``check`` runs for every hand)."""
     basic = _as_basic(puzzle).run("cpsat", "model").knowledge
-    if not isinstance(basic, CpSatBasic) or not basic.determined(_player(puzzle)):
+    if not isinstance(basic, EggheadModel) or not basic.determined(_player(puzzle)):
         raise PuzzleError("the player's worlds depend on a hand that is not on the table",
                           file=puzzle.doc.file, place="viewer")
     return basic

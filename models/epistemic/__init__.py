@@ -5,7 +5,7 @@ The package has the shape every game has: :mod:`.state` (the file below read int
 (the declarative side), :mod:`.puzzle` (solve, verify; the typed answer) and :mod:`.game` (the game's
 declaration); the knowledge operators are the engine's (:mod:`sleuth.epistemic`). :mod:`.classic` and
 :mod:`.russian` build the classic puzzles in code, :mod:`.reference` is a plain re-implementation for the
-tests, :mod:`.bench` the benchmark.
+tests, :mod:`.experiment` the benchmark.
 
 Schema (see docs/epistemic.md)::
 

@@ -69,6 +69,6 @@ GAME = Game(
     aliases=("del", "knowledge"),
     viewer=False,
     max_worlds=True,
-    experiments=(Experiment("epistemic", "sleuth.models.epistemic.bench:main",
+    experiments=(Experiment("epistemic", "sleuth.models.epistemic.experiment:main",
                             "benchmark: Sum and Product, What Sum, muddy children"),),
 )

@@ -21,14 +21,15 @@ if TYPE_CHECKING:
     from .components import ComponentBelief, Method
     from .puzzle import MascaradePuzzle
     from .simulation import simulate
-    from .state import Event, EventKind, Game, read_state
+    from .state import Event, EventKind, MascaradeState, read_state
 
 _LAZY = {"BeliefResult": "analysis", "OwnCard": "analysis", "belief": "analysis", "knowledge": "analysis",
          "run_steps": "analysis", "ComponentBelief": "components", "Method": "components", "Event": "state",
-         "EventKind": "state", "Game": "state", "read_state": "state", "MascaradePuzzle": "puzzle",
+         "EventKind": "state", "MascaradeState": "state", "read_state": "state", "MascaradePuzzle": "puzzle",
          "simulate": "simulation"}
 
-__all__ = ["BeliefResult", "ComponentBelief", "Event", "EventKind", "Game", "MascaradePuzzle", "Method", "OwnCard",
+__all__ = ["BeliefResult", "ComponentBelief", "Event", "EventKind", "MascaradeState", "MascaradePuzzle", "Method",
+           "OwnCard",
            "belief", "knowledge", "load", "read_state", "run_steps", "simulate"]
 
 

@@ -14,9 +14,9 @@ from typing import TypedDict, TypeVar, Unpack
 
 from sleuth.explain import minimal_subset
 
-from .components import DEFAULT_TREE_CAP, ComponentBelief, Method, TooLarge
+from .components import DEFAULT_TREE_CAP, ComponentBelief, Method, ComponentLimit
 from .model import build_model, enumerate_belief
-from .state import Game, MissingFact, SeeStep, Step, SwapStep
+from .state import MascaradeState, MissingFact, SeeStep, Step, SwapStep
 from .matrix import MatrixBelief
 from .reference import marginals_of
 
@@ -100,7 +100,7 @@ def run_steps(initial: Sequence[int], steps: Sequence[Step], prior: Fraction, me
                         components=components, swap_posteriors=posteriors)
 
 
-def belief(game: Game, viewer: int | None = None, method: Method = Method.AUTO,
+def belief(game: MascaradeState, viewer: int | None = None, method: Method = Method.AUTO,
            **options: Unpack[BeliefOptions]) -> BeliefResult:
     """``viewer``'s exact belief (a player index; None for an observer of public events only)."""
     return run_steps(game.initial, game.steps_for(viewer), game.swap_probability, method, viewer=viewer,
@@ -149,7 +149,7 @@ def minimal_observations(initial: Sequence[int], steps: Sequence[Step], prior: F
         nonlocal complete
         try:
             return test(replay(ComponentBelief(initial, prior, max_rows=max_rows), without(steps, dropped)))
-        except TooLarge:
+        except ComponentLimit:
             complete = False
             return False
 
@@ -180,7 +180,7 @@ class OwnCard:
         return best is not None and best[1] == 1
 
 
-def own_card(game: Game, player: int, **options: Unpack[BeliefOptions]) -> OwnCard:
+def own_card(game: MascaradeState, player: int, **options: Unpack[BeliefOptions]) -> OwnCard:
     """``player``'s belief about their own card, computed from what that player saw (method auto)."""
     name = game.players[player]
     try:
@@ -192,7 +192,7 @@ def own_card(game: Game, player: int, **options: Unpack[BeliefOptions]) -> OwnCa
     return OwnCard(player, True, dict(result.marginals[player]))
 
 
-def knowledge(game: Game, **options: Unpack[BeliefOptions]) -> list[OwnCard]:
+def knowledge(game: MascaradeState, **options: Unpack[BeliefOptions]) -> list[OwnCard]:
     """For every player: how sure they are of their own card, each from their own information."""
     return [own_card(game, p, **options) for p in range(len(game.players))]
 

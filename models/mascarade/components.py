@@ -59,7 +59,7 @@ class Repr(enum.Enum):
 DEFAULT_TREE_CAP = 1024     # AUTO: a tree larger than this becomes states (measured: `sleuth experiment mascarade`)
 
 
-class TooLarge(LimitReached):
+class ComponentLimit(LimitReached):
     """A component outgrew the configured limit on rows (leaves or states)."""
 
 
@@ -288,7 +288,7 @@ class ComponentBelief:
 
     def _check_size(self, comp: Component) -> None:
         if self.max_rows is not None and comp.rows > self.max_rows:
-            raise TooLarge(f"a component of {len(comp.positions)} positions reached {comp.rows} "
+            raise ComponentLimit(f"a component of {len(comp.positions)} positions reached {comp.rows} "
                            f"{'leaves' if comp.hist is not None else 'states'} (limit {self.max_rows})")
 
     def _merge(self, c1: Component, c2: Component) -> Component:

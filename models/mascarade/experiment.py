@@ -36,16 +36,16 @@ from typing import Any
 import numpy as np
 
 from sleuth.errors import InternalError
-from sleuth.bench import percentile
+from sleuth.timing import percentile
 from sleuth.executor import Executor, ExperimentParser, add_run_options, bounded, int_list
 from sleuth.figures import check_target, pyplot, save
 
 from .analysis import make_tracker, run_steps
-from .components import DEFAULT_TREE_CAP, ComponentBelief, Method, TooLarge
+from .components import DEFAULT_TREE_CAP, ComponentBelief, Method, ComponentLimit
 from sleuth.limits import LimitReached
 
 from .model import build_model, enumerate_belief
-from .state import MAX_EVENTS, MAX_PLAYERS, MIN_PLAYERS, Game, SwapStep
+from .state import MAX_EVENTS, MAX_PLAYERS, MIN_PLAYERS, MascaradeState, SwapStep
 from .simulation import SWAPS_ONLY, Mix, simulate
 
 MIXES = {"default": Mix(), "swap-heavy": Mix(swap=0.6, announce=0.1, look=0.1, spy=0.1, fool=0.1)}
@@ -61,7 +61,7 @@ class Run:
     stopped: str = ""
 
 
-def replay(game: Game, viewer: int | None, method: Method, *, max_rows: int, cpsat_histories: int,
+def replay(game: MascaradeState, viewer: int | None, method: Method, *, max_rows: int, cpsat_histories: int,
            tree_cap: int, all_viewers: bool = False) -> Run:
     """Time every event's update of ``viewer``'s belief (all players' and the observer's with ``all_viewers``).
 
@@ -104,7 +104,7 @@ def replay(game: Game, viewer: int | None, method: Method, *, max_rows: int, cps
                         tracker.see(s.position, s.identity)
                 if steps[e]:
                     tracker.marginals()
-        except TooLarge as exc:
+        except ComponentLimit as exc:
             run.stopped = f"{exc} at event {e + 1}"
             return run
         run.times.append(time.perf_counter() - t0)
@@ -135,7 +135,7 @@ def ms(x: float) -> str:
 METHOD_ORDER = ("auto", "states", "tree", "matrix", "cpsat", "auto-all")
 
 
-def certainty(game: Game, max_rows: int) -> list[list[float]]:
+def certainty(game: MascaradeState, max_rows: int) -> list[list[float]]:
     """Per player, after each event: the probability of their most likely own card in their own exact belief."""
     out: list[list[float]] = []
     for p in range(len(game.players)):
@@ -180,7 +180,7 @@ def replay_game(job: GameJob) -> dict[str, Any]:
         approx = run_steps(g.initial, steps, g.swap_probability, Method.MATRIX)
         out["error"] = max(abs(approx.p(p, c) - exact.p(p, c)) for p in range(len(g.initial))
                            for c in range(len(g.identities)))
-    except TooLarge:
+    except ComponentLimit:
         out["error"] = None
     out["support"] = replay(g, viewer, Method.AUTO, max_rows=max_rows, cpsat_histories=0,
                             tree_cap=tree_cap).support

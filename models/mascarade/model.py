@@ -22,14 +22,14 @@ from .state import SeeStep, Step, SwapStep
 
 
 @dataclass
-class GameModel:
+class MascaradeModel:
     model: Model
     final: list[Var]           # the card variable of every position at the end
     unknown: list[Var]         # one boolean per swap whose outcome the viewer does not know
 
 
 def build_model(initial: Sequence[int], steps: Sequence[Step], prior: Fraction,
-                position_names: Sequence[str] | None = None) -> GameModel:
+                position_names: Sequence[str] | None = None) -> MascaradeModel:
     n_ids = max(initial) + 1
     names = list(position_names or [f"p{i}" for i in range(len(initial))])
     m = Model()
@@ -60,10 +60,10 @@ def build_model(initial: Sequence[int], steps: Sequence[Step], prior: Fraction,
                 raise InternalError(f"unknown step {step!r}")
             with m.observation(step.name):
                 m.add(cur[step.position] == step.identity)
-    return GameModel(m, cur, unknown)
+    return MascaradeModel(m, cur, unknown)
 
 
-def enumerate_belief(gm: GameModel, prior: Fraction, backend: str = "cpsat", *,
+def enumerate_belief(gm: MascaradeModel, prior: Fraction, backend: str = "cpsat", *,
                      limit: int | None = None) -> tuple[dict[tuple[int, ...], Fraction], int]:
     """The posterior {placement: P} from all consistent histories, and how many histories there were.
 
@@ -90,5 +90,5 @@ class HistoryLimit(LimitReached):
     """Enumeration stopped: too many histories for the model method (``--set cpsat_limit``)."""
 
 
-def holds_lit(gm: GameModel, position: int, identity: int) -> Lit:
+def holds_lit(gm: MascaradeModel, position: int, identity: int) -> Lit:
     return gm.model.indicator(gm.final[position], identity)

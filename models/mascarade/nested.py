@@ -25,9 +25,9 @@ from sleuth.errors import InternalError
 from sleuth.knowledge import Worlds
 
 from .analysis import run_steps
-from .components import TooLarge
+from .components import ComponentLimit
 
-from .state import Event, Game, Step, SwapStep
+from .state import Event, MascaradeState, Step, SwapStep
 
 MAX_HIDDEN = 16
 
@@ -42,7 +42,7 @@ class Nested:
     about: dict[int, dict[int, Fraction]]    # position -> identity -> E[P_player(position holds identity)]
 
 
-def completed(game: Game, outcomes: Sequence[bool]) -> Game:
+def completed(game: MascaradeState, outcomes: Sequence[bool]) -> MascaradeState:
     """The game with every swap's outcome (one per swap event, in order) and every card looked at or
     revealed filled in as they would be in that world (whatever the file records)."""
     state = list(game.initial)
@@ -60,13 +60,13 @@ def completed(game: Game, outcomes: Sequence[bool]) -> Game:
     return dataclasses.replace(game, events=events)
 
 
-def worlds(game: Game, viewer: int | None) -> Iterator[tuple[Game, Fraction]]:
+def worlds(game: MascaradeState, viewer: int | None) -> Iterator[tuple[MascaradeState, Fraction]]:
     """The viewer's worlds (completed games) with their unnormalised weights."""
     game.steps_for(viewer)   # raises MissingFact when the file lacks what the viewer saw
     swaps = [e for e in game.events if e.pair is not None]
     hidden = [k for k, e in enumerate(swaps) if not (e.public or (viewer is not None and e.actor == viewer))]
     if len(hidden) > MAX_HIDDEN:
-        raise TooLarge(f"{len(hidden)} swaps the viewer did not see (at most {MAX_HIDDEN} are listed one by one)")
+        raise ComponentLimit(f"{len(hidden)} swaps the viewer did not see (at most {MAX_HIDDEN} are listed one by one)")
     prior = game.swap_probability
     known = {k: e.swapped for k, e in enumerate(swaps) if k not in hidden}
     seen = _steps_key(game.steps_for(viewer))
@@ -84,8 +84,8 @@ def _steps_key(steps: Sequence[Step]) -> tuple[object, ...]:
     return tuple((s.a, s.b, s.outcome) if isinstance(s, SwapStep) else (s.position, s.identity) for s in steps)
 
 
-def nested(game: Game, viewer: int | None, players: Sequence[int] | None = None,
-           belief_of: Callable[[Game, int], list[dict[int, Fraction]]] | None = None) -> list[Nested]:
+def nested(game: MascaradeState, viewer: int | None, players: Sequence[int] | None = None,
+           belief_of: Callable[[MascaradeState, int], list[dict[int, Fraction]]] | None = None) -> list[Nested]:
     """Every other player's beliefs as the viewer sees them; [] when no world agrees with the viewer.
 
     ``belief_of(world, player)`` gives the player's marginals in a world (default: the exact belief of
@@ -94,7 +94,7 @@ def nested(game: Game, viewer: int | None, players: Sequence[int] | None = None,
         players = [p for p in range(len(game.players)) if p != viewer]
     cache: dict[tuple[int, tuple[object, ...]], list[dict[int, Fraction]]] = {}
 
-    def exact(world: Game, p: int) -> list[dict[int, Fraction]]:
+    def exact(world: MascaradeState, p: int) -> list[dict[int, Fraction]]:
         steps = world.steps_for(p)
         key = (p, _steps_key(steps))
         if key not in cache:
@@ -122,7 +122,7 @@ def nested(game: Game, viewer: int | None, players: Sequence[int] | None = None,
     return out
 
 
-def brute_force_nested(game: Game, viewer: int | None) -> list[Nested]:
+def brute_force_nested(game: MascaradeState, viewer: int | None) -> list[Nested]:
     """:func:`nested` on the knowledge layer (tests only): every outcome of every swap is a world of
     :class:`sleuth.knowledge.Worlds` weighted by the swap probabilities, each player observes the steps they
     saw, a belief is the player's weighted distribution over their cell and the viewer's figures are the
@@ -158,7 +158,7 @@ def brute_force_nested(game: Game, viewer: int | None) -> list[Nested]:
     return out
 
 
-def _placement(world: Game) -> tuple[int, ...]:
+def _placement(world: MascaradeState) -> tuple[int, ...]:
     """The final placement of a completed world (every swap's outcome known)."""
     placement = world.true_placement()
     if placement is None:

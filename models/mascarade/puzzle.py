@@ -25,9 +25,9 @@ from sleuth.schema import Names, Section, parse_fraction
 
 from .analysis import (DEFAULT_CPSAT_LIMIT, BeliefResult, OwnCard, belief, knowledge, minimal_observations,
                        own_card, replay)
-from .components import DEFAULT_TREE_CAP, ComponentBelief, Method, TooLarge
-from .model import GameModel, build_model, holds_lit
-from .state import Game, format_placement, read_state
+from .components import DEFAULT_TREE_CAP, ComponentBelief, Method, ComponentLimit
+from .model import MascaradeModel, build_model, holds_lit
+from .state import MascaradeState, format_placement, read_state
 from .nested import nested
 
 DEFAULT_MAX_STATES = 6_000_000           # measured peak: 624 MB for a component of this size
@@ -82,7 +82,7 @@ class MascaradeAnswer(Answer):
 
 class MascaradePuzzle(Puzzle):
 
-    def __init__(self, doc: PuzzleDoc, game: Game) -> None:
+    def __init__(self, doc: PuzzleDoc, game: MascaradeState) -> None:
         super().__init__(doc)
         self.state = game
         self.viewer: int | None = None
@@ -103,7 +103,7 @@ class MascaradePuzzle(Puzzle):
                         self.flag(opts.get("knowledge", True), "--set knowledge"),
                         self.flag(opts.get("others", False), "--set others"), choice)
 
-    def _game(self, s: Settings) -> Game:
+    def _game(self, s: Settings) -> MascaradeState:
         if s.prior == self.state.swap_probability:
             return self.state
         return dataclasses.replace(self.state, swap_probability=s.prior)
@@ -159,11 +159,11 @@ class MascaradePuzzle(Puzzle):
             text += "\n" + self._others(g, viewer_name, fields)
         return Report.of(self.game_name, MascaradeAnswer(**fields), text)
 
-    def _others(self, g: Game, viewer_name: str, fields: dict[str, Any]) -> str:
+    def _others(self, g: MascaradeState, viewer_name: str, fields: dict[str, Any]) -> str:
         """Adds ``others`` and ``safe_claims`` (the viewer's view of every other player's beliefs)."""
         try:
             table = nested(g, self.viewer)
-        except TooLarge as exc:
+        except ComponentLimit as exc:
             fields["others"] = None
             fields["others_reason"] = str(exc)
             return f"What the others believe: not computed ({exc})."
@@ -304,7 +304,7 @@ class MascaradePuzzle(Puzzle):
 
         return read_claim(spec.text, atom, normalise_holding, file=self.doc.file, place=spec.place)
 
-    def _verify_combined(self, spec: ClaimSpec, read: tuple[Claim, dict[Atom, Any]], g: Game, s: Settings,
+    def _verify_combined(self, spec: ClaimSpec, read: tuple[Claim, dict[Atom, Any]], g: MascaradeState, s: Settings,
                          backend: str, cache: dict[str, Any]) -> ClaimResult:
         """Holds atoms combined: judged on the history model (the engine's verdict and explanation)."""
         tree, payload = read
@@ -320,12 +320,12 @@ class MascaradePuzzle(Puzzle):
                                                 world=lambda values: format_placement(g, [values[v] for v in gm.final]))
 
     def _nested_claim(self, spec: ClaimSpec, kind: str, who: int, packed: int, op: str, value: Fraction,
-                      negate: bool, g: Game, cache: dict[str, Any]) -> ClaimResult:
+                      negate: bool, g: MascaradeState, cache: dict[str, Any]) -> ClaimResult:
         """A claim on another player's belief, judged over the viewer's worlds (exact)."""
         if "nested" not in cache:
             try:
                 cache["nested"] = {n.player: n for n in nested(g, self.viewer, range(len(g.players)))}
-            except TooLarge as exc:
+            except ComponentLimit as exc:
                 cache["nested"] = str(exc)
         if isinstance(cache["nested"], str):
             return ClaimResult(spec.text, Verdict.TIMEOUT, expect=spec.expect, detail=cache["nested"])
@@ -345,7 +345,7 @@ class MascaradePuzzle(Puzzle):
         return ClaimResult(spec.text, Verdict.ENTAILED if ok else Verdict.REFUTED, expect=spec.expect,
                            detail=f"{what} = {p} (exact, over the viewer's worlds)")
 
-    def _holds(self, spec: ClaimSpec, pos: int, card: int, negate: bool, g: Game, s: Settings,
+    def _holds(self, spec: ClaimSpec, pos: int, card: int, negate: bool, g: MascaradeState, s: Settings,
                backend: str, cache: dict[str, Any]) -> ClaimResult:
         """``[not] <pos> holds <card>``: the verdict from the exact belief, the observations that force it.
 
@@ -372,7 +372,7 @@ class MascaradePuzzle(Puzzle):
             if "engine" not in cache:
                 cache["model"] = build_model(g.initial, steps, s.prior, g.positions)
                 cache["engine"] = Engine(cache["model"].model, backend)
-            gm: GameModel = cache["model"]
+            gm: MascaradeModel = cache["model"]
             lit = holds_lit(gm, pos, card)
             res = cache["engine"].verify(~lit if negate else lit, spec.text, spec.expect,
                                          world=lambda values: show([values[v] for v in gm.final]))

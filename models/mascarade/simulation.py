@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from .state import MIDDLE_PREFIX, Event, EventKind, Game
+from .state import MIDDLE_PREFIX, Event, EventKind, MascaradeState
 
 DECK = ("King", "Queen", "Judge", "Bishop", "Thief", "Witch", "Spy", "Fool", "Cheat", "Inquisitor", "Widow",
         "Peasant", "Peasant", "Courtesan", "Usurper")
@@ -48,7 +48,7 @@ def deal(n_players: int, middle: int = 0, rng: random.Random | None = None) -> t
 
 
 def simulate(n_players: int, n_events: int, seed: int = 0, *, middle: int = 0, mix: Mix = Mix(),
-             prior: Fraction = Fraction(1, 2), opening: int = 4) -> Game:
+             prior: Fraction = Fraction(1, 2), opening: int = 4) -> MascaradeState:
     """A random game of ``n_events`` events, with every fact recorded."""
     rng = random.Random(seed)
     players, cards, middle_cards = deal(n_players, middle, rng)
@@ -57,7 +57,7 @@ def simulate(n_players: int, n_events: int, seed: int = 0, *, middle: int = 0, m
         if c not in identities:
             identities.append(c)
     initial = tuple(identities.index(c) for c in cards + middle_cards)
-    game = Game(players, [f"{MIDDLE_PREFIX}{i + 1}" for i in range(middle)], identities, initial, [], prior)
+    game = MascaradeState(players, [f"{MIDDLE_PREFIX}{i + 1}" for i in range(middle)], identities, initial, [], prior)
     truth = list(initial)
     n_pos = len(truth)
     kinds, weights = zip(*mix.kinds().items(), strict=True)
@@ -100,7 +100,7 @@ def simulate(n_players: int, n_events: int, seed: int = 0, *, middle: int = 0, m
     return game
 
 
-def to_document(game: Game, *, viewer: str | None = None, title: str | None = None) -> dict[str, Any]:
+def to_document(game: MascaradeState, *, viewer: str | None = None, title: str | None = None) -> dict[str, Any]:
     """The game as a puzzle table (every recorded fact kept), ready for :func:`dumps_toml`."""
     P, C = game.positions, game.identities
     doc: dict[str, Any] = {"game": "mascarade"}

@@ -5,7 +5,7 @@ Cards with the same name (the two Peasants) are one *identity*: a placement is a
 an identity index, so two Peasants never double a world.
 
 The file records the facts of the game (a swap's outcome, the card a look showed) as far as its author knows
-them; :meth:`Game.steps_for` keeps, for one viewer, only what that viewer saw:
+them; :meth:`MascaradeState.steps_for` keeps, for one viewer, only what that viewer saw:
 
 - a swap-or-not's outcome is known to the one who did it (the swapper, the Spy, the Fool), or to everyone
   when the event says ``public = true``;
@@ -99,7 +99,7 @@ class MissingFact(PuzzleError):
 
 
 @dataclass
-class Game:
+class MascaradeState:
     """Positions, identities, the face-up deal and the events; the prior of an unseen swap."""
 
     players: list[str]
@@ -195,7 +195,7 @@ class Game:
 EVENT_KINDS = ("swap", "reveal", "look", "spy", "fool")
 
 
-def read_state(doc: PuzzleDoc) -> Game:
+def read_state(doc: PuzzleDoc) -> MascaradeState:
     """Read ``players``, ``cards``, ``middle``, ``swap_probability`` and the ``[[event]]`` tables."""
     section, file = doc.section, doc.file
     players = section.array("players", str, min_len=MIN_PLAYERS, max_len=MAX_PLAYERS)
@@ -223,7 +223,7 @@ def read_state(doc: PuzzleDoc) -> Game:
                 identities.append(" ".join(name.split()))
             initial.append(index[folded])
     prior = section.fraction("swap_probability", Fraction(1, 2), lo=Fraction(0), hi=Fraction(1))
-    game = Game(list(players), middle, identities, tuple(initial), [], prior, file)
+    game = MascaradeState(list(players), middle, identities, tuple(initial), [], prior, file)
     event_sections = section.sections("event")
     if len(event_sections) > MAX_EVENTS:
         raise section.error(f"has {len(event_sections)} events", "event", allowed=f"at most {MAX_EVENTS}")
@@ -232,7 +232,7 @@ def read_state(doc: PuzzleDoc) -> Game:
     return game
 
 
-def _parse_event(es: Section, index: int, game: Game) -> Event:
+def _parse_event(es: Section, index: int, game: MascaradeState) -> Event:
     kinds = [k for k in EVENT_KINDS if es.has(k)]
     if len(kinds) != 1:
         what = "no event kind" if not kinds else f"several event kinds ({', '.join(kinds)})"
@@ -309,5 +309,5 @@ def _parse_event(es: Section, index: int, game: Game) -> Event:
     return Event(index, kind, a, (x, y), swapped, public)
 
 
-def format_placement(game: Game, placement: Sequence[int]) -> dict[str, str]:
+def format_placement(game: MascaradeState, placement: Sequence[int]) -> dict[str, str]:
     return {p: game.identities[c] for p, c in zip(game.positions, placement, strict=True)}

@@ -1,6 +1,6 @@
 """Motus / Lingo, Wordle and Mastermind: possible secrets, the seed's scoring methods, the Evil Motus Index.
 
-The package has the shape every game has: :mod:`.state` (the file read into a :class:`~.state.SecretState`:
+The package has the shape every game has: :mod:`.state` (the file read into a :class:`~.state.MotusState`:
 the space played over, :mod:`.space`, and the proposals), :mod:`.model` (the declarative model of the secret,
 one named observation per proposal), :mod:`.world` (the declarative side), :mod:`.puzzle` (solve, verify,
 suggest; the typed answer) and :mod:`.game` (the game's declaration). :mod:`.feedback` is the feedback rule

@@ -30,10 +30,10 @@ from functools import cached_property
 
 import numpy as np
 
-from sleuth.limits import TooLarge, check_bytes, memory_budget
+from sleuth.limits import LimitReached, TooLarge, check_bytes, memory_budget
 
 
-class SearchTimeout(RuntimeError):
+class SearchTimeout(LimitReached):
     """The search ran out of time; ``lower`` is proven, ``upper`` is proven when not None."""
 
     def __init__(self, lower: int, upper: int | None) -> None:

@@ -10,12 +10,12 @@ from sleuth.model import LinearExpr, Model, Table, Var
 
 from . import feedback as fb
 from .space import CodeSpace, Space, WordSpace
-from .state import Proposal, SecretState
+from .state import Proposal, MotusState
 from .words import ALPHABET
 
 
 @dataclass(frozen=True)
-class SecretModel:
+class MotusModel:
     """A constraint model of the secret: its variables, how to read a solution, how to state a claim."""
 
     space: Space
@@ -38,14 +38,14 @@ class SecretModel:
         return Table(tuple(self.variables), tuple(rows), forbidden=negated)
 
 
-def model_for(state: SecretState, backend: str) -> SecretModel:
+def model_for(state: MotusState, backend: str) -> MotusModel:
     """The model ``backend`` gets: per letter on CP-SAT, per word (see :func:`build_model`) elsewhere."""
     per_word = isinstance(state.space, WordSpace) and backend.lower() not in ("cpsat", "cp-sat", "ortools",
                                                                               "or-tools")
     return build_model(state.space, state.proposals, per_word=per_word)
 
 
-def build_model(space: Space, proposals: Sequence[Proposal], *, per_word: bool = False) -> SecretModel:
+def build_model(space: Space, proposals: Sequence[Proposal], *, per_word: bool = False) -> MotusModel:
     """Variables per position; the secrets as a table; one observation per proposal.
 
     Word feedback (the seed's rule, exactly): ``G`` at ``i`` iff the secret has the letter there; for each
@@ -66,7 +66,7 @@ def build_model(space: Space, proposals: Sequence[Proposal], *, per_word: bool =
             with model.observation(p.name):
                 model.add_table([word], [(i,) for i, w in enumerate(space.answers)
                                          if p.canonical and fb.feedback(p.text, w) == p.marks])
-        return SecretModel(space, model, [word], True)
+        return MotusModel(space, model, [word], True)
     if isinstance(space, CodeSpace):
         variables = [model.int_var(0, space.colours - 1, f"peg {i + 1}") for i in range(space.pegs)]
     else:
@@ -78,7 +78,7 @@ def build_model(space: Space, proposals: Sequence[Proposal], *, per_word: bool =
                 _mastermind_constraints(model, space, variables, p)
             else:
                 _word_constraints(model, variables, p)
-    return SecretModel(space, model, variables, False)
+    return MotusModel(space, model, variables, False)
 
 
 def _word_constraints(model: Model, variables: list[Var], p: Proposal) -> None:

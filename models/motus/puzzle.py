@@ -25,9 +25,9 @@ from sleuth.results import Answer, ClaimResult, ClaimSpec, Report, Status, Verdi
 
 from . import strategy as st
 from .emi import GameTree, SearchTimeout
-from .model import SecretModel, model_for
+from .model import MotusModel, model_for
 from .space import CodeSpace
-from .state import SecretState, read_item, read_state
+from .state import MotusState, read_item, read_state
 
 MINIMAX_NOTE_AT = 200  # possible words from which an exact minimax search is announced up front
 DEFAULT_METHOD = {"motus": "sumgini", "wordle": "sumgini", "mastermind": "max"}
@@ -56,7 +56,7 @@ class SecretAnswer(Answer):
 class SecretPuzzle(Puzzle):
     """A Motus, Wordle or Mastermind grid."""
 
-    def __init__(self, doc: PuzzleDoc, state: SecretState) -> None:
+    def __init__(self, doc: PuzzleDoc, state: MotusState) -> None:
         super().__init__(doc)
         self.state = state
         self.space = state.space
@@ -79,7 +79,7 @@ class SecretPuzzle(Puzzle):
         sm = model_for(self.state, backend)
         return sorted(sm.decode(values) for values in Engine(sm.model, backend).valids(sm.variables))
 
-    def _engine(self, backend: str) -> tuple[Engine, SecretModel]:
+    def _engine(self, backend: str) -> tuple[Engine, MotusModel]:
         sm = model_for(self.state, backend)
         return Engine(sm.model, backend), sm
 
@@ -114,7 +114,7 @@ class SecretPuzzle(Puzzle):
                                          world=lambda values: sm.decode([values[v] for v in sm.variables])))
         return results
 
-    def _read_claim(self, claim: ClaimSpec, sm: SecretModel) -> str | Constraint | Lit:
+    def _read_claim(self, claim: ClaimSpec, sm: MotusModel) -> str | Constraint | Lit:
         """A ``best guess`` claim as its word; answer claims (combined with and/or/not) as a model constraint."""
         def atom(text: str) -> tuple[str, str]:
             return self._parse_claim(replace(claim, text=text))

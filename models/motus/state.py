@@ -1,6 +1,6 @@
 """A Motus, Wordle or Mastermind grid as written in a puzzle file: the space played over and the proposals.
 
-:func:`read_state` reads the file into a :class:`SecretState`: the secrets and allowed proposals
+:func:`read_state` reads the file into a :class:`MotusState`: the secrets and allowed proposals
 (:mod:`.space`, from the dictionary or the code shape) and each ``[[guess]]`` with its feedback.
 """
 
@@ -37,7 +37,7 @@ class Proposal:
 
 
 @dataclass(frozen=True)
-class SecretState:
+class MotusState:
     """The grid: what the secret is drawn from and the proposals made so far."""
 
     space: Space
@@ -156,7 +156,7 @@ def _read_proposals(section: Section, space: Space) -> list[Proposal]:
     return proposals
 
 
-def read_state(doc: PuzzleDoc) -> SecretState:
+def read_state(doc: PuzzleDoc) -> MotusState:
     """Read a ``motus``, ``wordle`` or ``mastermind`` puzzle file."""
     s = doc.section
     game = doc.game.name
@@ -208,5 +208,5 @@ def read_state(doc: PuzzleDoc) -> SecretState:
             if p.text not in space.guess_index:
                 doc.note(f"{p.text} is not in the word list (the game would refuse it); its marks are used as "
                          "given", f"guess[{p.index}].word")
-    return SecretState(space, proposals)
+    return MotusState(space, proposals)
 

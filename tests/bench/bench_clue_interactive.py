@@ -30,12 +30,12 @@ from sleuth.models.clue.model import build_model
 from sleuth.models.clue.others import others_knowledge
 from sleuth.models.clue.sheet import exact_sheet
 from sleuth.models.clue.simulate import simulate
-from sleuth.models.clue.state import Game
+from sleuth.models.clue.state import ClueState
 
 PARTS = ("sheet", "probabilities", "others", "advice")
 
 
-def advice(game: Game, by: int) -> object:
+def advice(game: ClueState, by: int) -> object:
     """What ``sleuth suggest`` computes for every suggestion: exact where this checkout has it (with its
     budget fallback), else the sampled estimate (1000 deals)."""
     problem = Problem.from_observations(game, game.observations())
@@ -52,7 +52,7 @@ def cpu(fn: Callable[..., Any], *args: Any, **kw: Any) -> float:
     return time.process_time() - start
 
 
-def state_times(game: Game, by: int, parts: tuple[str, ...]) -> dict[str, float]:
+def state_times(game: ClueState, by: int, parts: tuple[str, ...]) -> dict[str, float]:
     problem = Problem.from_observations(game, game.observations())
     out = {}
     if "sheet" in parts:

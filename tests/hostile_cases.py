@@ -1,4 +1,4 @@
-"""Generated hostile inputs for every game and the CLI (used by tests/test_hostile.py).
+"""Generated hostile inputs for every game and the CLI (used by tests/hostile/test_hostile.py).
 
 Each case is a file text (or none), the command-line arguments around it and what must happen: ``2`` (a
 clean refusal: one line on stderr, nothing on stdout) or ``3`` (the time limit, reported as such).  The

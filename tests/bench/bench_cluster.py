@@ -35,7 +35,7 @@ ROOT = Path(__file__).resolve().parent.parent.parent
 sys.path.insert(0, str(ROOT))
 
 from tests.external_cluster import external_cluster  # noqa: E402
-from tests.test_experiment_dask import _strip  # noqa: E402
+from tests.engine.test_experiment_dask import _strip  # noqa: E402
 
 # the command line in a child process; UNTUNED=1 leaves the workers' allocator as Dask set it
 RUNNER = """

@@ -12,7 +12,7 @@ import pytest
 from tests.conftest import PUZZLES, run_cli
 
 SEED = PUZZLES / "cardguess" / "seed_example.toml"
-DATA = Path(__file__).parent / "data" / "cardguess"
+DATA = Path(__file__).resolve().parents[1] / "data" / "cardguess"
 
 
 @pytest.mark.parametrize("path", sorted((PUZZLES / "cardguess").glob("*.toml")), ids=lambda p: p.name)

@@ -13,7 +13,7 @@ from sleuth.models.egghead.behaviour_model import ModelTables
 from sleuth.models.egghead.hands import Setup
 from sleuth.models.egghead.questions import load_catalogue
 from sleuth.models.egghead.tables import LayerTables, PackedTables, play_round
-from tests.test_egghead import _play, random_game
+from tests.games.test_egghead import _play, random_game
 
 SHAPES = [(3, 3, 2), (2, 4, 2), (3, 4, 1), (2, 3, 2), (3, 3, 1), (2, 4, 1)]
 

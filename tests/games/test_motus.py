@@ -18,7 +18,7 @@ from sleuth.models.motus.model import build_model
 from sleuth.engine import Engine
 from sleuth.puzzle import loads
 
-PUZZLES = Path(__file__).resolve().parent.parent / "puzzles"
+PUZZLES = Path(__file__).resolve().parents[2] / "puzzles"
 
 
 SEED_D = ["LEGALES", "LIGNIEZ", "LIGNINE", "LIGNITE", "LIGUIEZ", "LIVIDES", "LOGIONS", "LOGIQUE"]

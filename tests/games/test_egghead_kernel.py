@@ -12,7 +12,7 @@ from sleuth.models.egghead import tables as tb
 from sleuth.models.egghead.hands import Setup
 from sleuth.models.egghead.tables import PackedTables
 
-from tests.test_egghead import _play, random_game
+from tests.games.test_egghead import _play, random_game
 
 pytestmark = pytest.mark.skipif(importlib.util.find_spec("numba") is None, reason="no numba")
 

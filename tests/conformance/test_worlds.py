@@ -2,7 +2,7 @@
 game's plain-Python rules accept among every candidate world (brute force, on the small bundled puzzles).
 
 Each game package's ``world`` module gives ``model``, ``check`` and ``candidates`` (see :mod:`sleuth.game`).
-The exact derivations are held to the model in tests/test_conformance.py; this holds the model to the rules.
+The exact derivations are held to the model in tests/conformance/test_conformance.py; this holds the model to the rules.
 """
 
 from __future__ import annotations

@@ -18,7 +18,7 @@ from sleuth.models.motus.space import WordSpace
 
 pytest.importorskip("numba")
 
-PUZZLES = Path(__file__).resolve().parent.parent / "puzzles"
+PUZZLES = Path(__file__).resolve().parents[2] / "puzzles"
 
 
 def brute_value(matrix: np.ndarray, found: int, poss: tuple[int, ...]) -> int:

@@ -13,7 +13,7 @@ from sleuth.models.egghead.experiment import simulate
 from sleuth.models.egghead.hands import Setup
 from sleuth.models.egghead.questions import load_catalogue
 from sleuth.models.egghead.tables import DERIVATIONS, LayerTables, PackedSpace, PackedTables
-from tests.test_egghead import _play, random_game
+from tests.games.test_egghead import _play, random_game
 
 
 @pytest.mark.parametrize("shape", [(3, 3, 2), (2, 4, 2), (4, 2, 2)])

@@ -1,6 +1,6 @@
 """How far each experiment goes: small measured runs, each in a child process (prints figures; not a test).
 
-    nice -n 19 python tests/bench_scale.py [--only NAME,...] [--timeout 120]
+    nice -n 19 python tests/bench/bench_scale.py [--only NAME,...] [--timeout 120]
 
 Each probe runs in a fresh child process under a CPU-time limit (``--timeout``); the parent reads the child's
 CPU seconds (user + system) and peak resident memory from ``os.wait4``, so the figures hold on a shared
@@ -23,7 +23,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 

@@ -1,6 +1,6 @@
 """Benchmark of the experiments' executor: serial against a 2-worker local Dask cluster (prints figures; not a test).
 
-    python tests/bench_executor.py [--lengths 7,8] [--letters A-Z] [--rounds 200] [--trivial 400]
+    python tests/bench/bench_executor.py [--lengths 7,8] [--letters A-Z] [--rounds 200] [--trivial 400]
 
 In the same run: the Motus study on the given lengths (one task per cell, or per group of methods for
 the largest cells, see ``study_jobs``; the costliest first), the Egghead study (four
@@ -25,7 +25,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from sleuth.executor import Executor, task_seed  # noqa: E402
 from sleuth.models.egghead import experiment as egg  # noqa: E402

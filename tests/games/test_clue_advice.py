@@ -18,8 +18,8 @@ from sleuth.models.clue.others import all_deals, satisfies
 from sleuth.models.clue.simulate import simulate
 from sleuth.models.clue.state import ClueState
 from tests.conftest import PUZZLES
-from tests.test_clue_others import SMALL
-from tests.test_clue_others_split import FOUR
+from tests.games.test_clue_others import SMALL
+from tests.games.test_clue_others_split import FOUR
 
 CLASSIC = PUZZLES / "clue" / "classic-3-players.toml"
 

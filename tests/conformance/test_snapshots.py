@@ -1,6 +1,6 @@
 """Golden ``solve --json`` snapshots of every bundled puzzle, so that a change to the JSON contract shows in review.
 
-After an intended change: ``SLEUTH_UPDATE_GOLDEN=1 python -m pytest tests/test_snapshots.py`` rewrites the
+After an intended change: ``SLEUTH_UPDATE_GOLDEN=1 python -m pytest tests/conformance/test_snapshots.py`` rewrites the
 snapshots that changed, and each of those tests then fails, naming the file, so that the change is reviewed as a
 diff (``git diff tests/golden``) and committed; a second run passes. Regeneration is refused under CI.
 """

@@ -1,6 +1,6 @@
 """Start-up benchmark (prints figures; not a timed test): what a plain command costs before it works.
 
-    python tests/bench_startup.py [--repeats 15]
+    python tests/bench/bench_startup.py [--repeats 15]
 
 Wall time, median and best of N fresh processes, of ``sleuth --version``, ``sleuth games``, a small Clue solve
 and a small epistemic solve, beside a bare ``python -c pass`` (the interpreter's own start, the reference in

@@ -66,7 +66,7 @@ def test_plugin_cannot_take_a_builtin_name(monkeypatch):
     monkeypatch.setattr(sys.modules[__name__], "IMPOSTOR", Game("clue", "an impostor", "tests.toygame"))
     real = registry.plugin_points(registry.ENTRY_POINT_GROUP)
     monkeypatch.setattr(registry, "plugin_points",
-                        lambda group: [("impostor", "clue", "tests.test_plugin_game:IMPOSTOR"), *real])
+                        lambda group: [("impostor", "clue", "tests.e2e.test_plugin_game:IMPOSTOR"), *real])
     assert [g.package for g in registry.all_games() if g.name == "clue"] == ["sleuth.models.clue"]
     assert registry.find_game("clue").package == "sleuth.models.clue"
 

@@ -9,7 +9,7 @@ import pytest
 
 from sleuth.models.motus.feedback import feedback
 
-PUZZLES = Path(__file__).resolve().parent.parent / "puzzles"
+PUZZLES = Path(__file__).resolve().parents[2] / "puzzles"
 
 
 GAME_DIRS = ("motus", "wordle", "mastermind")

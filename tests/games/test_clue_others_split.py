@@ -18,8 +18,8 @@ from sleuth.models.clue.others import (_Split, _view_space, envelope_beliefs, kn
                                        player_problem, view_problem, views)
 from sleuth.models.clue.simulate import simulate
 from sleuth.models.clue.state import Deck, ClueState
-from tests.test_clue import random_problem
-from tests.test_clue_others import SMALL, small_states
+from tests.games.test_clue import random_problem
+from tests.games.test_clue_others import SMALL, small_states
 
 FOUR = Deck(("Ash", "Birch", "Cedar", "Dogwood"), ("Axe", "Bow", "Club"), ("Attic", "Barn", "Cellar", "Den"))
 

@@ -1,6 +1,6 @@
 """Benchmark of the Motus study, the Evil Motus Index and the feedback matrix (prints figures; not a test).
 
-    python tests/bench_motus.py [--study 5-10] [--emi 7-10] [--emi-time-limit 120] [--throughput 10R]
+    python tests/bench/bench_motus.py [--study 5-10] [--emi 7-10] [--emi-time-limit 120] [--throughput 10R]
 
 Runs each workload through the same code as ``sleuth experiment``; wall and CPU seconds are printed side
 by side, since the machines this runs on are shared.  ``--study ''`` or ``--emi ''`` skips a part.
@@ -13,7 +13,7 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from sleuth.models.motus import experiment as ex  # noqa: E402
 from sleuth.models.motus import strategy as st  # noqa: E402

@@ -1,6 +1,7 @@
 """Benchmark of the exact optimal-average search (prints figures; not a test).
 
-    python tests/bench/bench_motus_optimal.py [--repeat 3] [--parts salet,hard,mastermind,rank,motus] [--motus 7M,8G,9L,10L]
+    python tests/bench/bench_motus_optimal.py [--repeat 3] [--parts salet,hard,mastermind,rank,motus]
+        [--motus 7M,8G,9L,10L]
 
 Each timed run uses a fresh search (no cache carried over); the numba kernel is compiled once first and its
 compile time printed apart.  CPU seconds are medians over ``--repeat`` runs (the machine is shared, so CPU

@@ -23,8 +23,8 @@ from sleuth.serve import is_loopback, resume  # noqa: E402
 from sleuth.serve.app import MAX_BODY, create_app  # noqa: E402
 from sleuth.serve.store import Store  # noqa: E402
 
-from .conftest import PUZZLES, run_cli  # noqa: E402
-from .serve_util import call, thread_server  # noqa: E402
+from tests.conftest import PUZZLES, run_cli  # noqa: E402
+from tests.serve_util import call, thread_server  # noqa: E402
 
 CLUE = {"game": "clue", "title": "Test table", "deck": "classic", "players": ["Ann", "Bob", "Cat"],
         "viewer": "Ann", "hands": {"Ann": ["Plum", "Rope", "Hall", "Study", "Knife", "Lounge"]}}

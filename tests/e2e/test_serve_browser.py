@@ -22,8 +22,8 @@ from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
 
-from .conftest import PUZZLES, run_cli  # noqa: E402
-from .serve_util import process_server  # noqa: E402
+from tests.conftest import PUZZLES, run_cli  # noqa: E402
+from tests.serve_util import process_server  # noqa: E402
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 CHROMEDRIVER = shutil.which("chromedriver")

@@ -11,7 +11,7 @@ from sleuth.errors import PuzzleError
 from sleuth.names import quote, unique_names, unquote
 from sleuth.puzzle import loads
 
-from .conftest import BACKENDS
+from tests.conftest import BACKENDS
 
 CLUE = """game = "clue"
 players = [{players}]

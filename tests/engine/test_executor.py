@@ -14,7 +14,7 @@ from sleuth.errors import PuzzleError
 from sleuth.executor import Executor, ExperimentParser, add_run_options, bounded, int_list, task_seed
 from sleuth.models.egghead.experiment import simulate_batch
 
-from .conftest import run_cli
+from tests.conftest import run_cli
 
 
 def _batches(n: int, rounds: int = 25) -> list[tuple]:

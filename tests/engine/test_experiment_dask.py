@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from .conftest import PUZZLES, run_cli
-from .test_executor import loopback_cluster
+from tests.conftest import PUZZLES, run_cli
+from tests.engine.test_executor import loopback_cluster
 
 address = loopback_cluster()
 

@@ -15,9 +15,9 @@ pytest.importorskip("distributed", reason="the 'cluster' extra (dask.distributed
 import sleuth  # noqa: E402
 from sleuth.cluster import sleuth_version, tune_allocator, version_mismatch  # noqa: E402
 
-from .conftest import run_cli  # noqa: E402
-from .external_cluster import external_cluster, fake_version_env  # noqa: E402
-from .test_experiment_dask import FAST, RUNS, _result  # noqa: E402
+from tests.conftest import run_cli  # noqa: E402
+from tests.external_cluster import external_cluster, fake_version_env  # noqa: E402
+from tests.engine.test_experiment_dask import FAST, RUNS, _result  # noqa: E402
 
 FAKE = "0.0.0+other"
 

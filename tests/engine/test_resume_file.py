@@ -22,7 +22,7 @@ from sleuth.models.motus import strategy as st
 from sleuth.models.motus.emi import Value
 from sleuth.models.motus.experiment import EmiCell, Tally
 
-from .conftest import run_cli
+from tests.conftest import run_cli
 
 
 def _same(a: Any, b: Any) -> bool:

@@ -15,8 +15,8 @@ from sleuth.models.cardguess.puzzle import _BEST, _ITEM, _NEXT, _REMAINING
 from sleuth.names import quote, unquote
 from sleuth.puzzle import load_data
 
-from .conftest import BACKENDS
-from .metamorphic_util import example, names, verdicts, via_json_and_toml
+from tests.conftest import BACKENDS
+from tests.metamorphic_util import example, names, verdicts, via_json_and_toml
 
 QUICK = [Phase.explicit, Phase.reuse, Phase.generate]
 PUZZLES = ["cardguess/seed_example", "cardguess/distinct_cards", "cardguess/complete_feedback",

@@ -16,8 +16,8 @@ from sleuth.models.clue.puzzle import _CLAIM
 from sleuth.names import quote, unquote
 from sleuth.puzzle import load_data
 
-from .conftest import BACKENDS
-from .metamorphic_util import example, file_claims, names, verdicts, via_json_and_toml
+from tests.conftest import BACKENDS
+from tests.metamorphic_util import example, file_claims, names, verdicts, via_json_and_toml
 
 QUICK = [Phase.explicit, Phase.reuse, Phase.generate]
 WORDS = ["holds", "lacks", "not"]

@@ -15,8 +15,8 @@ from hypothesis import strategies as st
 from sleuth.names import NAME, quote, unquote
 from sleuth.puzzle import load_data
 
-from .conftest import BACKENDS
-from .metamorphic_util import example, file_claims, names, verdicts, via_json_and_toml
+from tests.conftest import BACKENDS
+from tests.metamorphic_util import example, file_claims, names, verdicts, via_json_and_toml
 
 QUICK = [Phase.explicit, Phase.reuse, Phase.generate]
 PUZZLES = ["egghead/seed_example", "egghead/seed_example_basic", "egghead/viewer_cy",

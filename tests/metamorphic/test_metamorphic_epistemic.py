@@ -17,8 +17,8 @@ from hypothesis import strategies as st
 from sleuth.formula import Int, parse, rename, to_text, transform
 from sleuth.puzzle import load_data
 
-from .conftest import BACKENDS
-from .metamorphic_util import example, file_claims, names, verdicts, via_json_and_toml
+from tests.conftest import BACKENDS
+from tests.metamorphic_util import example, file_claims, names, verdicts, via_json_and_toml
 
 SMALL = ["epistemic/cheryl", "epistemic/muddy-children-3", "epistemic/what-sum-10"]
 LARGE = ["epistemic/muddy-children-5", "epistemic/what-sum-20", "epistemic/sum-and-product"]

@@ -15,8 +15,8 @@ from sleuth.names import quote, unquote
 from sleuth.puzzle import load_data
 from sleuth.schema import fold
 
-from .conftest import BACKENDS
-from .metamorphic_util import example, file_claims, names, verdicts, via_json_and_toml
+from tests.conftest import BACKENDS
+from tests.metamorphic_util import example, file_claims, names, verdicts, via_json_and_toml
 
 QUICK = [Phase.explicit, Phase.reuse, Phase.generate]
 SMALL = ["mascarade/seed-figure2", "mascarade/seed-figure3", "mascarade/five-players-middle"]

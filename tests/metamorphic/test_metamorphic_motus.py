@@ -18,15 +18,15 @@ from sleuth.models.motus.feedback import feedback, matrix_reference, to_code
 from sleuth.puzzle import load_data
 from sleuth.resources import find_example
 
-from .conftest import BACKENDS
-from .metamorphic_util import example, via_json_and_toml
+from tests.conftest import BACKENDS
+from tests.metamorphic_util import example, via_json_and_toml
 
 QUICK = [Phase.explicit, Phase.reuse, Phase.generate]
 CLAIM_KEYS = ("method",)
 
 
 def answer(doc: dict[str, Any], backend: str = "cpsat", suggest: str | None = "sum") -> dict[str, Any]:
-    from .metamorphic_util import verdicts
+    from tests.metamorphic_util import verdicts
 
     puzzle = load_data(doc, file=doc.pop("_file", None))
     f = puzzle.solve(backend=backend).fields

@@ -196,6 +196,16 @@ class Game:
             raise
 
 
+def lazy_exports(package: str, table: Mapping[str, str]) -> Callable[[str], Any]:
+    """A package's ``__getattr__`` that imports ``name`` from ``<package>.<table[name]>`` on first use, so that
+    loading a game's declaration (its ``game`` module, inside the package) imports none of its solvers."""
+    def __getattr__(name: str) -> Any:
+        if name not in table:
+            raise AttributeError(f"module {package!r} has no attribute {name!r}")
+        return getattr(importlib.import_module(f"{package}.{table[name]}"), name)
+    return __getattr__
+
+
 # -- the declarative side of a game package ------------------------------------------------------------------
 
 P = TypeVar("P")

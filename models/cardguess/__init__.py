@@ -11,8 +11,9 @@ and the seed's Bayes filter (:mod:`.seed`); strategies (:mod:`.strategies`), the
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from sleuth.game import lazy_exports
 
 if TYPE_CHECKING:
     from sleuth.puzzle import Puzzle, PuzzleDoc
@@ -42,10 +43,7 @@ def load(doc: PuzzleDoc) -> Puzzle:
     return CardGuessPuzzle(doc)
 
 
-def __getattr__(name: str) -> Any:
-    if name not in _LAZY:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(importlib.import_module(f"{__name__}.{_LAZY[name]}"), name)
+__getattr__ = lazy_exports(__name__, _LAZY)
 
 
 __all__ = ["Arrangements", "Feedback", "Knowledge", "OptimalSolver", "STRATEGIES", "ScoreDistribution",

@@ -11,8 +11,9 @@ below are imported on first use.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from sleuth.game import lazy_exports
 
 if TYPE_CHECKING:
     from sleuth.puzzle import PuzzleDoc
@@ -38,7 +39,4 @@ def load(doc: PuzzleDoc) -> MascaradePuzzle:
     return load_puzzle(doc)
 
 
-def __getattr__(name: str) -> Any:
-    if name not in _LAZY:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(importlib.import_module(f"{__name__}.{_LAZY[name]}"), name)
+__getattr__ = lazy_exports(__name__, _LAZY)

@@ -244,6 +244,7 @@ def suggest_report(puzzle: CluePuzzle, opts: Mapping[str, Any], method: str = "i
         left = [r for r in rows[len(shown):] if r["rank"] == shown[-1]["rank"]]
         if left:
             lines.append(f"  ... and {len(left)} more tied with the last one listed.")
+        lines += _score_words(game.players[by], entropy, len(shown), len(rows))
         return Report(puzzle.game, Status.OK, fields, "\n".join(lines))
     deals = sample_deals(puzzle.problem(), samples, random.Random(seed))
     ranking = []
@@ -262,16 +263,22 @@ def suggest_report(puzzle: CluePuzzle, opts: Mapping[str, Any], method: str = "i
     for row in rows:
         mark = "  (tie)" if tied > 1 and row["information"] == best_info else ""
         lines.append(f"  {row['information']:.3f}  {row['suspect']}, {row['weapon']}, {row['room']}{mark}")
-    lines.append(f"The score is how much the answer to the suggestion is expected to tell {game.players[by]} "
-                 f"about the envelope, in bits: each bit halves the possible envelopes on average (of the "
-                 f"{entropy:.3f} bits still unknown). Higher is better.")
+    lines += _score_words(game.players[by], entropy, len(rows), len(ranking))
     if tied > 1:
         lines.append(f"{tied} suggestions tie for the best score: any of them is as good (listed in the deck's "
                      "order; --set top=N lists more).")
-    if len(ranking) > len(rows):
-        lines.append(f"Listed: the {len(rows)} best of {len(ranking)} suggestions (--set top=N lists more, "
-                     "--json gives the same list with exact fields).")
     return Report(puzzle.game, Status.OK, fields, "\n".join(lines))
+
+
+def _score_words(who: str, entropy: float, listed: int, total: int) -> list[str]:
+    """What the score means, in words, and whether the list is cut (both advice methods)."""
+    lines = [f"The score is how much the answer to the suggestion is expected to tell {who} about the envelope, "
+             f"in bits: each bit halves the possible envelopes on average (of the {entropy:.3f} bits still "
+             "unknown). Higher is better."]
+    if total > listed:
+        lines.append(f"Listed: the {listed} best of {total} suggestions (--set top=N lists more, --json gives the "
+                     "same list with exact fields).")
+    return lines
 
 
 def show_report(puzzle: CluePuzzle, opts: Mapping[str, Any]) -> Report:

@@ -32,7 +32,7 @@ def test_clue_advice_says_when_suggestions_tie_and_what_the_score_means(tmp_path
     tied = sum(r["information"] == best for r in ranking)
     assert tied > 1  # this opening has ties: the case the issue met
     text = run_cli(["suggest", path]).out
-    assert f"{tied} suggestions tie for the best score" in text
+    assert f"{tied} suggestions tie for the most information" in text
     assert text.count("(tie)") == min(tied, 5)
     assert "in bits" in text and "Higher is better" in text
     assert f"the 5 best of {len(ranking)} suggestions (--set top=N lists more" in text

@@ -10,7 +10,10 @@ seed's rules (:mod:`.rules`, approximate); :mod:`.others` (what the others know)
 
 from __future__ import annotations
 
-from sleuth.puzzle import Puzzle, PuzzleDoc
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from sleuth.puzzle import Puzzle, PuzzleDoc
 
 
 

@@ -35,7 +35,10 @@ or ``{ agent = { e1 = ["e2"], ... } }``, optional ``actual = "e1"``).
 
 from __future__ import annotations
 
-from sleuth.puzzle import Puzzle, PuzzleDoc
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from sleuth.puzzle import Puzzle, PuzzleDoc
 
 
 

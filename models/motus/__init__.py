@@ -9,7 +9,10 @@ suggest; the typed answer) and :mod:`.game` (the game's declaration). :mod:`.fee
 
 from __future__ import annotations
 
-from sleuth.puzzle import Puzzle, PuzzleDoc
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from sleuth.puzzle import Puzzle, PuzzleDoc
 
 
 

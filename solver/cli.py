@@ -76,9 +76,10 @@ def game_flags(command: str) -> dict[str, Option]:
 
 
 def _add_game_flags(p: argparse.ArgumentParser, command: str) -> None:
+    games = all_games()
     for name, o in game_flags(command).items():
-        users = [g.name for g in all_games() if any(x.name == name and command in x.commands for x in g.options)]
-        where = f" ({', '.join(users)})" if len(users) < len(all_games()) else ""
+        users = [g.name for g in games if any(x.name == name and command in x.commands for x in g.options)]
+        where = f" ({', '.join(users)})" if len(users) < len(games) else ""
         text = METHOD_HELP if name == "method" and command != "suggest" else o.meaning + where
         if name == "method" and command == "suggest":
             text = "scoring method or strategy (sleuth games GAME lists them)"

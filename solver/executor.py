@@ -6,7 +6,9 @@ seed and the task's index (:func:`task_seed`), so results do not depend on the n
 order in which they finish.  :meth:`Executor.map_tasks` returns results in task order.
 
 * default: serial, in this process; Dask is not imported (it is the optional ``cluster`` extra);
-* ``--workers N``: a :class:`distributed.LocalCluster` of ``N`` single-threaded worker processes;
+* ``--workers N``: a :class:`distributed.LocalCluster` of ``N`` single-threaded worker processes; on Linux they
+  are forked from this process after the experiment's ``prepare`` ran (its word lists, tables and compiled
+  kernels), so that no worker imports, reads or compiles them again;
 * ``--cluster ADDRESS``: an existing scheduler (``tcp://host:8786``); its workers need the same sleuth version
   (checked when connecting), and sleuth tunes their allocator (:mod:`sleuth.cluster`).
 
@@ -27,6 +29,7 @@ import hashlib
 import json
 import logging
 import os
+import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -159,11 +162,14 @@ def _raised_by_task(exc: BaseException) -> bool:
     return False
 
 
-def _timed_call(fn: Callable[[T], R], item: T) -> tuple[R, float, float]:
-    """Run one task; its result, wall and CPU seconds (measured where it runs)."""
+def _timed_call(fn: Callable[[T], R], item: T) -> tuple[R, float, float, str]:
+    """Run one task; its result, wall and CPU seconds (measured where it runs) and the sleuth version that ran
+    it (a worker that joined the cluster after the client checked the others is refused by its results)."""
+    from . import __version__
+
     t0, c0 = time.perf_counter(), time.process_time()
     out = fn(item)
-    return out, time.perf_counter() - t0, time.process_time() - c0
+    return out, time.perf_counter() - t0, time.process_time() - c0, __version__
 
 
 class _ResultsFile:
@@ -249,8 +255,13 @@ class Executor:
     connect_timeout = 10.0  # seconds to reach an existing scheduler
 
     def __init__(self, workers: int = 1, cluster: str | None = None, *, resume: str | None = None,
-                 quiet: bool = False, name: str = "experiment") -> None:
+                 quiet: bool = False, name: str = "experiment", prepare: Callable[[], object] | None = None
+                 ) -> None:
+        """``prepare``: builds what every task shares (tables, kernels...) in this process before its local
+        workers are forked from it (``--workers N`` on Linux), so that they inherit it; not called otherwise
+        (serial tasks and the workers of an existing cluster build it on first use)."""
         self.workers, self.address, self.resume, self.quiet, self.name = workers, cluster, resume, quiet, name
+        self.prepare = prepare
         self.client: Any = None
         self._cluster: Any = None
         self.stats = RunStats(workers=workers)
@@ -259,8 +270,9 @@ class Executor:
         self._futures: dict[int, Any] = {}
 
     @classmethod
-    def from_args(cls, args: argparse.Namespace, name: str) -> Executor:
-        return cls(args.workers, args.cluster, resume=args.resume, quiet=args.quiet, name=name)
+    def from_args(cls, args: argparse.Namespace, name: str, prepare: Callable[[], object] | None = None
+                  ) -> Executor:
+        return cls(args.workers, args.cluster, resume=args.resume, quiet=args.quiet, name=name, prepare=prepare)
 
     @property
     def distributed(self) -> bool:
@@ -296,12 +308,7 @@ class Executor:
             else:
                 import dask
 
-                # Dask's default MALLOC_TRIM_THRESHOLD_=65536 turns off glibc's adaptive mmap threshold: every
-                # large numpy array is then mapped and faulted in afresh (2-4x the CPU of a serial run, measured
-                # on the Egghead and Motus tasks); keep freed memory in the heap instead (the allocator plugin
-                # of check_workers does the same on any cluster).
-                with dask.config.set({"distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": 1 << 30,
-                                      "distributed.nanny.pre-spawn-environ.MALLOC_MMAP_THRESHOLD_": 1 << 25}):
+                with self._local_settings(dask):
                     self._cluster = LocalCluster(n_workers=self.workers, threads_per_worker=1, processes=True,
                                                  host="127.0.0.1", dashboard_address=":0",
                                                  silence_logs=logging.CRITICAL)
@@ -316,6 +323,36 @@ class Executor:
                 raise PuzzleError(f"cannot reach the Dask scheduler ({_one_line(exc)})", place="--cluster",
                                   allowed="the address of a running scheduler, e.g. tcp://host:8786") from None
             raise self._failure(exc, "the local Dask cluster could not start") from None
+
+    def _local_settings(self, dask: Any) -> Any:
+        """How the local workers start.  On Linux: forked from this process once ``prepare`` ran, so that they
+        inherit its modules and what it built (measured on the Egghead study: each spawned worker spent about
+        2 s of CPU importing numpy, numba and Dask and loading the kernels, and compiled them again when the
+        kernel cache was empty); their allocator is tuned by :func:`.cluster.check_workers`.  Elsewhere
+        (fork is unsafe on macOS): spawned with glibc's variables set, as below."""
+        if sys.platform == "linux":
+            if self.prepare is not None:
+                self.prepare()
+            settings: dict[str, Any] = {"distributed.worker.multiprocessing-method": "fork",
+                                        "distributed.nanny.pre-spawn-environ": {}}
+        else:
+            # Dask's default MALLOC_TRIM_THRESHOLD_=65536 turns off glibc's adaptive mmap threshold: every large
+            # numpy array is then mapped and faulted in afresh (2-4x the CPU of a serial run, measured on the
+            # Egghead and Motus tasks); keep freed memory in the heap instead (as the allocator plugin does).
+            settings = {"distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": 1 << 30,
+                        "distributed.nanny.pre-spawn-environ.MALLOC_MMAP_THRESHOLD_": 1 << 25}
+        return dask.config.set(settings)
+
+    def _check_version(self, fut: Any, result: Any) -> None:
+        """Refuse (one line) a result computed by a worker that runs another sleuth: one that joined after
+        :func:`.cluster.check_workers` checked the workers there were (its ``_timed_call`` is its own)."""
+        from . import __version__
+        from .cluster import version_mismatch
+
+        got = result[3] if isinstance(result, tuple) and len(result) == 4 else "(an older version)"
+        if got != __version__:
+            where = next(iter(self.client.who_has([fut]).get(fut.key, ())), "a worker")
+            raise PuzzleError(version_mismatch(__version__, {where: got}) or "", place="--cluster")
 
     def _failure(self, exc: BaseException, what: str) -> SleuthError | LimitReached:
         """The one-line error for a cluster that failed (not a task): a :class:`LimitReached` (exit 3) when the
@@ -361,7 +398,7 @@ class Executor:
                 yield i, done[i]
             if self.distributed:  # costliest first, so that a long task does not start last
                 todo.sort(key=lambda i: -order[i])
-            for i, (result, wall, cpu) in self._run(fn, items, todo):
+            for i, (result, wall, cpu, _) in self._run(fn, items, todo):
                 self.stats.tasks += 1
                 self.stats.task_seconds += wall
                 self.stats.task_cpu += cpu
@@ -384,7 +421,7 @@ class Executor:
                 self._futures[i].cancel()
 
     def _run(self, fn: Callable[[T], R], items: list[T], todo: list[int]
-             ) -> Iterator[tuple[int, tuple[R, float, float]]]:
+             ) -> Iterator[tuple[int, tuple[R, float, float, str]]]:
         if not self.distributed:
             for i in todo:
                 if i not in self._skip:
@@ -416,6 +453,7 @@ class Executor:
                     if _raised_by_task(exc):
                         raise  # the task's own exception, as in a serial run
                     raise self._failure(exc, "lost the Dask cluster while waiting for results") from None
+                self._check_version(fut, result)
                 yield futures[fut], result
                 fut.release()
         finally:

@@ -286,7 +286,8 @@ def main_study(argv: list[str]) -> int:
     jobs, weights, costs = study_jobs(spaces, methods, args.time_limit)
     start, cpu = time.perf_counter(), time.process_time()
     with Executor.from_args(args, "motus") as ex:
-        parts = ex.map_tasks(_study_task, jobs, label="words", unit="word", weights=weights, costs=costs)
+        parts = ex.map_tasks(_study_task, jobs, label="words", unit="word", weights=weights, costs=costs,
+                             groups=[job[0] for job in jobs])  # a cell's parts share its matrix
     _PREPARED.clear()
     tallies, timing, notes = merge(parts, methods)
     for note in notes:

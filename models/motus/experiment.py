@@ -404,7 +404,11 @@ def main_emi(argv: list[str]) -> int:
     spaces = cell_spaces(args.dictionary, lengths, letters)
     jobs = [(CellJob.of(s), args.time_limit) for s in spaces]
     start = time.perf_counter()
-    with Executor.from_args(args, "emi") as ex:
+    def prepare() -> None:  # compiled in this process, before local workers are forked from it
+        for space in spaces:
+            _warm_kernel(space)
+
+    with Executor.from_args(args, "emi", prepare=prepare) as ex:
         # the largest cells first (their search is the longest, up to the time limit)
         found = ex.map_tasks(_emi_task, jobs, label="cells", unit="cell",
                        costs=[len(s.guesses) * len(s.answers) for s in spaces])

@@ -1,7 +1,8 @@
 """What sleuth does to the workers of a Dask cluster when it connects (imported only with ``dask.distributed``).
 
 * :func:`check_workers`: every worker must run the same sleuth version as the client (one
-  :class:`~sleuth.errors.PuzzleError` line naming both versions otherwise);
+  :class:`~sleuth.errors.PuzzleError` line naming both versions otherwise); a worker that joins later is
+  checked by its results (:class:`~sleuth.executor.Executor` refuses those of another version);
 * :class:`AllocatorPlugin`: a worker plugin that keeps freed memory in glibc's heap (:func:`tune_allocator`),
   registered on every worker, present and future (a worker the nanny restarts gets it again).
 

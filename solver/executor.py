@@ -6,7 +6,9 @@ seed and the task's index (:func:`task_seed`), so results do not depend on the n
 order in which they finish.  :meth:`Executor.map_tasks` returns results in task order.
 
 * default: serial, in this process; Dask is not imported (it is the optional ``cluster`` extra);
-* ``--workers N``: a :class:`distributed.LocalCluster` of ``N`` single-threaded worker processes;
+* ``--workers N``: a :class:`distributed.LocalCluster` of ``N`` single-threaded worker processes; on Linux they
+  are forked from this process after the experiment's ``prepare`` ran (its word lists, tables and compiled
+  kernels), so that no worker imports, reads or compiles them again;
 * ``--cluster ADDRESS``: an existing scheduler (``tcp://host:8786``); its workers need the same sleuth version
   (checked when connecting), and sleuth tunes their allocator (:mod:`sleuth.cluster`).
 
@@ -27,8 +29,9 @@ import hashlib
 import json
 import logging
 import os
+import sys
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NoReturn, TypeVar
 
@@ -159,11 +162,41 @@ def _raised_by_task(exc: BaseException) -> bool:
     return False
 
 
-def _timed_call(fn: Callable[[T], R], item: T) -> tuple[R, float, float]:
-    """Run one task; its result, wall and CPU seconds (measured where it runs)."""
+def _timed_call(fn: Callable[[T], R], item: T) -> tuple[R, float, float, str]:
+    """Run one task; its result, wall and CPU seconds (measured where it runs) and the sleuth version that ran
+    it (a worker that joined the cluster after the client checked the others is refused by its results)."""
+    from . import __version__
+
     t0, c0 = time.perf_counter(), time.process_time()
     out = fn(item)
-    return out, time.perf_counter() - t0, time.process_time() - c0
+    return out, time.perf_counter() - t0, time.process_time() - c0, __version__
+
+
+def _timed_calls(fn: Callable[[T], R], items: list[T]) -> list[tuple[R, float, float, str]]:
+    """:func:`_timed_call` on each item in turn (one Dask task: a chunk of :func:`_chunks`)."""
+    return [_timed_call(fn, item) for item in items]
+
+
+def _chunks(todo: list[int], groups: Sequence[Hashable] | None, costs: Sequence[float], workers: int
+            ) -> list[list[int]]:
+    """The tasks ``todo`` (in their order) cut into the chunks that run as one: the tasks of a group (same key
+    in ``groups``) in index order, when the group's cost is at most half of each worker's share of the total
+    (so that chunks still balance the workers); every other task alone.  Chunks keep the order of their first
+    task."""
+    if groups is None:
+        return [[i] for i in todo]
+    members: dict[Hashable, list[int]] = {}
+    for i in todo:
+        members.setdefault(groups[i], []).append(i)
+    limit = sum(costs[i] for i in todo) / (2 * max(1, workers))
+    out: list[list[int]] = []
+    for i in todo:
+        group = members[groups[i]]
+        if sum(costs[j] for j in group) > limit:
+            out.append([i])
+        elif group[0] == i:  # the group's first task in ``todo``: the whole group, here
+            out.append(sorted(group))
+    return out
 
 
 class _ResultsFile:
@@ -249,8 +282,13 @@ class Executor:
     connect_timeout = 10.0  # seconds to reach an existing scheduler
 
     def __init__(self, workers: int = 1, cluster: str | None = None, *, resume: str | None = None,
-                 quiet: bool = False, name: str = "experiment") -> None:
+                 quiet: bool = False, name: str = "experiment", prepare: Callable[[], object] | None = None
+                 ) -> None:
+        """``prepare``: builds what every task shares (tables, kernels...) in this process before its local
+        workers are forked from it (``--workers N`` on Linux), so that they inherit it; not called otherwise
+        (serial tasks and the workers of an existing cluster build it on first use)."""
         self.workers, self.address, self.resume, self.quiet, self.name = workers, cluster, resume, quiet, name
+        self.prepare = prepare
         self.client: Any = None
         self._cluster: Any = None
         self.stats = RunStats(workers=workers)
@@ -259,8 +297,9 @@ class Executor:
         self._futures: dict[int, Any] = {}
 
     @classmethod
-    def from_args(cls, args: argparse.Namespace, name: str) -> Executor:
-        return cls(args.workers, args.cluster, resume=args.resume, quiet=args.quiet, name=name)
+    def from_args(cls, args: argparse.Namespace, name: str, prepare: Callable[[], object] | None = None
+                  ) -> Executor:
+        return cls(args.workers, args.cluster, resume=args.resume, quiet=args.quiet, name=name, prepare=prepare)
 
     @property
     def distributed(self) -> bool:
@@ -296,12 +335,7 @@ class Executor:
             else:
                 import dask
 
-                # Dask's default MALLOC_TRIM_THRESHOLD_=65536 turns off glibc's adaptive mmap threshold: every
-                # large numpy array is then mapped and faulted in afresh (2-4x the CPU of a serial run, measured
-                # on the Egghead and Motus tasks); keep freed memory in the heap instead (the allocator plugin
-                # of check_workers does the same on any cluster).
-                with dask.config.set({"distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": 1 << 30,
-                                      "distributed.nanny.pre-spawn-environ.MALLOC_MMAP_THRESHOLD_": 1 << 25}):
+                with self._local_settings(dask):
                     self._cluster = LocalCluster(n_workers=self.workers, threads_per_worker=1, processes=True,
                                                  host="127.0.0.1", dashboard_address=":0",
                                                  silence_logs=logging.CRITICAL)
@@ -317,6 +351,44 @@ class Executor:
                                   allowed="the address of a running scheduler, e.g. tcp://host:8786") from None
             raise self._failure(exc, "the local Dask cluster could not start") from None
 
+    def _local_settings(self, dask: Any) -> Any:
+        """How the local workers start.  On Linux: forked from this process once ``prepare`` ran, so that they
+        inherit its modules and what it built (measured on the Egghead study: each spawned worker spent about
+        2 s of CPU importing numpy, numba and Dask and loading the kernels, and compiled them again when the
+        kernel cache was empty); their allocator is tuned by :func:`.cluster.check_workers`.  Elsewhere
+        (fork is unsafe on macOS): spawned with glibc's variables set, as below."""
+        # fewer wake-ups in the scheduler, nannies and workers (Dask's tick every 20 ms, memory checks every
+        # 100 ms, stack samples every 10 ms for the dashboard's profile): measured, an idle two-worker cluster
+        # then spends 0.5 s of CPU per 20 s instead of 2 s, a cost that grows with a run's wall time
+        settings: dict[str, Any] = {"distributed.admin.tick.interval": "1s",
+                                    "distributed.worker.memory.monitor-interval": "1s",
+                                    "distributed.worker.profile.enabled": False}
+        if sys.platform == "linux":
+            if self.prepare is not None:
+                self.prepare()
+            settings.update({"distributed.worker.multiprocessing-method": "fork",
+                             "distributed.nanny.pre-spawn-environ": {}})
+        else:
+            # Dask's default MALLOC_TRIM_THRESHOLD_=65536 turns off glibc's adaptive mmap threshold: every large
+            # numpy array is then mapped and faulted in afresh (2-4x the CPU of a serial run, measured on the
+            # Egghead and Motus tasks); keep freed memory in the heap instead (as the allocator plugin does).
+            settings.update({"distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": 1 << 30,
+                             "distributed.nanny.pre-spawn-environ.MALLOC_MMAP_THRESHOLD_": 1 << 25})
+        return dask.config.set(settings)
+
+    def _check_version(self, fut: Any, results: Any) -> None:
+        """Refuse (one line) results computed by a worker that runs another sleuth: one that joined after
+        :func:`.cluster.check_workers` checked the workers there were (its ``_timed_calls`` is its own)."""
+        from . import __version__
+        from .cluster import version_mismatch
+
+        ok = isinstance(results, list) and all(isinstance(r, tuple) and len(r) == 4 for r in results)
+        versions = {r[3] for r in results} if ok else {"(an older version)"}
+        got = next((v for v in versions if v != __version__), __version__)
+        if got != __version__:
+            where = next(iter(self.client.who_has([fut]).get(fut.key, ())), "a worker")
+            raise PuzzleError(version_mismatch(__version__, {where: got}) or "", place="--cluster")
+
     def _failure(self, exc: BaseException, what: str) -> SleuthError | LimitReached:
         """The one-line error for a cluster that failed (not a task): a :class:`LimitReached` (exit 3) when the
         process ran out of memory or threads (``ulimit``), else a :class:`SleuthError` (exit 2)."""
@@ -327,21 +399,25 @@ class Executor:
         return SleuthError(f"{where}: {what} ({reason})")
 
     def map_tasks(self, fn: Callable[[T], R], items: Sequence[T], *, label: str = "tasks", unit: str = "task",
-                  weights: Sequence[float] | None = None, costs: Sequence[float] | None = None) -> list[R]:
+                  weights: Sequence[float] | None = None, costs: Sequence[float] | None = None,
+                  groups: Sequence[Hashable] | None = None) -> list[R]:
         """``[fn(item) for item in items]``, computed serially or on the cluster; progress on stderr."""
         out: dict[int, R] = {}
-        for index, result in self.completed(fn, items, label=label, unit=unit, weights=weights, costs=costs):
+        for index, result in self.completed(fn, items, label=label, unit=unit, weights=weights, costs=costs,
+                                            groups=groups):
             out[index] = result
         return [out[i] for i in range(len(items))]
 
-
     def completed(self, fn: Callable[[T], R], items: Sequence[T], *, label: str = "tasks", unit: str = "task",
-                  weights: Sequence[float] | None = None, costs: Sequence[float] | None = None
-                  ) -> Iterator[tuple[int, R]]:
+                  weights: Sequence[float] | None = None, costs: Sequence[float] | None = None,
+                  groups: Sequence[Hashable] | None = None) -> Iterator[tuple[int, R]]:
         """``(index, fn(items[index]))`` as tasks finish (resumed ones first); ``weights`` (e.g. words per
         cell) drive the progress count instead of one per task; on a cluster the costliest tasks go first
         (``costs``, the estimated seconds of each task; default: the weights), so that no long task starts
-        last while the other workers idle.  Serially, tasks run in their order."""
+        last while the other workers idle.  Serially, tasks run in their order.  ``groups``: tasks with the
+        same key share work when they run one after the other in a process (a cell's matrix...); on a cluster
+        such a group runs as one Dask task, in index order, when its cost is small against each worker's share
+        (:func:`_chunks`); results and the ``--resume`` file stay per task."""
         items = list(items)
         weights = list(weights) if weights is not None else [1.0] * len(items)
         order = list(costs) if costs is not None else weights
@@ -361,7 +437,7 @@ class Executor:
                 yield i, done[i]
             if self.distributed:  # costliest first, so that a long task does not start last
                 todo.sort(key=lambda i: -order[i])
-            for i, (result, wall, cpu) in self._run(fn, items, todo):
+            for i, (result, wall, cpu, _) in self._run(fn, items, _chunks(todo, groups, order, self.stats.workers)):
                 self.stats.tasks += 1
                 self.stats.task_seconds += wall
                 self.stats.task_cpu += cpu
@@ -378,15 +454,15 @@ class Executor:
 
     def cancel(self, indices: Iterator[int] | Sequence[int]) -> None:
         """Drop tasks of the current :meth:`completed` loop that are not finished (their results never come)."""
-        for i in indices:
-            self._skip.add(i)
-            if i in self._futures:
-                self._futures[i].cancel()
+        self._skip.update(indices)
+        for fut in {self._futures[i] for i in self._skip if i in self._futures}:
+            if all(i in self._skip for i, f in self._futures.items() if f is fut):
+                fut.cancel()
 
-    def _run(self, fn: Callable[[T], R], items: list[T], todo: list[int]
-             ) -> Iterator[tuple[int, tuple[R, float, float]]]:
+    def _run(self, fn: Callable[[T], R], items: list[T], chunks: list[list[int]]
+             ) -> Iterator[tuple[int, tuple[R, float, float, str]]]:
         if not self.distributed:
-            for i in todo:
+            for i in (i for chunk in chunks for i in chunk):
                 if i not in self._skip:
                     yield i, _timed_call(fn, items[i])
             return
@@ -394,16 +470,17 @@ class Executor:
             self._connect()
         from distributed import as_completed
 
-        # the scheduler runs higher priorities first: the order of ``todo`` (costliest first)
-        futures = {self.client.submit(_timed_call, fn, items[i], pure=False, retries=1, priority=len(todo) - rank): i
-                   for rank, i in enumerate(todo)}
-        self._futures = {i: fut for fut, i in futures.items()}
+        # the scheduler runs higher priorities first: the order of the chunks (costliest first)
+        futures = {self.client.submit(_timed_calls, fn, [items[i] for i in chunk], pure=False, retries=1,
+                                      priority=len(chunks) - rank): chunk for rank, chunk in enumerate(chunks)}
+        self._futures = {i: fut for fut, chunk in futures.items() for i in chunk}
         try:
             for fut in as_completed(list(futures)):
-                if futures[fut] in self._skip:
+                chunk = futures[fut]
+                if all(i in self._skip for i in chunk):
                     continue
                 try:
-                    result = fut.result()
+                    results = fut.result()
                 except SleuthError:
                     raise
                 except ModuleNotFoundError as exc:
@@ -411,12 +488,15 @@ class Executor:
                                       "(same version) where the workers run") from None
                 except Exception as exc:
                     if type(exc).__name__ == "KilledWorker":
-                        raise SleuthError(f"{self.name}: task {futures[fut]} killed every worker that ran it "
+                        raise SleuthError(f"{self.name}: task {chunk[0]} killed every worker that ran it "
                                           "(out of memory?)") from None
                     if _raised_by_task(exc):
                         raise  # the task's own exception, as in a serial run
                     raise self._failure(exc, "lost the Dask cluster while waiting for results") from None
-                yield futures[fut], result
+                self._check_version(fut, results)
+                for i, result in zip(chunk, results, strict=True):
+                    if i not in self._skip:
+                        yield i, result
                 fut.release()
         finally:
             self._futures = {}

@@ -11,10 +11,11 @@ function: loading it crashes the process).
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import os
 import stat
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -41,6 +42,32 @@ def _private(st: os.stat_result) -> bool:
     """A real folder of this user that nobody else may write to (so nobody can swap what it holds)."""
     mine = not hasattr(os, "getuid") or st.st_uid == os.getuid()
     return stat.S_ISDIR(st.st_mode) and mine and not st.st_mode & (stat.S_IWGRP | stat.S_IWOTH)
+
+
+@contextlib.contextmanager
+def compile_lock(name: str) -> Iterator[None]:
+    """Held while a process loads (or compiles, the first time) the kernels ``name``: processes sharing a kernel
+    cache (the workers of one machine) compile them once, the others wait and then load them from the cache.
+    Does nothing without a safe cache folder or where files cannot be locked (Windows)."""
+    where = kernel_cache_dir()
+    try:
+        import fcntl
+    except ImportError:
+        where = None
+    if where is None:
+        yield
+        return
+    try:
+        handle = open(where / f"{name}.lock", "ab")  # noqa: SIM115 - closed below
+    except OSError:
+        yield
+        return
+    with handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
 
 
 def _register_cache(kernel_file: str) -> bool:

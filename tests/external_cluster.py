@@ -64,6 +64,20 @@ def external_cluster(workers: int = 2, env: Mapping[str, str] | None = None, tim
             log.close()
 
 
+@contextlib.contextmanager
+def joining_worker(address: str, folder: str, env: Mapping[str, str] | None = None) -> Iterator[None]:
+    """One more single-threaded worker (behind its nanny) joining the scheduler at ``address``, started in
+    ``folder`` as a command with ``env`` added; stopped when the block ends."""
+    with open(Path(folder) / "joining-worker.txt", "wb") as log:
+        proc = subprocess.Popen([sys.executable, "-m", "dask", "worker", address, "--nthreads", "1", "--host",
+                                 "127.0.0.1", "--dashboard-address", "127.0.0.1:0"], stdout=log, stderr=log,
+                                start_new_session=True, cwd=folder, env={**os.environ, **(env or {})})
+        try:
+            yield
+        finally:
+            _stop(proc)
+
+
 def _tail(folder: str) -> str:
     text = (Path(folder) / "log.txt").read_text(errors="replace")
     return " | ".join(text.strip().splitlines()[-3:])

@@ -90,7 +90,17 @@ def warm(setup: Setup, ids: tuple[str, ...]) -> None:
     """Build what every task of this setup shares (run once per worker before timing it)."""
     _space(setup)
     _questions(setup, ids)
-    warm_kernel()
+    kernels_ready()
+
+
+@lru_cache(maxsize=1)
+def kernels_ready() -> None:
+    """:func:`warm_kernel` once per process, under the kernel cache's lock: the workers of one machine compile
+    the kernels once (the first), not once each."""
+    from sleuth.jit import compile_lock
+
+    with compile_lock("egghead"):
+        warm_kernel()
 
 
 def warm_kernel() -> float:
@@ -120,6 +130,7 @@ def simulate_batch(job: Batch | tuple[Any, ...]) -> tuple[list[list[int]], list[
     players, values, hand_size, ids, flags, rounds, seed, moderator = job[:8]
     setup = Setup(players, values, hand_size)
     derivation = DERIVATIONS[job[8] if len(job) > 8 else "packed"]
+    kernels_ready()
     game = simulate(setup, _questions(setup, ids), flags, rounds, seed, moderator=moderator,
                     tables=derivation(setup, flags, _space(setup)))
     return game.solve_rounds, game.round_times
@@ -295,7 +306,8 @@ def main(argv: list[str]) -> int:
         return bench(args, setup, questions)
     check_target(args.plot)
     counts = _ba_counts(args.ba, setup.players)
-    with Executor.from_args(args, "egghead") as ex:
+    ids = tuple(q.qid for q in questions)
+    with Executor.from_args(args, "egghead", prepare=lambda: warm(setup, ids)) as ex:
         results = study(args, setup, questions, counts, ex)
     if args.json:
         print(json.dumps({"setup": _setup_json(args, setup, questions), "seed_table": SEED_TABLE,

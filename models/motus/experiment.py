@@ -29,6 +29,7 @@ import numpy as np
 from sleuth.errors import PuzzleError
 from sleuth.executor import Executor, ExperimentParser, add_run_options, bounded
 from sleuth.figures import check_target
+from sleuth.jit import compile_lock
 
 from . import feedback as fb
 from . import strategy as st
@@ -206,7 +207,7 @@ PARTS = 24  # a cell is split until no task of it costs much more than the whole
 MIN_TASK_COST = 2.0  # ... or than this many estimated CPU seconds (a small study is not worth splitting)
 
 
-def study_jobs(spec: str, spaces: Sequence[WordSpace], methods: Sequence[st.Method], time_limit: float
+def study_jobs(spaces: Sequence[WordSpace], methods: Sequence[st.Method], time_limit: float
                ) -> tuple[list[StudyJob], list[float], list[float]]:
     """The tasks of a study, their weights in words (progress) and their estimated costs (the longest goes
     first).  A cell whose cost is large against the whole study is split into groups of methods, balanced
@@ -229,7 +230,7 @@ def study_jobs(spec: str, spaces: Sequence[WordSpace], methods: Sequence[st.Meth
         groups = [g for g in groups if g]
         for part, group in enumerate(groups):
             ordered = tuple(n for n in names if n in group)
-            jobs.append((CellJob(spec, space.length, space.cell.first or ""), ordered, time_limit, part))
+            jobs.append((CellJob.of(space), ordered, time_limit, part))
             weights.append(len(space.answers) * len(group) / len(names))
             costs.append(cost(space, ordered))
     return jobs, weights, costs
@@ -282,10 +283,11 @@ def main_study(argv: list[str]) -> int:
         return main_cells(args, spaces)
     methods = _methods(args.methods)
     total = sum(len(s.answers) for s in spaces)
-    jobs, weights, costs = study_jobs(args.dictionary, spaces, methods, args.time_limit)
+    jobs, weights, costs = study_jobs(spaces, methods, args.time_limit)
     start, cpu = time.perf_counter(), time.process_time()
     with Executor.from_args(args, "motus") as ex:
-        parts = ex.map_tasks(_study_task, jobs, label="words", unit="word", weights=weights, costs=costs)
+        parts = ex.map_tasks(_study_task, jobs, label="words", unit="word", weights=weights, costs=costs,
+                             groups=[job[0] for job in jobs])  # a cell's parts share its matrix
     _PREPARED.clear()
     tallies, timing, notes = merge(parts, methods)
     for note in notes:
@@ -375,7 +377,8 @@ def _warm_kernel(space: WordSpace) -> None:
         return
     _WARM.add(space.length)
     codes = space.encode(list(space.answers[:3]))
-    GameTree(space.codes(codes, codes), space.found).value()
+    with compile_lock("motus-emi"):  # the workers of one machine compile it once
+        GameTree(space.codes(codes, codes), space.found).value()
 
 
 def _emi_task(job: tuple[CellJob, float | None]) -> EmiCell:
@@ -399,9 +402,13 @@ def main_emi(argv: list[str]) -> int:
     lengths = _ranges(args.lengths, 2, 30, "lengths")
     letters = _letters(args.letters)
     spaces = cell_spaces(args.dictionary, lengths, letters)
-    jobs = [(CellJob(args.dictionary, s.length, s.cell.first or ""), args.time_limit) for s in spaces]
+    jobs = [(CellJob.of(s), args.time_limit) for s in spaces]
     start = time.perf_counter()
-    with Executor.from_args(args, "emi") as ex:
+    def prepare() -> None:  # compiled in this process, before local workers are forked from it
+        for space in spaces:
+            _warm_kernel(space)
+
+    with Executor.from_args(args, "emi", prepare=prepare) as ex:
         # the largest cells first (their search is the longest, up to the time limit)
         found = ex.map_tasks(_emi_task, jobs, label="cells", unit="cell",
                        costs=[len(s.guesses) * len(s.answers) for s in spaces])

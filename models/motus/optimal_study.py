@@ -313,9 +313,12 @@ def warm_kernel(space: WordSpace) -> None:
     process) is not charged to a cell."""
     from .words import from_words
 
+    from sleuth.jit import compile_lock
+
     words = list(space.answers[:3])
     if len(words) == 3:
-        Optimal(WordSpace(from_words(words).cell(space.length), 6)).value()
+        with compile_lock("motus-optimal"):  # the workers of one machine compile it once
+            Optimal(WordSpace(from_words(words).cell(space.length), 6)).value()
 
 
 def cell_task(job: tuple[CellJob, int | None]) -> dict[str, Any]:
@@ -334,7 +337,7 @@ def main_cells(args: Any, spaces: list[WordSpace]) -> int:
     # smallest cells first (equal weights keep this order on a cluster too): a run cut short leaves the
     # large cells, which would end as bounds anyway, unstarted rather than the many quick ones
     order = sorted(range(len(spaces)), key=lambda i: (len(spaces[i].answers), i))
-    jobs = [(CellJob(args.dictionary, spaces[i].length, spaces[i].cell.first or ""), args.node_limit) for i in order]
+    jobs = [(CellJob.of(spaces[i]), args.node_limit) for i in order]
     start = time.perf_counter()
     with Executor.from_args(args, "motus-optimal") as ex:
         done = ex.map_tasks(cell_task, jobs, label="cells", unit="cell")

@@ -176,15 +176,27 @@ def game_key(name: str, pegs: int = 4, colours: int = 6) -> SpaceKey:
 
 
 class CellJob(NamedTuple):
-    """One (length, first letter) cell of a dictionary, as the studies' tasks name it (picklable)."""
+    """One (length, first letter) cell, as the studies' tasks carry it (picklable): its words travel with the
+    task, so that a worker reads no dictionary (neither the time to load one nor the client's files)."""
 
-    dictionary: str
+    name: str  # the dictionary's name, key (caching) and source, as in :class:`.words.WordList`
+    key: str
+    source: str
     length: int
     first: str  # "" for every first letter
+    answers: tuple[str, ...]
+    guesses: tuple[str, ...]
+
+    @classmethod
+    def of(cls, space: WordSpace) -> CellJob:
+        cell, words = space.cell, space.cell.dictionary
+        return cls(words.name, words.key, words.source, cell.length, cell.first or "", cell.answers, cell.guesses)
 
     def space(self) -> WordSpace:
         """The cell's space (Motus: 5 tries for 5 letters, else 6)."""
-        return cell_spaces(self.dictionary, [self.length], [self.first])[0]
+        words = WordList(self.name, self.key, (), (), self.source)
+        cell = Cell(words, self.length, self.first or None, self.answers, self.guesses)
+        return WordSpace(cell, 5 if self.length == 5 else 6)
 
 
 def cell_spaces(spec: str, lengths: list[int], letters: list[str]) -> list[WordSpace]:

@@ -1,13 +1,16 @@
 """Benchmark: the experiments serial, with ``--workers 2`` and on an external cluster (``--cluster``), in one run
 (prints figures; not a test).
 
-    python tests/bench/bench_cluster.py [--rounds 1000] [--lengths 7,8] [--repeat 1] [--untuned]
+    python tests/bench/bench_cluster.py [--rounds 1000] [--lengths 7,8] [--repeat 1] [--untuned] [--cold-kernels]
 
 The cluster is started the ordinary way on 127.0.0.1: ``dask scheduler`` and ``dask worker ADDRESS --nworkers 2
 --nthreads 1`` (with the nanny), as separate processes.  Each leg is the command a user types (``sleuth
 experiment egghead --rounds 1000 --seed 7 --json``, ``sleuth experiment motus --lengths 7,8 --json``) run as a
-child process, timed from start to exit; every leg starts cold: a fresh, empty matrix cache, and on the cluster
-its worker processes restarted (``Client.restart``), as ``--workers 2`` starts new ones.  The legs of one repeat
+child process, timed from start to exit; every leg starts cold: a fresh cache (no word lists, no matrices), and
+on the cluster its worker processes restarted (``Client.restart``), as ``--workers 2`` starts new ones.  The
+cache holds the compiled kernels (numba) of a first run made before the legs, as on any machine after its
+first sleuth run since the install; ``--cold-kernels`` leaves them out too (every leg compiles them: the
+serial leg once, the parallel legs once per machine).  The legs of one repeat
 run back to back (serial, ``--workers 2``, ``--cluster``), and their outputs, timings removed, must be identical.
 ``--untuned`` adds a leg on a second cluster whose workers keep Dask's allocator setting (sleuth's allocator
 plugin not registered): the figure before the fix.  The machine may be shared: the load average is printed
@@ -53,11 +56,28 @@ def _cpu() -> float:
     return r.ru_utime + r.ru_stime
 
 
+KERNELS: Path | None = None  # a cache holding only the compiled kernels, copied into every fresh cache
+
+
+def fresh(cache: Path) -> None:
+    """Empty ``cache``, but for the compiled kernels of :data:`KERNELS`."""
+    shutil.rmtree(cache, ignore_errors=True)
+    cache.mkdir()
+    if KERNELS is not None and (KERNELS / "numba").is_dir():
+        shutil.copytree(KERNELS / "numba", cache / "numba")
+
+
+def compile_kernels(cache: Path) -> None:
+    """Run a tiny Egghead study with ``cache``, which compiles its kernels there (the Motus study has none)."""
+    cache.mkdir()
+    subprocess.run([sys.executable, "-c", RUNNER, "experiment", "egghead", "--rounds", "3", "--quiet", "--json"],
+                   env={**os.environ, "SLEUTH_CACHE": str(cache)}, check=True, capture_output=True)
+
+
 def leg(argv: list[str], cache: Path, untuned: bool = False) -> tuple[float, float, Any]:
     """Wall and CPU seconds of ``sleuth experiment ARGV`` in a child process (with its own worker processes),
     and its JSON output without timings."""
-    shutil.rmtree(cache, ignore_errors=True)
-    cache.mkdir()
+    fresh(cache)
     env = {**os.environ, "SLEUTH_CACHE": str(cache), **({"UNTUNED": "1"} if untuned else {})}
     start, cpu = time.perf_counter(), _cpu()
     r = subprocess.run([sys.executable, "-c", RUNNER, "experiment", *argv, "--quiet", "--json"], env=env,
@@ -77,8 +97,7 @@ def cold_cluster(cache: Path) -> Iterator[Any]:
     cache.mkdir(exist_ok=True)
     with external_cluster(2, env={"SLEUTH_CACHE": str(cache)}) as address, Client(address) as client:
         def restart() -> str:
-            shutil.rmtree(cache, ignore_errors=True)
-            cache.mkdir()
+            fresh(cache)
             client.restart(wait_for_workers=True)
             return str(address)
 
@@ -103,12 +122,17 @@ def main() -> int:
     ap.add_argument("--lengths", default="7,8", help="Motus study lengths ('' to skip)")
     ap.add_argument("--repeat", type=int, default=1, help="repeats of every leg (medians)")
     ap.add_argument("--untuned", action="store_true", help="also a cluster without sleuth's allocator plugin")
+    ap.add_argument("--cold-kernels", action="store_true", help="every leg compiles the kernels (empty caches)")
     args = ap.parse_args()
+    global KERNELS
     studies = ([("Egghead", ["egghead", "--rounds", str(args.rounds), "--seed", "7"])] if args.rounds else []) \
         + ([("Motus study", ["motus", "--lengths", args.lengths])] if args.lengths else [])
     print(f"{os.cpu_count()} CPUs; {load()} at the start", flush=True)
     with tempfile.TemporaryDirectory(prefix="sleuth-bench-") as tmp, contextlib.ExitStack() as stack:
         caches = {name: Path(tmp, name) for name in ("serial", "local", "cluster", "untuned")}
+        if not args.cold_kernels:
+            KERNELS = Path(tmp, "kernels")
+            compile_kernels(KERNELS)
         tuned = stack.enter_context(cold_cluster(caches["cluster"]))
         untuned = stack.enter_context(cold_cluster(caches["untuned"])) if args.untuned else None
         ok = True
@@ -136,8 +160,10 @@ def main() -> int:
             same = all(o == outputs[0] for o in outputs)
             ok = ok and same
             med = {name: statistics.median(t) for name, t in times.items()}
+            serial_cpu = statistics.median(cpus["serial"])
             print(f"{title}: CPU seconds (client and workers), medians: " + ", ".join(
-                f"{name} {statistics.median(c):.1f}" for name, c in cpus.items()), flush=True)
+                f"{name} {statistics.median(c):.1f} (x{statistics.median(c) / serial_cpu:.2f} serial)"
+                for name, c in cpus.items()), flush=True)
             extra = f", untuned cluster x{med['serial'] / med['--cluster untuned']:.2f}" if args.untuned else ""
             print(f"{title} ({' '.join(argv)}): medians of {args.repeat}: serial {med['serial']:.1f} s, --workers 2 "
                   f"{med['--workers 2']:.1f} s, --cluster {med['--cluster']:.1f} s; speed-up over serial: --workers 2 "

@@ -88,7 +88,7 @@ def main() -> int:
         lengths = mx._ranges(args.lengths, 2, 30, "lengths")
         spaces = cell_spaces("fr", lengths, mx._letters(args.letters))
         methods = [m for m in st.Method if m is not st.Method.MINIMAX]
-        jobs, weights, costs = mx.study_jobs("fr", spaces, methods, 60.0)
+        jobs, weights, costs = mx.study_jobs(spaces, methods, 60.0)
         words = sum(len(s.answers) for s in spaces)
 
         def motus(ex: Executor) -> dict[str, tuple[int, int, int, int, dict[int, int]]]:

@@ -4,12 +4,15 @@ local cluster (``--workers 2``) give the same results; ``--plot`` writes a PNG f
 from __future__ import annotations
 
 import json
+import os
 import re
+import sys
 from importlib.util import find_spec
 from typing import Any
 
 import pytest
 
+from sleuth.executor import Executor, _chunks
 from tests.conftest import PUZZLES, run_cli
 from tests.engine.test_executor import loopback_cluster
 
@@ -83,6 +86,47 @@ def test_experiment_on_its_own_local_cluster_equals_serial(name) -> None:  # typ
 def test_one_experiment_on_its_own_local_cluster() -> None:
     argv, how = RUNS["cardguess"]
     assert _result(argv, how, "--workers", "2") == _result(argv, how)
+
+
+PREPARED: list[str] = []  # what Executor's ``prepare`` left in this process
+
+
+def _prepared(item: int) -> tuple[int, list[str]]:
+    return item, list(PREPARED)
+
+
+def _pid(item: str) -> tuple[str, int]:
+    return item, os.getpid()
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="local workers are forked on Linux only")
+def test_local_workers_inherit_what_prepare_built() -> None:
+    """``--workers N`` forks its workers after ``prepare`` ran: they have what it built (a spawned worker
+    would import this module afresh, empty); serially ``prepare`` is not called (the tasks build it)."""
+    with Executor(prepare=lambda: PREPARED.append("built")) as ex:
+        assert ex.map_tasks(_prepared, [1, 2]) == [(1, []), (2, [])]
+    try:
+        with Executor(workers=2, prepare=lambda: PREPARED.append("built")) as ex:
+            assert ex.map_tasks(_prepared, [1, 2, 3]) == [(i, ["built"]) for i in (1, 2, 3)]
+    finally:
+        PREPARED.clear()
+
+
+def test_chunks_keep_a_group_together_while_it_is_small() -> None:
+    groups, costs, todo = ["a", "b", "a", "a", "c"], [1.0, 10.0, 1.0, 1.0, 1.0], [1, 3, 0, 2, 4]
+    # total 14: 2 workers may take a group costing up to 14 / 4; 8 workers, up to 14 / 16 (group a costs 3)
+    assert _chunks(todo, groups, costs, 2) == [[1], [0, 2, 3], [4]]
+    assert _chunks(todo, groups, costs, 8) == [[1], [3], [0], [2], [4]]
+    assert _chunks(todo, None, costs, 2) == [[1], [3], [0], [2], [4]]
+
+
+def test_a_group_runs_in_one_process_on_a_cluster(address) -> None:  # type: ignore[no-untyped-def]
+    items = [f"{g}{k}" for g in "abcd" for k in range(3)]
+    with Executor(cluster=address) as ex:
+        out = ex.map_tasks(_pid, items, groups=[x[0] for x in items])
+    assert [x for x, _ in out] == items
+    for g in "abcd":
+        assert len({pid for x, pid in out if x[0] == g}) == 1  # the group's tasks ran one after the other
 
 
 def test_emi_heat_map(tmp_path) -> None:  # type: ignore[no-untyped-def]

@@ -1,6 +1,8 @@
 """An external Dask cluster (``dask scheduler`` and ``dask worker`` as separate processes on 127.0.0.1, with the
 nanny): every experiment that takes ``--cluster`` gives the results of a serial run (and of a run resumed from
-its ``--resume`` file), the workers' allocator is tuned, and a worker with another sleuth version is refused."""
+its ``--resume`` file), also with a dictionary given by a relative path (the workers run elsewhere), the workers'
+allocator is tuned, and a worker with another sleuth version is refused, whether it was there when the client
+connected or joined later."""
 
 from __future__ import annotations
 
@@ -16,8 +18,8 @@ import sleuth  # noqa: E402
 from sleuth.cluster import sleuth_version, tune_allocator, version_mismatch  # noqa: E402
 
 from tests.conftest import run_cli  # noqa: E402
-from tests.external_cluster import external_cluster, fake_version_env  # noqa: E402
-from tests.engine.test_experiment_dask import FAST, RUNS, _result  # noqa: E402
+from tests.external_cluster import external_cluster, fake_version_env, joining_worker  # noqa: E402
+from tests.engine.test_experiment_dask import D7L, FAST, RUNS, _result  # noqa: E402
 
 FAKE = "0.0.0+other"
 
@@ -63,6 +65,39 @@ def test_a_worker_with_another_sleuth_version_is_refused(other_version: str) -> 
     r = run_cli(["experiment", "cardguess", "--deck", "2,2", "--cluster", other_version])
     assert r.code == 2 and len(r.err.strip().splitlines()) == 1 and "Traceback" not in r.err
     assert f"sleuth {FAKE}" in r.err and f"sleuth {sleuth.__version__}" in r.err and "--cluster" in r.err
+
+
+def test_a_worker_joining_later_with_another_sleuth_version_is_refused(tmp_path: Path) -> None:
+    """The client checks the workers there are when it connects; one that joins later (here the only one left
+    to run the tasks) is refused by its first result."""
+    from distributed import Client
+
+    from sleuth.errors import PuzzleError
+    from sleuth.executor import Executor
+
+    with external_cluster(1) as addr, Executor(cluster=addr) as ex:
+        first = set(ex.client.scheduler_info()["workers"])
+        with joining_worker(addr, str(tmp_path), fake_version_env(str(tmp_path), FAKE)):
+            ex.client.wait_for_workers(2, timeout=120)
+            with Client(addr) as other:
+                other.retire_workers(list(first))
+            with pytest.raises(PuzzleError) as refused:
+                ex.map_tasks(str, [1, 2, 3])
+    line = str(refused.value)
+    assert "\n" not in line and f"sleuth {FAKE}" in line and f"sleuth {sleuth.__version__}" in line, line
+
+
+def test_a_relative_dictionary_path_works_on_workers_running_elsewhere(address: str, tmp_path: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """The workers' working folder is the cluster's (another one): the tasks carry the cell's words."""
+    (tmp_path / "words.txt").write_bytes(Path(D7L).read_bytes())
+    monkeypatch.chdir(tmp_path)
+    argv = ["motus", "--dictionary", "words.txt", "--lengths", "7", "--json"]
+    serial = _result(argv, "json")
+    assert serial["words"] > 0
+    assert _result(argv, "json", "--cluster", address) == serial
+    assert _result([*argv[:-1], "--optimal", "--node-limit", "2000", "--json"], "json", "--cluster", address) \
+        == _result([*argv[:-1], "--optimal", "--node-limit", "2000", "--json"], "json")
 
 
 def test_version_comparison() -> None:

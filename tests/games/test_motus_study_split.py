@@ -20,7 +20,7 @@ def test_split_tasks_give_the_per_cell_tallies(monkeypatch: pytest.MonkeyPatch) 
     whole = mx.merge([mx.study_cell(s, METHODS) for s in cell_spaces("wordle", [5], ["J", "K", "Q"])], METHODS)
     monkeypatch.setattr(mx, "PARTS", 12)  # small cells: force a split
     monkeypatch.setattr(mx, "MIN_TASK_COST", 0.0)
-    jobs, weights, costs = mx.study_jobs("wordle", spaces, METHODS, 60.0)
+    jobs, weights, costs = mx.study_jobs(spaces, METHODS, 60.0)
     assert len(jobs) > len(spaces)
     per_cell: dict[tuple[int, str], list[str]] = {}
     for job in jobs:

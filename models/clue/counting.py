@@ -425,17 +425,23 @@ class _Counter:
         packed = not wide and self.m_shift + len(self.prob.some) + width <= 62  # key and record in one int64
         entry = 2 * ENTRY_BYTES * (OBJECT_FACTOR if wide else 1)
         most = max_items(options, entry)
-        for i, mv in enumerate(self.moves):
-            gi, q = mv[:2]
-            bound = keys.size * (len(self.groups[gi].cards) + 1)
+        steps = self._group_steps()
+        for i, moves in enumerate(steps):
+            gi = moves[0][0]
+            bound = keys.size * (len(self.groups[gi].cards) + len(moves))
             if bound > most:
-                check_size(f"Clue states kept apart by hand and shown cards (step {i + 1} of {len(self.moves)})", bound,
+                check_size(f"Clue states kept apart by hand and shown cards (step {i + 1} of {len(steps)})", bound,
                            options, entry, error=LayerTooLarge)
-            src, nxt, ways, placed = self._step(mv, keys)
-            step = (1 << shifts[gi] if q == player else 0) + (1 << bits[(self.groups[gi].cards[0], q)]
-                                                                 if (self.groups[gi].cards[0], q) in bits else 0)
-            nrec = recs[src] + placed.astype(rec_dtype) * step if step else recs[src]
-            nenv = env_groups[src] | (placed.astype(or_dtype) << gi) if q == env else env_groups[src]
+            parts = []
+            for mv in moves:
+                q = mv[1]
+                src, nxt, ways, placed = self._step(mv, keys)
+                step = (1 << shifts[gi] if q == player else 0) + (1 << bits[(self.groups[gi].cards[0], q)]
+                                                                     if (self.groups[gi].cards[0], q) in bits else 0)
+                nrec = recs[src] + placed.astype(rec_dtype) * step if step else recs[src]
+                nenv = env_groups[src] | (placed.astype(or_dtype) << gi) if q == env else env_groups[src]
+                parts.append((src, nxt, nrec, nenv, ways))
+            src, nxt, nrec, nenv, ways = (np.concatenate(x) for x in zip(*parts, strict=True))
             if packed:
                 both, dst = _unique((nxt << width) | nrec)
                 keys, recs = both >> width, both & ((1 << width) - 1)
@@ -453,6 +459,20 @@ class _Counter:
         ors = _segment_or(dst, env_groups, out_recs.size, or_dtype).tolist()
         sums = _segment_sum(dst, num[ok], out_recs.size, self.dtype).tolist() if counts else [0] * len(ors)
         return out_recs, [int(x) for x in sums], [int(x) for x in ors]
+
+    def _group_steps(self) -> list[list[tuple[int, int, bool, int, int]]]:
+        """The moves grouped into steps that each make one layer: a one-card group in one step (its card
+        goes to each of its places: one move per place, each taking the card, alternatives of one another),
+        the places of a larger group one step each (:attr:`moves`)."""
+        steps: list[list[tuple[int, int, bool, int, int]]] = []
+        for gi, g in enumerate(self.groups):
+            moves = [mv for mv in self.moves if mv[0] == gi]
+            if len(g.cards) == 1:
+                kill = moves[-1][4]
+                steps.append([(gi, q, True, clear, kill) for _, q, _, clear, _ in moves])
+            else:
+                steps += [[mv] for mv in moves]
+        return steps
 
     def sample(self, rng: random.Random, k: int) -> list[tuple[int, ...]]:
         """``k`` deals drawn independently and uniformly from the consistent deals (after :meth:`run`), all

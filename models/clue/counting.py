@@ -443,13 +443,16 @@ class _Counter:
                 parts.append((src, nxt, nrec, nenv, ways))
             src, nxt, nrec, nenv, ways = (np.concatenate(x) for x in zip(*parts, strict=True))
             if packed:
-                both, dst = _unique((nxt << width) | nrec)
+                both = (nxt << width) | nrec
+                order, starts = _runs(both)
+                both = both[order[starts]]
                 keys, recs = both >> width, both & ((1 << width) - 1)
             else:
-                keys, recs, dst = _unique_pairs(nxt, nrec)
-            env_groups = _segment_or(dst, nenv, keys.size, or_dtype)
+                order, starts = _runs(nxt, nrec)
+                keys, recs = nxt[order[starts]], nrec[order[starts]]
+            env_groups = np.bitwise_or.reduceat(nenv[order], starts) if starts.size else nenv[:0]
             if counts:
-                num = _segment_sum(dst, num[src] * ways, keys.size, self.dtype)
+                num = np.add.reduceat((num[src] * ways)[order], starts) if starts.size else num[:0]
         ok = np.flatnonzero(self.accept(keys))
         recs, env_groups = recs[ok], env_groups[ok]
         if by_envelope:
@@ -505,16 +508,35 @@ class _Counter:
 _BINOM = np.array([[comb(r, x) for x in range(64)] for r in range(64)], dtype=np.int64)  # fits: C(63, 31) < 2**63
 
 
-def _unique(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Sorted distinct values and the index of each value among them.  A stable sort: the values come as a
-    few sorted runs (one per choice of a move), which timsort merges in about linear time."""
-    order = np.argsort(values, kind="stable")
+def _unique(values: np.ndarray, kind: str = "stable") -> tuple[np.ndarray, np.ndarray]:
+    """Sorted distinct values and the index of each value among them.  By default a stable sort: the values
+    come as a few sorted runs (one per choice of a move), which timsort merges in about linear time; values
+    in no order sort faster with ``kind="quicksort"``."""
+    order = np.argsort(values, kind=kind)
     ordered = values[order]
     first = np.ones(values.size, dtype=bool)
     first[1:] = ordered[1:] != ordered[:-1]
     inverse = np.empty(values.size, dtype=np.int64)
     inverse[order] = np.cumsum(first) - 1
     return ordered[first], inverse
+
+
+def _runs(values: np.ndarray, second: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """The order that sorts ``values`` (stable; with ``second``: the pairs ``(values[i], second[i])``) and
+    where each run of equal values starts in that order: ``reduceat`` over the sorted values adds up (or
+    ORs) each distinct value's entries."""
+    if second is not None and (values.dtype == object or second.dtype == object):
+        shift = max(1, int(max(second.tolist(), default=0)).bit_length())
+        values, second = np.array([(int(x) << shift) | int(y) for x, y in zip(values.tolist(), second.tolist(),
+                                                                              strict=True)], dtype=object), None
+    order = np.argsort(values, kind="stable") if second is None else np.lexsort((second, values))
+    ordered = values[order]
+    first = np.ones(values.size, dtype=bool)
+    first[1:] = ordered[1:] != ordered[:-1]
+    if second is not None:
+        ordered2 = second[order]
+        first[1:] |= ordered2[1:] != ordered2[:-1]
+    return order, np.flatnonzero(first)
 
 
 def _unique_pairs(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -526,6 +548,11 @@ def _unique_pairs(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray,
         mask = (1 << shift) - 1
         return (np.array([x >> shift for x in both.tolist()], dtype=a.dtype),
                 np.array([x & mask for x in both.tolist()], dtype=b.dtype), inverse)
+    if a.size and min(int(a.min()), int(b.min())) >= 0:
+        shift = int(b.max()).bit_length()
+        if int(a.max()).bit_length() + shift <= 62:   # both in one int64: one sort
+            both, inverse = _unique((a << shift) | b, "quicksort")
+            return both >> shift, both & ((1 << shift) - 1), inverse
     order = np.lexsort((b, a))
     oa, ob = a[order], b[order]
     first = np.ones(a.size, dtype=bool)

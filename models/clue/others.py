@@ -167,11 +167,14 @@ class _Split:
             slot = (1 << counter.env_bits) - 1
             env = [tuple(counter.code_group[(k, r >> (counter.record_width + k * counter.env_bits) & slot)]
                          for k in range(3)) for r in records.tolist()]
-        self.rows = list(zip(comp.tolist(), held.tolist(), nums, env, strict=True))
-        self.comp, self.held_bits, self.env = comp, held, env
+        self.comp, self.held_bits, self.nums, self.env = comp, held, nums, env
         self.group_class = [class_of.get(g.cards[0], -1) for g in counter.groups]
         self._held: dict[int, list[tuple[int, ...]]] = {}
         self._by_hand: dict[int, list[tuple[int, int, Any]]] | None = None
+
+    @functools.cached_property
+    def rows(self) -> list[tuple[int, int, int, Any]]:
+        return list(zip(self.comp.tolist(), self.held_bits.tolist(), self.nums, self.env, strict=True))
 
     def matching(self, view: tuple[int, tuple[int, ...]]) -> Iterable[tuple[int, Any]]:
         """(deals, envelope) of the rows with the view's hand where each shower holds the card the view
@@ -204,20 +207,24 @@ class _Split:
             self._held[bits] = [tuple(c for c in s.cards if (c, s.shower) in pairs) for s in self.unseen]
         return self._held[bits]
 
+    @functools.cached_property
     def pairs(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Every (row, view) pair, as three arrays: the row's index; the cards shown at the unseen showings,
         coded in base 3 (the digit of showing j, most significant first: the position in its suggestion
         of the card shown); and the pair's share of the row's deals times 6 per unseen showing (6 / |held|
         per showing: the card shown is uniform among the |held| suggested cards the shower holds)."""
-        rows = np.arange(len(self.rows))
+        rows = np.arange(len(self.nums))
         code: np.ndarray = np.zeros(rows.size, dtype=object if 3 ** len(self.unseen) >= 1 << 62 else np.int64)
         share: np.ndarray = np.ones(rows.size, dtype=object if 6 ** len(self.unseen) >= 1 << 62 else np.int64)
         for s in self.unseen:
             holds = [((self.held_bits >> (self.bit[(c, s.shower)].bit_length() - 1)) & 1).astype(bool)
                      for c in s.cards]
-            size = sum(h.astype(np.int64) for h in holds)
-            parts = [(rows[h[rows]], code[h[rows]] * 3 + j, share[h[rows]] * (6 // size[rows[h[rows]]]))
-                     for j, h in enumerate(holds)]
+            part = 6 // np.maximum(sum(h.astype(np.int64) for h in holds), 1)   # 6 / |held|
+            parts = []
+            for j, h in enumerate(holds):
+                sel = h[rows]
+                kept = rows[sel]
+                parts.append((kept, code[sel] * 3 + j, share[sel] * part[kept]))
             rows, code, share = (np.concatenate(x) for x in zip(*parts, strict=True))
         return rows, code, share
 
@@ -233,9 +240,9 @@ class _Split:
         """Per view (hand, card shown at each unseen showing): its weight, and the sum of the weights (the
         deals times 6 per unseen showing: each card shown among the |held| ones gets 6 / |held|)."""
         weights: dict[tuple[int, tuple[int, ...]], int] = defaultdict(int)
-        for r, code, share in zip(*(x.tolist() for x in self.pairs()), strict=True):
+        for r, code, share in zip(*(x.tolist() for x in self.pairs), strict=True):
             weights[(self.rows[r][0], self.shown(code))] += self.rows[r][2] * share
-        return weights, sum(row[2] for row in self.rows) * 6 ** len(self.unseen)
+        return weights, sum(self.nums) * 6 ** len(self.unseen)
 
     def envelope_cards(self, env_groups: int, comp: int) -> tuple[frozenset[int], ...]:
         """The envelope cards of the groups in the bit mask, the representative hand's cards left out."""
@@ -316,7 +323,7 @@ def others_knowledge(game: ClueState, players: Sequence[int] | None = None) -> d
         if space is not None:
             reduced, unseen, classes = space
             split = _Split(reduced, p, classes, unseen, counts=True)
-            if split.rows:
+            if split.nums:
                 prob = player_problem(game, p, reduced)
                 if prob is None:
                     raise InternalError(f"the viewer's worlds have views {game.players[p]} finds impossible")
@@ -332,12 +339,12 @@ def _knowledge_sums(weights: _Split, own: _Split) -> dict[str, Fraction]:
     pass (``weights``), and the envelope cards the player's own pass (``own``) leaves possible in that view,
     all views at once (arrays of (row, view) pairs, :meth:`_Split.pairs`).  The player knows a part in a
     view when one card of it is possible."""
-    rows, code, share = weights.pairs()
+    rows, code, share = weights.pairs
     scale = 6 ** len(weights.unseen)
-    total = sum(row[2] for row in weights.rows)
-    counts = np.array([row[2] for row in weights.rows], dtype=object if total * scale >= 1 << 62 else np.int64)
+    total = sum(weights.nums)
+    counts = np.array(weights.nums, dtype=object if total * scale >= 1 << 62 else np.int64)
     w = counts[rows] * share
-    own_rows, own_code, _ = own.pairs()
+    own_rows, own_code, _ = own.pairs
     n_views = rows.size
     comp, view_code, index = _unique_pairs(np.concatenate([weights.comp[rows], own.comp[own_rows]]),
                                            np.concatenate([code, own_code]))

@@ -24,9 +24,8 @@ from __future__ import annotations
 import functools
 import itertools
 import math
-import operator
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -377,22 +376,6 @@ def player_problem(game: ClueState, player: int, reduced: Problem) -> Problem | 
     bit = 1 << player
     allowed = [a & bit if r == bit else a & (~bit | r) for a, r in zip(prob.allowed, reduced.allowed, strict=True)]
     return Problem(prob.sizes, prob.card_category, allowed, prob.some, prob.excluded).propagate()
-
-
-def _knowledge_judge(split: _Split) -> Callable[[tuple[int, tuple[int, ...]]], dict[str, bool]]:
-    """Which parts the player knows in a view (hand, shown cards): the rows of the player's own problem that
-    match the view leave one envelope card of the part."""
-    @functools.cache
-    def known(groups: int, comp: int) -> dict[str, bool]:
-        if not groups:
-            raise InternalError("a view of the viewer's worlds has no deal in the player's own problem")
-        one = {name: size == 1 for name, size in zip(CATEGORIES, split.envelope_sizes(groups, comp), strict=True)}
-        return {"envelope": all(one.values()), **one}
-
-    def judge(view: tuple[int, tuple[int, ...]]) -> dict[str, bool]:
-        return known(functools.reduce(operator.or_, (env for _, env in split.matching(view)), 0), view[0])
-
-    return judge
 
 
 # -- reference: every deal and every shown card (tests only: small decks) -------------------------------

@@ -124,22 +124,22 @@ def main() -> None:
         return
     runs = []
     for n in map(int, args.players.split(",")):
-        for view in args.views.split(","):
-            viewer = 0 if view == "player" else None
-            times: dict[str, list[float]] = {p: [] for p in parts}
-            slowest: dict[str, tuple[float, int, int]] = {p: (0.0, 0, 0) for p in parts}
-            runs.append({"players": n, "view": view, "games": 0, "times": times, "slowest": slowest})
-            for g in range(args.first, args.first + args.games):
-                sim = simulate(n, random.Random(task_seed(args.seed, n, g)))
+        mine = {view: {"players": n, "view": view, "games": 0, "times": {p: [] for p in parts},
+                       "slowest": {p: (0.0, 0, 0) for p in parts}} for view in args.views.split(",")}
+        runs += mine.values()
+        for g in range(args.first, args.first + args.games):   # both views of a game, then the next game
+            sim = simulate(n, random.Random(task_seed(args.seed, n, g)))
+            for view, run in mine.items():
+                viewer = 0 if view == "player" else None
                 for k in range(len(sim.suggestions) + 1):
                     by = 0 if viewer == 0 else k % n
                     for part, dt in state_times(sim.view(viewer, k), by, parts).items():
-                        times[part].append(dt)
-                        if dt > slowest[part][0]:
-                            slowest[part] = (dt, g, k)
-                runs[-1]["games"] += 1
-                if args.save:   # after every game: a run stopped early keeps its complete games
-                    Path(args.save).write_text(json.dumps(runs))
+                        run["times"][part].append(dt)
+                        if dt > run["slowest"][part][0]:
+                            run["slowest"][part] = (dt, g, k)
+                run["games"] += 1
+            if args.save:   # after every game: a run stopped early keeps its complete games
+                Path(args.save).write_text(json.dumps(runs))
     table(runs, parts, args.json)
 
 

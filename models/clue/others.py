@@ -345,8 +345,12 @@ def _knowledge_sums(weights: _Split, own: _Split) -> dict[str, Fraction]:
     w = counts[rows] * share
     own_rows, own_code, _ = own.pairs
     n_views = rows.size
-    comp, view_code, index = _unique_pairs(np.concatenate([weights.comp[rows], own.comp[own_rows]]),
-                                           np.concatenate([code, own_code]))
+    if own is weights:   # one pass for both (an outside observer): no join
+        comp, _, index = _unique_pairs(weights.comp[rows], code)
+        index = np.concatenate([index, index])
+    else:
+        comp, _, index = _unique_pairs(np.concatenate([weights.comp[rows], own.comp[own_rows]]),
+                                       np.concatenate([code, own_code]))
     env_dtype: type = np.int64 if len(own.counter.groups) <= 62 else object
     env = _segment_or(index[n_views:], np.array(own.env, dtype=env_dtype)[own_rows], comp.size, env_dtype)
     seen = np.zeros(comp.size, dtype=bool)

@@ -266,11 +266,12 @@ class _Counter:
         sets = [set(s) for _, s in self.prob.some]
         remaining = [set(s) for s in sets]
         opened = [False] * len(sets)
+        containing = {c: [k for k, s in enumerate(sets) if c in s] for c in left}
         order: list[int] = []
         while left:
             def score(c: int) -> tuple[int, int, int]:
-                closes = sum(1 for r in remaining if r == {c})
-                opens = sum(1 for k, s in enumerate(sets) if c in s and not opened[k] and len(s) > 1)
+                closes = sum(1 for k in containing[c] if len(remaining[k]) == 1)   # c is its last card
+                opens = sum(1 for k in containing[c] if not opened[k] and len(sets[k]) > 1)
                 return (opens - closes, -closes, c)
             c = min(left, key=score)
             order.append(c)

@@ -266,11 +266,12 @@ class _Counter:
         sets = [set(s) for _, s in self.prob.some]
         remaining = [set(s) for s in sets]
         opened = [False] * len(sets)
+        containing = {c: [k for k, s in enumerate(sets) if c in s] for c in left}
         order: list[int] = []
         while left:
             def score(c: int) -> tuple[int, int, int]:
-                closes = sum(1 for r in remaining if r == {c})
-                opens = sum(1 for k, s in enumerate(sets) if c in s and not opened[k] and len(s) > 1)
+                closes = sum(1 for k in containing[c] if len(remaining[k]) == 1)   # c is its last card
+                opens = sum(1 for k in containing[c] if not opened[k] and len(sets[k]) > 1)
                 return (opens - closes, -closes, c)
             c = min(left, key=score)
             order.append(c)
@@ -425,25 +426,34 @@ class _Counter:
         packed = not wide and self.m_shift + len(self.prob.some) + width <= 62  # key and record in one int64
         entry = 2 * ENTRY_BYTES * (OBJECT_FACTOR if wide else 1)
         most = max_items(options, entry)
-        for i, mv in enumerate(self.moves):
-            gi, q = mv[:2]
-            bound = keys.size * (len(self.groups[gi].cards) + 1)
+        steps = self._group_steps()
+        for i, moves in enumerate(steps):
+            gi = moves[0][0]
+            bound = keys.size * (len(self.groups[gi].cards) + len(moves))
             if bound > most:
-                check_size(f"Clue states kept apart by hand and shown cards (step {i + 1} of {len(self.moves)})", bound,
+                check_size(f"Clue states kept apart by hand and shown cards (step {i + 1} of {len(steps)})", bound,
                            options, entry, error=LayerTooLarge)
-            src, nxt, ways, placed = self._step(mv, keys)
-            step = (1 << shifts[gi] if q == player else 0) + (1 << bits[(self.groups[gi].cards[0], q)]
-                                                                 if (self.groups[gi].cards[0], q) in bits else 0)
-            nrec = recs[src] + placed.astype(rec_dtype) * step if step else recs[src]
-            nenv = env_groups[src] | (placed.astype(or_dtype) << gi) if q == env else env_groups[src]
+            parts = []
+            for mv in moves:
+                q = mv[1]
+                src, nxt, ways, placed = self._step(mv, keys)
+                step = (1 << shifts[gi] if q == player else 0) + (1 << bits[(self.groups[gi].cards[0], q)]
+                                                                     if (self.groups[gi].cards[0], q) in bits else 0)
+                nrec = recs[src] + placed.astype(rec_dtype) * step if step else recs[src]
+                nenv = env_groups[src] | (placed.astype(or_dtype) << gi) if q == env else env_groups[src]
+                parts.append((src, nxt, nrec, nenv, ways))
+            src, nxt, nrec, nenv, ways = (np.concatenate(x) for x in zip(*parts, strict=True))
             if packed:
-                both, dst = _unique((nxt << width) | nrec)
+                both = (nxt << width) | nrec
+                order, starts = _runs(both)
+                both = both[order[starts]]
                 keys, recs = both >> width, both & ((1 << width) - 1)
             else:
-                keys, recs, dst = _unique_pairs(nxt, nrec)
-            env_groups = _segment_or(dst, nenv, keys.size, or_dtype)
+                order, starts = _runs(nxt, nrec)
+                keys, recs = nxt[order[starts]], nrec[order[starts]]
+            env_groups = np.bitwise_or.reduceat(nenv[order], starts) if starts.size else nenv[:0]
             if counts:
-                num = _segment_sum(dst, num[src] * ways, keys.size, self.dtype)
+                num = np.add.reduceat((num[src] * ways)[order], starts) if starts.size else num[:0]
         ok = np.flatnonzero(self.accept(keys))
         recs, env_groups = recs[ok], env_groups[ok]
         if by_envelope:
@@ -453,6 +463,20 @@ class _Counter:
         ors = _segment_or(dst, env_groups, out_recs.size, or_dtype).tolist()
         sums = _segment_sum(dst, num[ok], out_recs.size, self.dtype).tolist() if counts else [0] * len(ors)
         return out_recs, [int(x) for x in sums], [int(x) for x in ors]
+
+    def _group_steps(self) -> list[list[tuple[int, int, bool, int, int]]]:
+        """The moves grouped into steps that each make one layer: a one-card group in one step (its card
+        goes to each of its places: one move per place, each taking the card, alternatives of one another),
+        the places of a larger group one step each (:attr:`moves`)."""
+        steps: list[list[tuple[int, int, bool, int, int]]] = []
+        for gi, g in enumerate(self.groups):
+            moves = [mv for mv in self.moves if mv[0] == gi]
+            if len(g.cards) == 1:
+                kill = moves[-1][4]
+                steps.append([(gi, q, True, clear, kill) for _, q, _, clear, _ in moves])
+            else:
+                steps += [[mv] for mv in moves]
+        return steps
 
     def sample(self, rng: random.Random, k: int) -> list[tuple[int, ...]]:
         """``k`` deals drawn independently and uniformly from the consistent deals (after :meth:`run`), all
@@ -485,16 +509,35 @@ class _Counter:
 _BINOM = np.array([[comb(r, x) for x in range(64)] for r in range(64)], dtype=np.int64)  # fits: C(63, 31) < 2**63
 
 
-def _unique(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Sorted distinct values and the index of each value among them.  A stable sort: the values come as a
-    few sorted runs (one per choice of a move), which timsort merges in about linear time."""
-    order = np.argsort(values, kind="stable")
+def _unique(values: np.ndarray, kind: str = "stable") -> tuple[np.ndarray, np.ndarray]:
+    """Sorted distinct values and the index of each value among them.  By default a stable sort: the values
+    come as a few sorted runs (one per choice of a move), which timsort merges in about linear time; values
+    in no order sort faster with ``kind="quicksort"``."""
+    order = np.argsort(values, kind=kind)
     ordered = values[order]
     first = np.ones(values.size, dtype=bool)
     first[1:] = ordered[1:] != ordered[:-1]
     inverse = np.empty(values.size, dtype=np.int64)
     inverse[order] = np.cumsum(first) - 1
     return ordered[first], inverse
+
+
+def _runs(values: np.ndarray, second: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """The order that sorts ``values`` (stable; with ``second``: the pairs ``(values[i], second[i])``) and
+    where each run of equal values starts in that order: ``reduceat`` over the sorted values adds up (or
+    ORs) each distinct value's entries."""
+    if second is not None and (values.dtype == object or second.dtype == object):
+        shift = max(1, int(max(second.tolist(), default=0)).bit_length())
+        values, second = np.array([(int(x) << shift) | int(y) for x, y in zip(values.tolist(), second.tolist(),
+                                                                              strict=True)], dtype=object), None
+    order = np.argsort(values, kind="stable") if second is None else np.lexsort((second, values))
+    ordered = values[order]
+    first = np.ones(values.size, dtype=bool)
+    first[1:] = ordered[1:] != ordered[:-1]
+    if second is not None:
+        ordered2 = second[order]
+        first[1:] |= ordered2[1:] != ordered2[:-1]
+    return order, np.flatnonzero(first)
 
 
 def _unique_pairs(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -506,6 +549,11 @@ def _unique_pairs(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray,
         mask = (1 << shift) - 1
         return (np.array([x >> shift for x in both.tolist()], dtype=a.dtype),
                 np.array([x & mask for x in both.tolist()], dtype=b.dtype), inverse)
+    if a.size and min(int(a.min()), int(b.min())) >= 0:
+        shift = int(b.max()).bit_length()
+        if int(a.max()).bit_length() + shift <= 62:   # both in one int64: one sort
+            both, inverse = _unique((a << shift) | b, "quicksort")
+            return both >> shift, both & ((1 << shift) - 1), inverse
     order = np.lexsort((b, a))
     oa, ob = a[order], b[order]
     first = np.ones(a.size, dtype=bool)

@@ -24,9 +24,8 @@ from __future__ import annotations
 import functools
 import itertools
 import math
-import operator
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -36,7 +35,7 @@ import numpy as np
 from sleuth.errors import InternalError
 from sleuth import knowledge as kn
 
-from .counting import Counts, Problem, _Counter
+from .counting import Counts, Problem, _Counter, _segment_or, _segment_sum, _unique_pairs
 from .state import CATEGORIES, Deck, ClueState, Obs, ObsKind, Suggestion
 
 PARTS = ("envelope", *CATEGORIES)
@@ -167,10 +166,14 @@ class _Split:
             slot = (1 << counter.env_bits) - 1
             env = [tuple(counter.code_group[(k, r >> (counter.record_width + k * counter.env_bits) & slot)]
                          for k in range(3)) for r in records.tolist()]
-        self.rows = list(zip(comp.tolist(), held.tolist(), nums, env, strict=True))
+        self.comp, self.held_bits, self.nums, self.env = comp, held, nums, env
         self.group_class = [class_of.get(g.cards[0], -1) for g in counter.groups]
         self._held: dict[int, list[tuple[int, ...]]] = {}
         self._by_hand: dict[int, list[tuple[int, int, Any]]] | None = None
+
+    @functools.cached_property
+    def rows(self) -> list[tuple[int, int, int, Any]]:
+        return list(zip(self.comp.tolist(), self.held_bits.tolist(), self.nums, self.env, strict=True))
 
     def matching(self, view: tuple[int, tuple[int, ...]]) -> Iterable[tuple[int, Any]]:
         """(deals, envelope) of the rows with the view's hand where each shower holds the card the view
@@ -203,19 +206,42 @@ class _Split:
             self._held[bits] = [tuple(c for c in s.cards if (c, s.shower) in pairs) for s in self.unseen]
         return self._held[bits]
 
+    @functools.cached_property
+    def pairs(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Every (row, view) pair, as three arrays: the row's index; the cards shown at the unseen showings,
+        coded in base 3 (the digit of showing j, most significant first: the position in its suggestion
+        of the card shown); and the pair's share of the row's deals times 6 per unseen showing (6 / |held|
+        per showing: the card shown is uniform among the |held| suggested cards the shower holds)."""
+        rows = np.arange(len(self.nums))
+        code: np.ndarray = np.zeros(rows.size, dtype=object if 3 ** len(self.unseen) >= 1 << 62 else np.int64)
+        share: np.ndarray = np.ones(rows.size, dtype=object if 6 ** len(self.unseen) >= 1 << 62 else np.int64)
+        for s in self.unseen:
+            holds = [((self.held_bits >> (self.bit[(c, s.shower)].bit_length() - 1)) & 1).astype(bool)
+                     for c in s.cards]
+            part = 6 // np.maximum(sum(h.astype(np.int64) for h in holds), 1)   # 6 / |held|
+            parts = []
+            for j, h in enumerate(holds):
+                sel = h[rows]
+                kept = rows[sel]
+                parts.append((kept, code[sel] * 3 + j, share[sel] * part[kept]))
+            rows, code, share = (np.concatenate(x) for x in zip(*parts, strict=True))
+        return rows, code, share
+
+    def shown(self, code: int) -> tuple[int, ...]:
+        """The cards shown at the unseen showings, from their base-3 code (:meth:`pairs`)."""
+        out = []
+        for s in reversed(self.unseen):
+            code, j = divmod(code, 3)
+            out.append(s.cards[j])
+        return tuple(reversed(out))
+
     def view_weights(self) -> tuple[dict[tuple[int, tuple[int, ...]], int], int]:
         """Per view (hand, card shown at each unseen showing): its weight, and the sum of the weights (the
         deals times 6 per unseen showing: each card shown among the |held| ones gets 6 / |held|)."""
-        scale = 6 ** len(self.unseen)
         weights: dict[tuple[int, tuple[int, ...]], int] = defaultdict(int)
-        total = 0
-        for comp, bits, count, _ in self.rows:
-            held = self.held(bits)
-            share = count * scale // math.prod(len(h) for h in held)
-            total += count * scale
-            for sigma in itertools.product(*held):
-                weights[(comp, sigma)] += share
-        return weights, total
+        for r, code, share in zip(*(x.tolist() for x in self.pairs), strict=True):
+            weights[(self.rows[r][0], self.shown(code))] += self.rows[r][2] * share
+        return weights, sum(self.nums) * 6 ** len(self.unseen)
 
     def envelope_cards(self, env_groups: int, comp: int) -> tuple[frozenset[int], ...]:
         """The envelope cards of the groups in the bit mask, the representative hand's cards left out."""
@@ -295,15 +321,53 @@ def others_knowledge(game: ClueState, players: Sequence[int] | None = None) -> d
         space = _view_space(game, p)
         if space is not None:
             reduced, unseen, classes = space
-            weights, denominator = _Split(reduced, p, classes, unseen, counts=True).view_weights()
-            if weights:
+            split = _Split(reduced, p, classes, unseen, counts=True)
+            if split.nums:
                 prob = player_problem(game, p, reduced)
                 if prob is None:
                     raise InternalError(f"the viewer's worlds have views {game.players[p]} finds impossible")
-                judge = _knowledge_judge(_Split(prob, p, classes, unseen, counts=False))
-                sums = kn.expectation(weights.items(), judge, denominator)
+                # an outside observer's problem is the public one: the player's pass is the same pass
+                own = split if prob == reduced else _Split(prob, p, classes, unseen, counts=False)
+                sums = _knowledge_sums(split, own)
         out[p] = {part: sums.get(part, Fraction(0)) for part in PARTS}
     return out
+
+
+def _knowledge_sums(weights: _Split, own: _Split) -> dict[str, Fraction]:
+    """The viewer's probability that the player knows each part: every view's weight from the viewer's
+    pass (``weights``), and the envelope cards the player's own pass (``own``) leaves possible in that view,
+    all views at once (arrays of (row, view) pairs, :meth:`_Split.pairs`).  The player knows a part in a
+    view when one card of it is possible."""
+    rows, code, share = weights.pairs
+    scale = 6 ** len(weights.unseen)
+    total = sum(weights.nums)
+    counts = np.array(weights.nums, dtype=object if total * scale >= 1 << 62 else np.int64)
+    w = counts[rows] * share
+    own_rows, own_code, _ = own.pairs
+    n_views = rows.size
+    if own is weights:   # one pass for both (an outside observer): no join
+        comp, _, index = _unique_pairs(weights.comp[rows], code)
+        index = np.concatenate([index, index])
+    else:
+        comp, _, index = _unique_pairs(np.concatenate([weights.comp[rows], own.comp[own_rows]]),
+                                       np.concatenate([code, own_code]))
+    env_dtype: type = np.int64 if len(own.counter.groups) <= 62 else object
+    env = _segment_or(index[n_views:], np.array(own.env, dtype=env_dtype)[own_rows], comp.size, env_dtype)
+    seen = np.zeros(comp.size, dtype=bool)
+    seen[index[n_views:]] = True
+    if not seen[index[:n_views]].all():
+        raise InternalError("a view of the viewer's worlds has no deal in the player's own problem")
+    weight = _segment_sum(index[:n_views], w, comp.size, w.dtype)
+    sizes = [np.zeros(comp.size, dtype=np.int64) for _ in CATEGORIES]
+    for gi, g in enumerate(own.counter.groups):
+        there = ((env >> gi) & 1).astype(np.int64)
+        k = own.group_class[gi]
+        left = len(g.cards) - (((comp >> own.shift[k]) & ((1 << len(own.classes[k][0]).bit_length()) - 1))
+                               .astype(np.int64) if k >= 0 else 0)
+        sizes[g.category] += there * left
+    one = [x == 1 for x in sizes]
+    known = {"envelope": one[0] & one[1] & one[2], **dict(zip(CATEGORIES, one, strict=True))}
+    return {part: Fraction(int(weight[mask].sum()), total * scale) for part, mask in known.items()}
 
 
 def player_problem(game: ClueState, player: int, reduced: Problem) -> Problem | None:
@@ -316,22 +380,6 @@ def player_problem(game: ClueState, player: int, reduced: Problem) -> Problem | 
     bit = 1 << player
     allowed = [a & bit if r == bit else a & (~bit | r) for a, r in zip(prob.allowed, reduced.allowed, strict=True)]
     return Problem(prob.sizes, prob.card_category, allowed, prob.some, prob.excluded).propagate()
-
-
-def _knowledge_judge(split: _Split) -> Callable[[tuple[int, tuple[int, ...]]], dict[str, bool]]:
-    """Which parts the player knows in a view (hand, shown cards): the rows of the player's own problem that
-    match the view leave one envelope card of the part."""
-    @functools.cache
-    def known(groups: int, comp: int) -> dict[str, bool]:
-        if not groups:
-            raise InternalError("a view of the viewer's worlds has no deal in the player's own problem")
-        one = {name: size == 1 for name, size in zip(CATEGORIES, split.envelope_sizes(groups, comp), strict=True)}
-        return {"envelope": all(one.values()), **one}
-
-    def judge(view: tuple[int, tuple[int, ...]]) -> dict[str, bool]:
-        return known(functools.reduce(operator.or_, (env for _, env in split.matching(view)), 0), view[0])
-
-    return judge
 
 
 # -- reference: every deal and every shown card (tests only: small decks) -------------------------------

@@ -8,6 +8,9 @@ checkout (its advice is then the sampled estimate, the only one it has): run it 
 interpreter, back to back, for a before/after table.
 
     python tests/bench/bench_clue_interactive.py --games 5 --players 3,4,5,6
+
+A long run can be cut into pieces run side by side (``--first`` and ``--games`` pick the games, ``--save``
+keeps every state's times) and put together with ``--merge FILE...`` (the table over all the pieces).
 """
 
 from __future__ import annotations
@@ -21,7 +24,8 @@ import statistics
 import time
 from collections.abc import Callable
 from functools import partial
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from sleuth.executor import task_seed
 from sleuth.models.clue import suggest
@@ -30,7 +34,9 @@ from sleuth.models.clue.model import build_model
 from sleuth.models.clue.others import others_knowledge
 from sleuth.models.clue.sheet import exact_sheet
 from sleuth.models.clue.simulate import simulate
-from sleuth.models.clue.state import ClueState
+
+if TYPE_CHECKING:   # the older checkouts (run for a before/after table) call it Game
+    from sleuth.models.clue.state import ClueState
 
 PARTS = ("sheet", "probabilities", "others", "advice")
 
@@ -72,42 +78,69 @@ def stats(xs: list[float]) -> dict[str, float]:
             "p95_ms": 1e3 * xs[min(len(xs) - 1, int(0.95 * len(xs)))], "max_ms": 1e3 * xs[-1]}
 
 
+def table(runs: list[dict[str, Any]], parts: tuple[str, ...], as_json: bool) -> None:
+    """Print median / p95 / max per (player count, view) over the runs' per-state times."""
+    merged: dict[tuple[int, str], dict[str, Any]] = {}
+    for run in runs:
+        row = merged.setdefault((run["players"], run["view"]), {"games": 0, "times": {p: [] for p in parts},
+                                                                "slowest": {}})
+        row["games"] += run["games"]
+        for part in parts:
+            row["times"][part] += run["times"][part]
+            if run["slowest"][part][0] >= row["slowest"].get(part, [0.0])[0]:
+                row["slowest"][part] = run["slowest"][part]
+    results = []
+    for (n, view), row in sorted(merged.items()):
+        results.append({"players": n, "view": view, "games": row["games"],
+                        **{p: {**stats(row["times"][p]), "slowest_game_turn": row["slowest"][p][1:]} for p in parts}})
+        if not as_json:
+            r = results[-1]
+            print(f"{n} players, {view:<8} ({r['games']} games, {r[parts[0]]['states']} states): " + "; ".join(
+                f"{p} {r[p]['median_ms']:.1f} / {r[p]['p95_ms']:.0f} / {r[p]['max_ms']:.0f}" for p in parts),
+                flush=True)
+    load = os.getloadavg()
+    if as_json:
+        print(json.dumps({"load": load, "results": results}, indent=1))
+    else:
+        print(f"CPU ms per state: median / p95 / max; load average {load[0]:.1f} {load[1]:.1f} {load[2]:.1f}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=50, help="simulated games per player count (default 50)")
+    ap.add_argument("--first", type=int, default=0, help="index of the first game (default 0)")
     ap.add_argument("--players", default="3,4,5,6", help="player counts (default 3,4,5,6)")
     ap.add_argument("--seed", type=int, default=11)
     ap.add_argument("--parts", default=",".join(PARTS), help=f"what to time (default {','.join(PARTS)})")
     ap.add_argument("--views", default="player,observer", help="player (player 1's view), observer, or both")
+    ap.add_argument("--save", help="also write every state's times to this JSON file (for --merge)")
+    ap.add_argument("--merge", nargs="+", metavar="FILE", help="print the table of saved runs, run nothing")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
     parts = tuple(p for p in args.parts.split(",") if p)
-    results = []
+    if args.merge:
+        runs = [run for name in args.merge for run in json.loads(Path(name).read_text())]
+        table(runs, tuple(p for p in parts if all(p in run["times"] for run in runs)), args.json)
+        return
+    runs = []
     for n in map(int, args.players.split(",")):
-        for view in args.views.split(","):
-            viewer = 0 if view == "player" else None
-            times: dict[str, list[float]] = {p: [] for p in parts}
-            slowest: dict[str, tuple[float, int, int]] = {}
-            for g in range(args.games):
-                sim = simulate(n, random.Random(task_seed(args.seed, n, g)))
+        mine = {view: {"players": n, "view": view, "games": 0, "times": {p: [] for p in parts},
+                       "slowest": {p: (0.0, 0, 0) for p in parts}} for view in args.views.split(",")}
+        runs += mine.values()
+        for g in range(args.first, args.first + args.games):   # both views of a game, then the next game
+            sim = simulate(n, random.Random(task_seed(args.seed, n, g)))
+            for view, run in mine.items():
+                viewer = 0 if view == "player" else None
                 for k in range(len(sim.suggestions) + 1):
                     by = 0 if viewer == 0 else k % n
                     for part, dt in state_times(sim.view(viewer, k), by, parts).items():
-                        times[part].append(dt)
-                        if dt > slowest.get(part, (0.0, 0, 0))[0]:
-                            slowest[part] = (dt, g, k)
-            results.append({"players": n, "view": view, "games": args.games,
-                            **{p: {**stats(v), "slowest_game_turn": slowest[p][1:]} for p, v in times.items()}})
-            if not args.json:
-                r = results[-1]
-                print(f"{n} players, {view:<8} ({r[parts[0]]['states']} states): " + "; ".join(
-                    f"{p} {r[p]['median_ms']:.1f} / {r[p]['p95_ms']:.0f} / {r[p]['max_ms']:.0f}" for p in parts),
-                    flush=True)
-    load = os.getloadavg()
-    if args.json:
-        print(json.dumps({"load": load, "results": results}, indent=1))
-    else:
-        print(f"CPU ms per state: median / p95 / max; load average {load[0]:.1f} {load[1]:.1f} {load[2]:.1f}")
+                        run["times"][part].append(dt)
+                        if dt > run["slowest"][part][0]:
+                            run["slowest"][part] = (dt, g, k)
+                run["games"] += 1
+            if args.save:   # after every game: a run stopped early keeps its complete games
+                Path(args.save).write_text(json.dumps(runs))
+    table(runs, parts, args.json)
 
 
 if __name__ == "__main__":

@@ -14,7 +14,7 @@ import pytest
 from sleuth import knowledge as kn
 from sleuth.models.clue import others
 from sleuth.models.clue.counting import Problem, _Counter, count_deals
-from sleuth.models.clue.others import (_Split, _view_space, envelope_beliefs, knows, listed_worlds,
+from sleuth.models.clue.others import (_view_space, envelope_beliefs, knows, listed_worlds,
                                        player_problem, view_problem, views)
 from sleuth.models.clue.simulate import simulate
 from sleuth.models.clue.state import Deck, ClueState
@@ -116,19 +116,14 @@ def classic_states() -> list[tuple[ClueState, int]]:
 @pytest.mark.slow
 @pytest.mark.parametrize("index", range(10))
 def test_each_view_judged_as_its_own_count_says(index: int) -> None:
-    """Classic deck: every view's judgement from the split pass equals counting the view's own problem."""
+    """Classic deck: the probability that the player knows each part, from the two split passes judged all
+    at once, equals the expectation over the views (weights from :func:`views`) of what counting each
+    view's own problem says."""
     game, p = classic_states()[index]
-    found, _ = views(game, p)
-    space = _view_space(game, p)
-    assert space is not None
-    reduced, unseen, classes = space
-    prob = player_problem(game, p, reduced)
-    assert prob is not None
-    judge = others._knowledge_judge(_Split(prob, p, classes, unseen, counts=False))
-    shift = _Split(reduced, p, classes, unseen, counts=False).shift
-    for (hand, sigma) in found:
-        comp = sum(len(hand & set(cards)) << sh for (cards, _), sh in zip(classes, shift, strict=True))
-        assert judge((comp, sigma)) == knows(count_deals(view_problem(game, p, (hand, sigma))), game.deck)
+    found, denominator = views(game, p)
+    want = kn.expectation(((view, info.weight) for view, info in found.items()),
+                          lambda view: knows(count_deals(view_problem(game, p, view)), game.deck), denominator)
+    assert others.others_knowledge(game, [p])[p] == {part: want.get(part, Fraction(0)) for part in others.PARTS}
 
 
 def test_split_totals_match_the_count_and_python_integers_agree() -> None:

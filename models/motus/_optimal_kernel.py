@@ -65,8 +65,8 @@ def hard_filter(allowed, g, code, glet, gcnt):
     return out[:k].copy()
 
 
-def guess_bound(row, S, found, dl, marks, ctl, limit):
-    """``n + sum lbt[cd, class]`` over the feedback classes of one guess (its ``row`` of codes) on ``S``; INF
+def guess_bound(MT, g, S, found, dl, marks, ctl, limit):
+    """``n + sum lbt[cd, class]`` over the feedback classes of guess ``g`` (column ``g`` of ``MT``) on ``S``; INF
     when it splits nothing and cannot win; stops early with a value ``>= limit`` once that is certain
     (every answer still to place adds at least one guess, but for one that may be found).  ``dl[x]`` is
     ``lbt[cd, x + 1] - lbt[cd, x]``; ``marks`` (stamps, counts per code) needs no clearing: a code's count
@@ -77,7 +77,7 @@ def guess_bound(row, S, found, dl, marks, ctl, limit):
     tot = n
     k = 0
     for i in range(n):
-        c = row[S[i]]
+        c = MT[S[i], g]
         if marks[0, c] != gen:
             marks[0, c] = gen
             marks[1, c] = 0
@@ -88,12 +88,12 @@ def guess_bound(row, S, found, dl, marks, ctl, limit):
             tot += dl[x]
         if tot + n - 2 - i >= limit:
             return tot + max(0, n - 2 - i)
-    if k == 1 and row[S[0]] != found:
+    if k == 1 and MT[S[0], g] != found:
         return INF
     return tot
 
 
-def enter(S, allowed, d, beta, forced, M, found, arow, lbt, zs, zg, zd, memo, capped, hard, counts, ctl):
+def enter(S, allowed, d, beta, forced, MT, found, arow, lbt, zs, zg, zd, memo, capped, hard, counts, ctl):
     """A node's start: ``(True, value)`` when it is settled at once (no answers, one or two, the node limit,
     the class-size bound at ``beta``, the cache, a perfect split), else ``(False, 0)`` with its hash, bound,
     first guess (the best possible answer by bound) and that guess's bound."""
@@ -139,7 +139,7 @@ def enter(S, allowed, d, beta, forced, M, found, arow, lbt, zs, zg, zd, memo, ca
     first = forced
     for i in range(n):
         g = arow[S[i]]
-        b = guess_bound(M[g], S, found, dl, marks, ctl, low)
+        b = guess_bound(MT, g, S, found, dl, marks, ctl, low)
         if b == 2 * n - 1:
             memo[(h1, h2)] = (b << 33) | (1 << 32) | g
             return True, b, h1, h2, lbn, forced, z
@@ -149,7 +149,7 @@ def enter(S, allowed, d, beta, forced, M, found, arow, lbt, zs, zg, zd, memo, ca
     return False, z, h1, h2, lbn, first, low
 
 
-def others(S, allowed, first, best, M, found, lbt, cd, counts, ctl):
+def others(S, allowed, first, best, MT, found, lbt, cd, counts, ctl):
     """Every guess but ``first`` whose bound is below ``best``, ordered by bound (ties by guess order), and
     those bounds."""
     dl = lbt[cd, 1:] - lbt[cd, :-1]
@@ -159,7 +159,7 @@ def others(S, allowed, first, best, M, found, lbt, cd, counts, ctl):
     kept = 0
     for j in range(m):
         if allowed[j] != first:
-            b = guess_bound(M[allowed[j]], S, found, dl, marks, ctl, best)
+            b = guess_bound(MT, allowed[j], S, found, dl, marks, ctl, best)
             if b < best:  # the others cannot beat the best total: never sorted, never searched
                 keys[kept] = b * m + j  # unique keys: ties broken by guess order
                 kept += 1
@@ -172,15 +172,15 @@ def others(S, allowed, first, best, M, found, lbt, cd, counts, ctl):
     return cand, glb
 
 
-def classes(row, S, found, cnt):
-    """The feedback classes of a guess (its ``row`` of codes) on ``S`` by counting sort: ``idx`` (positions
+def classes(MT, g, S, found, cnt):
+    """The feedback classes of guess ``g`` (column ``g`` of ``MT``) on ``S`` by counting sort: ``idx`` (positions
     in ``S``, class by class, codes ascending), each class's start, size and code (found left out), and the
     classes largest first.  ``cnt`` is scratch, zero before and after."""
     n = S.shape[0]
     distinct = np.empty(n, np.int64)
     nd = 0
     for i in range(n):
-        c = row[S[i]]
+        c = MT[S[i], g]
         if cnt[c] == 0:
             distinct[nd] = c
             nd += 1
@@ -203,7 +203,7 @@ def classes(row, S, found, cnt):
         pos += size
     idx = np.empty(n, np.int64)
     for i in range(n):
-        c = row[S[i]]
+        c = MT[S[i], g]
         idx[cnt[c]] = i
         cnt[c] += 1
     for r in range(nd):
@@ -224,7 +224,7 @@ def _put(stack, i, x):
 D, BETA, FORCED, H1, H2, LBN, CD, BEST, BESTG, LOW, PHASE, T, TOTAL, REM, R, G = range(16)
 
 
-def solve(S, allowed, d, beta, forced, M, found, arow, lbt, zs, zg, zd, memo, capped, hard, glet, gcnt, counts,
+def solve(S, allowed, d, beta, forced, MT, found, arow, lbt, zs, zg, zd, memo, capped, hard, glet, gcnt, counts,
           ctl):
     """See the module docstring.  ``forced >= 0`` evaluates that one guess (no cache); ``ctl`` holds
     ``[nodes, aborted, node limit, best guess, stamp]``; ``counts`` is scratch of three rows of one slot per
@@ -256,7 +256,7 @@ def solve(S, allowed, d, beta, forced, M, found, arow, lbt, zs, zg, zd, memo, ca
             fS = s_S[top]
             fA = s_A[top]
             fd = sc[top, D]
-            done, val, h1, h2, lbn, first, low = enter(fS, fA, fd, sc[top, BETA], sc[top, FORCED], M, found, arow,
+            done, val, h1, h2, lbn, first, low = enter(fS, fA, fd, sc[top, BETA], sc[top, FORCED], MT, found, arow,
                                                        lbt, zs, zg, zd, memo, capped, hard, counts, ctl)
             if done:
                 ret = val
@@ -294,7 +294,7 @@ def solve(S, allowed, d, beta, forced, M, found, arow, lbt, zs, zg, zd, memo, ca
                 # every guess that is not a possible answer needs at least 2n; the possible answers' bounds
                 # are known
                 if sc[top, PHASE] == 0 and sc[top, FORCED] < 0 and best > min(sc[top, LOW], n + n * lbt[cd, 1]):
-                    cand, glb = others(fS, s_A[top], cand[0], best, M, found, lbt, cd, counts, ctl)
+                    cand, glb = others(fS, s_A[top], cand[0], best, MT, found, lbt, cd, counts, ctl)
                     s_cand[top] = cand
                     s_glb[top] = glb
                     sc[top, PHASE] = 1
@@ -315,7 +315,7 @@ def solve(S, allowed, d, beta, forced, M, found, arow, lbt, zs, zg, zd, memo, ca
                 state = 3
                 continue
             g = cand[t]
-            idx, starts, sizes, ccode, corder = classes(M[g], fS, found, cnt)
+            idx, starts, sizes, ccode, corder = classes(MT, g, fS, found, cnt)
             rem = z
             for r in range(sizes.shape[0]):
                 rem += lbt[cd, sizes[r]]
@@ -401,8 +401,8 @@ def solve(S, allowed, d, beta, forced, M, found, arow, lbt, zs, zg, zd, memo, ca
                 state = 2
 
 
-def search(S, allowed, d, beta, forced, M, found, arow, lbt, zs, zg, zd, memo, capped, hard, glet, gcnt, counts,
+def search(S, allowed, d, beta, forced, MT, found, arow, lbt, zs, zg, zd, memo, capped, hard, glet, gcnt, counts,
            ctl):
     """The entry point (the same as :func:`solve`)."""
-    return solve(S, allowed, d, beta, forced, M, found, arow, lbt, zs, zg, zd, memo, capped, hard, glet, gcnt,
+    return solve(S, allowed, d, beta, forced, MT, found, arow, lbt, zs, zg, zd, memo, capped, hard, glet, gcnt,
                  counts, ctl)

@@ -141,6 +141,13 @@ class Optimal:
         return np.ascontiguousarray(self.space.matrix())
 
     @cached_property
+    def columns(self) -> np.ndarray:
+        """The feedback matrix transposed (a row per answer, a column per guess), what the kernel reads: the
+        sweep over the guesses of a node then reads a few rows in order rather than a few codes in every
+        row of the matrix (memory-bound; 2 to 3 times faster on Wordle)."""
+        return np.ascontiguousarray(self.matrix.T)
+
+    @cached_property
     def lbt(self) -> np.ndarray:
         m = self.matrix
         found = self.space.found
@@ -169,7 +176,7 @@ class Optimal:
         self.ctl = ctl
         value = self.k.search(np.ascontiguousarray(answers, dtype=np.int64),
                              np.ascontiguousarray(allowed, dtype=np.int64), np.int64(depth),
-                             np.int64(self.k.INF if beta is None else beta), np.int64(forced), self.matrix,
+                             np.int64(self.k.INF if beta is None else beta), np.int64(forced), self.columns,
                              np.int64(self.space.found), self.arow,
                              self.lbt, self.zs, self.zg, self.zd, self.memo, self.cap is not None, self.hard,
                              self.glet, self.gcnt, self.counts, ctl)

@@ -15,8 +15,8 @@ guesses made until it is found, this one included) when that total is below ``be
 * per guess, the bound ``n + sum lbt[class]`` orders the guesses and cuts the loop once it reaches the best
   total found so far; within a guess, classes are solved largest first and the guess is dropped as soon as
   the partial sum plus the bounds of the classes left reaches the best (cut-off on partial sums);
-* a cache keyed by the candidate set (two 64-bit Zobrist hashes; plus the depth left under a cap and the
-  allowed guesses in hard mode) keeps exact values and proven lower bounds;
+* a cache keyed by the candidate set (two 64-bit Zobrist hashes, :func:`memo_get`; plus the depth left under
+  a cap and the allowed guesses in hard mode) keeps exact values and proven lower bounds;
 * instant answers: a possible answer that splits the rest into singletons gives ``2n - 1`` at once, and a
   guess whose classes all have one or two answers is exact at its bound; classes of one or two answers are
   never searched;
@@ -63,6 +63,68 @@ def hard_filter(allowed, g, code, glet, gcnt):
             out[k] = h
             k += 1
     return out[:k].copy()
+
+
+def sort_keys(keys):
+    """``keys`` sorted ascending in place (heapsort: a few lines that numba compiles in a fraction of the time
+    of ``np.sort``, which matters to a first run that compiles the kernel)."""
+    n = keys.shape[0]
+    for start in range(n // 2 - 1, -1, -1):
+        _sift(keys, start, n)
+    for end in range(n - 1, 0, -1):
+        x = keys[0]
+        keys[0] = keys[end]
+        keys[end] = x
+        _sift(keys, 0, end)
+    return keys
+
+
+def _sift(keys, i, n):
+    """Restore the max-heap below ``i`` in ``keys[:n]``."""
+    x = keys[i]
+    while True:
+        c = 2 * i + 1
+        if c >= n:
+            break
+        if c + 1 < n and keys[c + 1] > keys[c]:
+            c += 1
+        if keys[c] <= x:
+            break
+        keys[i] = keys[c]
+        i = c
+    keys[i] = x
+
+
+def memo_get(memo, h1, h2):
+    """The packed entry of the candidate set hashed ``(h1, h2)`` in the cache ``memo`` (two dicts keyed by
+    ``h1``: the entries and their ``h2``, so that a key is 128 bits), -1 when absent."""
+    packed = memo[0].get(h1, -1)
+    if packed >= 0 and memo[1].get(h1, 0) != h2:  # get: no KeyError path to compile
+        return -1
+    return packed
+
+
+def memo_put(memo, h1, h2, packed):
+    """Keep ``packed`` for ``(h1, h2)`` (see :func:`memo_get`)."""
+    memo[0][h1] = packed
+    memo[1][h1] = h2
+
+
+def steps(lbt, cd):
+    """``lbt[cd, x + 1] - lbt[cd, x]`` for every ``x`` (a loop: array arithmetic costs numba more to compile)."""
+    out = np.empty(lbt.shape[1] - 1, np.int64)
+    for x in range(out.shape[0]):
+        out[x] = lbt[cd, x + 1] - lbt[cd, x]
+    return out
+
+
+def _grown(sc):
+    """``sc`` with twice the rows (the new ones zero)."""
+    out = np.zeros((2 * sc.shape[0], sc.shape[1]), np.int64)
+    for i in range(sc.shape[0]):
+        for j in range(sc.shape[1]):
+            out[i, j] = sc[i, j]
+    return out
 
 
 def guess_bound(MT, g, S, found, dl, marks, ctl, limit):
@@ -123,7 +185,7 @@ def enter(S, allowed, d, beta, forced, MT, found, arow, lbt, zs, zg, zd, memo, c
         for j in range(allowed.shape[0]):
             h1 ^= zg[allowed[j], 0]
             h2 ^= zg[allowed[j], 1]
-    packed = memo.get((h1, h2), -1)
+    packed = memo_get(memo, h1, h2)
     if packed >= 0:
         val = packed >> 33
         if (packed >> 32) & 1 == 1 or val >= beta:
@@ -133,7 +195,7 @@ def enter(S, allowed, d, beta, forced, MT, found, arow, lbt, zs, zg, zd, memo, c
     # the possible answers first: a perfect split is optimal at once, else the best of them, searched
     # first, sets a total that cuts the bounds of all the other guesses short
     cd = d - 1 if capped else d
-    dl = lbt[cd, 1:] - lbt[cd, :-1]
+    dl = steps(lbt, cd)
     marks = counts[1:]
     low = z + INF
     first = forced
@@ -141,7 +203,7 @@ def enter(S, allowed, d, beta, forced, MT, found, arow, lbt, zs, zg, zd, memo, c
         g = arow[S[i]]
         b = guess_bound(MT, g, S, found, dl, marks, ctl, low)
         if b == 2 * n - 1:
-            memo[(h1, h2)] = (b << 33) | (1 << 32) | g
+            memo_put(memo, h1, h2, (b << 33) | (1 << 32) | g)
             return True, b, h1, h2, lbn, forced, z
         if b < low:
             low = b
@@ -152,7 +214,7 @@ def enter(S, allowed, d, beta, forced, MT, found, arow, lbt, zs, zg, zd, memo, c
 def others(S, allowed, first, best, MT, found, lbt, cd, counts, ctl):
     """Every guess but ``first`` whose bound is below ``best``, ordered by bound (ties by guess order), and
     those bounds."""
-    dl = lbt[cd, 1:] - lbt[cd, :-1]
+    dl = steps(lbt, cd)
     marks = counts[1:]
     m = allowed.shape[0]
     keys = np.empty(m, np.int64)
@@ -163,7 +225,7 @@ def others(S, allowed, first, best, MT, found, lbt, cd, counts, ctl):
             if b < best:  # the others cannot beat the best total: never sorted, never searched
                 keys[kept] = b * m + j  # unique keys: ties broken by guess order
                 kept += 1
-    keys = np.sort(keys[:kept])
+    keys = sort_keys(keys[:kept])
     cand = np.empty(kept, np.int64)
     glb = np.empty(kept, np.int64)
     for t in range(kept):
@@ -185,7 +247,7 @@ def classes(MT, g, S, found, cnt):
             distinct[nd] = c
             nd += 1
         cnt[c] += 1
-    distinct = np.sort(distinct[:nd])
+    distinct = sort_keys(distinct[:nd])
     starts = np.empty(nd, np.int64)
     sizes = np.empty(nd, np.int64)
     ccode = np.empty(nd, np.int64)
@@ -208,7 +270,12 @@ def classes(MT, g, S, found, cnt):
         cnt[c] += 1
     for r in range(nd):
         cnt[distinct[r]] = 0
-    corder = np.argsort(-sizes[:q], kind="mergesort")
+    corder = np.empty(q, np.int64)  # largest first, ties in code order: by the key (n - size) * q + class
+    for r in range(q):
+        corder[r] = (n - sizes[r]) * q + r
+    sort_keys(corder)
+    for r in range(q):
+        corder[r] %= q
     return idx, starts[:q].copy(), sizes[:q].copy(), ccode[:q].copy(), corder
 
 
@@ -306,11 +373,11 @@ def solve(S, allowed, d, beta, forced, MT, found, arow, lbt, zs, zg, zd, memo, c
                         ctl[3] = bestg
                     ret = best
                 elif best < sc[top, BETA]:
-                    memo[(sc[top, H1], sc[top, H2])] = (min(best, INF) << 33) | (1 << 32) | bestg
+                    memo_put(memo, sc[top, H1], sc[top, H2], (min(best, INF) << 33) | (1 << 32) | bestg)
                     ret = best
                 else:
                     bound = max(sc[top, LBN], sc[top, BETA])
-                    memo[(sc[top, H1], sc[top, H2])] = min(bound, INF) << 33
+                    memo_put(memo, sc[top, H1], sc[top, H2], min(bound, INF) << 33)
                     ret = bound
                 state = 3
                 continue
@@ -360,9 +427,7 @@ def solve(S, allowed, d, beta, forced, MT, found, arow, lbt, zs, zg, zd, memo, c
                     sc[top, REM] = rem
                     sc[top, R] = r
                     if top + 1 == sc.shape[0]:
-                        grown = np.zeros((2 * sc.shape[0], 16), np.int64)
-                        grown[:sc.shape[0]] = sc
-                        sc = grown
+                        sc = _grown(sc)
                     top += 1
                     _put(s_S, top, child)
                     _put(s_A, top, sub)

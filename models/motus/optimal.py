@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 
 from sleuth.jit import load_kernel
+from sleuth.limits import check_bytes
 
 from .emi import SearchTimeout
 from .space import Space, WordSpace
@@ -112,6 +113,11 @@ class Optimal:
         if hard and not isinstance(space, WordSpace):
             raise ValueError("hard mode is defined for word games only")
         self.space, self.hard, self.cap = space, hard, cap
+        cells = len(space.guesses) * len(space.answers)
+        check_bytes("the optimal search's feedback matrices", 3 * cells * np.dtype(space.codes(
+            space.guess_array[:1], space.answer_array[:1]).dtype).itemsize,
+            detail=f"{len(space.guesses)} guesses x {len(space.answers)} answers, three copies: the matrix, its "
+            "transpose for the kernel and one for the heuristic bounds", also="a smaller game")
         self.k = _pick_kernel(kernel)
         self.compiled = self.k is not kernel_module(False)
         self.kernel = "numba" if self.compiled else "python"

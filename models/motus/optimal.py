@@ -60,8 +60,8 @@ def _memo(compiled: bool) -> Any:
     from numba import types
     from numba.typed import Dict
 
-    return tuple(Dict.empty(key_type=types.int64, value_type=types.int64)  # type: ignore[no-untyped-call]
-                 for _ in range(2))
+    empty = Dict.empty
+    return empty(key_type=types.int64, value_type=types.int64), empty(key_type=types.int64, value_type=types.int64)
 
 
 def lower_bounds(classes: int, size: int, dmax: int) -> np.ndarray:

@@ -15,8 +15,8 @@ guesses made until it is found, this one included) when that total is below ``be
 * per guess, the bound ``n + sum lbt[class]`` orders the guesses and cuts the loop once it reaches the best
   total found so far; within a guess, classes are solved largest first and the guess is dropped as soon as
   the partial sum plus the bounds of the classes left reaches the best (cut-off on partial sums);
-* a cache keyed by the candidate set (two 64-bit Zobrist hashes; plus the depth left under a cap and the
-  allowed guesses in hard mode) keeps exact values and proven lower bounds;
+* a cache keyed by the candidate set (two 64-bit Zobrist hashes, :func:`memo_get`; plus the depth left under
+  a cap and the allowed guesses in hard mode) keeps exact values and proven lower bounds;
 * instant answers: a possible answer that splits the rest into singletons gives ``2n - 1`` at once, and a
   guess whose classes all have one or two answers is exact at its bound; classes of one or two answers are
   never searched;
@@ -65,8 +65,70 @@ def hard_filter(allowed, g, code, glet, gcnt):
     return out[:k].copy()
 
 
-def guess_bound(row, S, found, dl, marks, ctl, limit):
-    """``n + sum lbt[cd, class]`` over the feedback classes of one guess (its ``row`` of codes) on ``S``; INF
+def sort_keys(keys):
+    """``keys`` sorted ascending in place (heapsort: a few lines that numba compiles in a fraction of the time
+    of ``np.sort``, which matters to a first run that compiles the kernel)."""
+    n = keys.shape[0]
+    for start in range(n // 2 - 1, -1, -1):
+        _sift(keys, start, n)
+    for end in range(n - 1, 0, -1):
+        x = keys[0]
+        keys[0] = keys[end]
+        keys[end] = x
+        _sift(keys, 0, end)
+    return keys
+
+
+def _sift(keys, i, n):
+    """Restore the max-heap below ``i`` in ``keys[:n]``."""
+    x = keys[i]
+    while True:
+        c = 2 * i + 1
+        if c >= n:
+            break
+        if c + 1 < n and keys[c + 1] > keys[c]:
+            c += 1
+        if keys[c] <= x:
+            break
+        keys[i] = keys[c]
+        i = c
+    keys[i] = x
+
+
+def memo_get(memo, h1, h2):
+    """The packed entry of the candidate set hashed ``(h1, h2)`` in the cache ``memo`` (two dicts keyed by
+    ``h1``: the entries and their ``h2``, so that a key is 128 bits), -1 when absent."""
+    packed = memo[0].get(h1, -1)
+    if packed >= 0 and memo[1].get(h1, 0) != h2:  # get: no KeyError path to compile
+        return -1
+    return packed
+
+
+def memo_put(memo, h1, h2, packed):
+    """Keep ``packed`` for ``(h1, h2)`` (see :func:`memo_get`)."""
+    memo[0][h1] = packed
+    memo[1][h1] = h2
+
+
+def steps(lbt, cd):
+    """``lbt[cd, x + 1] - lbt[cd, x]`` for every ``x`` (a loop: array arithmetic costs numba more to compile)."""
+    out = np.empty(lbt.shape[1] - 1, np.int64)
+    for x in range(out.shape[0]):
+        out[x] = lbt[cd, x + 1] - lbt[cd, x]
+    return out
+
+
+def _grown(sc):
+    """``sc`` with twice the rows (the new ones zero)."""
+    out = np.zeros((2 * sc.shape[0], sc.shape[1]), np.int64)
+    for i in range(sc.shape[0]):
+        for j in range(sc.shape[1]):
+            out[i, j] = sc[i, j]
+    return out
+
+
+def guess_bound(MT, g, S, found, dl, marks, ctl, limit):
+    """``n + sum lbt[cd, class]`` over the feedback classes of guess ``g`` (column ``g`` of ``MT``) on ``S``; INF
     when it splits nothing and cannot win; stops early with a value ``>= limit`` once that is certain
     (every answer still to place adds at least one guess, but for one that may be found).  ``dl[x]`` is
     ``lbt[cd, x + 1] - lbt[cd, x]``; ``marks`` (stamps, counts per code) needs no clearing: a code's count
@@ -77,7 +139,7 @@ def guess_bound(row, S, found, dl, marks, ctl, limit):
     tot = n
     k = 0
     for i in range(n):
-        c = row[S[i]]
+        c = MT[S[i], g]
         if marks[0, c] != gen:
             marks[0, c] = gen
             marks[1, c] = 0
@@ -88,12 +150,12 @@ def guess_bound(row, S, found, dl, marks, ctl, limit):
             tot += dl[x]
         if tot + n - 2 - i >= limit:
             return tot + max(0, n - 2 - i)
-    if k == 1 and row[S[0]] != found:
+    if k == 1 and MT[S[0], g] != found:
         return INF
     return tot
 
 
-def enter(S, allowed, d, beta, forced, M, found, arow, lbt, zs, zg, zd, memo, capped, hard, counts, ctl):
+def enter(S, allowed, d, beta, forced, MT, found, arow, lbt, zs, zg, zd, memo, capped, hard, counts, ctl):
     """A node's start: ``(True, value)`` when it is settled at once (no answers, one or two, the node limit,
     the class-size bound at ``beta``, the cache, a perfect split), else ``(False, 0)`` with its hash, bound,
     first guess (the best possible answer by bound) and that guess's bound."""
@@ -123,7 +185,7 @@ def enter(S, allowed, d, beta, forced, M, found, arow, lbt, zs, zg, zd, memo, ca
         for j in range(allowed.shape[0]):
             h1 ^= zg[allowed[j], 0]
             h2 ^= zg[allowed[j], 1]
-    packed = memo.get((h1, h2), -1)
+    packed = memo_get(memo, h1, h2)
     if packed >= 0:
         val = packed >> 33
         if (packed >> 32) & 1 == 1 or val >= beta:
@@ -133,15 +195,15 @@ def enter(S, allowed, d, beta, forced, M, found, arow, lbt, zs, zg, zd, memo, ca
     # the possible answers first: a perfect split is optimal at once, else the best of them, searched
     # first, sets a total that cuts the bounds of all the other guesses short
     cd = d - 1 if capped else d
-    dl = lbt[cd, 1:] - lbt[cd, :-1]
+    dl = steps(lbt, cd)
     marks = counts[1:]
     low = z + INF
     first = forced
     for i in range(n):
         g = arow[S[i]]
-        b = guess_bound(M[g], S, found, dl, marks, ctl, low)
+        b = guess_bound(MT, g, S, found, dl, marks, ctl, low)
         if b == 2 * n - 1:
-            memo[(h1, h2)] = (b << 33) | (1 << 32) | g
+            memo_put(memo, h1, h2, (b << 33) | (1 << 32) | g)
             return True, b, h1, h2, lbn, forced, z
         if b < low:
             low = b
@@ -149,21 +211,21 @@ def enter(S, allowed, d, beta, forced, M, found, arow, lbt, zs, zg, zd, memo, ca
     return False, z, h1, h2, lbn, first, low
 
 
-def others(S, allowed, first, best, M, found, lbt, cd, counts, ctl):
+def others(S, allowed, first, best, MT, found, lbt, cd, counts, ctl):
     """Every guess but ``first`` whose bound is below ``best``, ordered by bound (ties by guess order), and
     those bounds."""
-    dl = lbt[cd, 1:] - lbt[cd, :-1]
+    dl = steps(lbt, cd)
     marks = counts[1:]
     m = allowed.shape[0]
     keys = np.empty(m, np.int64)
     kept = 0
     for j in range(m):
         if allowed[j] != first:
-            b = guess_bound(M[allowed[j]], S, found, dl, marks, ctl, best)
+            b = guess_bound(MT, allowed[j], S, found, dl, marks, ctl, best)
             if b < best:  # the others cannot beat the best total: never sorted, never searched
                 keys[kept] = b * m + j  # unique keys: ties broken by guess order
                 kept += 1
-    keys = np.sort(keys[:kept])
+    keys = sort_keys(keys[:kept])
     cand = np.empty(kept, np.int64)
     glb = np.empty(kept, np.int64)
     for t in range(kept):
@@ -172,20 +234,20 @@ def others(S, allowed, first, best, M, found, lbt, cd, counts, ctl):
     return cand, glb
 
 
-def classes(row, S, found, cnt):
-    """The feedback classes of a guess (its ``row`` of codes) on ``S`` by counting sort: ``idx`` (positions
+def classes(MT, g, S, found, cnt):
+    """The feedback classes of guess ``g`` (column ``g`` of ``MT``) on ``S`` by counting sort: ``idx`` (positions
     in ``S``, class by class, codes ascending), each class's start, size and code (found left out), and the
     classes largest first.  ``cnt`` is scratch, zero before and after."""
     n = S.shape[0]
     distinct = np.empty(n, np.int64)
     nd = 0
     for i in range(n):
-        c = row[S[i]]
+        c = MT[S[i], g]
         if cnt[c] == 0:
             distinct[nd] = c
             nd += 1
         cnt[c] += 1
-    distinct = np.sort(distinct[:nd])
+    distinct = sort_keys(distinct[:nd])
     starts = np.empty(nd, np.int64)
     sizes = np.empty(nd, np.int64)
     ccode = np.empty(nd, np.int64)
@@ -203,12 +265,17 @@ def classes(row, S, found, cnt):
         pos += size
     idx = np.empty(n, np.int64)
     for i in range(n):
-        c = row[S[i]]
+        c = MT[S[i], g]
         idx[cnt[c]] = i
         cnt[c] += 1
     for r in range(nd):
         cnt[distinct[r]] = 0
-    corder = np.argsort(-sizes[:q], kind="mergesort")
+    corder = np.empty(q, np.int64)  # largest first, ties in code order: by the key (n - size) * q + class
+    for r in range(q):
+        corder[r] = (n - sizes[r]) * q + r
+    sort_keys(corder)
+    for r in range(q):
+        corder[r] %= q
     return idx, starts[:q].copy(), sizes[:q].copy(), ccode[:q].copy(), corder
 
 
@@ -224,7 +291,7 @@ def _put(stack, i, x):
 D, BETA, FORCED, H1, H2, LBN, CD, BEST, BESTG, LOW, PHASE, T, TOTAL, REM, R, G = range(16)
 
 
-def solve(S, allowed, d, beta, forced, M, found, arow, lbt, zs, zg, zd, memo, capped, hard, glet, gcnt, counts,
+def solve(S, allowed, d, beta, forced, MT, found, arow, lbt, zs, zg, zd, memo, capped, hard, glet, gcnt, counts,
           ctl):
     """See the module docstring.  ``forced >= 0`` evaluates that one guess (no cache); ``ctl`` holds
     ``[nodes, aborted, node limit, best guess, stamp]``; ``counts`` is scratch of three rows of one slot per
@@ -256,7 +323,7 @@ def solve(S, allowed, d, beta, forced, M, found, arow, lbt, zs, zg, zd, memo, ca
             fS = s_S[top]
             fA = s_A[top]
             fd = sc[top, D]
-            done, val, h1, h2, lbn, first, low = enter(fS, fA, fd, sc[top, BETA], sc[top, FORCED], M, found, arow,
+            done, val, h1, h2, lbn, first, low = enter(fS, fA, fd, sc[top, BETA], sc[top, FORCED], MT, found, arow,
                                                        lbt, zs, zg, zd, memo, capped, hard, counts, ctl)
             if done:
                 ret = val
@@ -294,7 +361,7 @@ def solve(S, allowed, d, beta, forced, M, found, arow, lbt, zs, zg, zd, memo, ca
                 # every guess that is not a possible answer needs at least 2n; the possible answers' bounds
                 # are known
                 if sc[top, PHASE] == 0 and sc[top, FORCED] < 0 and best > min(sc[top, LOW], n + n * lbt[cd, 1]):
-                    cand, glb = others(fS, s_A[top], cand[0], best, M, found, lbt, cd, counts, ctl)
+                    cand, glb = others(fS, s_A[top], cand[0], best, MT, found, lbt, cd, counts, ctl)
                     s_cand[top] = cand
                     s_glb[top] = glb
                     sc[top, PHASE] = 1
@@ -306,16 +373,16 @@ def solve(S, allowed, d, beta, forced, M, found, arow, lbt, zs, zg, zd, memo, ca
                         ctl[3] = bestg
                     ret = best
                 elif best < sc[top, BETA]:
-                    memo[(sc[top, H1], sc[top, H2])] = (min(best, INF) << 33) | (1 << 32) | bestg
+                    memo_put(memo, sc[top, H1], sc[top, H2], (min(best, INF) << 33) | (1 << 32) | bestg)
                     ret = best
                 else:
                     bound = max(sc[top, LBN], sc[top, BETA])
-                    memo[(sc[top, H1], sc[top, H2])] = min(bound, INF) << 33
+                    memo_put(memo, sc[top, H1], sc[top, H2], min(bound, INF) << 33)
                     ret = bound
                 state = 3
                 continue
             g = cand[t]
-            idx, starts, sizes, ccode, corder = classes(M[g], fS, found, cnt)
+            idx, starts, sizes, ccode, corder = classes(MT, g, fS, found, cnt)
             rem = z
             for r in range(sizes.shape[0]):
                 rem += lbt[cd, sizes[r]]
@@ -360,9 +427,7 @@ def solve(S, allowed, d, beta, forced, M, found, arow, lbt, zs, zg, zd, memo, ca
                     sc[top, REM] = rem
                     sc[top, R] = r
                     if top + 1 == sc.shape[0]:
-                        grown = np.zeros((2 * sc.shape[0], 16), np.int64)
-                        grown[:sc.shape[0]] = sc
-                        sc = grown
+                        sc = _grown(sc)
                     top += 1
                     _put(s_S, top, child)
                     _put(s_A, top, sub)
@@ -401,8 +466,8 @@ def solve(S, allowed, d, beta, forced, M, found, arow, lbt, zs, zg, zd, memo, ca
                 state = 2
 
 
-def search(S, allowed, d, beta, forced, M, found, arow, lbt, zs, zg, zd, memo, capped, hard, glet, gcnt, counts,
+def search(S, allowed, d, beta, forced, MT, found, arow, lbt, zs, zg, zd, memo, capped, hard, glet, gcnt, counts,
            ctl):
     """The entry point (the same as :func:`solve`)."""
-    return solve(S, allowed, d, beta, forced, M, found, arow, lbt, zs, zg, zd, memo, capped, hard, glet, gcnt,
+    return solve(S, allowed, d, beta, forced, MT, found, arow, lbt, zs, zg, zd, memo, capped, hard, glet, gcnt,
                  counts, ctl)

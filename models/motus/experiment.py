@@ -458,17 +458,36 @@ def throughput(space: Space, repeat: int = 5, sample: int = 200) -> dict[str, fl
         m = space.codes(space.guess_array, space.answer_array)
         times.append(time.perf_counter() - t0)
         cpus.append(time.process_time() - c0)
-    fast = m.size / statistics.median(times)
+    def rate(pairs: float, seconds: float) -> float:
+        return pairs / seconds if seconds > 0 else float("nan")  # a tiny cell can take less than the clock's step
+
+    fast = rate(m.size, statistics.median(times))
     if isinstance(space, WordSpace):
         g, a = list(space.guesses[:sample]), list(space.answers[:sample])
         t0 = time.perf_counter()
         fb.matrix_reference(g, a)
-        ref = len(g) * len(a) / (time.perf_counter() - t0)
+        ref = rate(len(g) * len(a), time.perf_counter() - t0)
     else:
         ref = float("nan")
     return {"pairs": float(m.size), "pairs_per_second": fast, "reference_pairs_per_second": ref,
-            "ratio": fast / ref, "median_seconds": statistics.median(times),
-            "median_cpu_seconds": statistics.median(cpus), "pairs_per_cpu_second": m.size / statistics.median(cpus)}
+            "ratio": rate(fast, ref), "median_seconds": statistics.median(times),
+            "median_cpu_seconds": statistics.median(cpus),
+            "pairs_per_cpu_second": rate(m.size, statistics.median(cpus))}
+
+
+def _throughput_cell(text: str) -> WordSpace:
+    """The cell of ``--throughput DICT:LENGTH LETTER`` (e.g. ``fr:10R``); PuzzleError when it cannot be read
+    or holds no word."""
+    spec, _, cellname = text.partition(":")
+    try:
+        length, first = int(cellname[:-1]), cellname[-1].upper()
+    except (ValueError, IndexError):
+        raise PuzzleError(f"cannot read {text!r}", place="--throughput", allowed="e.g. fr:10R") from None
+    space = WordSpace(dictionary(spec).cell(length, first))
+    if not space.answers:
+        raise PuzzleError(f"{spec} has no word of {length} letters starting with {first}", place="--throughput",
+                          allowed="a cell with words, e.g. fr:10R")
+    return space
 
 
 def _wordle_task(job: tuple[str, int, int, str]) -> tuple[dict[st.Method, Tally], Timing, list[str]]:
@@ -524,6 +543,7 @@ def main_wordle(argv: list[str]) -> int:
     if args.optimal:
         from .optimal_study import main_experiment
         return main_experiment(args)
+    cell = _throughput_cell(args.throughput) if args.throughput else None  # read before the games are played
     methods = _methods(args.methods)
     spaces = [game_space(game_key(g, args.pegs, args.colours)) for g in games]
     jobs = [(g, args.pegs, args.colours, m.value) for g in games for m in methods]
@@ -543,14 +563,8 @@ def main_wordle(argv: list[str]) -> int:
             for m, t in sorted(tallies.items(), key=lambda kv: kv[1].average):
                 name = m.title + (" (Knuth)" if isinstance(space, CodeSpace) and m is st.Method.MAX else "")
                 print(f"{name:<15}{t.average:>9.4f}{t.total:>8}{t.fails:>7}{t.worst:>7}{t.seconds:>9.2f}")
-    if args.throughput:
-        spec, _, cellname = args.throughput.partition(":")
-        try:
-            length, first = int(cellname[:-1]), cellname[-1].upper()
-        except (ValueError, IndexError):
-            raise PuzzleError(f"cannot read {args.throughput!r}", place="--throughput", allowed="e.g. fr:10R") \
-                from None
-        space = WordSpace(dictionary(spec).cell(length, first))
+    if cell is not None:
+        space = cell
         tp = throughput(space, args.repeat)
         report["throughput"] = {space.label: tp}
         if not args.json:

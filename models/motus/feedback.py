@@ -155,8 +155,13 @@ def mastermind_feedback(guess: tuple[int, ...], secret: tuple[int, ...]) -> tupl
 def mastermind_matrix(guesses: np.ndarray, secrets: np.ndarray, colours: int) -> np.ndarray:
     """Codes ``black * (pegs + 1) + white`` for every pair; found is ``pegs * (pegs + 1)``."""
     pegs = guesses.shape[1]
-    black = (guesses[:, None, :] == secrets[None, :, :]).sum(-1)
-    gc = np.stack([(guesses == c).sum(1) for c in range(colours)], 1)
-    sc = np.stack([(secrets == c).sum(1) for c in range(colours)], 1)
-    common = np.minimum(gc[:, None, :], sc[None, :, :]).sum(-1)
-    return (black * (pegs + 1) + (common - black)).astype(np.uint16)
+    gc = np.stack([(guesses == c).sum(1) for c in range(colours)], 1).astype(np.int16)
+    sc = np.stack([(secrets == c).sum(1) for c in range(colours)], 1).astype(np.int16)
+    out = np.empty((guesses.shape[0], secrets.shape[0]), dtype=np.uint16)
+    step = max(1, BLOCK_PAIRS // max(1, secrets.shape[0] * max(pegs, colours)))  # rows per block: bounded memory
+    for lo in range(0, guesses.shape[0], step):
+        g = guesses[lo:lo + step]
+        black = (g[:, None, :] == secrets[None, :, :]).sum(-1, dtype=np.int16)
+        common = np.minimum(gc[lo:lo + step, None, :], sc[None, :, :]).sum(-1, dtype=np.int16)
+        out[lo:lo + step] = black * (pegs + 1) + (common - black)
+    return out

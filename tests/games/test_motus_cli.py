@@ -129,3 +129,12 @@ def test_bad_method_and_options(cli) -> None:
     assert r.code == 2 and "auto, table, model" in r.err and "--method" in r.err
     r = cli(["experiment", "motus", "--lengths", "3-40"])
     assert r.code == 2 and "--lengths" in r.err
+
+
+@pytest.mark.parametrize("cell, why", [("fr:99Z", "no word of 99 letters"), ("fr:Z", "cannot read"),
+                                       ("fr:-3A", "no word of -3 letters")])
+def test_throughput_bad_cell_refused_before_the_games(cli, cell: str, why: str) -> None:
+    """An empty or unreadable ``--throughput`` cell is one line, exit 2, before any game is played."""
+    r = cli(["experiment", "wordle", "--games", "mastermind", "--methods", "max", "--throughput", cell])
+    assert r.code == 2 and why in r.err and "--throughput" in r.err, r.out + r.err
+    assert len(r.err.strip().splitlines()) == 1 and "Max" not in r.out

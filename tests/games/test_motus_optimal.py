@@ -173,3 +173,23 @@ def test_cell_value_is_exact_or_proven_bounds() -> None:
     cut = cell_value(space, kernel="python", node_limit=1)
     assert cut["lower"] <= truth <= cut["upper"]
     assert cut["exact"] == (cut["lower"] == cut["upper"]) and (cut["total"] is None) == (not cut["exact"])
+
+
+@pytest.mark.parametrize("kernel", KERNELS)
+def test_kernel_sort_and_cache_helpers(kernel: str) -> None:
+    """The kernel's own heapsort sorts like ``sorted`` (duplicates, negatives, empty, one); its cache is keyed
+    by both 64-bit hashes: an entry is found only under the pair it was kept under."""
+    if kernel == "numba" and not HAS_NUMBA:
+        pytest.skip("numba is not installed")
+    k = kernel_module(kernel == "numba")
+    rng = random.Random(5)
+    for n in (0, 1, 2, 7, 64, 301):
+        keys = [rng.randint(-50, 50) for _ in range(n)]
+        assert k.sort_keys(np.array(keys, dtype=np.int64)).tolist() == sorted(keys)
+    search = Optimal(CodeSpace(pegs=2, colours=3), kernel=kernel)
+    memo = search.memo
+    k.memo_put(memo, 11, 22, 5 << 33)
+    assert k.memo_get(memo, 11, 22) == 5 << 33
+    assert k.memo_get(memo, 11, 23) == -1 and k.memo_get(memo, 12, 22) == -1
+    k.memo_put(memo, 11, 23, 7 << 33)  # the same first hash, another set: replaces, never mixes
+    assert k.memo_get(memo, 11, 22) == -1 and k.memo_get(memo, 11, 23) == 7 << 33

@@ -116,6 +116,15 @@ def test_large_mastermind_needs_a_node_limit(cli) -> None:
     assert r.code == 2 and r.err.count("\n") == 1 and "--node-limit" in r.err
 
 
+def test_matrices_over_the_memory_budget_are_refused_before_work(cli, monkeypatch) -> None:
+    """The search's matrices (4 pegs, 6 colours: 3 x 1296 x 1296 x 2 bytes, about 10 MB) are estimated
+    first: over the budget, one line and exit 2 rather than a MemoryError once the work has begun."""
+    monkeypatch.setenv("SLEUTH_MEMORY_BUDGET", "4M")
+    r = cli(["experiment", "wordle", "--games", "mastermind", "--optimal", "--opener", "1122"])
+    assert r.code == 2 and r.err.count("\n") == 1 and "memory budget" in r.err and "1296 guesses" in r.err
+    assert r.out == ""
+
+
 def _dictionary(seed: int) -> tuple[tuple[str, ...], tuple[str, ...]]:
     rng = random.Random(seed)
     words: set[str] = set()

@@ -166,6 +166,17 @@ def test_mastermind_feedback_matrix() -> None:
     assert fb.mastermind_feedback((1, 1, 2, 2), (1, 2, 3, 4)) == (1, 1)
 
 
+@pytest.mark.parametrize("pegs, colours", [(3, 4), (2, 9), (5, 2)])
+def test_mastermind_matrix_in_blocks_is_every_pair(monkeypatch, pegs: int, colours: int) -> None:
+    """The matrix computed a few rows at a time (its working memory bounded) is the pairwise feedback."""
+    monkeypatch.setattr(fb, "BLOCK_PAIRS", 50)
+    space = CodeSpace(pegs=pegs, colours=colours)
+    got = space.matrix()
+    for i, g in enumerate(space.guesses):
+        for j, s in enumerate(space.answers):
+            assert got[i, j] == space.code_of(*fb.mastermind_feedback(tuple(g), tuple(s)))
+
+
 @pytest.mark.parametrize("seed", range(4))
 def test_mastermind_model_matches_table(seed: int) -> None:
     rng = random.Random(seed)

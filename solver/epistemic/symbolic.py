@@ -40,7 +40,7 @@ from typing import TYPE_CHECKING, Any
 from ..derive import NotServed
 from ..errors import PuzzleError
 from ..formula import (After, And, Arith, BoolConst, Call, Common, Compare, Distributed, FormulaError, Implies, Int,
-                       Knows, Name, Neg, Node, Not, Or, Str, names_in, parse, to_text, walk)
+                       Knows, Name, Neg, Node, Not, Or, Str, children, names_in, parse, to_text)
 from ..limits import LimitReached, expired, memory_budget
 from ..schema import fold
 from .evaluation import _interval
@@ -87,6 +87,19 @@ class Engine:
         self.mgr: BDDManager = BDDManager(self.capacity, 1 << 20, 1)
         self.true, self.false = self.mgr.true(), self.mgr.false()
         self.names: list[str] = []
+        self._purity: dict[int, tuple[Node, bool]] = {}   # by node identity (the node kept, so the id stays its)
+
+    def pure(self, node: Node) -> bool:
+        """Arithmetic and comparisons of the variables only: the same bits in every state of one puzzle run
+        (memoised, so a formula's parts are looked at once, not once per enclosing level)."""
+        hit = self._purity.get(id(node))
+        if hit is not None and hit[0] is node:
+            return hit[1]
+        ok = (isinstance(node, (Int, Name, Neg, Arith, Compare, Str)) or
+              (isinstance(node, Call) and node.func in ("min", "max", "abs"))) and \
+            all(self.pure(c) for c in children(node))
+        self._purity[id(node)] = (node, ok)
+        return ok
 
     def fresh(self, names: Sequence[str], after: Sequence[int] = ()) -> list[int]:
         """New variables, one per name: right below the lowest of ``after`` in the order (a defined bit next to
@@ -136,9 +149,13 @@ def _guard(engine: Engine) -> Iterator[None]:
     try:
         yield
     except MemoryError:
-        raise DiagramLimit(f"the decision diagrams reached {engine.nodes():,} nodes, the memory budget's "
-                           f"{engine.capacity:,} ({NODE_BYTES} bytes each); raise SLEUTH_MEMORY_BUDGET "
-                           "or use --method table") from None
+        raise _limit(engine) from None
+
+
+def _limit(engine: Engine) -> DiagramLimit:
+    return DiagramLimit(f"the decision diagrams reached {engine.nodes():,} nodes, the memory budget's "
+                        f"{engine.capacity:,} ({NODE_BYTES} bytes each); raise SLEUTH_MEMORY_BUDGET "
+                        "or use --method table")
 
 
 # -- bit vectors ------------------------------------------------------------------------------------------
@@ -312,6 +329,7 @@ class SymbolicState:
     _hidden: dict[frozenset[str], BDDFunction] = field(default_factory=dict, repr=False)
     _pure: dict[int, tuple[Node, str | Domain, Any]] = field(default_factory=dict, repr=False)   # kept by updates
     _pure_text: dict[str, tuple[Node, str | Domain, Any]] = field(default_factory=dict, repr=False)
+    _told: tuple[Node | str, SymbolicState] | None = field(default=None, repr=False)   # the last announcement
 
     # -- building ------------------------------------------------------------------------------------
     @classmethod
@@ -356,7 +374,10 @@ class SymbolicState:
             return state
 
     def _with(self, **changes: Any) -> SymbolicState:
-        return replace(self, _cache={}, _hidden={}, **changes)
+        """A copy with ``changes``; the compiled formulas are dropped (they hold in this law only), the agents'
+        quantification cubes kept while the vocabulary and the observations stay."""
+        same = "vocabulary" not in changes and "observed" not in changes
+        return replace(self, _cache={}, _hidden=self._hidden if same else {}, _told=None, **changes)
 
     def _index_is(self, enc: Encoded, index: int) -> BDDFunction:
         out = self.engine.true
@@ -542,9 +563,11 @@ class SymbolicState:
 
     def value(self, node: Node) -> tuple[str | Domain, Any]:
         """``("bool", BDD)``, ``("int", Vec)`` or ``(domain, Vec of its index)`` for a named value."""
-        pure = _pure(node)
+        hit = self._cache.get(id(node)) or self._pure.get(id(node))
+        if hit is not None and hit[0] is node:
+            return hit[1], hit[2]
+        pure = self.engine.pure(node)
         cache = self._pure if pure else self._cache   # arithmetic depends on the bits only, not the law
-        hit = cache.get(id(node))
         if (hit is None or hit[0] is not node) and pure:   # the same text parsed again (another announcement)
             same = self._pure_text.get(to_text(node))
             if same is not None:
@@ -553,8 +576,10 @@ class SymbolicState:
             if expired():
                 from ..backends import SolverTimeout
                 raise SolverTimeout("the time limit was reached")
-            with _guard(self.engine):
+            try:
                 kind, val = self._value(node)
+            except MemoryError:
+                raise _limit(self.engine) from None
             hit = cache[id(node)] = (node, kind, val)
             if pure:
                 self._pure_text[to_text(node)] = hit
@@ -747,7 +772,10 @@ class SymbolicState:
 
     # -- updates -------------------------------------------------------------------------------------
     def announce(self, formula: Node | str) -> SymbolicState:
-        """A truthful public announcement: the law conjoined with the formula (evaluated now)."""
+        """A truthful public announcement: the law conjoined with the formula (evaluated now).  The last one
+        is kept, so the checks of one announcement (``after(a, x)``, ``after(a, y)``...) share its structure."""
+        if self._told is not None and (self._told[0] is formula or self._told[0] == formula):
+            return self._told[1]
         with _guard(self.engine):
             f = self.truth(formula)
             child = self._with(law=self.law & f, designated=self.designated & f)
@@ -756,6 +784,7 @@ class SymbolicState:
                     child.point = self.point & f
                 else:
                     child.point, child.point_lost = None, "the actual world was ruled out"
+            self._told = (formula, child)
             return child
 
     def restrict(self, f: BDDFunction) -> SymbolicState:
@@ -911,12 +940,6 @@ class SymbolicState:
                                allowed=_range_text(d.values))
         index = Vec(tuple(bits), 0, len(d.values) - 1)
         return index
-
-
-def _pure(node: Node) -> bool:
-    """Arithmetic and comparisons of the variables only: the same bits in every state of one puzzle run."""
-    return all(isinstance(n, (Int, Name, Neg, Arith, Compare, Str)) or
-               (isinstance(n, Call) and n.func in ("min", "max", "abs")) for n in walk(node))
 
 
 def _eval(f: BDDFunction, cube: Sequence[bool | None]) -> bool:

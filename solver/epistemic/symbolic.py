@@ -51,6 +51,7 @@ if TYPE_CHECKING:
 
     from .knowledge import ActionModel
 
+_PURE_TYPES = (Int, Name, Neg, Arith, Compare, Str, Call)   # and Call only for min, max, abs
 NODE_BYTES = 64           # per decision-diagram node: the node, its unique-table slot and the apply cache share
 CASES_LIMIT = 1 << 16     # // and % are tabulated over the operands' values up to this many pairs
 FIXPOINT_LIMIT = 100_000  # rounds of a common-knowledge fixpoint (each removes a world, so never reached)
@@ -95,8 +96,7 @@ class Engine:
         hit = self._purity.get(id(node))
         if hit is not None and hit[0] is node:
             return hit[1]
-        ok = (isinstance(node, (Int, Name, Neg, Arith, Compare, Str)) or
-              (isinstance(node, Call) and node.func in ("min", "max", "abs"))) and \
+        ok = isinstance(node, _PURE_TYPES) and (not isinstance(node, Call) or node.func in ("min", "max", "abs")) and \
             all(self.pure(c) for c in children(node))
         self._purity[id(node)] = (node, ok)
         return ok
@@ -275,6 +275,15 @@ class Arithmetic:
         w = width(lo, hi)
         return Vec(tuple(c.ite(x, y) for x, y in zip(a.to(w), b.to(w), strict=True)), lo, hi)
 
+    def shift(self, a: Vec, k: int, op: str) -> Vec:
+        """``a // 2^k`` (the bits above the k lowest: floor division, as two's complement shifts) or ``a % 2^k``
+        (the k lowest bits, never negative)."""
+        if op == "//":
+            return Vec(a.to(max(len(a.bits), k + 1))[k:], a.lo >> k, a.hi >> k)
+        if 0 <= a.lo and a.hi < 1 << k:
+            return a
+        return Vec(a.to(k) + (self.e.false,), 0, (1 << k) - 1)
+
     def cases(self, a: Vec, b: Vec, fn: Any, text: str) -> Vec:
         """``fn(a, b)`` tabulated over the operands' values (for ``//`` and ``%``)."""
         pairs = (a.hi - a.lo + 1) * (b.hi - b.lo + 1)
@@ -328,7 +337,7 @@ class SymbolicState:
     _cache: dict[int, tuple[Node, str | Domain, Any]] = field(default_factory=dict, repr=False)
     _hidden: dict[frozenset[str], BDDFunction] = field(default_factory=dict, repr=False)
     _pure: dict[int, tuple[Node, str | Domain, Any]] = field(default_factory=dict, repr=False)   # kept by updates
-    _pure_text: dict[str, tuple[Node, str | Domain, Any]] = field(default_factory=dict, repr=False)
+    _pure_text: dict[Node, tuple[Node, str | Domain, Any]] = field(default_factory=dict, repr=False)   # by value
     _told: tuple[Node | str, SymbolicState] | None = field(default=None, repr=False)   # the last announcement
 
     # -- building ------------------------------------------------------------------------------------
@@ -566,24 +575,23 @@ class SymbolicState:
         hit = self._cache.get(id(node)) or self._pure.get(id(node))
         if hit is not None and hit[0] is node:
             return hit[1], hit[2]
-        pure = self.engine.pure(node)
-        cache = self._pure if pure else self._cache   # arithmetic depends on the bits only, not the law
-        if (hit is None or hit[0] is not node) and pure:   # the same text parsed again (another announcement)
-            same = self._pure_text.get(to_text(node))
+        if isinstance(node, _PURE_TYPES):   # the same expression parsed again (another announcement)
+            same = self._pure_text.get(node)
             if same is not None:
-                hit = cache[id(node)] = (node, same[1], same[2])
-        if hit is None or hit[0] is not node:
-            if expired():
-                from ..backends import SolverTimeout
-                raise SolverTimeout("the time limit was reached")
-            try:
-                kind, val = self._value(node)
-            except MemoryError:
-                raise _limit(self.engine) from None
-            hit = cache[id(node)] = (node, kind, val)
-            if pure:
-                self._pure_text[to_text(node)] = hit
-        return hit[1], hit[2]
+                self._pure[id(node)] = (node, same[1], same[2])
+                return same[1], same[2]
+        if expired():
+            from ..backends import SolverTimeout
+            raise SolverTimeout("the time limit was reached")
+        try:
+            kind, val = self._value(node)
+        except MemoryError:
+            raise _limit(self.engine) from None
+        if self.engine.pure(node):   # arithmetic depends on the bits only, not the law: kept by updates
+            self._pure[id(node)] = self._pure_text[node] = (node, kind, val)
+        else:
+            self._cache[id(node)] = (node, kind, val)
+        return kind, val
 
     def number(self, node: Node) -> Vec:
         kind, val = self.value(node)
@@ -634,6 +642,8 @@ class SymbolicState:
                     acc = ar.add(acc, ar.neg(y), lo, hi)
                 elif op == "*":
                     acc = ar.mul(acc, y, lo, hi)
+                elif y.lo == y.hi and y.lo > 0 and y.lo & (y.lo - 1) == 0:   # by 2^k: bits, exactly
+                    acc = ar.shift(acc, y.lo.bit_length() - 1, op)
                 else:
                     if (ar.eq(y, ar.const(0)) & self.law).satisfiable():
                         raise FormulaError(f"division by zero in {to_text(node)!r}")
@@ -728,10 +738,15 @@ class SymbolicState:
         return list(self.agents) if names is None else list(dict.fromkeys(self.agent(a) for a in names))
 
     def _unobserved(self, agents: Sequence[str]) -> BDDFunction:
+        """The cube of the variables none of ``agents`` observes: the whole vocabulary's (built once per
+        structure) with the observed ones quantified away, so an agent observing a few bits costs a few steps."""
         key = frozenset(agents)
         if key not in self._hidden:
-            seen = frozenset().union(*(self.observed.get(a, frozenset()) for a in agents))
-            self._hidden[key] = self.engine.cube([v for v in self.vocabulary if v not in seen])
+            if not key:
+                self._hidden[key] = self.engine.cube(self.vocabulary)
+            else:
+                seen = frozenset().union(*(self.observed.get(a, frozenset()) for a in agents))
+                self._hidden[key] = self._unobserved([]).exists(self.engine.cube(list(seen)))
         return self._hidden[key]
 
     def _knows(self, agents: Sequence[str], what: Node | None) -> BDDFunction:

@@ -280,7 +280,7 @@ class Arithmetic:
         (the k lowest bits, never negative)."""
         if op == "//":
             return Vec(a.to(max(len(a.bits), k + 1))[k:], a.lo >> k, a.hi >> k)
-        if 0 <= a.lo and a.hi < 1 << k:
+        if a.lo >= 0 and a.hi < 1 << k:
             return a
         return Vec(a.to(k) + (self.e.false,), 0, (1 << k) - 1)
 
@@ -632,8 +632,12 @@ class SymbolicState:
         if isinstance(node, Neg):
             return "int", ar.neg(self.number(node.operand))
         if isinstance(node, Arith):
-            acc = self.number(node.first)
-            for op, x in node.rest:
+            k = _power_of_two(node.rest[0]) if node.rest[0][0] == "%" else None
+            if k is not None:   # x % 2^k needs x's k lowest bits only (a sum's carries out of them are not made)
+                acc = Vec(tuple(self._low(node.first, k)) + (e.false,), 0, (1 << k) - 1)
+            else:
+                acc = self.number(node.first)
+            for op, x in node.rest[1 if k is not None else 0:]:
                 y = self.number(x)
                 lo, hi = _interval(op, (acc.lo, acc.hi), (y.lo, y.hi))
                 if op == "+":
@@ -694,6 +698,25 @@ class SymbolicState:
                     acc = replace(ar.ite(ar.lt(acc, y), y, acc), lo=lo, hi=hi)
             return "int", acc
         raise FormulaError(f"cannot evaluate {to_text(node)!r} symbolically")
+
+    def _low(self, node: Node, k: int) -> list[BDDFunction]:
+        """The ``k`` lowest bits of an integer expression's two's complement value (its value modulo ``2^k``),
+        sums, differences, products and counts made on ``k`` bits only."""
+        e = self.engine
+        if isinstance(node, Arith) and all(op in "+-*" for op, _ in node.rest):
+            acc = self._low(node.first, k)
+            for op, x in node.rest:
+                y = self._low(x, k)
+                acc = _add_low(acc, _neg_low(y, e) if op == "-" else y, e) if op in "+-" else _mul_low(acc, y, e)
+            return acc
+        if isinstance(node, Neg):
+            return _neg_low(self._low(node.operand, k), e)
+        if isinstance(node, Call) and node.func == "count":
+            acc = [e.false] * k
+            for a in node.args:
+                acc = _add_low(acc, [self.truth(a)] + [e.false] * (k - 1), e)
+            return acc
+        return list(self.number(node).to(k))
 
     def _compare(self, node: Compare) -> BDDFunction:
         left, right, op = node.left, node.right, node.op
@@ -955,6 +978,34 @@ class SymbolicState:
                                allowed=_range_text(d.values))
         index = Vec(tuple(bits), 0, len(d.values) - 1)
         return index
+
+
+def _power_of_two(term: tuple[str, Node]) -> int | None:
+    """``k`` when the operand is the constant ``2^k``."""
+    x = term[1]
+    return x.value.bit_length() - 1 if isinstance(x, Int) and x.value > 0 and x.value & (x.value - 1) == 0 else None
+
+
+def _add_low(x: Sequence[BDDFunction], y: Sequence[BDDFunction], e: Engine) -> list[BDDFunction]:
+    """``x + y`` modulo ``2^len(x)`` (the carry out of the top bit dropped)."""
+    carry, out = e.false, []
+    for i, (a, b) in enumerate(zip(x, y, strict=True)):
+        out.append(a ^ b ^ carry)
+        if i + 1 < len(x):
+            carry = (a & b) | (carry & (a ^ b))
+    return out
+
+
+def _neg_low(x: Sequence[BDDFunction], e: Engine) -> list[BDDFunction]:
+    one = [e.true] + [e.false] * (len(x) - 1)
+    return _add_low([~b for b in x], one, e) if x else []
+
+
+def _mul_low(x: Sequence[BDDFunction], y: Sequence[BDDFunction], e: Engine) -> list[BDDFunction]:
+    acc = [e.false] * len(x)
+    for i, b in enumerate(y):   # shifted copies of x where y's bits are set
+        acc = _add_low(acc, [e.false] * i + [a & b for a in x[:len(x) - i]], e)
+    return acc
 
 
 def _eval(f: BDDFunction, cube: Sequence[bool | None]) -> bool:

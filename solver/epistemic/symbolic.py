@@ -109,7 +109,8 @@ class Engine:
     def fresh_groups(self, groups: Sequence[tuple[Sequence[str], Sequence[int]]]) -> list[list[int]]:
         """:meth:`fresh` for several groups, reordered once."""
         first = self.mgr.num_vars()
-        order = [self.mgr.level_to_var(level) for level in range(first)]
+        placed = any(after for _, after in groups)   # else every new variable goes at the bottom, in order
+        order = [self.mgr.level_to_var(level) for level in range(first)] if placed else []
         level = {v: i for i, v in enumerate(order)}
         slots: dict[int, list[int]] = {}
         out = []
@@ -351,9 +352,10 @@ class SymbolicState:
         with _guard(e):
             variables: dict[str, Encoded] = {}
             law = e.true
-            for d in domains:
-                bits = tuple(e.fresh([f"{d.name}[{i}]" for i in range(index_bits(len(d.values)))]))
-                variables[d.name] = Encoded(d, bits)
+            groups = e.fresh_groups([([f"{d.name}[{i}]" for i in range(index_bits(len(d.values)))], ())
+                                     for d in domains])
+            for d, bits in zip(domains, groups, strict=True):
+                variables[d.name] = Encoded(d, tuple(bits))
             vocabulary = tuple(b for enc in variables.values() for b in enc.bits)
             state = cls(e, tuple(domains), variables, {}, {}, vocabulary, law, e.true, vocabulary)
             for enc in variables.values():
@@ -430,7 +432,7 @@ class SymbolicState:
         for exprs in agents.values():
             for node in exprs:
                 text = to_text(node)
-                if (only is None or {fold(n) for n in names_in(node)} & only) and text not in defined | pending:
+                if (only is None or {fold(n) for n in names_in(node)} & only) and text not in defined and text not in pending:
                     bits = self._expression_bits(node)
                     if bits and isinstance(bits[0], int):
                         defined[text] = [b for b in bits if isinstance(b, int)]
@@ -455,8 +457,8 @@ class SymbolicState:
 
     def _support(self, node: Node) -> list[int]:
         """The current bits of the variables a formula names (what its value depends on, knowledge aside)."""
-        folded = {fold(n) for n in names_in(node)}
-        return [b for name, enc in self.variables.items() if fold(name) in folded for b in enc.bits]
+        named = dict.fromkeys(self._variable(n).domain.name for n in names_in(node) if self._has(n))
+        return [b for name in named for b in self.variables[name].bits]
 
     # -- the puzzle's view ---------------------------------------------------------------------------
     def _count(self, f: BDDFunction) -> int:
@@ -552,6 +554,9 @@ class SymbolicState:
             if fold(a) == fold(name):
                 return a
         raise FormulaError(f"unknown agent {name!r}", allowed=list(self.agents))
+
+    def _has(self, name: str) -> bool:
+        return name in self.variables or any(fold(k) == fold(name) for k in self.variables)
 
     def _variable(self, name: str) -> Encoded:
         enc = self.variables.get(name)
@@ -990,9 +995,10 @@ def _add_low(x: Sequence[BDDFunction], y: Sequence[BDDFunction], e: Engine) -> l
     """``x + y`` modulo ``2^len(x)`` (the carry out of the top bit dropped)."""
     carry, out = e.false, []
     for i, (a, b) in enumerate(zip(x, y, strict=True)):
-        out.append(a ^ b ^ carry)
+        half = a ^ b
+        out.append(half if i == 0 else half ^ carry)
         if i + 1 < len(x):
-            carry = (a & b) | (carry & (a ^ b))
+            carry = (a & b) if i == 0 else (a & b) | (carry & half)
     return out
 
 

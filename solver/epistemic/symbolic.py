@@ -432,7 +432,8 @@ class SymbolicState:
         for exprs in agents.values():
             for node in exprs:
                 text = to_text(node)
-                if (only is None or {fold(n) for n in names_in(node)} & only) and text not in defined and text not in pending:
+                if text not in defined and text not in pending and \
+                        (only is None or {fold(n) for n in names_in(node)} & only):
                     bits = self._expression_bits(node)
                     if bits and isinstance(bits[0], int):
                         defined[text] = [b for b in bits if isinstance(b, int)]

@@ -14,7 +14,9 @@ machine is shared; the decision diagrams run on one thread), measured inside the
 - What Sum and Sum and Product at growing bounds (solve).
 
 SMCDEL's figures are the published ones (van Benthem, van Eijck, Gattinger and Su 2018), measured on another
-machine; the targets are sleuth's issue 25.  Run: ``python tests/bench/bench_symbolic.py [--runs 3] [--quick]``.
+machine; the targets are sleuth's issue 25.  Run: ``python tests/bench/bench_symbolic.py [--runs 3] [--quick]
+[--base PYTHON]`` (``--base``: the Python of another checkout's environment, for a "before" column; the documents
+are generated here and handed to it as files).
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ import resource
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from typing import Any
 
@@ -66,25 +69,36 @@ def drinking(n: int) -> dict[str, Any]:
     return doc
 
 
-def run_one(family: str, size: int, method: str) -> dict[str, Any]:
-    """One measurement (in this process): the answer and the CPU time of the work."""
+def document(family: str, size: int) -> dict[str, Any] | None:
+    """The family's puzzle document at this size (None for Russian cards: a module's checks, not a file)."""
+    from sleuth.models.epistemic import classic
+    if family == "russian":
+        return None
+    if family in ("what-sum", "sum-and-product"):
+        return classic.what_sum(size) if family == "what-sum" else classic.sum_and_product(size)
+    return {"muddy": muddy, "dining": dining, "drinking": drinking}[family](size)
+
+
+def run_one(family: str, doc: dict[str, Any] | None, method: str) -> dict[str, Any]:
+    """One measurement (in this process): the answer, the CPU time of the work and of loading the document."""
     from sleuth import files
     from sleuth.formula import parse
     from sleuth.models.epistemic import classic, russian
     from sleuth.puzzle import load_data
 
     load_data(classic.what_sum(3), file="<warm-up>").solve(options={"method": method})   # imports: not timed
+    files.MAX_STRING_CHARS = max(files.MAX_STRING_CHARS, 100_000)   # dining 90's XOR: ~8 n^2 characters
     t = time.process_time()
-    if family == "russian":
+    load = 0.0
+    if doc is None:
         answer: Any = len(russian.safe_announcements(method=method))
     elif family in ("what-sum", "sum-and-product"):
-        doc = classic.what_sum(size) if family == "what-sum" else classic.sum_and_product(size)
-        answer = load_data(doc, file="<bench>").solve(options={"method": method}).fields["count"]
+        puzzle = load_data(doc, file="<bench>")
+        load = time.process_time() - t
+        answer = puzzle.solve(options={"method": method}).fields["count"]
     else:
-        doc = {"muddy": muddy, "dining": dining, "drinking": drinking}[family](size)
-        if family == "dining":   # the announced XOR is ~8 n^2 characters: past the file format's strings at n ~ 35
-            files.MAX_STRING_CHARS = max(files.MAX_STRING_CHARS, 20 * size * size)
         puzzle = load_data(doc, file="<bench>")   # the checks themselves (verify would add explanations)
+        load = time.process_time() - t
         state = puzzle.final_state(method=method)
         answer = True
         for claim in puzzle.claims:
@@ -95,28 +109,38 @@ def run_one(family: str, size: int, method: str) -> dict[str, Any]:
                 true, total = state.judge(node)
                 answer = answer and true == total
     seconds = time.process_time() - t
-    return {"answer": answer, "seconds": seconds,
+    return {"answer": answer, "seconds": seconds, "load": load,
             "peak_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}
 
 
-def measure(family: str, size: int, method: str, runs: int, timeout: float) -> dict[str, Any]:
-    """Median over ``runs`` child processes (``refused``/``timeout`` when a child does not finish)."""
+def measure(family: str, size: int, method: str, runs: int, timeout: float,
+            python: str = sys.executable) -> dict[str, Any]:
+    """Median over ``runs`` child processes of ``python`` (``refused``/``timeout`` when one does not finish)."""
     got = []
-    for _ in range(runs):
-        try:
-            out = subprocess.run([sys.executable, __file__, "--one", family, str(size), method], capture_output=True,
-                                 text=True, timeout=timeout, env={**os.environ, "PYTHONHASHSEED": "0"})
-        except subprocess.TimeoutExpired:
-            return {"status": f"> {timeout:g} s"}
-        if out.returncode != 0:
-            return {"status": "refused: " + (out.stderr.strip().splitlines() or ["?"])[-1][:80]}
-        got.append(json.loads(out.stdout))
+    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
+        json.dump(document(family, size), f)
+    try:
+        for _ in range(runs):
+            try:
+                out = subprocess.run([python, __file__, "--one", family, f.name, method], capture_output=True,
+                                     text=True, timeout=timeout, env={**os.environ, "PYTHONHASHSEED": "0"})
+            except subprocess.TimeoutExpired:
+                return {"status": f"> {timeout:g} s"}
+            if out.returncode != 0:
+                last = (out.stderr.strip().splitlines() or ["?"])[-1]
+                return {"status": "refused: " + last.split(": ", 1)[-1][:80]}
+            got.append(json.loads(out.stdout))
+    finally:
+        os.unlink(f.name)
     return {"status": "ok", "answer": got[0]["answer"], "seconds": statistics.median(g["seconds"] for g in got),
-            "peak_mib": max(g["peak_mib"] for g in got)}
+            "load": statistics.median(g["load"] for g in got), "peak_mib": max(g["peak_mib"] for g in got)}
 
 
-def cell(m: dict[str, Any]) -> str:
-    return f"{m['seconds']:.3f} s, {m['peak_mib']:.0f} MiB" if m["status"] == "ok" else m["status"]
+def cell(m: dict[str, Any], load: bool = False) -> str:
+    if m["status"] != "ok":
+        return str(m["status"])
+    return f"{m['seconds']:.3f} s" + (f" ({m['load']:.2f} s loading)" if load and m["load"] else "") + \
+        f", {m['peak_mib']:.0f} MiB"
 
 
 def main(argv: list[str]) -> int:
@@ -124,30 +148,40 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--quick", action="store_true", help="the small sizes only")
     ap.add_argument("--timeout", type=float, default=300.0, help="seconds per child run")
-    ap.add_argument("--one", nargs=3, metavar=("FAMILY", "SIZE", "METHOD"), help=argparse.SUPPRESS)
+    ap.add_argument("--base", metavar="PYTHON", help="also time the symbolic engine of another checkout (the Python "
+                    "of its environment): the 'before' column")
+    ap.add_argument("--only", nargs="*", help="these families only")
+    ap.add_argument("--one", nargs=3, metavar=("FAMILY", "DOC", "METHOD"), help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.one:
-        family, size, method = args.one
-        print(json.dumps(run_one(family, int(size), method)))
+        family, path, method = args.one
+        with open(path) as f:
+            print(json.dumps(run_one(family, json.load(f), method)))
         return 0
     print(f"load average: {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f} {os.getloadavg()[2]:.2f}; "
-          f"median of {args.runs} runs, each in its own process")
-    print("| family | size | answer | explicit (table) | symbolic | ratio | target | SMCDEL (published) |")
-    print("| --- | --- | --- | --- | --- | --- | --- | --- |")
+          f"median CPU time of {args.runs} runs, each in its own process")
+    before = " symbolic before |" if args.base else ""
+    print(f"| family | size | answer | explicit (table) |{before} symbolic | ratio | target | SMCDEL (published) |")
+    print("| --- | --- | --- | --- |" + (" --- |" if args.base else "") + " --- | --- | --- | --- |")
     for family, sizes in (QUICK if args.quick else SIZES).items():
+        if args.only and family not in args.only:
+            continue
         for size in sizes:
             sym = measure(family, size, "symbolic", args.runs, args.timeout)
             exp = measure(family, size, "table", args.runs, args.timeout) if size <= EXPLICIT_MAX[family] \
                 else {"status": "not run (past explicit enumeration)"}
-            if sym["status"] == exp["status"] == "ok" and sym["answer"] != exp["answer"]:
-                print(f"MISMATCH {family} {size}: symbolic {sym['answer']} explicit {exp['answer']}")
-                return 1
+            old = measure(family, size, "symbolic", args.runs, args.timeout, args.base) if args.base else None
+            for other in (exp, old):
+                if other and sym["status"] == other["status"] == "ok" and sym["answer"] != other["answer"]:
+                    print(f"MISMATCH {family} {size}: symbolic {sym['answer']} other {other['answer']}")
+                    return 1
             ratio = f"{exp['seconds'] / sym['seconds']:.1f}x" if sym["status"] == exp["status"] == "ok" else ""
             target = TARGET.get((family, size))
             verdict = "" if target is None or sym["status"] != "ok" else \
                 f"< {target:g} s: {'met' if sym['seconds'] < target else 'MISSED'}"
             answer = sym.get("answer", exp.get("answer", ""))
-            print(f"| {family} | {size or ''} | {answer} | {cell(exp)} | {cell(sym)} | {ratio} | {verdict} "
+            was = f" {cell(old)} |" if old else ""
+            print(f"| {family} | {size or ''} | {answer} | {cell(exp)} |{was} {cell(sym, True)} | {ratio} | {verdict} "
                   f"| {SMCDEL[family]} |", flush=True)
     return 0
 

@@ -128,7 +128,7 @@ def measure(family: str, size: int, method: str, runs: int, timeout: float,
                 return {"status": f"> {timeout:g} s"}
             if out.returncode != 0:
                 last = (out.stderr.strip().splitlines() or ["?"])[-1]
-                return {"status": "refused: " + last.split(": ", 1)[-1][:80]}
+                return {"status": "refused: " + last.split(": ", 1)[-1].split(" (")[0][:60]}
             got.append(json.loads(out.stdout))
     finally:
         os.unlink(f.name)

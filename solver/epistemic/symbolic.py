@@ -40,7 +40,7 @@ from typing import TYPE_CHECKING, Any
 from ..derive import NotServed
 from ..errors import PuzzleError
 from ..formula import (After, And, Arith, BoolConst, Call, Common, Compare, Distributed, FormulaError, Implies, Int,
-                       Knows, Name, Neg, Node, Not, Or, Str, names_in, parse, to_text, walk)
+                       Knows, Name, Neg, Node, Not, Or, Str, children, names_in, parse, to_text)
 from ..limits import LimitReached, expired, memory_budget
 from ..schema import fold
 from .evaluation import _interval
@@ -51,6 +51,7 @@ if TYPE_CHECKING:
 
     from .knowledge import ActionModel
 
+_PURE_TYPES = (Int, Name, Neg, Arith, Compare, Str, Call)   # and Call only for min, max, abs
 NODE_BYTES = 64           # per decision-diagram node: the node, its unique-table slot and the apply cache share
 CASES_LIMIT = 1 << 16     # // and % are tabulated over the operands' values up to this many pairs
 FIXPOINT_LIMIT = 100_000  # rounds of a common-knowledge fixpoint (each removes a world, so never reached)
@@ -87,6 +88,18 @@ class Engine:
         self.mgr: BDDManager = BDDManager(self.capacity, 1 << 20, 1)
         self.true, self.false = self.mgr.true(), self.mgr.false()
         self.names: list[str] = []
+        self._purity: dict[int, tuple[Node, bool]] = {}   # by node identity (the node kept, so the id stays its)
+
+    def pure(self, node: Node) -> bool:
+        """Arithmetic and comparisons of the variables only: the same bits in every state of one puzzle run
+        (memoised, so a formula's parts are looked at once, not once per enclosing level)."""
+        hit = self._purity.get(id(node))
+        if hit is not None and hit[0] is node:
+            return hit[1]
+        ok = isinstance(node, _PURE_TYPES) and (not isinstance(node, Call) or node.func in ("min", "max", "abs")) and \
+            all(self.pure(c) for c in children(node))
+        self._purity[id(node)] = (node, ok)
+        return ok
 
     def fresh(self, names: Sequence[str], after: Sequence[int] = ()) -> list[int]:
         """New variables, one per name: right below the lowest of ``after`` in the order (a defined bit next to
@@ -96,7 +109,8 @@ class Engine:
     def fresh_groups(self, groups: Sequence[tuple[Sequence[str], Sequence[int]]]) -> list[list[int]]:
         """:meth:`fresh` for several groups, reordered once."""
         first = self.mgr.num_vars()
-        order = [self.mgr.level_to_var(level) for level in range(first)]
+        placed = any(after for _, after in groups)   # else every new variable goes at the bottom, in order
+        order = [self.mgr.level_to_var(level) for level in range(first)] if placed else []
         level = {v: i for i, v in enumerate(order)}
         slots: dict[int, list[int]] = {}
         out = []
@@ -136,9 +150,13 @@ def _guard(engine: Engine) -> Iterator[None]:
     try:
         yield
     except MemoryError:
-        raise DiagramLimit(f"the decision diagrams reached {engine.nodes():,} nodes, the memory budget's "
-                           f"{engine.capacity:,} ({NODE_BYTES} bytes each); raise SLEUTH_MEMORY_BUDGET "
-                           "or use --method table") from None
+        raise _limit(engine) from None
+
+
+def _limit(engine: Engine) -> DiagramLimit:
+    return DiagramLimit(f"the decision diagrams reached {engine.nodes():,} nodes, the memory budget's "
+                        f"{engine.capacity:,} ({NODE_BYTES} bytes each); raise SLEUTH_MEMORY_BUDGET "
+                        "or use --method table")
 
 
 # -- bit vectors ------------------------------------------------------------------------------------------
@@ -258,6 +276,15 @@ class Arithmetic:
         w = width(lo, hi)
         return Vec(tuple(c.ite(x, y) for x, y in zip(a.to(w), b.to(w), strict=True)), lo, hi)
 
+    def shift(self, a: Vec, k: int, op: str) -> Vec:
+        """``a // 2^k`` (the bits above the k lowest: floor division, as two's complement shifts) or ``a % 2^k``
+        (the k lowest bits, never negative)."""
+        if op == "//":
+            return Vec(a.to(max(len(a.bits), k + 1))[k:], a.lo >> k, a.hi >> k)
+        if a.lo >= 0 and a.hi < 1 << k:
+            return a
+        return Vec(a.to(k) + (self.e.false,), 0, (1 << k) - 1)
+
     def cases(self, a: Vec, b: Vec, fn: Any, text: str) -> Vec:
         """``fn(a, b)`` tabulated over the operands' values (for ``//`` and ``%``)."""
         pairs = (a.hi - a.lo + 1) * (b.hi - b.lo + 1)
@@ -311,7 +338,9 @@ class SymbolicState:
     _cache: dict[int, tuple[Node, str | Domain, Any]] = field(default_factory=dict, repr=False)
     _hidden: dict[frozenset[str], BDDFunction] = field(default_factory=dict, repr=False)
     _pure: dict[int, tuple[Node, str | Domain, Any]] = field(default_factory=dict, repr=False)   # kept by updates
-    _pure_text: dict[str, tuple[Node, str | Domain, Any]] = field(default_factory=dict, repr=False)
+    _pure_text: dict[Node, tuple[Node, str | Domain, Any]] = field(default_factory=dict, repr=False)   # by value
+    _arith: Arithmetic | None = field(default=None, repr=False)
+    _told: tuple[Node, SymbolicState] | None = field(default=None, repr=False)   # the last after(...)'s
 
     # -- building ------------------------------------------------------------------------------------
     @classmethod
@@ -324,9 +353,10 @@ class SymbolicState:
         with _guard(e):
             variables: dict[str, Encoded] = {}
             law = e.true
-            for d in domains:
-                bits = tuple(e.fresh([f"{d.name}[{i}]" for i in range(index_bits(len(d.values)))]))
-                variables[d.name] = Encoded(d, bits)
+            groups = e.fresh_groups([([f"{d.name}[{i}]" for i in range(index_bits(len(d.values)))], ())
+                                     for d in domains])
+            for d, bits in zip(domains, groups, strict=True):
+                variables[d.name] = Encoded(d, tuple(bits))
             vocabulary = tuple(b for enc in variables.values() for b in enc.bits)
             state = cls(e, tuple(domains), variables, {}, {}, vocabulary, law, e.true, vocabulary)
             for enc in variables.values():
@@ -356,7 +386,10 @@ class SymbolicState:
             return state
 
     def _with(self, **changes: Any) -> SymbolicState:
-        return replace(self, _cache={}, _hidden={}, **changes)
+        """A copy with ``changes``; the compiled formulas are dropped (they hold in this law only), the agents'
+        quantification cubes kept while the vocabulary and the observations stay."""
+        same = "vocabulary" not in changes and "observed" not in changes
+        return replace(self, _cache={}, _hidden=self._hidden if same else {}, _told=None, **changes)
 
     def _index_is(self, enc: Encoded, index: int) -> BDDFunction:
         out = self.engine.true
@@ -371,7 +404,9 @@ class SymbolicState:
 
     @property
     def arith(self) -> Arithmetic:
-        return Arithmetic(self.engine)
+        if self._arith is None:   # one per state, handed on to the states made from it
+            self._arith = Arithmetic(self.engine)
+        return self._arith
 
     def _define(self, label: str, bits: Sequence[BDDFunction], after: Sequence[int] = ()) -> tuple[list[int],
                                                                                                    BDDFunction]:
@@ -400,7 +435,8 @@ class SymbolicState:
         for exprs in agents.values():
             for node in exprs:
                 text = to_text(node)
-                if (only is None or {fold(n) for n in names_in(node)} & only) and text not in defined | pending:
+                if text not in defined and text not in pending and \
+                        (only is None or {fold(n) for n in names_in(node)} & only):
                     bits = self._expression_bits(node)
                     if bits and isinstance(bits[0], int):
                         defined[text] = [b for b in bits if isinstance(b, int)]
@@ -425,8 +461,8 @@ class SymbolicState:
 
     def _support(self, node: Node) -> list[int]:
         """The current bits of the variables a formula names (what its value depends on, knowledge aside)."""
-        folded = {fold(n) for n in names_in(node)}
-        return [b for name, enc in self.variables.items() if fold(name) in folded for b in enc.bits]
+        named = dict.fromkeys(self._variable(n).domain.name for n in names_in(node) if self._has(n))
+        return [b for name in named for b in self.variables[name].bits]
 
     # -- the puzzle's view ---------------------------------------------------------------------------
     def _count(self, f: BDDFunction) -> int:
@@ -523,6 +559,9 @@ class SymbolicState:
                 return a
         raise FormulaError(f"unknown agent {name!r}", allowed=list(self.agents))
 
+    def _has(self, name: str) -> bool:
+        return name in self.variables or any(fold(k) == fold(name) for k in self.variables)
+
     def _variable(self, name: str) -> Encoded:
         enc = self.variables.get(name)
         if enc is None:
@@ -542,23 +581,27 @@ class SymbolicState:
 
     def value(self, node: Node) -> tuple[str | Domain, Any]:
         """``("bool", BDD)``, ``("int", Vec)`` or ``(domain, Vec of its index)`` for a named value."""
-        pure = _pure(node)
-        cache = self._pure if pure else self._cache   # arithmetic depends on the bits only, not the law
-        hit = cache.get(id(node))
-        if (hit is None or hit[0] is not node) and pure:   # the same text parsed again (another announcement)
-            same = self._pure_text.get(to_text(node))
+        key = id(node)
+        hit = self._cache.get(key) or self._pure.get(key)
+        if hit is not None and hit[0] is node:
+            return hit[1], hit[2]
+        if isinstance(node, _PURE_TYPES):   # the same expression parsed again (another announcement)
+            same = self._pure_text.get(node)
             if same is not None:
-                hit = cache[id(node)] = (node, same[1], same[2])
-        if hit is None or hit[0] is not node:
-            if expired():
-                from ..backends import SolverTimeout
-                raise SolverTimeout("the time limit was reached")
-            with _guard(self.engine):
-                kind, val = self._value(node)
-            hit = cache[id(node)] = (node, kind, val)
-            if pure:
-                self._pure_text[to_text(node)] = hit
-        return hit[1], hit[2]
+                self._pure[id(node)] = (node, same[1], same[2])
+                return same[1], same[2]
+        if expired():
+            from ..backends import SolverTimeout
+            raise SolverTimeout("the time limit was reached")
+        try:
+            kind, val = self._value(node)
+        except MemoryError:
+            raise _limit(self.engine) from None
+        if self.engine.pure(node):   # arithmetic depends on the bits only, not the law: kept by updates
+            self._pure[id(node)] = self._pure_text[node] = (node, kind, val)
+        else:
+            self._cache[id(node)] = (node, kind, val)
+        return kind, val
 
     def number(self, node: Node) -> Vec:
         kind, val = self.value(node)
@@ -599,8 +642,12 @@ class SymbolicState:
         if isinstance(node, Neg):
             return "int", ar.neg(self.number(node.operand))
         if isinstance(node, Arith):
-            acc = self.number(node.first)
-            for op, x in node.rest:
+            k = _power_of_two(node.rest[0]) if node.rest[0][0] == "%" else None
+            if k is not None:   # x % 2^k needs x's k lowest bits only (a sum's carries out of them are not made)
+                acc = Vec(tuple(self._low(node.first, k)) + (e.false,), 0, (1 << k) - 1)
+            else:
+                acc = self.number(node.first)
+            for op, x in node.rest[1 if k is not None else 0:]:
                 y = self.number(x)
                 lo, hi = _interval(op, (acc.lo, acc.hi), (y.lo, y.hi))
                 if op == "+":
@@ -609,6 +656,8 @@ class SymbolicState:
                     acc = ar.add(acc, ar.neg(y), lo, hi)
                 elif op == "*":
                     acc = ar.mul(acc, y, lo, hi)
+                elif y.lo == y.hi and y.lo > 0 and y.lo & (y.lo - 1) == 0:   # by 2^k: bits, exactly
+                    acc = ar.shift(acc, y.lo.bit_length() - 1, op)
                 else:
                     if (ar.eq(y, ar.const(0)) & self.law).satisfiable():
                         raise FormulaError(f"division by zero in {to_text(node)!r}")
@@ -634,7 +683,7 @@ class SymbolicState:
             return "bool", self.law & self._common(self.group(node.agents), self.truth(node.what))
         if isinstance(node, After):
             told = self.truth(node.announcement)
-            return "bool", self.law & (~told | self.announce(node.announcement).truth(node.what))
+            return "bool", self.law & (~told | self._after(node.announcement).truth(node.what))
         if isinstance(node, Call):
             if node.func == "count":
                 acc = ar.const(0)
@@ -659,6 +708,25 @@ class SymbolicState:
                     acc = replace(ar.ite(ar.lt(acc, y), y, acc), lo=lo, hi=hi)
             return "int", acc
         raise FormulaError(f"cannot evaluate {to_text(node)!r} symbolically")
+
+    def _low(self, node: Node, k: int) -> list[BDDFunction]:
+        """The ``k`` lowest bits of an integer expression's two's complement value (its value modulo ``2^k``),
+        sums, differences, products and counts made on ``k`` bits only."""
+        e = self.engine
+        if isinstance(node, Arith) and all(op in "+-*" for op, _ in node.rest):
+            acc = self._low(node.first, k)
+            for op, x in node.rest:
+                y = self._low(x, k)
+                acc = _add_low(acc, _neg_low(y, e) if op == "-" else y, e) if op in "+-" else _mul_low(acc, y, e)
+            return acc
+        if isinstance(node, Neg):
+            return _neg_low(self._low(node.operand, k), e)
+        if isinstance(node, Call) and node.func == "count":
+            acc = [e.false] * k
+            for a in node.args:
+                acc = _add_low(acc, [self.truth(a)] + [e.false] * (k - 1), e)
+            return acc
+        return list(self.number(node).to(k))
 
     def _compare(self, node: Compare) -> BDDFunction:
         left, right, op = node.left, node.right, node.op
@@ -703,10 +771,15 @@ class SymbolicState:
         return list(self.agents) if names is None else list(dict.fromkeys(self.agent(a) for a in names))
 
     def _unobserved(self, agents: Sequence[str]) -> BDDFunction:
+        """The cube of the variables none of ``agents`` observes: the whole vocabulary's (built once per
+        structure) with the observed ones quantified away, so an agent observing a few bits costs a few steps."""
         key = frozenset(agents)
         if key not in self._hidden:
-            seen = frozenset().union(*(self.observed.get(a, frozenset()) for a in agents))
-            self._hidden[key] = self.engine.cube([v for v in self.vocabulary if v not in seen])
+            if not key:
+                self._hidden[key] = self.engine.cube(self.vocabulary)
+            else:
+                seen = frozenset().union(*(self.observed.get(a, frozenset()) for a in agents))
+                self._hidden[key] = self._unobserved([]).exists(self.engine.cube(list(seen)))
         return self._hidden[key]
 
     def _knows(self, agents: Sequence[str], what: Node | None) -> BDDFunction:
@@ -746,6 +819,16 @@ class SymbolicState:
         raise DiagramLimit(f"common knowledge did not settle in {FIXPOINT_LIMIT:,} rounds")
 
     # -- updates -------------------------------------------------------------------------------------
+    def _after(self, formula: Node) -> SymbolicState:
+        """The structure ``after(formula, ...)`` judges in: the last one is kept, so the checks of one
+        announcement (``after(a, x)``, ``after(a, y)``...) share its structure and compiled formulas (the steps of
+        a run do not keep theirs: a long run's states are dropped as it goes)."""
+        if self._told is not None and (self._told[0] is formula or self._told[0] == formula):
+            return self._told[1]
+        child = self.announce(formula)
+        self._told = (formula, child)
+        return child
+
     def announce(self, formula: Node | str) -> SymbolicState:
         """A truthful public announcement: the law conjoined with the formula (evaluated now)."""
         with _guard(self.engine):
@@ -913,10 +996,33 @@ class SymbolicState:
         return index
 
 
-def _pure(node: Node) -> bool:
-    """Arithmetic and comparisons of the variables only: the same bits in every state of one puzzle run."""
-    return all(isinstance(n, (Int, Name, Neg, Arith, Compare, Str)) or
-               (isinstance(n, Call) and n.func in ("min", "max", "abs")) for n in walk(node))
+def _power_of_two(term: tuple[str, Node]) -> int | None:
+    """``k`` when the operand is the constant ``2^k``."""
+    x = term[1]
+    return x.value.bit_length() - 1 if isinstance(x, Int) and x.value > 0 and x.value & (x.value - 1) == 0 else None
+
+
+def _add_low(x: Sequence[BDDFunction], y: Sequence[BDDFunction], e: Engine) -> list[BDDFunction]:
+    """``x + y`` modulo ``2^len(x)`` (the carry out of the top bit dropped)."""
+    carry, out = e.false, []
+    for i, (a, b) in enumerate(zip(x, y, strict=True)):
+        half = a ^ b
+        out.append(half if i == 0 else half ^ carry)
+        if i + 1 < len(x):
+            carry = (a & b) if i == 0 else (a & b) | (carry & half)
+    return out
+
+
+def _neg_low(x: Sequence[BDDFunction], e: Engine) -> list[BDDFunction]:
+    one = [e.true] + [e.false] * (len(x) - 1)
+    return _add_low([~b for b in x], one, e) if x else []
+
+
+def _mul_low(x: Sequence[BDDFunction], y: Sequence[BDDFunction], e: Engine) -> list[BDDFunction]:
+    acc = [e.false] * len(x)
+    for i, b in enumerate(y):   # shifted copies of x where y's bits are set
+        acc = _add_low(acc, [e.false] * i + [a & b for a in x[:len(x) - i]], e)
+    return acc
 
 
 def _eval(f: BDDFunction, cube: Sequence[bool | None]) -> bool:

@@ -91,12 +91,6 @@ class EpistemicPuzzle(Puzzle):
         Sum and Product: the table is 5-100x faster)."""
         return self.derivation(opts, backend, auto="table" if self._table_fits(opts) else "model")
 
-    def _symbolic_serves(self) -> bool:
-        """The decision-diagram package is installed and no event leaves a belief that may be false."""
-        return symbolic.available() and all(
-            step.action is None or all(step.action.relation(a).s5 for a in self.agents)
-            for step, _ in self.announcements)
-
     @staticmethod
     def _method(choice: Choice) -> str:
         return {"model": "solver"}.get(choice.name, choice.name)
@@ -161,13 +155,6 @@ class EpistemicPuzzle(Puzzle):
         """The starting knowledge structure (the constraints chosen, default all), pointed at the actual world."""
         chosen = tuple(range(len(self.constraints)) if constraints is None else constraints)
         if chosen not in self._symbolic:
-            for step, _ in self.announcements:
-                beliefs = [] if step.action is None else [a for a in self.agents if not step.action.relation(a).s5]
-                if beliefs:
-                    raise symbolic.NotSymbolic(f"{step.name}: agent {beliefs[0]!r} is left with a belief that may be "
-                                               "false (a private event, or observers that are not a partition of "
-                                               "the events): not yet symbolic", file=self.doc.file,
-                                               allowed="--method table or model")
             if self._engine is None:
                 self._engine = symbolic.Engine()
             actual = None if self.actual is None else {d.name: d.code(self.actual[d.name]) for d in self.domains}

@@ -43,6 +43,7 @@ from ..formula import (After, And, Arith, BoolConst, Call, Common, Compare, Dist
                        Knows, Name, Neg, Node, Not, Or, Str, names_in, parse, to_text, walk)
 from ..limits import LimitReached, expired, memory_budget
 from ..schema import fold
+from . import belief
 from .evaluation import _interval
 from .tables import Domain, _range_text
 
@@ -87,6 +88,7 @@ class Engine:
         self.mgr: BDDManager = BDDManager(self.capacity, 1 << 20, 1)
         self.true, self.false = self.mgr.true(), self.mgr.false()
         self.names: list[str] = []
+        self.primes: dict[int, int] = {}   # a variable's primed copy (belief relations, :mod:`.belief`)
 
     def fresh(self, names: Sequence[str], after: Sequence[int] = ()) -> list[int]:
         """New variables, one per name: right below the lowest of ``after`` in the order (a defined bit next to
@@ -312,6 +314,8 @@ class SymbolicState:
     _hidden: dict[frozenset[str], BDDFunction] = field(default_factory=dict, repr=False)
     _pure: dict[int, tuple[Node, str | Domain, Any]] = field(default_factory=dict, repr=False)   # kept by updates
     _pure_text: dict[str, tuple[Node, str | Domain, Any]] = field(default_factory=dict, repr=False)
+    beliefs: dict[str, BDDFunction] = field(default_factory=dict)   # observation laws Ω_a (:mod:`.belief`)
+    _relations: dict[frozenset[str], Any] = field(default_factory=dict, repr=False)
 
     # -- building ------------------------------------------------------------------------------------
     @classmethod
@@ -356,7 +360,7 @@ class SymbolicState:
             return state
 
     def _with(self, **changes: Any) -> SymbolicState:
-        return replace(self, _cache={}, _hidden={}, **changes)
+        return replace(self, _cache={}, _hidden={}, _relations={}, **changes)
 
     def _index_is(self, enc: Encoded, index: int) -> BDDFunction:
         out = self.engine.true
@@ -490,7 +494,8 @@ class SymbolicState:
 
     def sure_at_point(self, agent: str) -> tuple[bool, bool]:
         """At the actual world: the agent knows the whole world, and its view includes the actual world."""
-        return self.at_point(Knows(agent, None)), True
+        assert self.point is not None
+        return self.at_point(Knows(agent, None)), belief.reflexive_at(self, agent, self.point)
 
     def _walk(self, f: BDDFunction) -> Iterator[dict[str, int | str]]:
         """The worlds of ``f`` in the order of the key bits (each fixes one world: the rest are functions)."""
@@ -716,6 +721,9 @@ class SymbolicState:
         def box(f: BDDFunction) -> BDDFunction:   # not oxidd's fused apply_forall: it blew up on gossip-4
             return ~(self.law & ~f).exists(hidden)
 
+        if self.beliefs.keys() & set(agents):
+            box = belief.box(self, agents)
+
         if what is None:
             bits = [self.engine.var(v) for enc in self.variables.values() for v in enc.bits]
         else:
@@ -739,7 +747,8 @@ class SymbolicState:
                 raise SolverTimeout("the time limit was reached")
             nxt = self.engine.true
             for a in agents:
-                nxt = nxt & ~(self.law & ~(holds & x)).exists(self._unobserved([a]))
+                nxt = nxt & (belief.box(self, [a])(holds & x) if a in self.beliefs else
+                             ~(self.law & ~(holds & x)).exists(self._unobserved([a])))
             if (nxt & self.law) == (x & self.law):
                 return nxt
             x = nxt
@@ -768,11 +777,7 @@ class SymbolicState:
 
     def _update(self, action: ActionModel) -> SymbolicState:
         e, ar = self.engine, self.arith
-        for a in action.relations:
-            if not action.relation(a).s5:
-                raise NotSymbolic(f"agent {a!r} is left with a belief that may be false (a private event, or "
-                                  "observers that are not a partition of the events): not yet symbolic",
-                                  allowed="--method table or model")
+        believers = [a for a in action.relations if not action.relation(a).s5]   # get observation laws
         n = len(action.events)
         ebits = e.fresh([f"event[{i}]" for i in range(index_bits(n))])
         enc_e = Encoded(Domain("event", tuple(range(n))), tuple(ebits))
@@ -800,6 +805,8 @@ class SymbolicState:
             for a in learners:
                 observed[a] |= set(fresh)
         for a in action.relations:   # an agent not listed cannot tell the events apart
+            if a in believers:
+                continue
             target = action.relation(a).target
             blocks = sorted(set(int(t) for t in target))
             if len(blocks) > 1:
@@ -842,10 +849,11 @@ class SymbolicState:
             if ev.designated:
                 designated_events = designated_events | is_event[i]
         observed = {a: {renaming.get(v, v) for v in s} for a, s in observed.items()}
+        beliefs = belief.transform(self, action.relations, believers, renaming, ebits, is_event)
         child = self._with(variables=variables, observed={a: frozenset(s) for a, s in observed.items()},
                            vocabulary=tuple(vocabulary), law=law, designated=rename(self.designated) & law &
                            designated_events, key=tuple(ebits) + tuple(renaming.get(v, v) for v in self.key),
-                           point=None, point_lost=self.point_lost)
+                           point=None, point_lost=self.point_lost, beliefs=beliefs)
         if changed:   # agents keep observing their expressions: they see the new values too
             child.observed = {a: s | frozenset(v for x in self.agents[a] if isinstance(x, Name)
                                                and self._variable(x.name).domain.name in changed
@@ -867,11 +875,7 @@ class SymbolicState:
         return child
 
     def _renamer(self, renaming: Mapping[int, int]) -> Any:
-        if not renaming:
-            return lambda f: f
-        from oxidd.bdd import BDDFunction as F
-        sub = F.make_substitution([(v, self.engine.var(c)) for v, c in renaming.items()])
-        return lambda f: f.substitute(sub)
+        return belief.renamer(self.engine, renaming)
 
     def _assigned(self, var: str, node: Node, where: BDDFunction) -> Vec:
         """The index a factual change gives ``var`` (computed before the event), checked against its domain where

@@ -15,8 +15,8 @@ arithmetic), so no operation wraps.  Events are the paper's knowledge transforme
 observers adds bits for the event (and, per agent, for the block of events it cannot tell apart), a factual
 change renames the changed bits to fresh copies (the values before the event) and defines the new ones, and
 an agent that learns an expression's value observes fresh bits defined by it.  Events that make beliefs
-differ from knowledge (a private announcement's outsiders, observers that are not a partition) are not
-symbolic yet: :class:`NotSymbolic` says so.
+differ from knowledge (a private announcement's outsiders, observers that are not a partition) give the
+agent an observation law over a doubled vocabulary (:mod:`.belief`); the others keep the observed bits.
 
 Worlds are counted exactly (``sat_count``, Python integers); listing walks the worlds in the explicit
 engine's order (the latest event first, then earlier events, then the starting world's values).  The
@@ -718,11 +718,10 @@ class SymbolicState:
         """Knows (distributed among ``agents``) that a formula holds, an expression's value, or the world."""
         hidden = self._unobserved(agents)
 
-        def box(f: BDDFunction) -> BDDFunction:   # not oxidd's fused apply_forall: it blew up on gossip-4
+        def s5_box(f: BDDFunction) -> BDDFunction:   # not oxidd's fused apply_forall: it blew up on gossip-4
             return ~(self.law & ~f).exists(hidden)
 
-        if self.beliefs.keys() & set(agents):
-            box = belief.box(self, agents)
+        box = belief.box(self, agents) if self.beliefs.keys() & set(agents) else s5_box
 
         if what is None:
             bits = [self.engine.var(v) for enc in self.variables.values() for v in enc.bits]

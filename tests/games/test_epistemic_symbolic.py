@@ -227,15 +227,3 @@ def test_a_diagram_past_the_memory_budget_stops_with_the_size_reached(monkeypatc
     doc = classic.sum_and_product(400)
     with pytest.raises(DiagramLimit, match="nodes"):
         load_data(doc, file="<big>").final_state(method="symbolic")
-
-
-def test_a_private_event_is_refused_in_one_line(cli: Any) -> None:
-    res = cli(["solve", "example:epistemic/sally-anne", "--method", "symbolic"])
-    assert res.code == 2 and "not yet symbolic" in res.err and len(res.err.strip().splitlines()) == 1
-    with pytest.raises(NotSymbolic):
-        load_data(_private_doc(), file="<p>").solve(options={"method": "symbolic"})
-
-
-def _private_doc() -> dict[str, Any]:
-    return {"game": "epistemic", "variables": {"p": [0, 1]}, "agents": {"a": [], "b": []},
-            "event": [{"kind": "private", "to": ["a"], "formula": "p == 1"}]}

@@ -40,7 +40,7 @@ from typing import TYPE_CHECKING, Any
 from ..derive import NotServed
 from ..errors import PuzzleError
 from ..formula import (After, And, Arith, BoolConst, Call, Common, Compare, Distributed, FormulaError, Implies, Int,
-                       Knows, Name, Neg, Node, Not, Or, Str, names_in, parse, to_text, walk)
+                       Knows, Name, Neg, Node, Not, Or, Str, children, names_in, parse, to_text)
 from ..limits import LimitReached, expired, memory_budget
 from ..schema import fold
 from . import belief
@@ -52,6 +52,7 @@ if TYPE_CHECKING:
 
     from .knowledge import ActionModel
 
+_PURE_TYPES = (Int, Name, Neg, Arith, Compare, Str, Call)   # and Call only for min, max, abs
 NODE_BYTES = 64           # per decision-diagram node: the node, its unique-table slot and the apply cache share
 CASES_LIMIT = 1 << 16     # // and % are tabulated over the operands' values up to this many pairs
 FIXPOINT_LIMIT = 100_000  # rounds of a common-knowledge fixpoint (each removes a world, so never reached)
@@ -89,6 +90,18 @@ class Engine:
         self.true, self.false = self.mgr.true(), self.mgr.false()
         self.names: list[str] = []
         self.primes: dict[int, int] = {}   # a variable's primed copy (belief relations, :mod:`.belief`)
+        self._purity: dict[int, tuple[Node, bool]] = {}   # by node identity (the node kept, so the id stays its)
+
+    def pure(self, node: Node) -> bool:
+        """Arithmetic and comparisons of the variables only: the same bits in every state of one puzzle run
+        (memoised, so a formula's parts are looked at once, not once per enclosing level)."""
+        hit = self._purity.get(id(node))
+        if hit is not None and hit[0] is node:
+            return hit[1]
+        ok = isinstance(node, _PURE_TYPES) and (not isinstance(node, Call) or node.func in ("min", "max", "abs")) and \
+            all(self.pure(c) for c in children(node))
+        self._purity[id(node)] = (node, ok)
+        return ok
 
     def fresh(self, names: Sequence[str], after: Sequence[int] = ()) -> list[int]:
         """New variables, one per name: right below the lowest of ``after`` in the order (a defined bit next to
@@ -138,9 +151,13 @@ def _guard(engine: Engine) -> Iterator[None]:
     try:
         yield
     except MemoryError:
-        raise DiagramLimit(f"the decision diagrams reached {engine.nodes():,} nodes, the memory budget's "
-                           f"{engine.capacity:,} ({NODE_BYTES} bytes each); raise SLEUTH_MEMORY_BUDGET "
-                           "or use --method table") from None
+        raise _limit(engine) from None
+
+
+def _limit(engine: Engine) -> DiagramLimit:
+    return DiagramLimit(f"the decision diagrams reached {engine.nodes():,} nodes, the memory budget's "
+                        f"{engine.capacity:,} ({NODE_BYTES} bytes each); raise SLEUTH_MEMORY_BUDGET "
+                        "or use --method table")
 
 
 # -- bit vectors ------------------------------------------------------------------------------------------
@@ -260,6 +277,15 @@ class Arithmetic:
         w = width(lo, hi)
         return Vec(tuple(c.ite(x, y) for x, y in zip(a.to(w), b.to(w), strict=True)), lo, hi)
 
+    def shift(self, a: Vec, k: int, op: str) -> Vec:
+        """``a // 2^k`` (the bits above the k lowest: floor division, as two's complement shifts) or ``a % 2^k``
+        (the k lowest bits, never negative)."""
+        if op == "//":
+            return Vec(a.to(max(len(a.bits), k + 1))[k:], a.lo >> k, a.hi >> k)
+        if a.lo >= 0 and a.hi < 1 << k:
+            return a
+        return Vec(a.to(k) + (self.e.false,), 0, (1 << k) - 1)
+
     def cases(self, a: Vec, b: Vec, fn: Any, text: str) -> Vec:
         """``fn(a, b)`` tabulated over the operands' values (for ``//`` and ``%``)."""
         pairs = (a.hi - a.lo + 1) * (b.hi - b.lo + 1)
@@ -313,9 +339,10 @@ class SymbolicState:
     _cache: dict[int, tuple[Node, str | Domain, Any]] = field(default_factory=dict, repr=False)
     _hidden: dict[frozenset[str], BDDFunction] = field(default_factory=dict, repr=False)
     _pure: dict[int, tuple[Node, str | Domain, Any]] = field(default_factory=dict, repr=False)   # kept by updates
-    _pure_text: dict[str, tuple[Node, str | Domain, Any]] = field(default_factory=dict, repr=False)
+    _pure_text: dict[Node, tuple[Node, str | Domain, Any]] = field(default_factory=dict, repr=False)   # by value
+    _told: tuple[Node | str, SymbolicState] | None = field(default=None, repr=False)   # the last announcement
     beliefs: dict[str, BDDFunction] = field(default_factory=dict)   # observation laws Ω_a (:mod:`.belief`)
-    _relations: dict[frozenset[str], Any] = field(default_factory=dict, repr=False)
+    _relations: dict[frozenset[str], Any] = field(default_factory=dict, repr=False)   # with the law: per law
 
     # -- building ------------------------------------------------------------------------------------
     @classmethod
@@ -360,7 +387,10 @@ class SymbolicState:
             return state
 
     def _with(self, **changes: Any) -> SymbolicState:
-        return replace(self, _cache={}, _hidden={}, _relations={}, **changes)
+        """A copy with ``changes``; the compiled formulas are dropped (they hold in this law only), the agents'
+        quantification cubes kept while the vocabulary and the observations stay."""
+        same = "vocabulary" not in changes and "observed" not in changes
+        return replace(self, _cache={}, _hidden=self._hidden if same else {}, _told=None, _relations={}, **changes)
 
     def _index_is(self, enc: Encoded, index: int) -> BDDFunction:
         out = self.engine.true
@@ -547,23 +577,26 @@ class SymbolicState:
 
     def value(self, node: Node) -> tuple[str | Domain, Any]:
         """``("bool", BDD)``, ``("int", Vec)`` or ``(domain, Vec of its index)`` for a named value."""
-        pure = _pure(node)
-        cache = self._pure if pure else self._cache   # arithmetic depends on the bits only, not the law
-        hit = cache.get(id(node))
-        if (hit is None or hit[0] is not node) and pure:   # the same text parsed again (another announcement)
-            same = self._pure_text.get(to_text(node))
+        hit = self._cache.get(id(node)) or self._pure.get(id(node))
+        if hit is not None and hit[0] is node:
+            return hit[1], hit[2]
+        if isinstance(node, _PURE_TYPES):   # the same expression parsed again (another announcement)
+            same = self._pure_text.get(node)
             if same is not None:
-                hit = cache[id(node)] = (node, same[1], same[2])
-        if hit is None or hit[0] is not node:
-            if expired():
-                from ..backends import SolverTimeout
-                raise SolverTimeout("the time limit was reached")
-            with _guard(self.engine):
-                kind, val = self._value(node)
-            hit = cache[id(node)] = (node, kind, val)
-            if pure:
-                self._pure_text[to_text(node)] = hit
-        return hit[1], hit[2]
+                self._pure[id(node)] = (node, same[1], same[2])
+                return same[1], same[2]
+        if expired():
+            from ..backends import SolverTimeout
+            raise SolverTimeout("the time limit was reached")
+        try:
+            kind, val = self._value(node)
+        except MemoryError:
+            raise _limit(self.engine) from None
+        if self.engine.pure(node):   # arithmetic depends on the bits only, not the law: kept by updates
+            self._pure[id(node)] = self._pure_text[node] = (node, kind, val)
+        else:
+            self._cache[id(node)] = (node, kind, val)
+        return kind, val
 
     def number(self, node: Node) -> Vec:
         kind, val = self.value(node)
@@ -614,6 +647,8 @@ class SymbolicState:
                     acc = ar.add(acc, ar.neg(y), lo, hi)
                 elif op == "*":
                     acc = ar.mul(acc, y, lo, hi)
+                elif y.lo == y.hi and y.lo > 0 and y.lo & (y.lo - 1) == 0:   # by 2^k: bits, exactly
+                    acc = ar.shift(acc, y.lo.bit_length() - 1, op)
                 else:
                     if (ar.eq(y, ar.const(0)) & self.law).satisfiable():
                         raise FormulaError(f"division by zero in {to_text(node)!r}")
@@ -708,10 +743,15 @@ class SymbolicState:
         return list(self.agents) if names is None else list(dict.fromkeys(self.agent(a) for a in names))
 
     def _unobserved(self, agents: Sequence[str]) -> BDDFunction:
+        """The cube of the variables none of ``agents`` observes: the whole vocabulary's (built once per
+        structure) with the observed ones quantified away, so an agent observing a few bits costs a few steps."""
         key = frozenset(agents)
         if key not in self._hidden:
-            seen = frozenset().union(*(self.observed.get(a, frozenset()) for a in agents))
-            self._hidden[key] = self.engine.cube([v for v in self.vocabulary if v not in seen])
+            if not key:
+                self._hidden[key] = self.engine.cube(self.vocabulary)
+            else:
+                seen = frozenset().union(*(self.observed.get(a, frozenset()) for a in agents))
+                self._hidden[key] = self._unobserved([]).exists(self.engine.cube(list(seen)))
         return self._hidden[key]
 
     def _knows(self, agents: Sequence[str], what: Node | None) -> BDDFunction:
@@ -755,7 +795,10 @@ class SymbolicState:
 
     # -- updates -------------------------------------------------------------------------------------
     def announce(self, formula: Node | str) -> SymbolicState:
-        """A truthful public announcement: the law conjoined with the formula (evaluated now)."""
+        """A truthful public announcement: the law conjoined with the formula (evaluated now).  The last one
+        is kept, so the checks of one announcement (``after(a, x)``, ``after(a, y)``...) share its structure."""
+        if self._told is not None and (self._told[0] is formula or self._told[0] == formula):
+            return self._told[1]
         with _guard(self.engine):
             f = self.truth(formula)
             child = self._with(law=self.law & f, designated=self.designated & f)
@@ -764,6 +807,7 @@ class SymbolicState:
                     child.point = self.point & f
                 else:
                     child.point, child.point_lost = None, "the actual world was ruled out"
+            self._told = (formula, child)
             return child
 
     def restrict(self, f: BDDFunction) -> SymbolicState:
@@ -914,12 +958,6 @@ class SymbolicState:
                                allowed=_range_text(d.values))
         index = Vec(tuple(bits), 0, len(d.values) - 1)
         return index
-
-
-def _pure(node: Node) -> bool:
-    """Arithmetic and comparisons of the variables only: the same bits in every state of one puzzle run."""
-    return all(isinstance(n, (Int, Name, Neg, Arith, Compare, Str)) or
-               (isinstance(n, Call) and n.func in ("min", "max", "abs")) for n in walk(node))
 
 
 def _eval(f: BDDFunction, cube: Sequence[bool | None]) -> bool:

@@ -65,7 +65,7 @@ def expressions(draw: Any, doms: list[Domain], depth: int = 2) -> str:
     if op == "count":
         return f"count({a} > {b}, {a} == 1)"
     if op in ("%", "//"):
-        return f"({a}) {op} {draw(st.sampled_from(['2', '3', '-2']))}"
+        return f"({a}) {op} {draw(st.sampled_from(['1', '2', '3', '4', '-2']))}"
     return f"({a}) {op} ({b})"
 
 

@@ -238,3 +238,22 @@ def test_a_private_announcement_among_muddy_children(n: int) -> None:
         table = puzzle.final_state(method="table")
         assert {text: table.at_point(parse(text)) for text in checks} == checks
         assert holding(state, f"believes(c2, knows(c1, {some}))") == holding(table, f"believes(c2, knows(c1, {some}))")
+
+
+def test_beliefs_past_the_memory_budget_stop_with_the_size_reached(cli: Any, tmp_path: Any,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """The primed copies and observation laws are nodes like any other: at the budget's floor (65,536 nodes) a
+    belief about a product over 1..40 stops at the limit (exit 3, one line saying the nodes reached)."""
+    import tomli_w
+
+    from sleuth.models.epistemic import classic
+
+    monkeypatch.setenv("SLEUTH_MEMORY_BUDGET", "1M")
+    doc = classic.sum_and_product(40)
+    doc.pop("announcement")
+    doc["event"] = [{"kind": "private", "to": ["S"], "formula": "x + y >= 7"}]
+    doc["claim"] = [{"text": "believes(P, knows(S, x * y > 20))"}]
+    path = tmp_path / "big.toml"
+    path.write_text(tomli_w.dumps(doc))
+    res = cli(["verify", path, "--method", "symbolic"])
+    assert res.code == 3 and "nodes" in res.err and len(res.err.strip().splitlines()) == 1, res.err

@@ -78,17 +78,20 @@ def box(state: SymbolicState, agents: Sequence[str]) -> Box:
 
 def transform(state: SymbolicState, action_relations: Mapping[str, Sequence[Sequence[int]]],
               believers: Sequence[str], renaming: Mapping[int, int], event_bits: Sequence[int],
-              is_event: Sequence[BDDFunction]) -> dict[str, BDDFunction]:
+              is_event: Sequence[BDDFunction], vocabulary: Sequence[int]) -> dict[str, BDDFunction]:
     """The observation laws after an event: the old ones with the changed bits renamed to their copies (primed
     copies too), each ``believers`` agent's event relation conjoined (``action_relations``: per agent, the events
-    it considers possible from each event)."""
+    it considers possible from each event).  When there are any, the new ``vocabulary`` gets its primed copies
+    now, in one reordering (each costs one, whatever its size)."""
     e = state.engine
+    if not state.beliefs and not believers:
+        return {}
     old_primes = {v: e.primes[v] for v in renaming if v in e.primes}
-    copies = primed(e, [renaming[v] for v in old_primes])
-    rename = renamer(e, {**renaming, **{p: copies[renaming[v]] for v, p in old_primes.items()}})
+    primes = primed(e, list(vocabulary) + [renaming[v] for v in old_primes] + list(event_bits))
+    rename = renamer(e, {**renaming, **{p: primes[renaming[v]] for v, p in old_primes.items()}})
     out = {a: rename(omega) for a, omega in state.beliefs.items()}
     if believers:
-        to_primed = renamer(e, primed(e, event_bits))
+        to_primed = renamer(e, {v: primes[v] for v in event_bits})
         after = [to_primed(f) for f in is_event]
         for a in believers:
             relation = e.false

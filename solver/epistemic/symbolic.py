@@ -892,7 +892,7 @@ class SymbolicState:
             if ev.designated:
                 designated_events = designated_events | is_event[i]
         observed = {a: {renaming.get(v, v) for v in s} for a, s in observed.items()}
-        beliefs = belief.transform(self, action.relations, believers, renaming, ebits, is_event)
+        beliefs = belief.transform(self, action.relations, believers, renaming, ebits, is_event, vocabulary)
         child = self._with(variables=variables, observed={a: frozenset(s) for a, s in observed.items()},
                            vocabulary=tuple(vocabulary), law=law, designated=rename(self.designated) & law &
                            designated_events, key=tuple(ebits) + tuple(renaming.get(v, v) for v in self.key),

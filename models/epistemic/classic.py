@@ -56,6 +56,23 @@ def muddy_children(n: int, muddy: int) -> dict[str, Any]:
     }
 
 
+def dining_cryptographers(n: int) -> dict[str, Any]:
+    """SMCDEL's benchmark form: ``n`` cryptographers, a coin shared by every pair (``n (n - 1) / 2`` coins); each
+    sees whether it paid and its ``n - 1`` coins; it is announced whether the XOR of everyone's reveal (paid,
+    xor its coins) is 1.  The announced text has about ``8 n^2`` characters: past ``n = 35`` it is longer than a
+    puzzle file's strings may be (this document is for the API and the benchmark)."""
+    agents = [f"A{i}" for i in range(1, n + 1)]
+    coin = {(i, j): f"k{i}_{j}" for i in range(1, n + 1) for j in range(i + 1, n + 1)}
+    mine = {i: [c for (x, y), c in coin.items() if i in (x, y)] for i in range(1, n + 1)}
+    reveal = [f"(count(paid == '{a}') + {' + '.join(mine[i])}) % 2" for i, a in enumerate(agents, 1)]
+    return {
+        "game": "epistemic", "title": f"Dining cryptographers (n = {n}, every pair shares a coin)",
+        "variables": {"paid": ["NSA", *agents], **{c: [0, 1] for c in coin.values()}},
+        "agents": {a: [f"paid == '{a}'", *mine[i]] for i, a in enumerate(agents, 1)},
+        "event": [{"learn": f"({' + '.join(reveal)}) % 2"}],
+    }
+
+
 def drinking_logicians(n: int) -> dict[str, Any]:
     """Three (or ``n``) logicians walk into a bar; asked "does everyone want beer?" the first ``n - 1`` say
     "I don't know" and the last says "yes" (all want beer).  ``min(w1, ...)`` is 1 when all want beer, so

@@ -62,8 +62,10 @@ GAME = Game(
              model("the starting worlds enumerated from the declarative model on --backend (the listed worlds "
                    "as a table constraint), then the same announcements", "solver")),
     answer=("worlds", "count"),
-    options=(Option("method", "string", "auto", "how the worlds are built (see methods; auto: table while the "
-                    "product of the domains fits, else model; symbolic only when named)",
+    options=(Option("method", "string", "auto", "how the worlds are built (see methods; auto: symbolic past "
+                    "16,384 worlds when every domain has at most 16 values, or past the table's limit when at most "
+                    "256, and no formula multiplies two expressions of the variables; else table while the product "
+                    "of the domains fits, else model)",
                     ("solve", "verify"), flag=True),),
     template="epistemic/cheryl",
     aliases=("del", "knowledge"),

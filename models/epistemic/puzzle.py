@@ -17,7 +17,7 @@ from sleuth.derive import Choice
 from sleuth.claims import with_hint
 from sleuth.errors import PuzzleError
 from sleuth.explain import minimal_subset
-from sleuth.formula import Node, parse, to_text
+from sleuth.formula import Arith, Node, names_in, parse, to_text, walk
 from sleuth.limits import MAX_WORLDS_KEY, check_size, max_items
 from sleuth.puzzle import Puzzle, PuzzleDoc, emit_notes
 from sleuth.results import Answer, optional, ClaimResult, ClaimSpec, Report, Status, Verdict
@@ -33,6 +33,9 @@ SOLVER_WORLD_FACTOR = 3    # a world enumerated by the solver passes through Pyt
 SOLVER_MAX_WORLDS = 200_000   # default cap of a solver enumeration (measured: about 3,000 worlds a second)
 SHRINK_LIMIT = 2_000_000   # explanations rebuild world sets; above this, constraints are not shrunk
 LIST_LIMIT = 100_000       # the symbolic engine lists this many worlds at most (the count is exact)
+SYMBOLIC_FROM = 1 << 14    # auto: the symbolic engine from this many worlds (product of the domains), narrow domains
+SYMBOLIC_NARROW = 16       # ... when no domain has more values (tests/bench/bench_symbolic.py: muddy, drinking)
+SYMBOLIC_WIDE = 256        # auto past the table's limit: the symbolic engine when no domain has more values
 
 State = KnowledgeState | symbolic.SymbolicState
 
@@ -74,6 +77,7 @@ class EpistemicPuzzle(Puzzle):
         self.options: Mapping[str, Any] | None = None   # the current command's (max_worlds)
         self._engine: symbolic.Engine | None = None
         self._symbolic: dict[tuple[int, ...], symbolic.SymbolicState] = {}
+        self._is_linear: bool | None = None
 
     # -- worlds ---------------------------------------------------------------------------------------
     def product_size(self) -> int:
@@ -82,14 +86,55 @@ class EpistemicPuzzle(Puzzle):
         return int(np.prod([len(d.values) for d in self.domains], dtype=object))
 
     def world_method(self, opts: Mapping[str, Any], backend: str) -> Choice:
-        """``--method``: table, model, symbolic, or auto (table while the product of the domains fits, else model).
+        """``--method``: table, model, symbolic, or auto (:meth:`auto_method`)."""
+        return self.derivation(opts, backend, auto=self.auto_method(opts))
 
-        ``auto`` does not pick the symbolic engine yet: its size is not estimated before work, and a product of
-        two wide variables (``x * y`` over 1..7072) grows its diagrams past a 1 GB address space before the
-        node budget stops it.  Measured where it would pay (tests/bench/bench_symbolic.py): past the table's
-        limit on boolean-heavy families (muddy children 40: 0.23 s of CPU), not on arithmetic ones (What Sum,
-        Sum and Product: the table is 5-100x faster)."""
-        return self.derivation(opts, backend, auto="table" if self._table_fits(opts) else "model")
+    def auto_method(self, options: Mapping[str, Any] | None) -> str:
+        """What ``auto`` picks, from sizes known before any work (the product of the domains: the worlds
+        before the constraints, an upper bound of the table's rows) and the formulas' shape.
+
+        The symbolic engine, when it is installed (it serves every event, beliefs included) and every formula is
+        linear (no product, ``//`` or ``%`` of two expressions of the variables: their diagrams can grow
+        exponentially with the bits):
+
+        - while the table fits, past :data:`SYMBOLIC_FROM` worlds when no domain has more than
+          :data:`SYMBOLIC_NARROW` values (many small variables: measured 2.6x faster than the table at 2^14
+          worlds of muddy children, 17x at 2^16; below, the table is as fast);
+        - past the table's limit, when no domain has more than :data:`SYMBOLIC_WIDE` values (else CP-SAT
+          enumerates the worlds, bounded).
+
+        Otherwise the table while it fits (on wide arithmetic, What Sum, Sum and Product, the vectorised table
+        was faster at every size measured), else model."""
+        fits = self._table_fits(options)
+        widest = max((len(d.values) for d in self.domains), default=1)
+        sized = (fits and self.product_size() >= SYMBOLIC_FROM and widest <= SYMBOLIC_NARROW) or \
+            (not fits and widest <= SYMBOLIC_WIDE)
+        if self.explicit is None and sized and symbolic.available() and self._linear():
+            return "symbolic"
+        return "table" if fits else "model"
+
+    def _linear(self) -> bool:
+        """No formula of the file multiplies or divides two expressions that depend on the variables."""
+        if self._is_linear is None:
+            self._is_linear = self._find_linear()
+        return self._is_linear
+
+    def _find_linear(self) -> bool:
+        nodes = [n for _, n in self.constraints] + [x for exprs in self.agents.values() for x in exprs]
+        for step, _ in self.announcements:
+            nodes.append(step.formula)
+            if step.action is not None:
+                nodes += [ev.pre for ev in step.action.events] + [x for ev in step.action.events for _, x in ev.post]
+                if step.action.learn is not None:
+                    nodes.append(step.action.learn[0])
+        for node in nodes:
+            for n in walk(node):
+                if isinstance(n, Arith):
+                    varying = [bool(names_in(x)) for x in n.operands()]
+                    for i, (op, _) in enumerate(n.rest):
+                        if op != "+" and op != "-" and varying[i + 1] and any(varying[:i + 1]):
+                            return False
+        return True
 
     @staticmethod
     def _method(choice: Choice) -> str:

@@ -68,15 +68,22 @@ def check_set(hands: Sequence[Hand]) -> list[str]:
 
 
 @cache
-def _parsed(text: str) -> Node:
-    return parse(text)
+def _hand(cards: Hand) -> Node:
+    return parse(hand(cards))
+
+
+@cache
+def _shared() -> tuple[Node, Node, Node, Node]:
+    """Bob's announcement, "Bob knows Alice's cards", "both know the others' cards", Carol's ignorance."""
+    b_knows, a_knows, ignorant = parse(B_KNOWS_AS), parse(A_KNOWS_BS), parse(C_IGNORANT)
+    both = And(tuple(x for f in (a_knows, b_knows) for x in (f.args if isinstance(f, And) else (f,))))
+    return parse(BOB_SAYS), b_knows, both, ignorant
 
 
 def check_nodes(hands: Sequence[Hand]) -> list[Node]:
     """:func:`check_set` as formula trees, the parts every list shares parsed once (1,290 lists share them)."""
-    a, bob = Knows("Alice", Or(tuple(_parsed(hand(h)) for h in hands))), _parsed(BOB_SAYS)
-    b_knows, a_knows, ignorant = _parsed(B_KNOWS_AS), _parsed(A_KNOWS_BS), _parsed(C_IGNORANT)
-    both = And(tuple(x for f in (a_knows, b_knows) for x in (f.args if isinstance(f, And) else (f,))))
+    a = Knows("Alice", Or(tuple(_hand(tuple(h)) for h in hands)))
+    bob, b_knows, both, ignorant = _shared()
     return [a, After(a, b_knows), After(a, Common(("Alice", "Bob"), b_knows)), After(a, Common(None, ignorant)),
             After(a, After(bob, Common(("Alice", "Bob"), both))), After(a, After(bob, Common(None, ignorant)))]
 

@@ -111,7 +111,8 @@ class Engine:
     def fresh_groups(self, groups: Sequence[tuple[Sequence[str], Sequence[int]]]) -> list[list[int]]:
         """:meth:`fresh` for several groups, reordered once."""
         first = self.mgr.num_vars()
-        order = [self.mgr.level_to_var(level) for level in range(first)]
+        placed = any(after for _, after in groups)   # else every new variable goes at the bottom, in order
+        order = [self.mgr.level_to_var(level) for level in range(first)] if placed else []
         level = {v: i for i, v in enumerate(order)}
         slots: dict[int, list[int]] = {}
         out = []
@@ -355,9 +356,10 @@ class SymbolicState:
         with _guard(e):
             variables: dict[str, Encoded] = {}
             law = e.true
-            for d in domains:
-                bits = tuple(e.fresh([f"{d.name}[{i}]" for i in range(index_bits(len(d.values)))]))
-                variables[d.name] = Encoded(d, bits)
+            groups = e.fresh_groups([([f"{d.name}[{i}]" for i in range(index_bits(len(d.values)))], ())
+                                     for d in domains])
+            for d, bits in zip(domains, groups, strict=True):
+                variables[d.name] = Encoded(d, tuple(bits))
             vocabulary = tuple(b for enc in variables.values() for b in enc.bits)
             state = cls(e, tuple(domains), variables, {}, {}, vocabulary, law, e.true, vocabulary)
             for enc in variables.values():
@@ -434,7 +436,8 @@ class SymbolicState:
         for exprs in agents.values():
             for node in exprs:
                 text = to_text(node)
-                if (only is None or {fold(n) for n in names_in(node)} & only) and text not in defined | pending:
+                if text not in defined and text not in pending and \
+                        (only is None or {fold(n) for n in names_in(node)} & only):
                     bits = self._expression_bits(node)
                     if bits and isinstance(bits[0], int):
                         defined[text] = [b for b in bits if isinstance(b, int)]
@@ -459,8 +462,8 @@ class SymbolicState:
 
     def _support(self, node: Node) -> list[int]:
         """The current bits of the variables a formula names (what its value depends on, knowledge aside)."""
-        folded = {fold(n) for n in names_in(node)}
-        return [b for name, enc in self.variables.items() if fold(name) in folded for b in enc.bits]
+        named = dict.fromkeys(self._variable(n).domain.name for n in names_in(node) if self._has(n))
+        return [b for name in named for b in self.variables[name].bits]
 
     # -- the puzzle's view ---------------------------------------------------------------------------
     def _count(self, f: BDDFunction) -> int:
@@ -558,6 +561,9 @@ class SymbolicState:
                 return a
         raise FormulaError(f"unknown agent {name!r}", allowed=list(self.agents))
 
+    def _has(self, name: str) -> bool:
+        return name in self.variables or any(fold(k) == fold(name) for k in self.variables)
+
     def _variable(self, name: str) -> Encoded:
         enc = self.variables.get(name)
         if enc is None:
@@ -637,8 +643,12 @@ class SymbolicState:
         if isinstance(node, Neg):
             return "int", ar.neg(self.number(node.operand))
         if isinstance(node, Arith):
-            acc = self.number(node.first)
-            for op, x in node.rest:
+            k = _power_of_two(node.rest[0]) if node.rest[0][0] == "%" else None
+            if k is not None:   # x % 2^k needs x's k lowest bits only (a sum's carries out of them are not made)
+                acc = Vec(tuple(self._low(node.first, k)) + (e.false,), 0, (1 << k) - 1)
+            else:
+                acc = self.number(node.first)
+            for op, x in node.rest[1 if k is not None else 0:]:
                 y = self.number(x)
                 lo, hi = _interval(op, (acc.lo, acc.hi), (y.lo, y.hi))
                 if op == "+":
@@ -699,6 +709,27 @@ class SymbolicState:
                     acc = replace(ar.ite(ar.lt(acc, y), y, acc), lo=lo, hi=hi)
             return "int", acc
         raise FormulaError(f"cannot evaluate {to_text(node)!r} symbolically")
+
+    def _low(self, node: Node, k: int) -> list[BDDFunction]:
+        """The ``k`` lowest bits of an integer expression's two's complement value (its value modulo ``2^k``),
+        sums, differences, products and counts made on ``k`` bits only."""
+        e = self.engine
+        if k == 0:   # x % 1
+            return []
+        if isinstance(node, Arith) and all(op in "+-*" for op, _ in node.rest):
+            acc = self._low(node.first, k)
+            for op, x in node.rest:
+                y = self._low(x, k)
+                acc = _add_low(acc, _neg_low(y, e) if op == "-" else y, e) if op in "+-" else _mul_low(acc, y, e)
+            return acc
+        if isinstance(node, Neg):
+            return _neg_low(self._low(node.operand, k), e)
+        if isinstance(node, Call) and node.func == "count":
+            acc = [e.false] * k
+            for a in node.args:
+                acc = _add_low(acc, [self.truth(a)] + [e.false] * (k - 1), e)
+            return acc
+        return list(self.number(node).to(k))
 
     def _compare(self, node: Compare) -> BDDFunction:
         left, right, op = node.left, node.right, node.op
@@ -958,6 +989,35 @@ class SymbolicState:
                                allowed=_range_text(d.values))
         index = Vec(tuple(bits), 0, len(d.values) - 1)
         return index
+
+
+def _power_of_two(term: tuple[str, Node]) -> int | None:
+    """``k`` when the operand is the constant ``2^k``."""
+    x = term[1]
+    return x.value.bit_length() - 1 if isinstance(x, Int) and x.value > 0 and x.value & (x.value - 1) == 0 else None
+
+
+def _add_low(x: Sequence[BDDFunction], y: Sequence[BDDFunction], e: Engine) -> list[BDDFunction]:
+    """``x + y`` modulo ``2^len(x)`` (the carry out of the top bit dropped)."""
+    carry, out = e.false, []
+    for i, (a, b) in enumerate(zip(x, y, strict=True)):
+        half = a ^ b
+        out.append(half if i == 0 else half ^ carry)
+        if i + 1 < len(x):
+            carry = (a & b) if i == 0 else (a & b) | (carry & half)
+    return out
+
+
+def _neg_low(x: Sequence[BDDFunction], e: Engine) -> list[BDDFunction]:
+    one = [e.true] + [e.false] * (len(x) - 1)
+    return _add_low([~b for b in x], one, e) if x else []
+
+
+def _mul_low(x: Sequence[BDDFunction], y: Sequence[BDDFunction], e: Engine) -> list[BDDFunction]:
+    acc = [e.false] * len(x)
+    for i, b in enumerate(y):   # shifted copies of x where y's bits are set
+        acc = _add_low(acc, [e.false] * i + [a & b for a in x[:len(x) - i]], e)
+    return acc
 
 
 def _eval(f: BDDFunction, cube: Sequence[bool | None]) -> bool:

@@ -7,15 +7,16 @@ machine is shared; the decision diagrams run on one thread), measured inside the
 
 - muddy children: n children, all muddy, the father's announcement and n - 1 rounds of "nobody knows";
   checked: after them every child knows it is muddy (at the actual world);
-- dining cryptographers: n agents in a ring, one shared coin per neighbour pair, each announces the XOR of
-  its coins and whether it paid; checked: everyone knows whether the NSA paid, and nobody learns which
-  other agent paid (SMCDEL's dcCheckForm, judged in every world);
+- dining cryptographers: SMCDEL's benchmark (a coin per pair of agents, the XOR of all reveals announced;
+  checked: the first agent, if it did not pay, knows that nobody did or that another did but not which);
 - drinking logicians: n logicians, the first n - 1 say "I don't know"; checked: the last one knows;
 - Russian cards: every check of SMCDEL's checkSet over all hand lists: the 102 safe announcements;
 - What Sum and Sum and Product at growing bounds (solve).
 
 SMCDEL's figures are the published ones (van Benthem, van Eijck, Gattinger and Su 2018), measured on another
-machine; the targets are sleuth's issue 25.  Run: ``python tests/bench/bench_symbolic.py [--runs 3] [--quick]``.
+machine; the targets are sleuth's issue 25.  Run: ``python tests/bench/bench_symbolic.py [--runs 3] [--quick]
+[--base PYTHON]`` (``--base``: the Python of another checkout's environment, for a "before" column; the documents
+are generated here and handed to it as files).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ import resource
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from typing import Any
 
@@ -35,11 +37,11 @@ SMCDEL = {"muddy": "dozens of children (figure plotted only)", "dining": "1.10 s
           "sum-and-product": "0.98 s"}
 TARGET = {("muddy", 40): 1.0, ("muddy", 100): 30.0, ("dining", 90): 1.1, ("drinking", 400): 1.8,
           ("russian", 0): 0.37}
-SIZES = {"muddy": [8, 12, 40, 100], "dining": [10, 30, 90], "drinking": [10, 100, 400], "russian": [0],
+SIZES = {"muddy": [8, 12, 40, 100], "dining": [6, 30, 90], "drinking": [10, 100, 400], "russian": [0],
          "what-sum": [10, 50, 100], "sum-and-product": [100, 200]}
-QUICK = {"muddy": [8, 40], "dining": [10, 30], "drinking": [10, 100], "russian": [0], "what-sum": [10, 50],
+QUICK = {"muddy": [8, 40], "dining": [6, 30], "drinking": [10, 100], "russian": [0], "what-sum": [10, 50],
          "sum-and-product": [100]}
-EXPLICIT_MAX = {"muddy": 16, "dining": 30, "drinking": 400, "what-sum": 100, "sum-and-product": 200,
+EXPLICIT_MAX = {"muddy": 16, "dining": 6, "drinking": 400, "what-sum": 100, "sum-and-product": 200,
                 "russian": 0}   # larger explicit runs are refused or take minutes: not run
 
 
@@ -51,19 +53,11 @@ def muddy(n: int) -> dict[str, Any]:
 
 
 def dining(n: int) -> dict[str, Any]:
-    agents = [f"A{i}" for i in range(1, n + 1)]
-    coin = [f"k{i}" for i in range(1, n + 1)]   # k_i is shared by A_i and A_(i+1)
-    doc: dict[str, Any] = {
-        "game": "epistemic", "title": f"Dining cryptographers (n = {n})",
-        "variables": {"paid": ["NSA", *agents], **{k: [0, 1] for k in coin}},
-        "agents": {a: [f"paid == '{a}'", coin[i - 1], coin[i]] for i, a in enumerate(agents)},
-        "event": [{"by": a, "learn": f"(count(paid == '{a}') + {coin[i - 1]} + {coin[i]}) % 2"}
-                  for i, a in enumerate(agents)],
-    }
-    whether = " and ".join(f"(knows({a}, paid == 'NSA') or knows({a}, paid != 'NSA'))" for a in agents)
-    nobody = [f"paid == '{a}' implies " + " and ".join(f"not knows({b}, paid == '{a}')" for b in agents if b != a)
-              for a in agents]   # one claim per payer (a claim's text is bounded)
-    doc["claim"] = [{"text": whether}] + [{"text": t} for t in nobody]
+    from sleuth.models.epistemic import classic
+    doc = classic.dining_cryptographers(n)
+    others = [f"paid == 'A{i}'" for i in range(2, n + 1)]
+    doc["claim"] = [{"text": f"paid != 'A1' implies (knows(A1, paid == 'NSA') or (knows(A1, {' or '.join(others)})"
+                             f" and {' and '.join(f'not knows(A1, {o})' for o in others)}))"}]
     return doc
 
 
@@ -75,22 +69,36 @@ def drinking(n: int) -> dict[str, Any]:
     return doc
 
 
-def run_one(family: str, size: int, method: str) -> dict[str, Any]:
-    """One measurement (in this process): the answer and the CPU time of the work."""
+def document(family: str, size: int) -> dict[str, Any] | None:
+    """The family's puzzle document at this size (None for Russian cards: a module's checks, not a file)."""
+    from sleuth.models.epistemic import classic
+    if family == "russian":
+        return None
+    if family in ("what-sum", "sum-and-product"):
+        return classic.what_sum(size) if family == "what-sum" else classic.sum_and_product(size)
+    return {"muddy": muddy, "dining": dining, "drinking": drinking}[family](size)
+
+
+def run_one(family: str, doc: dict[str, Any] | None, method: str) -> dict[str, Any]:
+    """One measurement (in this process): the answer, the CPU time of the work and of loading the document."""
+    from sleuth import files
     from sleuth.formula import parse
     from sleuth.models.epistemic import classic, russian
     from sleuth.puzzle import load_data
 
     load_data(classic.what_sum(3), file="<warm-up>").solve(options={"method": method})   # imports: not timed
+    files.MAX_STRING_CHARS = max(files.MAX_STRING_CHARS, 100_000)   # dining 90's XOR: ~8 n^2 characters
     t = time.process_time()
-    if family == "russian":
+    load = 0.0
+    if doc is None:
         answer: Any = len(russian.safe_announcements(method=method))
     elif family in ("what-sum", "sum-and-product"):
-        doc = classic.what_sum(size) if family == "what-sum" else classic.sum_and_product(size)
-        answer = load_data(doc, file="<bench>").solve(options={"method": method}).fields["count"]
+        puzzle = load_data(doc, file="<bench>")
+        load = time.process_time() - t
+        answer = puzzle.solve(options={"method": method}).fields["count"]
     else:
-        doc = {"muddy": muddy, "dining": dining, "drinking": drinking}[family](size)
         puzzle = load_data(doc, file="<bench>")   # the checks themselves (verify would add explanations)
+        load = time.process_time() - t
         state = puzzle.final_state(method=method)
         answer = True
         for claim in puzzle.claims:
@@ -101,28 +109,38 @@ def run_one(family: str, size: int, method: str) -> dict[str, Any]:
                 true, total = state.judge(node)
                 answer = answer and true == total
     seconds = time.process_time() - t
-    return {"answer": answer, "seconds": seconds,
+    return {"answer": answer, "seconds": seconds, "load": load,
             "peak_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}
 
 
-def measure(family: str, size: int, method: str, runs: int, timeout: float) -> dict[str, Any]:
-    """Median over ``runs`` child processes (``refused``/``timeout`` when a child does not finish)."""
+def measure(family: str, size: int, method: str, runs: int, timeout: float,
+            python: str = sys.executable) -> dict[str, Any]:
+    """Median over ``runs`` child processes of ``python`` (``refused``/``timeout`` when one does not finish)."""
     got = []
-    for _ in range(runs):
-        try:
-            out = subprocess.run([sys.executable, __file__, "--one", family, str(size), method], capture_output=True,
-                                 text=True, timeout=timeout, env={**os.environ, "PYTHONHASHSEED": "0"})
-        except subprocess.TimeoutExpired:
-            return {"status": f"> {timeout:g} s"}
-        if out.returncode != 0:
-            return {"status": "refused: " + (out.stderr.strip().splitlines() or ["?"])[-1][:80]}
-        got.append(json.loads(out.stdout))
+    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
+        json.dump(document(family, size), f)
+    try:
+        for _ in range(runs):
+            try:
+                out = subprocess.run([python, __file__, "--one", family, f.name, method], capture_output=True,
+                                     text=True, timeout=timeout, env={**os.environ, "PYTHONHASHSEED": "0"})
+            except subprocess.TimeoutExpired:
+                return {"status": f"> {timeout:g} s"}
+            if out.returncode != 0:
+                last = (out.stderr.strip().splitlines() or ["?"])[-1]
+                return {"status": "refused: " + last.split(": ", 1)[-1][:80]}
+            got.append(json.loads(out.stdout))
+    finally:
+        os.unlink(f.name)
     return {"status": "ok", "answer": got[0]["answer"], "seconds": statistics.median(g["seconds"] for g in got),
-            "peak_mib": max(g["peak_mib"] for g in got)}
+            "load": statistics.median(g["load"] for g in got), "peak_mib": max(g["peak_mib"] for g in got)}
 
 
-def cell(m: dict[str, Any]) -> str:
-    return f"{m['seconds']:.3f} s, {m['peak_mib']:.0f} MiB" if m["status"] == "ok" else m["status"]
+def cell(m: dict[str, Any], load: bool = False) -> str:
+    if m["status"] != "ok":
+        return str(m["status"])
+    return f"{m['seconds']:.3f} s" + (f" ({m['load']:.2f} s loading)" if load and m["load"] else "") + \
+        f", {m['peak_mib']:.0f} MiB"
 
 
 def main(argv: list[str]) -> int:
@@ -130,30 +148,40 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--quick", action="store_true", help="the small sizes only")
     ap.add_argument("--timeout", type=float, default=300.0, help="seconds per child run")
-    ap.add_argument("--one", nargs=3, metavar=("FAMILY", "SIZE", "METHOD"), help=argparse.SUPPRESS)
+    ap.add_argument("--base", metavar="PYTHON", help="also time the symbolic engine of another checkout (the Python "
+                    "of its environment): the 'before' column")
+    ap.add_argument("--only", nargs="*", help="these families only")
+    ap.add_argument("--one", nargs=3, metavar=("FAMILY", "DOC", "METHOD"), help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.one:
-        family, size, method = args.one
-        print(json.dumps(run_one(family, int(size), method)))
+        family, path, method = args.one
+        with open(path) as f:
+            print(json.dumps(run_one(family, json.load(f), method)))
         return 0
     print(f"load average: {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f} {os.getloadavg()[2]:.2f}; "
-          f"median of {args.runs} runs, each in its own process")
-    print("| family | size | answer | explicit (table) | symbolic | ratio | target | SMCDEL (published) |")
-    print("| --- | --- | --- | --- | --- | --- | --- | --- |")
+          f"median CPU time of {args.runs} runs, each in its own process")
+    before = " symbolic before |" if args.base else ""
+    print(f"| family | size | answer | explicit (table) |{before} symbolic | ratio | target | SMCDEL (published) |")
+    print("| --- | --- | --- | --- |" + (" --- |" if args.base else "") + " --- | --- | --- | --- |")
     for family, sizes in (QUICK if args.quick else SIZES).items():
+        if args.only and family not in args.only:
+            continue
         for size in sizes:
             sym = measure(family, size, "symbolic", args.runs, args.timeout)
             exp = measure(family, size, "table", args.runs, args.timeout) if size <= EXPLICIT_MAX[family] \
                 else {"status": "not run (past explicit enumeration)"}
-            if sym["status"] == exp["status"] == "ok" and sym["answer"] != exp["answer"]:
-                print(f"MISMATCH {family} {size}: symbolic {sym['answer']} explicit {exp['answer']}")
-                return 1
+            old = measure(family, size, "symbolic", args.runs, args.timeout, args.base) if args.base else None
+            for other in (exp, old):
+                if other and sym["status"] == other["status"] == "ok" and sym["answer"] != other["answer"]:
+                    print(f"MISMATCH {family} {size}: symbolic {sym['answer']} other {other['answer']}")
+                    return 1
             ratio = f"{exp['seconds'] / sym['seconds']:.1f}x" if sym["status"] == exp["status"] == "ok" else ""
             target = TARGET.get((family, size))
             verdict = "" if target is None or sym["status"] != "ok" else \
                 f"< {target:g} s: {'met' if sym['seconds'] < target else 'MISSED'}"
             answer = sym.get("answer", exp.get("answer", ""))
-            print(f"| {family} | {size or ''} | {answer} | {cell(exp)} | {cell(sym)} | {ratio} | {verdict} "
+            was = f" {cell(old)} |" if old else ""
+            print(f"| {family} | {size or ''} | {answer} | {cell(exp)} |{was} {cell(sym, True)} | {ratio} | {verdict} "
                   f"| {SMCDEL[family]} |", flush=True)
     return 0
 

@@ -257,3 +257,16 @@ def test_beliefs_past_the_memory_budget_stop_with_the_size_reached(cli: Any, tmp
     path.write_text(tomli_w.dumps(doc))
     res = cli(["verify", path, "--method", "symbolic"])
     assert res.code == 3 and "nodes" in res.err and len(res.err.strip().splitlines()) == 1, res.err
+
+
+def test_auto_picks_the_symbolic_engine_for_beliefs_too() -> None:
+    """A private event no longer keeps ``auto`` on the table: 2^15 worlds of muddy children, a private event to
+    child 1 (the others get observation laws): symbolic, with the table's answer (the worlds where m2 == 1)."""
+    from sleuth.models.epistemic import classic
+
+    doc = classic.muddy_children(15, 2)
+    del doc["announcement"]
+    doc["event"] = [{"kind": "private", "to": ["c1"], "formula": "m2 == 1"}]
+    answers = {m: load_data(doc, file="<auto>").solve(options={"method": m}).fields for m in ("auto", "table")}
+    assert answers["auto"]["method"] == "symbolic" and answers["table"]["method"] == "table"
+    assert answers["auto"]["count"] == answers["table"]["count"] == 2 ** 14

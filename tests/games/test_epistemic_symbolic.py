@@ -227,3 +227,66 @@ def test_a_diagram_past_the_memory_budget_stops_with_the_size_reached(monkeypatc
     doc = classic.sum_and_product(400)
     with pytest.raises(DiagramLimit, match="nodes"):
         load_data(doc, file="<big>").final_state(method="symbolic")
+
+
+def _auto(doc: dict[str, Any], **options: Any) -> tuple[str, int]:
+    report = load_data(doc, file="<auto>").solve(options=options)
+    return report.fields["method"], report.fields["count"]
+
+
+def test_auto_picks_the_symbolic_engine_past_its_size_on_narrow_domains() -> None:
+    """2^15 worlds of two values each: symbolic, with the table's answer; 2^8: the table."""
+    method, count = _auto(classic.muddy_children(15, 2))
+    assert method == "symbolic"
+    assert count == _auto(classic.muddy_children(15, 2), method="table")[1] == 2 ** 15 - 1 - 15
+    assert _auto(classic.muddy_children(8, 2))[0] == "table"
+
+
+def test_auto_keeps_the_table_on_wide_or_non_linear_arithmetic() -> None:
+    assert _auto(classic.what_sum(30))[0] == "table"   # 27,000 worlds, domains of 30 values
+    doc = classic.muddy_children(15, 2)
+    doc["constraints"] = ["m1 * m2 <= 1"]              # a product of two variables: not estimated
+    assert _auto(doc)[0] == "table"
+
+
+def test_auto_past_the_table_limit_is_symbolic_on_narrow_domains_else_model() -> None:
+    doc = classic.muddy_children(10, 2)
+    assert _auto(doc, max_worlds=100) == ("symbolic", 2 ** 10 - 1 - 10)
+    doc = {"game": "epistemic", "variables": {"p": [0, 1], "q": [0, 1], "z": "1..300"},
+           "constraints": ["z == 1"], "agents": {"a": ["p"], "b": ["q"]}}
+    assert _auto(doc, max_worlds=100) == ("model", 4)
+
+
+def test_dining_cryptographers_past_enumeration_as_smcdel() -> None:
+    """SMCDEL's benchmark at 20 agents (190 shared coins, 2^190 * 21 worlds): after the XOR of all reveals is
+    announced every world is left (the XOR says whether the NSA paid, which is true in each world), and the
+    first agent, if it did not pay, knows that nobody did or that another did without knowing which."""
+    n = 20
+    state = load_data(classic.dining_cryptographers(n), file="<dining>").final_state(method="symbolic")
+    assert state.count == (n + 1) * 2 ** 190
+    others = [f"paid == 'A{i}'" for i in range(2, n + 1)]
+    check = (f"paid != 'A1' implies (knows(A1, paid == 'NSA') or (knows(A1, {' or '.join(others)}) and "
+             + " and ".join(f"not knows(A1, {o})" for o in others) + "))")
+    assert state.judge(parse(check)) == (state.count, state.count)
+    # A1 knows the NSA paid exactly where it did (the XOR is 0 there, 1 elsewhere); A2 never knows A3 paid
+    assert state.judge(parse("knows(A1, paid == 'NSA')"))[0] == 2 ** 190
+    assert state.judge(parse("knows(A2, paid == 'A3')"))[0] == 0
+
+
+def test_drinking_logicians_past_enumeration() -> None:
+    """2^200 worlds: the i-th "I don't know" leaves the worlds where the first i want beer; the last knows."""
+    n = 200
+    puzzle = load_data(classic.drinking_logicians(n), file="<drinking>")
+    for said in (1, 50, n - 1):
+        state = puzzle.final_state(method="symbolic", after=said)
+        assert state.count == 2 ** (n - said)
+    assert state.at_point(parse(f"knows(L{n}, min({', '.join(f'w{i}' for i in range(1, n + 1))}) == 1)"))
+
+
+def test_russian_cards_102_safe_announcements_symbolically() -> None:
+    from sleuth.models.epistemic import russian
+    safe = russian.safe_announcements(method="symbolic")
+    assert len(safe) == 102 and all((0, 1, 2) in s for s in safe)
+    lists = list(russian.hand_lists())
+    for hands in lists[::97]:   # the checks as trees are the checks as text
+        assert russian.check_nodes(hands) == [parse(t) for t in russian.check_set(hands)]

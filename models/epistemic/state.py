@@ -128,6 +128,8 @@ def _by(sec: Section, agents: Sequence[str]) -> str | None:
         return None
     if not by.strip():
         raise sec.error("is empty", "by", allowed="the speaker's name (an agent's, or anyone's: it is only shown)")
+    if by in agents:   # as spelt (not folding every agent's name for each of hundreds of announcements)
+        return by
     folded = {" ".join(a.split()).casefold(): a for a in agents}
     return folded.get(" ".join(by.split()).casefold(), " ".join(by.split()))
 

@@ -341,7 +341,7 @@ class SymbolicState:
     _hidden: dict[frozenset[str], BDDFunction] = field(default_factory=dict, repr=False)
     _pure: dict[int, tuple[Node, str | Domain, Any]] = field(default_factory=dict, repr=False)   # kept by updates
     _pure_text: dict[Node, tuple[Node, str | Domain, Any]] = field(default_factory=dict, repr=False)   # by value
-    _told: tuple[Node | str, SymbolicState] | None = field(default=None, repr=False)   # the last announcement
+    _told: tuple[Node, SymbolicState] | None = field(default=None, repr=False)   # the last after(...)'s
     beliefs: dict[str, BDDFunction] = field(default_factory=dict)   # observation laws Ω_a (:mod:`.belief`)
     _relations: dict[frozenset[str], Any] = field(default_factory=dict, repr=False)   # with the law: per law
 
@@ -684,7 +684,7 @@ class SymbolicState:
             return "bool", self.law & self._common(self.group(node.agents), self.truth(node.what))
         if isinstance(node, After):
             told = self.truth(node.announcement)
-            return "bool", self.law & (~told | self.announce(node.announcement).truth(node.what))
+            return "bool", self.law & (~told | self._after(node.announcement).truth(node.what))
         if isinstance(node, Call):
             if node.func == "count":
                 acc = ar.const(0)
@@ -825,11 +825,18 @@ class SymbolicState:
         raise DiagramLimit(f"common knowledge did not settle in {FIXPOINT_LIMIT:,} rounds")
 
     # -- updates -------------------------------------------------------------------------------------
-    def announce(self, formula: Node | str) -> SymbolicState:
-        """A truthful public announcement: the law conjoined with the formula (evaluated now).  The last one
-        is kept, so the checks of one announcement (``after(a, x)``, ``after(a, y)``...) share its structure."""
+    def _after(self, formula: Node) -> SymbolicState:
+        """The structure ``after(formula, ...)`` judges in: the last one is kept, so the checks of one
+        announcement (``after(a, x)``, ``after(a, y)``...) share its structure and compiled formulas (the steps of
+        a run do not keep theirs: a long run's states are dropped as it goes)."""
         if self._told is not None and (self._told[0] is formula or self._told[0] == formula):
             return self._told[1]
+        child = self.announce(formula)
+        self._told = (formula, child)
+        return child
+
+    def announce(self, formula: Node | str) -> SymbolicState:
+        """A truthful public announcement: the law conjoined with the formula (evaluated now)."""
         with _guard(self.engine):
             f = self.truth(formula)
             child = self._with(law=self.law & f, designated=self.designated & f)
@@ -838,7 +845,6 @@ class SymbolicState:
                     child.point = self.point & f
                 else:
                     child.point, child.point_lost = None, "the actual world was ruled out"
-            self._told = (formula, child)
             return child
 
     def restrict(self, f: BDDFunction) -> SymbolicState:

@@ -341,6 +341,7 @@ class SymbolicState:
     _hidden: dict[frozenset[str], BDDFunction] = field(default_factory=dict, repr=False)
     _pure: dict[int, tuple[Node, str | Domain, Any]] = field(default_factory=dict, repr=False)   # kept by updates
     _pure_text: dict[Node, tuple[Node, str | Domain, Any]] = field(default_factory=dict, repr=False)   # by value
+    _arith: Arithmetic | None = field(default=None, repr=False)
     _told: tuple[Node, SymbolicState] | None = field(default=None, repr=False)   # the last after(...)'s
     beliefs: dict[str, BDDFunction] = field(default_factory=dict)   # observation laws Ω_a (:mod:`.belief`)
     _relations: dict[frozenset[str], Any] = field(default_factory=dict, repr=False)   # with the law: per law
@@ -407,7 +408,9 @@ class SymbolicState:
 
     @property
     def arith(self) -> Arithmetic:
-        return Arithmetic(self.engine)
+        if self._arith is None:   # one per state, handed on to the states made from it
+            self._arith = Arithmetic(self.engine)
+        return self._arith
 
     def _define(self, label: str, bits: Sequence[BDDFunction], after: Sequence[int] = ()) -> tuple[list[int],
                                                                                                    BDDFunction]:
@@ -583,7 +586,8 @@ class SymbolicState:
 
     def value(self, node: Node) -> tuple[str | Domain, Any]:
         """``("bool", BDD)``, ``("int", Vec)`` or ``(domain, Vec of its index)`` for a named value."""
-        hit = self._cache.get(id(node)) or self._pure.get(id(node))
+        key = id(node)
+        hit = self._cache.get(key) or self._pure.get(key)
         if hit is not None and hit[0] is node:
             return hit[1], hit[2]
         if isinstance(node, _PURE_TYPES):   # the same expression parsed again (another announcement)

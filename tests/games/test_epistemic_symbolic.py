@@ -147,6 +147,15 @@ def test_random_formulas_hold_in_the_same_worlds(data: Any) -> None:
         assert got == want, text
 
 
+@pytest.mark.parametrize("text", ["count(x > 0, y == 1) % 1 == 0", "(x + y) % 1 == 0", "x // 1 == x",
+                                  "(x - y) % 2 == 1", "count(x > 0, y == 1, x == y) % 4 == 2"])
+def test_modulo_by_a_power_of_two_including_one(text: str) -> None:
+    """``% 2^k`` takes k low bits (k = 0 included: ``% 1`` is 0, the case found by the random formulas)."""
+    doms = [Domain("x", tuple(range(-2, 3))), Domain("y", (0, 1, 5))]
+    explicit, symbolic = both(doms, {"a": ["x"], "b": []}, [])
+    assert holding(symbolic, text) == holding(explicit, text)
+
+
 @SETTINGS
 @given(st.data())
 def test_announcements_leave_the_same_worlds(data: Any) -> None:

@@ -57,8 +57,8 @@ GAME = Game(
                         "listed worlds), announcements applied to the table"),
              Derivation("symbolic", "knowledge structures on binary decision diagrams (needs the symbolic extra, "
                         "oxidd): the worlds as a state law, knowledge by quantifying what an agent does not observe; "
-                        "the count is exact, the worlds listed are bounded, beliefs after private events are not "
-                        "yet symbolic"),
+                        "the count is exact, the worlds listed are bounded; beliefs after private events as relations "
+                        "on a doubled vocabulary"),
              model("the starting worlds enumerated from the declarative model on --backend (the listed worlds "
                    "as a table constraint), then the same announcements", "solver")),
     answer=("worlds", "count"),

@@ -93,7 +93,7 @@ class EpistemicPuzzle(Puzzle):
         """What ``auto`` picks, from sizes known before any work (the product of the domains: the worlds
         before the constraints, an upper bound of the table's rows) and the formulas' shape.
 
-        The symbolic engine, when it serves (installed, no event leaves a false belief) and every formula is
+        The symbolic engine, when it is installed (it serves every event, beliefs included) and every formula is
         linear (no product, ``//`` or ``%`` of two expressions of the variables: their diagrams can grow
         exponentially with the bits):
 
@@ -109,7 +109,7 @@ class EpistemicPuzzle(Puzzle):
         widest = max((len(d.values) for d in self.domains), default=1)
         sized = (fits and self.product_size() >= SYMBOLIC_FROM and widest <= SYMBOLIC_NARROW) or \
             (not fits and widest <= SYMBOLIC_WIDE)
-        if self.explicit is None and sized and self._symbolic_serves() and self._linear():
+        if self.explicit is None and sized and symbolic.available() and self._linear():
             return "symbolic"
         return "table" if fits else "model"
 
@@ -135,12 +135,6 @@ class EpistemicPuzzle(Puzzle):
                         if op != "+" and op != "-" and varying[i + 1] and any(varying[:i + 1]):
                             return False
         return True
-
-    def _symbolic_serves(self) -> bool:
-        """The decision-diagram package is installed and no event leaves a belief that may be false."""
-        return symbolic.available() and all(
-            step.action is None or all(step.action.relation(a).s5 for a in self.agents)
-            for step, _ in self.announcements)
 
     @staticmethod
     def _method(choice: Choice) -> str:
@@ -206,13 +200,6 @@ class EpistemicPuzzle(Puzzle):
         """The starting knowledge structure (the constraints chosen, default all), pointed at the actual world."""
         chosen = tuple(range(len(self.constraints)) if constraints is None else constraints)
         if chosen not in self._symbolic:
-            for step, _ in self.announcements:
-                beliefs = [] if step.action is None else [a for a in self.agents if not step.action.relation(a).s5]
-                if beliefs:
-                    raise symbolic.NotSymbolic(f"{step.name}: agent {beliefs[0]!r} is left with a belief that may be "
-                                               "false (a private event, or observers that are not a partition of "
-                                               "the events): not yet symbolic", file=self.doc.file,
-                                               allowed="--method table or model")
             if self._engine is None:
                 self._engine = symbolic.Engine()
             actual = None if self.actual is None else {d.name: d.code(self.actual[d.name]) for d in self.domains}

@@ -15,8 +15,8 @@ arithmetic), so no operation wraps.  Events are the paper's knowledge transforme
 observers adds bits for the event (and, per agent, for the block of events it cannot tell apart), a factual
 change renames the changed bits to fresh copies (the values before the event) and defines the new ones, and
 an agent that learns an expression's value observes fresh bits defined by it.  Events that make beliefs
-differ from knowledge (a private announcement's outsiders, observers that are not a partition) are not
-symbolic yet: :class:`NotSymbolic` says so.
+differ from knowledge (a private announcement's outsiders, observers that are not a partition) give the
+agent an observation law over a doubled vocabulary (:mod:`.belief`); the others keep the observed bits.
 
 Worlds are counted exactly (``sat_count``, Python integers); listing walks the worlds in the explicit
 engine's order (the latest event first, then earlier events, then the starting world's values).  The
@@ -43,6 +43,7 @@ from ..formula import (After, And, Arith, BoolConst, Call, Common, Compare, Dist
                        Knows, Name, Neg, Node, Not, Or, Str, children, names_in, parse, to_text)
 from ..limits import LimitReached, expired, memory_budget
 from ..schema import fold
+from . import belief
 from .evaluation import _interval
 from .tables import Domain, _range_text
 
@@ -88,6 +89,7 @@ class Engine:
         self.mgr: BDDManager = BDDManager(self.capacity, 1 << 20, 1)
         self.true, self.false = self.mgr.true(), self.mgr.false()
         self.names: list[str] = []
+        self.primes: dict[int, int] = {}   # a variable's primed copy (belief relations, :mod:`.belief`)
         self._purity: dict[int, tuple[Node, bool]] = {}   # by node identity (the node kept, so the id stays its)
 
     def pure(self, node: Node) -> bool:
@@ -341,6 +343,8 @@ class SymbolicState:
     _pure_text: dict[Node, tuple[Node, str | Domain, Any]] = field(default_factory=dict, repr=False)   # by value
     _arith: Arithmetic | None = field(default=None, repr=False)
     _told: tuple[Node, SymbolicState] | None = field(default=None, repr=False)   # the last after(...)'s
+    beliefs: dict[str, BDDFunction] = field(default_factory=dict)   # observation laws Ω_a (:mod:`.belief`)
+    _relations: dict[frozenset[str], Any] = field(default_factory=dict, repr=False)   # with the law: per law
 
     # -- building ------------------------------------------------------------------------------------
     @classmethod
@@ -389,7 +393,7 @@ class SymbolicState:
         """A copy with ``changes``; the compiled formulas are dropped (they hold in this law only), the agents'
         quantification cubes kept while the vocabulary and the observations stay."""
         same = "vocabulary" not in changes and "observed" not in changes
-        return replace(self, _cache={}, _hidden=self._hidden if same else {}, _told=None, **changes)
+        return replace(self, _cache={}, _hidden=self._hidden if same else {}, _told=None, _relations={}, **changes)
 
     def _index_is(self, enc: Encoded, index: int) -> BDDFunction:
         out = self.engine.true
@@ -526,7 +530,8 @@ class SymbolicState:
 
     def sure_at_point(self, agent: str) -> tuple[bool, bool]:
         """At the actual world: the agent knows the whole world, and its view includes the actual world."""
-        return self.at_point(Knows(agent, None)), True
+        assert self.point is not None
+        return self.at_point(Knows(agent, None)), belief.reflexive_at(self, agent, self.point)
 
     def _walk(self, f: BDDFunction) -> Iterator[dict[str, int | str]]:
         """The worlds of ``f`` in the order of the key bits (each fixes one world: the rest are functions)."""
@@ -713,6 +718,8 @@ class SymbolicState:
         """The ``k`` lowest bits of an integer expression's two's complement value (its value modulo ``2^k``),
         sums, differences, products and counts made on ``k`` bits only."""
         e = self.engine
+        if k == 0:   # x % 1
+            return []
         if isinstance(node, Arith) and all(op in "+-*" for op, _ in node.rest):
             acc = self._low(node.first, k)
             for op, x in node.rest:
@@ -786,8 +793,10 @@ class SymbolicState:
         """Knows (distributed among ``agents``) that a formula holds, an expression's value, or the world."""
         hidden = self._unobserved(agents)
 
-        def box(f: BDDFunction) -> BDDFunction:   # not oxidd's fused apply_forall: it blew up on gossip-4
+        def s5_box(f: BDDFunction) -> BDDFunction:   # not oxidd's fused apply_forall: it blew up on gossip-4
             return ~(self.law & ~f).exists(hidden)
+
+        box = belief.box(self, agents) if self.beliefs.keys() & set(agents) else s5_box
 
         if what is None:
             bits = [self.engine.var(v) for enc in self.variables.values() for v in enc.bits]
@@ -812,7 +821,8 @@ class SymbolicState:
                 raise SolverTimeout("the time limit was reached")
             nxt = self.engine.true
             for a in agents:
-                nxt = nxt & ~(self.law & ~(holds & x)).exists(self._unobserved([a]))
+                nxt = nxt & (belief.box(self, [a])(holds & x) if a in self.beliefs else
+                             ~(self.law & ~(holds & x)).exists(self._unobserved([a])))
             if (nxt & self.law) == (x & self.law):
                 return nxt
             x = nxt
@@ -851,11 +861,7 @@ class SymbolicState:
 
     def _update(self, action: ActionModel) -> SymbolicState:
         e, ar = self.engine, self.arith
-        for a in action.relations:
-            if not action.relation(a).s5:
-                raise NotSymbolic(f"agent {a!r} is left with a belief that may be false (a private event, or "
-                                  "observers that are not a partition of the events): not yet symbolic",
-                                  allowed="--method table or model")
+        believers = [a for a in action.relations if not action.relation(a).s5]   # get observation laws
         n = len(action.events)
         ebits = e.fresh([f"event[{i}]" for i in range(index_bits(n))])
         enc_e = Encoded(Domain("event", tuple(range(n))), tuple(ebits))
@@ -883,6 +889,8 @@ class SymbolicState:
             for a in learners:
                 observed[a] |= set(fresh)
         for a in action.relations:   # an agent not listed cannot tell the events apart
+            if a in believers:
+                continue
             target = action.relation(a).target
             blocks = sorted(set(int(t) for t in target))
             if len(blocks) > 1:
@@ -925,10 +933,11 @@ class SymbolicState:
             if ev.designated:
                 designated_events = designated_events | is_event[i]
         observed = {a: {renaming.get(v, v) for v in s} for a, s in observed.items()}
+        beliefs = belief.transform(self, action.relations, believers, renaming, ebits, is_event, vocabulary)
         child = self._with(variables=variables, observed={a: frozenset(s) for a, s in observed.items()},
                            vocabulary=tuple(vocabulary), law=law, designated=rename(self.designated) & law &
                            designated_events, key=tuple(ebits) + tuple(renaming.get(v, v) for v in self.key),
-                           point=None, point_lost=self.point_lost)
+                           point=None, point_lost=self.point_lost, beliefs=beliefs)
         if changed:   # agents keep observing their expressions: they see the new values too
             child.observed = {a: s | frozenset(v for x in self.agents[a] if isinstance(x, Name)
                                                and self._variable(x.name).domain.name in changed
@@ -950,11 +959,7 @@ class SymbolicState:
         return child
 
     def _renamer(self, renaming: Mapping[int, int]) -> Any:
-        if not renaming:
-            return lambda f: f
-        from oxidd.bdd import BDDFunction as F
-        sub = F.make_substitution([(v, self.engine.var(c)) for v, c in renaming.items()])
-        return lambda f: f.substitute(sub)
+        return belief.renamer(self.engine, renaming)
 
     def _assigned(self, var: str, node: Node, where: BDDFunction) -> Vec:
         """The index a factual change gives ``var`` (computed before the event), checked against its domain where

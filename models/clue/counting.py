@@ -27,7 +27,7 @@ from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from math import comb, factorial, prod
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 
@@ -509,7 +509,7 @@ class _Counter:
 _BINOM = np.array([[comb(r, x) for x in range(64)] for r in range(64)], dtype=np.int64)  # fits: C(63, 31) < 2**63
 
 
-def _unique(values: np.ndarray, kind: str = "stable") -> tuple[np.ndarray, np.ndarray]:
+def _unique(values: np.ndarray, kind: Literal["stable", "quicksort"] = "stable") -> tuple[np.ndarray, np.ndarray]:
     """Sorted distinct values and the index of each value among them.  By default a stable sort: the values
     come as a few sorted runs (one per choice of a move), which timsort merges in about linear time; values
     in no order sort faster with ``kind="quicksort"``."""

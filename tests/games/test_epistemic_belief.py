@@ -18,12 +18,12 @@ pytest.importorskip("oxidd")
 from hypothesis import HealthCheck, assume, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from sleuth.epistemic import ActionModel, Domain, Event, KnowledgeState, WorldTable  # noqa: E402
+from sleuth.epistemic import Domain, KnowledgeState, WorldTable  # noqa: E402
 from sleuth.epistemic.symbolic import SymbolicState  # noqa: E402
 from sleuth.formula import parse  # noqa: E402
 from sleuth.models.epistemic import reference  # noqa: E402
 from sleuth.puzzle import load_data  # noqa: E402
-from tests.games.test_epistemic_events import event_relation  # noqa: E402
+from tests.games.test_epistemic_events import random_action  # noqa: E402
 from tests.games.test_epistemic_symbolic import formulas  # noqa: E402
 
 SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -85,23 +85,8 @@ def test_chained_belief_updates_match_the_reference(data: st.DataObject) -> None
     state = SymbolicState.start(table.domains, [], {a: [parse(v) for v in o] for a, o in obs.items()},
                                 [tuple(r) for r in worlds])
     for _ in range(2):
-        n_events = data.draw(st.integers(1, 3), label="events")
-        events, ref_events = [], []
-        for e in range(n_events):
-            k = data.draw(st.integers(0, sizes[0] - 1))
-            pre, pre_fn = (f"v0 != {k}", lambda w, k=k: w[0] != k) if data.draw(st.booleans(), label="pre") \
-                else ("true", lambda w: True)
-            if data.draw(st.booleans(), label="factual change"):   # v1 := v2 % size(v1)
-                post, post_fn = (("v1", parse(f"v2 % {sizes[1]}")),), (lambda w: (w[0], w[2] % sizes[1], w[2]))
-            else:
-                post, post_fn = (), (lambda w: w)
-            designated = e == 0 or data.draw(st.booleans(), label="designated")
-            events.append(Event(f"e{e}", parse(pre), post, designated))
-            ref_events.append(reference.RefEvent(pre_fn, post_fn, designated))
-        erel = {a: event_relation(data, n_events, data.draw(st.booleans(), label="s5")) for a in ("a", "b")}
-        told = {"a"} if data.draw(st.booleans(), label="a learns v2") else set()
-        action = ActionModel(tuple(events), erel, (parse("v2"), tuple(told), tuple(range(n_events))) if told
-                             else None)
+        action, ref_events, erel, told = random_action(data, sizes, data.draw(st.booleans(), label="s5"),
+                                                       data.draw(st.booleans(), label="a learns v2"))
         state = state.update(action)
         kripke = reference.product(kripke, ref_events, {a: [set(r) for r in rs] for a, rs in erel.items()},
                                    (lambda w: w[2], told) if told else None, views)

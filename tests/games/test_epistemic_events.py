@@ -31,6 +31,30 @@ def event_relation(data: st.DataObject, n: int, s5: bool) -> list[list[int]]:
             for e in range(n)]
 
 
+def random_action(data: st.DataObject, sizes: list[int], s5: bool, learn: bool
+                  ) -> tuple[ActionModel, list[reference.RefEvent], dict[str, list[list[int]]], set[str]]:
+    """A random action model over worlds (v0, v1, v2) for agents a and b (1-3 events, each with a random
+    precondition, maybe the factual change v1 := v2 % size(v1), maybe designated; ``learn``: a learns v2), and the
+    same events for the plain Kripke reference."""
+    n_events = data.draw(st.integers(1, 3), label="events")
+    events, ref_events = [], []
+    for e in range(n_events):
+        k = data.draw(st.integers(0, sizes[0] - 1))
+        pre, pre_fn = (f"v0 != {k}", lambda w, k=k: w[0] != k) if data.draw(st.booleans(), label="precondition") \
+            else ("true", lambda w: True)
+        if data.draw(st.booleans(), label="factual change"):   # v1 := v2 % size(v1)
+            post, post_fn = (("v1", parse(f"v2 % {sizes[1]}")),), (lambda w: (w[0], w[2] % sizes[1], w[2]))
+        else:
+            post, post_fn = (), (lambda w: w)
+        designated = e == 0 or data.draw(st.booleans(), label="designated")
+        events.append(Event(f"e{e}", parse(pre), post, designated))
+        ref_events.append(reference.RefEvent(pre_fn, post_fn, designated))
+    erel = {a: event_relation(data, n_events, s5) for a in ("a", "b")}
+    told = {"a"} if learn else set()
+    action = ActionModel(tuple(events), erel, (parse("v2"), tuple(told), tuple(range(n_events))) if learn else None)
+    return action, ref_events, erel, told
+
+
 @settings(max_examples=60, deadline=None)
 @given(st.data(), st.booleans(), st.booleans())
 def test_product_update_matches_the_reference(data, s5, learn):
@@ -50,22 +74,7 @@ def test_product_update_matches_the_reference(data, s5, learn):
     views = {a: (lambda w, o=o: tuple(w[int(v[1:])] for v in o)) for a, o in obs.items()}
     ref = reference.observation_model(worlds, views)
 
-    n_events = data.draw(st.integers(1, 3), label="events")
-    events, ref_events = [], []
-    for e in range(n_events):
-        k = data.draw(st.integers(0, sizes[0] - 1))
-        pre, pre_fn = (f"v0 != {k}", lambda w, k=k: w[0] != k) if data.draw(st.booleans(), label="precondition") \
-            else ("true", lambda w: True)
-        if data.draw(st.booleans(), label="factual change"):   # v1 := v2 % size(v1)
-            post, post_fn = (("v1", parse(f"v2 % {sizes[1]}")),), (lambda w: (w[0], w[2] % sizes[1], w[2]))
-        else:
-            post, post_fn = (), (lambda w: w)
-        designated = e == 0 or data.draw(st.booleans(), label="designated")
-        events.append(Event(f"e{e}", parse(pre), post, designated))
-        ref_events.append(reference.RefEvent(pre_fn, post_fn, designated))
-    erel = {a: event_relation(data, n_events, s5) for a in ("a", "b")}
-    told = {"a"} if learn else set()
-    action = ActionModel(tuple(events), erel, (parse("v2"), tuple(told), tuple(range(n_events))) if learn else None)
+    action, ref_events, erel, told = random_action(data, sizes, s5, learn)
     after = state.update(action)
     ref_after = reference.product(ref, ref_events, {a: [set(r) for r in rs] for a, rs in erel.items()},
                                   (lambda w: w[2], told) if learn else None, views)

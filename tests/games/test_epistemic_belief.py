@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
 import pytest
 
 pytest.importorskip("oxidd")
@@ -18,12 +17,12 @@ pytest.importorskip("oxidd")
 from hypothesis import HealthCheck, assume, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from sleuth.epistemic import Domain, KnowledgeState, WorldTable  # noqa: E402
+from sleuth.epistemic import Domain, KnowledgeState  # noqa: E402
 from sleuth.epistemic.symbolic import SymbolicState  # noqa: E402
 from sleuth.formula import parse  # noqa: E402
 from sleuth.models.epistemic import reference  # noqa: E402
 from sleuth.puzzle import load_data  # noqa: E402
-from tests.games.test_epistemic_events import random_action  # noqa: E402
+from tests.games.test_epistemic_events import random_action, random_worlds  # noqa: E402
 from tests.games.test_epistemic_symbolic import formulas  # noqa: E402
 
 SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -71,17 +70,8 @@ def _column(state: SymbolicState, name: str) -> list[int]:
 def test_chained_belief_updates_match_the_reference(data: st.DataObject) -> None:
     """Two random action models in a row (belief cells with outsiders, preconditions, factual change, a learnt
     value), then an announcement: every operator agrees with the plain Kripke model, world by world."""
-    sizes = data.draw(st.lists(st.integers(2, 3), min_size=3, max_size=3), label="domain sizes")
-    domains = {f"v{i}": range(s) for i, s in enumerate(sizes)}
-    table = WorldTable.from_product(domains)
-    keep = data.draw(st.lists(st.booleans(), min_size=len(table), max_size=len(table)), label="worlds kept")
-    assume(any(keep))
-    table = table.subset(np.array(keep, dtype=bool))
-    obs = {a: data.draw(st.lists(st.sampled_from(list(domains)), unique=True, max_size=2), label=f"observed by {a}")
-           for a in ("a", "b")}
+    sizes, table, obs, views, kripke = random_worlds(data)
     worlds = [tuple(r) for r in table.data.tolist()]
-    views = {a: (lambda w, o=o: tuple(w[int(v[1:])] for v in o)) for a, o in obs.items()}
-    kripke = reference.observation_model(worlds, views)
     state = SymbolicState.start(table.domains, [], {a: [parse(v) for v in o] for a, o in obs.items()},
                                 [tuple(r) for r in worlds])
     for _ in range(2):

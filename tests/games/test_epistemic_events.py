@@ -4,6 +4,7 @@ common and distributed knowledge, after(), checked against the plain explicit-st
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import numpy as np
 import pytest
@@ -29,6 +30,23 @@ def event_relation(data: st.DataObject, n: int, s5: bool) -> list[list[int]]:
     live = [c for c, m in members.items() if m]
     return [members[cells[e]] if inside[e] else members[data.draw(st.sampled_from(live), label="outsider's cell")]
             for e in range(n)]
+
+
+def random_worlds(data: st.DataObject) -> tuple[list[int], WorldTable, dict[str, list[str]], dict[str, Any],
+                                                reference.Kripke]:
+    """Random worlds over v0, v1, v2 (2-3 values each, a random subset kept), the variables agents a and b observe,
+    their views and the plain Kripke model of that observation."""
+    sizes = data.draw(st.lists(st.integers(2, 3), min_size=3, max_size=3), label="domain sizes")
+    domains = {f"v{i}": range(s) for i, s in enumerate(sizes)}
+    table = WorldTable.from_product(domains)
+    keep = data.draw(st.lists(st.booleans(), min_size=len(table), max_size=len(table)), label="worlds kept")
+    assume(any(keep))
+    table = table.subset(np.array(keep, dtype=bool))
+    obs = {a: data.draw(st.lists(st.sampled_from(list(domains)), unique=True, max_size=2), label=f"observed by {a}")
+           for a in ("a", "b")}
+    worlds = [tuple(r) for r in table.data.tolist()]
+    views = {a: (lambda w, o=o: tuple(w[int(v[1:])] for v in o)) for a, o in obs.items()}
+    return sizes, table, obs, views, reference.observation_model(worlds, views)
 
 
 def random_action(data: st.DataObject, sizes: list[int], s5: bool, learn: bool
@@ -61,18 +79,8 @@ def test_product_update_matches_the_reference(data, s5, learn):
     """Random worlds, two observing agents, a random action model (preconditions, factual change, partition
     or belief relations, a learnt value), then a public announcement: every operator agrees with the
     explicit Kripke model, world by world."""
-    sizes = data.draw(st.lists(st.integers(2, 3), min_size=3, max_size=3), label="domain sizes")
-    domains = {f"v{i}": range(s) for i, s in enumerate(sizes)}
-    table = WorldTable.from_product(domains)
-    keep = data.draw(st.lists(st.booleans(), min_size=len(table), max_size=len(table)), label="worlds kept")
-    assume(any(keep))
-    table = table.subset(np.array(keep, dtype=bool))
-    obs = {a: data.draw(st.lists(st.sampled_from(list(domains)), unique=True, max_size=2), label=f"observed by {a}")
-           for a in ("a", "b")}
+    sizes, table, obs, views, ref = random_worlds(data)
     state = KnowledgeState(table, {a: o for a, o in obs.items()})
-    worlds = [tuple(r) for r in table.data.tolist()]
-    views = {a: (lambda w, o=o: tuple(w[int(v[1:])] for v in o)) for a, o in obs.items()}
-    ref = reference.observation_model(worlds, views)
 
     action, ref_events, erel, told = random_action(data, sizes, s5, learn)
     after = state.update(action)

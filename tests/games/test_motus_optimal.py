@@ -5,15 +5,15 @@ from __future__ import annotations
 import importlib.util
 import json
 import random
-from functools import cache
+from collections.abc import Callable, Hashable
 
 import numpy as np
 import pytest
 
-from sleuth.models.motus import feedback as fb
 from sleuth.models.motus.optimal import Optimal, distribution, kernel_module, replay, to_dot
 from sleuth.models.motus.space import CodeSpace, WordSpace
 from sleuth.models.motus.words import from_words
+from tests.games.motus_brute import brute_total, pegs_feedback, word_feedback
 
 INF = kernel_module(False).INF
 HAS_NUMBA = importlib.util.find_spec("numba") is not None
@@ -23,45 +23,11 @@ KERNELS = ["python", "numba"]
 LETTERS = "ABCDE"
 
 
-def _keeps_hints(h: str, g: str, marks: str) -> bool:
-    """Hard mode, pair by pair: greens kept, revealed letters reused as often."""
-    if any(m == "G" and h[i] != g[i] for i, m in enumerate(marks)):
-        return False
-    need: dict[str, int] = {}
-    for c, m in zip(g, marks, strict=True):
-        if m != "B":
-            need[c] = need.get(c, 0) + 1
-    return all(h.count(c) >= k for c, k in need.items())
-
-
-def brute(answers: tuple[str, ...], guesses: tuple[str, ...], *, hard: bool = False, cap: int | None = None,
-          show=None) -> int:
-    """The least total number of guesses, by trying every guess at every node (no bound, no cut-off)."""
-    show = show or fb.feedback
-
-    @cache
-    def f(secrets: frozenset[str], allowed: tuple[str, ...], left: int) -> int:
-        if not secrets:
-            return 0
-        if left == 0:
-            return INF
-        best = INF
-        for g in allowed:
-            parts: dict[str, list[str]] = {}
-            for s in secrets:
-                parts.setdefault(show(g, s), []).append(s)
-            if len(parts) == 1 and g not in secrets:
-                continue
-            total = len(secrets)
-            for marks, part in parts.items():
-                if g in part:
-                    continue
-                sub = tuple(h for h in allowed if _keeps_hints(h, g, marks)) if hard else allowed
-                total += f(frozenset(part), sub, left - 1)
-            best = min(best, total)
-        return min(best, INF)
-
-    return f(frozenset(answers), guesses, cap if cap is not None else len(answers) + 1)
+def brute(answers: tuple[str, ...], guesses: tuple[str, ...], *,
+          feedback: Callable[[str, str], Hashable] = word_feedback, hard: bool = False, cap: int | None = None) -> int:
+    """The brute-force total (tests/games/motus_brute.py) in the kernels' terms: INF when the cap cannot be met."""
+    total = brute_total(answers, guesses, feedback, hard=hard, cap=cap)
+    return INF if total == float("inf") else int(total)
 
 
 def _words(rng: random.Random, n: int, length: int = 4) -> list[str]:
@@ -89,20 +55,15 @@ def test_matches_brute_force(kernel: str, seed: int) -> None:
         for hard in (False, True):
             for cap in (None, 3):
                 opt = Optimal(space, guesses=guesses, hard=hard, cap=cap, kernel=kernel)
-                expected = brute(space.answers, pool, hard=hard, cap=cap)
-                assert opt.value() == expected, (seed, guesses, hard, cap)
+                assert opt.value() == brute(space.answers, pool, hard=hard, cap=cap), (seed, guesses, hard, cap)
 
 
 @pytest.mark.parametrize("kernel", KERNELS)
 def test_mastermind_small_matches_brute_force(kernel: str) -> None:
     space = CodeSpace(pegs=2, colours=4)
-
-    def show(g: str, s: str) -> str:
-        return str(fb.mastermind_feedback(tuple(g), tuple(s)))
-
-    opt = Optimal(space, kernel=kernel)
-    assert opt.value() == brute(space.answers, space.guesses, show=show)
-    assert Optimal(space, kernel=kernel, cap=3).value() == brute(space.answers, space.guesses, show=show, cap=3)
+    assert Optimal(space, kernel=kernel).value() == brute(space.answers, space.guesses, feedback=pegs_feedback)
+    assert Optimal(space, kernel=kernel, cap=3).value() == brute(space.answers, space.guesses, feedback=pegs_feedback,
+                                                                 cap=3)
 
 
 @pytest.mark.slow

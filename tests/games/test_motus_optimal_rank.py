@@ -10,10 +10,11 @@ import random
 import pytest
 
 from sleuth.executor import Executor
-from sleuth.models.motus import feedback as fb
 from sleuth.models.motus.optimal_study import rank_openers
 
-from .test_motus_optimal import INF, _words, brute
+from tests.games.motus_brute import word_feedback
+
+from tests.games.test_motus_optimal import INF, _words, brute
 
 
 def _game(seed: int, answers: int = 8, extra: int = 6) -> tuple[str, tuple[str, ...], tuple[str, ...]]:
@@ -29,7 +30,7 @@ def _opener_totals(game: tuple[str, tuple[str, ...], tuple[str, ...]], cap: int 
     for g in guesses:
         parts: dict[str, list[str]] = {}
         for s in answers:
-            parts.setdefault(fb.feedback(g, s), []).append(s)
+            parts.setdefault(word_feedback(g, s), []).append(s)
         total = len(answers) + sum(brute(tuple(p), guesses, cap=None if cap is None else cap - 1)
                                    for k, p in parts.items() if g not in p)
         out[g] = min(total, INF)

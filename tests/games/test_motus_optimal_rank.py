@@ -13,7 +13,6 @@ from sleuth.executor import Executor
 from sleuth.models.motus.optimal_study import rank_openers
 
 from tests.games.motus_brute import word_feedback
-
 from tests.games.test_motus_optimal import INF, _words, brute
 
 

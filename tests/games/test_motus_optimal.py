@@ -177,8 +177,9 @@ def test_cell_value_is_exact_or_proven_bounds() -> None:
 
 @pytest.mark.parametrize("kernel", KERNELS)
 def test_kernel_sort_and_cache_helpers(kernel: str) -> None:
-    """The kernel's own heapsort sorts like ``sorted`` (duplicates, negatives, empty, one); its cache is keyed
-    by both 64-bit hashes: an entry is found only under the pair it was kept under."""
+    """The kernel's own heapsort sorts like ``sorted`` (duplicates, negatives, empty, one); its cache (a hash
+    table that doubles when half full) is keyed by both 64-bit hashes: an entry is found only under the pair it
+    was kept under, and every entry survives the growth."""
     if kernel == "numba" and not HAS_NUMBA:
         pytest.skip("numba is not installed")
     k = kernel_module(kernel == "numba")
@@ -186,10 +187,20 @@ def test_kernel_sort_and_cache_helpers(kernel: str) -> None:
     for n in (0, 1, 2, 7, 64, 301):
         keys = [rng.randint(-50, 50) for _ in range(n)]
         assert k.sort_keys(np.array(keys, dtype=np.int64)).tolist() == sorted(keys)
-    search = Optimal(CodeSpace(pegs=2, colours=3), kernel=kernel)
-    memo = search.memo
-    k.memo_put(memo, 11, 22, 5 << 33)
+    memo = Optimal(CodeSpace(pegs=2, colours=3), kernel=kernel).memo
+    memo = k.memo_put(memo, 11, 22, 5 << 33)
     assert k.memo_get(memo, 11, 22) == 5 << 33
     assert k.memo_get(memo, 11, 23) == -1 and k.memo_get(memo, 12, 22) == -1
-    k.memo_put(memo, 11, 23, 7 << 33)  # the same first hash, another set: replaces, never mixes
-    assert k.memo_get(memo, 11, 22) == -1 and k.memo_get(memo, 11, 23) == 7 << 33
+    memo = k.memo_put(memo, 11, 23, 7 << 33)  # the same first hash, another set: kept apart, never mixed
+    assert k.memo_get(memo, 11, 22) == 5 << 33 and k.memo_get(memo, 11, 23) == 7 << 33
+    memo = k.memo_put(memo, 11, 22, 6 << 33)  # the same key: replaced
+    assert k.memo_get(memo, 11, 22) == 6 << 33 and memo[0, 0] == 2
+    # past half full the table doubles and keeps every entry (keys that collide in the first slots included)
+    slots = memo.shape[0] - 1
+    keys = [(rng.randint(-2**63, 2**63 - 1), rng.randint(-2**63, 2**63 - 1)) for _ in range(3 * slots)]
+    keys += [(slots * i + 3, i) for i in range(slots)]
+    for i, (h1, h2) in enumerate(keys):
+        memo = k.memo_put(memo, h1, h2, i)
+    assert memo.shape[0] - 1 >= 2 * len(keys) and memo[0, 0] == len(keys) + 2
+    assert all(k.memo_get(memo, h1, h2) == i for i, (h1, h2) in enumerate(keys))
+    assert k.memo_get(memo, 11, 22) == 6 << 33 and k.memo_get(memo, 11, 24) == -1

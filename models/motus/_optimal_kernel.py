@@ -103,9 +103,7 @@ def new_memo(slots):
     row 0 the number of entries, then one row ``(h1, h2, packed)`` per slot (``packed`` -1: free).  Numpy
     rather than numba's typed dict, whose code costs seconds more to compile."""
     memo = np.empty((slots + 1, 3), np.int64)
-    for r in range(slots + 1):
-        for c in range(3):
-            memo[r, c] = -1
+    memo[:] = -1
     memo[0, 0] = 0
     return memo
 

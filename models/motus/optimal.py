@@ -36,9 +36,9 @@ MEMO_SLOTS = 1024  # the cache's first size (it doubles when half full)
 def kernel_module(compiled: bool) -> ModuleType:
     """The search kernel, as plain Python or compiled with numba (raises ImportError without numba); the
     compiled kernel is cached on disk (:func:`sleuth.jit.load_kernel`)."""
-    return load_kernel(_KERNEL_NAME, ("sort_keys", "_sift", "new_memo", "memo_get", "memo_put", "_place", "steps",
-                                      "_grown", "hard_filter", "guess_bound", "enter", "others", "classes", "_put",
-                                      "solve"), compiled)
+    internal = ("sort_keys", "_sift", "new_memo", "memo_get", "memo_put", "_place", "steps", "_grown",
+                "guess_bound", "enter", "others", "classes", "_put")  # called by the kernel only: no Python wrappers
+    return load_kernel(_KERNEL_NAME, ("hard_filter", "solve") + internal, compiled, internal)
 
 
 def _pick_kernel(kernel: str) -> ModuleType:
@@ -110,7 +110,7 @@ class Optimal:
         self.k = _pick_kernel(kernel)
         self.compiled = self.k is not kernel_module(False)
         self.kernel = "numba" if self.compiled else "python"
-        self.memo = self.k.new_memo(MEMO_SLOTS)
+        self.memo = kernel_module(False).new_memo(MEMO_SLOTS)
         self.node_limit = node_limit or NO_LIMIT
         self.nodes = 0
         self._stamp = 0  # the last stamp of the kernel's scratch (kept across calls, see guess_bound)
@@ -163,7 +163,7 @@ class Optimal:
 
     def reset_cache(self) -> None:
         """Forget every value the searches so far proved (the next search starts from an empty cache)."""
-        self.memo = self.k.new_memo(MEMO_SLOTS)
+        self.memo = kernel_module(False).new_memo(MEMO_SLOTS)
 
     # -- searching ----------------------------------------------------------------------------------------
     def _depth(self, used: int = 0) -> int:

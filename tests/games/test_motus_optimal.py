@@ -6,6 +6,7 @@ import importlib.util
 import json
 import random
 from functools import cache
+from typing import Any
 
 import numpy as np
 import pytest
@@ -182,25 +183,48 @@ def test_kernel_sort_and_cache_helpers(kernel: str) -> None:
     was kept under, and every entry survives the growth."""
     if kernel == "numba" and not HAS_NUMBA:
         pytest.skip("numba is not installed")
-    k = kernel_module(kernel == "numba")
+    sort_keys, memo_get, memo_put = _helpers(kernel)
     rng = random.Random(5)
     for n in (0, 1, 2, 7, 64, 301):
         keys = [rng.randint(-50, 50) for _ in range(n)]
-        assert k.sort_keys(np.array(keys, dtype=np.int64)).tolist() == sorted(keys)
+        assert sort_keys(np.array(keys, dtype=np.int64)).tolist() == sorted(keys)
     memo = Optimal(CodeSpace(pegs=2, colours=3), kernel=kernel).memo
-    memo = k.memo_put(memo, 11, 22, 5 << 33)
-    assert k.memo_get(memo, 11, 22) == 5 << 33
-    assert k.memo_get(memo, 11, 23) == -1 and k.memo_get(memo, 12, 22) == -1
-    memo = k.memo_put(memo, 11, 23, 7 << 33)  # the same first hash, another set: kept apart, never mixed
-    assert k.memo_get(memo, 11, 22) == 5 << 33 and k.memo_get(memo, 11, 23) == 7 << 33
-    memo = k.memo_put(memo, 11, 22, 6 << 33)  # the same key: replaced
-    assert k.memo_get(memo, 11, 22) == 6 << 33 and memo[0, 0] == 2
+    memo = memo_put(memo, 11, 22, 5 << 33)
+    assert memo_get(memo, 11, 22) == 5 << 33
+    assert memo_get(memo, 11, 23) == -1 and memo_get(memo, 12, 22) == -1
+    memo = memo_put(memo, 11, 23, 7 << 33)  # the same first hash, another set: kept apart, never mixed
+    assert memo_get(memo, 11, 22) == 5 << 33 and memo_get(memo, 11, 23) == 7 << 33
+    memo = memo_put(memo, 11, 22, 6 << 33)  # the same key: replaced
+    assert memo_get(memo, 11, 22) == 6 << 33 and memo[0, 0] == 2
     # past half full the table doubles and keeps every entry (keys that collide in the first slots included)
     slots = memo.shape[0] - 1
     keys = [(rng.randint(-2**63, 2**63 - 1), rng.randint(-2**63, 2**63 - 1)) for _ in range(3 * slots)]
     keys += [(slots * i + 3, i) for i in range(slots)]
     for i, (h1, h2) in enumerate(keys):
-        memo = k.memo_put(memo, h1, h2, i)
+        memo = memo_put(memo, h1, h2, i)
     assert memo.shape[0] - 1 >= 2 * len(keys) and memo[0, 0] == len(keys) + 2
-    assert all(k.memo_get(memo, h1, h2) == i for i, (h1, h2) in enumerate(keys))
-    assert k.memo_get(memo, 11, 22) == 6 << 33 and k.memo_get(memo, 11, 24) == -1
+    assert all(memo_get(memo, h1, h2) == i for i, (h1, h2) in enumerate(keys))
+    assert memo_get(memo, 11, 22) == 6 << 33 and memo_get(memo, 11, 24) == -1
+
+
+@cache
+def _helpers(kernel: str) -> tuple[Any, Any, Any]:
+    """The kernel's ``sort_keys``, ``memo_get`` and ``memo_put``; for numba, compiled functions that call the
+    kernel's own (compiled without the wrappers Python would need to call them)."""
+    k = kernel_module(kernel == "numba")
+    if kernel == "python":
+        return k.sort_keys, k.memo_get, k.memo_put
+    import numba
+
+    sort_keys, memo_get, memo_put = k.sort_keys, k.memo_get, k.memo_put
+
+    def sort(keys):  # type: ignore[no-untyped-def]
+        return sort_keys(keys)
+
+    def get(memo, h1, h2):  # type: ignore[no-untyped-def]
+        return memo_get(memo, np.int64(h1), np.int64(h2))
+
+    def put(memo, h1, h2, packed):  # type: ignore[no-untyped-def]
+        return memo_put(memo, np.int64(h1), np.int64(h2), np.int64(packed))
+
+    return numba.njit(sort), numba.njit(get), numba.njit(put)

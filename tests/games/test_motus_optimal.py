@@ -12,8 +12,9 @@ import numpy as np
 import pytest
 
 from sleuth.models.motus import feedback as fb
+from sleuth.models.motus import optimal as optimal_module
 from sleuth.models.motus.optimal import Optimal, distribution, kernel_module, replay, to_dot
-from sleuth.models.motus.space import CodeSpace, WordSpace
+from sleuth.models.motus.space import CodeSpace, WordSpace, game_space
 from sleuth.models.motus.words import from_words
 
 INF = kernel_module(False).INF
@@ -92,6 +93,32 @@ def test_matches_brute_force(kernel: str, seed: int) -> None:
                 opt = Optimal(space, guesses=guesses, hard=hard, cap=cap, kernel=kernel)
                 expected = brute(space.answers, pool, hard=hard, cap=cap)
                 assert opt.value() == expected, (seed, guesses, hard, cap)
+
+
+@pytest.mark.parametrize("kernel", KERNELS)
+def test_a_cache_that_grows_during_the_search(kernel: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Starting from a 2-slot cache, the search doubles it several times while it runs (the kernel hands the
+    grown table back): the value of brute force, the same tree as with the default cache; in hard mode too
+    (Wordle's 43 answers starting with V, against the default cache)."""
+    mm = CodeSpace(pegs=2, colours=4)
+
+    def show(g: str, s: str) -> str:
+        return str(fb.mastermind_feedback(tuple(g), tuple(s)))
+
+    wordle = game_space("wordle")
+    cases = [(mm, False, brute(mm.answers, mm.guesses, show=show)),
+             (WordSpace(wordle.cell.dictionary.cell(5, "V"), 6), True, None)]
+    for space, hard, expected in cases:
+        default = Optimal(space, hard=hard, kernel=kernel)
+        with monkeypatch.context() as m:
+            m.setattr(optimal_module, "MEMO_SLOTS", 2)
+            small = Optimal(space, hard=hard, kernel=kernel)
+        assert small.memo.shape == (3, 3)
+        assert small.value() == default.value() == (expected or default.value())
+        slots = small.memo.shape[0] - 1
+        assert slots >= 16 and 2 * small.memo[0, 0] <= slots
+        assert small.memo[0, 0] == (small.memo[1:, 2] >= 0).sum() == default.memo[0, 0]
+        assert small.tree().to_json() == default.tree().to_json()
 
 
 @pytest.mark.parametrize("kernel", KERNELS)

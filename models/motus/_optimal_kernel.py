@@ -510,4 +510,3 @@ def solve(S, allowed, d, beta, forced, MT, found, arow, lbt, zs, zg, zd, memo, c
                 sc[top, TOTAL] = total
                 sc[top, R] += 1
                 state = 2
-

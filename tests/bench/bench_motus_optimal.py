@@ -91,7 +91,8 @@ def first_runs(python: str, pairs: int, salet: bool) -> dict[str, float]:
 
 
 def first_table(pythons: list[str], pairs: int) -> None:
-    """The ``first`` part: one line per interpreter (the first is this checkout's)."""
+    """The ``first`` part: one line per interpreter (the references first, this checkout's last), with ratios
+    to the first line."""
     print(f"first run, medians of {pairs} pairs of fresh processes (load {os.getloadavg()[0]:.1f}); CPU seconds "
           "from the first search's start to the end of a tiny one, then SALET's tree in the loading process")
     print(f"{'interpreter':<40} {'compile':>8} {'cached':>7} {'SALET':>6} {'nodes':>6} {'hard':>6} {'nodes':>6}")
@@ -118,7 +119,7 @@ def main() -> int:
     args = ap.parse_args()
     parts = set(args.parts.split(","))
     if "first" in parts:
-        first_table([sys.executable, *args.reference], args.first_runs)
+        first_table([*args.reference, sys.executable], args.first_runs)
         if parts == {"first"}:
             return 0
     wordle = game_space("wordle")

@@ -15,8 +15,9 @@ guesses made until it is found, this one included) when that total is below ``be
 * per guess, the bound ``n + sum lbt[class]`` orders the guesses and cuts the loop once it reaches the best
   total found so far; within a guess, classes are solved largest first and the guess is dropped as soon as
   the partial sum plus the bounds of the classes left reaches the best (cut-off on partial sums);
-* a cache keyed by the candidate set (two 64-bit Zobrist hashes, :func:`memo_get`; plus the depth left under
-  a cap and the allowed guesses in hard mode) keeps exact values and proven lower bounds;
+* a cache keyed by the candidate set (two 64-bit Zobrist hashes, :func:`memo_get`, a hash table in a numpy
+  array; plus the depth left under a cap and the allowed guesses in hard mode) keeps exact values and proven
+  lower bounds;
 * instant answers: a possible answer that splits the rest into singletons gives ``2n - 1`` at once, and a
   guess whose classes all have one or two answers is exact at its bound; classes of one or two answers are
   never searched;
@@ -35,8 +36,10 @@ def hard_filter(allowed, g, code, glet, gcnt):
     """The guesses of ``allowed`` that keep the hints of guess ``g`` with feedback ``code`` (Wordle's hard
     mode: every green letter in its place, every revealed letter used at least as often as revealed)."""
     length = glet.shape[1]
-    req = np.zeros(26, np.int64)
-    green = np.zeros(length, np.int64)
+    req = np.empty(26, np.int64)  # np.empty and loops: np.zeros costs numba more to compile
+    req[:] = 0
+    green = np.empty(length, np.int64)
+    green[:] = 0
     c = code
     for i in range(length):
         dgt = c % 3
@@ -75,7 +78,7 @@ def sort_keys(keys):
         x = keys[0]
         keys[0] = keys[end]
         keys[end] = x
-        _sift(keys, 0, end)
+        _sift(keys, n - n, end)  # not the constant 0: numba would compile _sift again for it
     return keys
 
 
@@ -95,19 +98,58 @@ def _sift(keys, i, n):
     keys[i] = x
 
 
+def new_memo(slots):
+    """An empty cache of ``slots`` slots (a power of two): an open-addressing hash table in one int64 array,
+    row 0 the number of entries, then one row ``(h1, h2, packed)`` per slot (``packed`` -1: free).  Numpy
+    rather than numba's typed dict, whose code costs seconds more to compile."""
+    memo = np.empty((slots + 1, 3), np.int64)
+    memo[:] = -1
+    memo[0, 0] = 0
+    return memo
+
+
 def memo_get(memo, h1, h2):
-    """The packed entry of the candidate set hashed ``(h1, h2)`` in the cache ``memo`` (two dicts keyed by
-    ``h1``: the entries and their ``h2``, so that a key is 128 bits), -1 when absent."""
-    packed = memo[0].get(h1, -1)
-    if packed >= 0 and memo[1].get(h1, 0) != h2:  # get: no KeyError path to compile
-        return -1
-    return packed
+    """The packed entry (never negative) of the candidate set hashed ``(h1, h2)`` (128 bits) in the cache
+    ``memo`` (:func:`new_memo`), -1 when absent."""
+    mask = memo.shape[0] - 2
+    i = h1 & mask
+    while True:
+        r = i + 1
+        if memo[r, 2] < 0:
+            return memo[r, 2]
+        if memo[r, 0] == h1 and memo[r, 1] == h2:
+            return memo[r, 2]
+        i = (i + 1) & mask
 
 
 def memo_put(memo, h1, h2, packed):
-    """Keep ``packed`` for ``(h1, h2)`` (see :func:`memo_get`)."""
-    memo[0][h1] = packed
-    memo[1][h1] = h2
+    """Keep ``packed`` (``>= 0``) for ``(h1, h2)``, replacing the entry of that key; the cache, doubled first
+    when it would be more than half full (the caller keeps the returned array)."""
+    if 2 * (memo[0, 0] + 1) > memo.shape[0] - 1:
+        old = memo
+        memo = new_memo(2 * (old.shape[0] - 1))
+        for r in range(1, old.shape[0]):
+            if old[r, 2] >= 0:
+                _place(memo, old[r, 0], old[r, 1], old[r, 2])
+    _place(memo, h1, h2, packed)
+    return memo
+
+
+def _place(memo, h1, h2, packed):
+    """Store ``(h1, h2) -> packed`` in its slot (the table has room)."""
+    mask = memo.shape[0] - 2
+    i = h1 & mask
+    while True:
+        r = i + 1
+        if memo[r, 2] < 0:
+            memo[0, 0] += 1
+            break
+        if memo[r, 0] == h1 and memo[r, 1] == h2:
+            break
+        i = (i + 1) & mask
+    memo[r, 0] = h1
+    memo[r, 1] = h2
+    memo[r, 2] = packed
 
 
 def steps(lbt, cd):
@@ -120,7 +162,8 @@ def steps(lbt, cd):
 
 def _grown(sc):
     """``sc`` with twice the rows (the new ones zero)."""
-    out = np.zeros((2 * sc.shape[0], sc.shape[1]), np.int64)
+    out = np.empty((2 * sc.shape[0], sc.shape[1]), np.int64)
+    out[:] = 0
     for i in range(sc.shape[0]):
         for j in range(sc.shape[1]):
             out[i, j] = sc[i, j]
@@ -158,26 +201,27 @@ def guess_bound(MT, g, S, found, dl, marks, ctl, limit):
 def enter(S, allowed, d, beta, forced, MT, found, arow, lbt, zs, zg, zd, memo, capped, hard, counts, ctl):
     """A node's start: ``(True, value)`` when it is settled at once (no answers, one or two, the node limit,
     the class-size bound at ``beta``, the cache, a perfect split), else ``(False, 0)`` with its hash, bound,
-    first guess (the best possible answer by bound) and that guess's bound."""
+    first guess (the best possible answer by bound) and that guess's bound; last, the cache (grown when a
+    perfect split was kept)."""
     n = S.shape[0]
     z = n - n
     h1 = zd[d, 0]
     h2 = zd[d, 1]
     lbn = lbt[d, n]
     if ctl[1] != 0:
-        return True, z + INF, h1, h2, lbn, forced, z
+        return True, z + INF, h1, h2, lbn, forced, z, memo
     if n == 0:
-        return True, z, h1, h2, lbn, forced, z
+        return True, z, h1, h2, lbn, forced, z, memo
     if forced < 0 and n <= 2:
-        return True, lbn, h1, h2, lbn, forced, z
+        return True, lbn, h1, h2, lbn, forced, z, memo
     ctl[0] += 1
     if ctl[0] > ctl[2]:
         ctl[1] = 1
-        return True, z + INF, h1, h2, lbn, forced, z
+        return True, z + INF, h1, h2, lbn, forced, z, memo
     if forced >= 0:
-        return False, z, h1, h2, lbn, forced, z
+        return False, z, h1, h2, lbn, forced, z, memo
     if lbn >= beta:
-        return True, lbn, h1, h2, lbn, forced, z
+        return True, lbn, h1, h2, lbn, forced, z, memo
     for i in range(n):
         h1 ^= zs[S[i], 0]
         h2 ^= zs[S[i], 1]
@@ -189,7 +233,7 @@ def enter(S, allowed, d, beta, forced, MT, found, arow, lbt, zs, zg, zd, memo, c
     if packed >= 0:
         val = packed >> 33
         if (packed >> 32) & 1 == 1 or val >= beta:
-            return True, val, h1, h2, lbn, forced, z
+            return True, val, h1, h2, lbn, forced, z, memo
         if val > lbn:
             lbn = val
     # the possible answers first: a perfect split is optimal at once, else the best of them, searched
@@ -203,12 +247,12 @@ def enter(S, allowed, d, beta, forced, MT, found, arow, lbt, zs, zg, zd, memo, c
         g = arow[S[i]]
         b = guess_bound(MT, g, S, found, dl, marks, ctl, low)
         if b == 2 * n - 1:
-            memo_put(memo, h1, h2, (b << 33) | (1 << 32) | g)
-            return True, b, h1, h2, lbn, forced, z
+            memo = memo_put(memo, h1, h2, (b << 33) | (1 << 32) | g)
+            return True, b, h1, h2, lbn, forced, z, memo
         if b < low:
             low = b
             first = g
-    return False, z, h1, h2, lbn, first, low
+    return False, z, h1, h2, lbn, first, low, memo
 
 
 def others(S, allowed, first, best, MT, found, lbt, cd, counts, ctl):
@@ -293,7 +337,8 @@ D, BETA, FORCED, H1, H2, LBN, CD, BEST, BESTG, LOW, PHASE, T, TOTAL, REM, R, G =
 
 def solve(S, allowed, d, beta, forced, MT, found, arow, lbt, zs, zg, zd, memo, capped, hard, glet, gcnt, counts,
           ctl):
-    """See the module docstring.  ``forced >= 0`` evaluates that one guess (no cache); ``ctl`` holds
+    """The value (see the module docstring) and the cache ``memo`` (:func:`new_memo`; a new array when it
+    grew: the caller keeps it).  ``forced >= 0`` evaluates that one guess (no cache); ``ctl`` holds
     ``[nodes, aborted, node limit, best guess, stamp]``; ``counts`` is scratch of three rows of one slot per
     feedback code: the first zeroed, the other two :func:`guess_bound`'s ``marks``.
 
@@ -311,11 +356,12 @@ def solve(S, allowed, d, beta, forced, MT, found, arow, lbt, zs, zg, zd, memo, c
     s_sizes = [S]
     s_code = [S]
     s_order = [S]
-    sc = np.zeros((32, 16), np.int64)
+    sc = np.empty((32, 16), np.int64)
+    sc[:] = 0
     sc[0, D] = d
     sc[0, BETA] = beta
     sc[0, FORCED] = forced
-    top = 0
+    top = z  # not the constant 0 (numba would compile _put again for it)
     state = 0  # 0: enter the frame, 1: next candidate, 2: next class, 3: return ``ret`` to the parent
     ret = z
     while True:
@@ -323,8 +369,8 @@ def solve(S, allowed, d, beta, forced, MT, found, arow, lbt, zs, zg, zd, memo, c
             fS = s_S[top]
             fA = s_A[top]
             fd = sc[top, D]
-            done, val, h1, h2, lbn, first, low = enter(fS, fA, fd, sc[top, BETA], sc[top, FORCED], MT, found, arow,
-                                                       lbt, zs, zg, zd, memo, capped, hard, counts, ctl)
+            done, val, h1, h2, lbn, first, low, memo = enter(fS, fA, fd, sc[top, BETA], sc[top, FORCED], MT, found,
+                                                             arow, lbt, zs, zg, zd, memo, capped, hard, counts, ctl)
             if done:
                 ret = val
                 state = 3
@@ -373,11 +419,11 @@ def solve(S, allowed, d, beta, forced, MT, found, arow, lbt, zs, zg, zd, memo, c
                         ctl[3] = bestg
                     ret = best
                 elif best < sc[top, BETA]:
-                    memo_put(memo, sc[top, H1], sc[top, H2], (min(best, INF) << 33) | (1 << 32) | bestg)
+                    memo = memo_put(memo, sc[top, H1], sc[top, H2], (min(best, INF) << 33) | (1 << 32) | bestg)
                     ret = best
                 else:
                     bound = max(sc[top, LBN], sc[top, BETA])
-                    memo_put(memo, sc[top, H1], sc[top, H2], min(bound, INF) << 33)
+                    memo = memo_put(memo, sc[top, H1], sc[top, H2], min(bound, INF) << 33)
                     ret = bound
                 state = 3
                 continue
@@ -450,7 +496,7 @@ def solve(S, allowed, d, beta, forced, MT, found, arow, lbt, zs, zg, zd, memo, c
             state = 1
         else:
             if top == 0:
-                return ret
+                return ret, memo
             top -= 1
             if ctl[1] != 0:
                 ret = z + INF
@@ -464,10 +510,3 @@ def solve(S, allowed, d, beta, forced, MT, found, arow, lbt, zs, zg, zd, memo, c
                 sc[top, TOTAL] = total
                 sc[top, R] += 1
                 state = 2
-
-
-def search(S, allowed, d, beta, forced, MT, found, arow, lbt, zs, zg, zd, memo, capped, hard, glet, gcnt, counts,
-           ctl):
-    """The entry point (the same as :func:`solve`)."""
-    return solve(S, allowed, d, beta, forced, MT, found, arow, lbt, zs, zg, zd, memo, capped, hard, glet, gcnt,
-                 counts, ctl)

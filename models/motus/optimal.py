@@ -29,15 +29,16 @@ from .space import Space, WordSpace
 
 _KERNEL_NAME = __name__.rsplit(".", 1)[0] + "._optimal_kernel"
 NO_LIMIT = 1 << 62
+MEMO_SLOTS = 1024  # the cache's first size (it doubles when half full)
 
 
 @lru_cache(maxsize=2)
 def kernel_module(compiled: bool) -> ModuleType:
     """The search kernel, as plain Python or compiled with numba (raises ImportError without numba); the
     compiled kernel is cached on disk (:func:`sleuth.jit.load_kernel`)."""
-    return load_kernel(_KERNEL_NAME, ("sort_keys", "_sift", "memo_get", "memo_put", "steps", "_grown", "hard_filter",
-                                      "guess_bound", "enter", "others", "classes", "_put", "solve", "search"),
-                       compiled)
+    internal = ("sort_keys", "_sift", "new_memo", "memo_get", "memo_put", "_place", "steps", "_grown",
+                "guess_bound", "enter", "others", "classes", "_put")  # called by the kernel only: no Python wrappers
+    return load_kernel(_KERNEL_NAME, ("hard_filter", "solve") + internal, compiled, internal)
 
 
 def _pick_kernel(kernel: str) -> ModuleType:
@@ -50,18 +51,6 @@ def _pick_kernel(kernel: str) -> ModuleType:
             if kernel == "numba":
                 raise
     return kernel_module(False)
-
-
-def _memo(compiled: bool) -> Any:
-    """The kernel's cache: two dicts keyed by the first 64-bit hash (see ``memo_get`` in the kernel); typed
-    dicts of integers for numba (tuple keys cost seconds more to compile)."""
-    if not compiled:
-        return {}, {}
-    from numba import types
-    from numba.typed import Dict
-
-    empty = Dict.empty
-    return empty(key_type=types.int64, value_type=types.int64), empty(key_type=types.int64, value_type=types.int64)
 
 
 def lower_bounds(classes: int, size: int, dmax: int) -> np.ndarray:
@@ -121,7 +110,7 @@ class Optimal:
         self.k = _pick_kernel(kernel)
         self.compiled = self.k is not kernel_module(False)
         self.kernel = "numba" if self.compiled else "python"
-        self.memo = _memo(self.compiled)
+        self.memo = kernel_module(False).new_memo(MEMO_SLOTS)
         self.node_limit = node_limit or NO_LIMIT
         self.nodes = 0
         self._stamp = 0  # the last stamp of the kernel's scratch (kept across calls, see guess_bound)
@@ -174,7 +163,7 @@ class Optimal:
 
     def reset_cache(self) -> None:
         """Forget every value the searches so far proved (the next search starts from an empty cache)."""
-        self.memo = _memo(self.compiled)
+        self.memo = kernel_module(False).new_memo(MEMO_SLOTS)
 
     # -- searching ----------------------------------------------------------------------------------------
     def _depth(self, used: int = 0) -> int:
@@ -184,7 +173,7 @@ class Optimal:
              beta: int | None = None) -> int:
         ctl = np.array([0, 0, self.node_limit, -1, self._stamp], dtype=np.int64)
         self.ctl = ctl
-        value = self.k.search(np.ascontiguousarray(answers, dtype=np.int64),
+        value, self.memo = self.k.solve(np.ascontiguousarray(answers, dtype=np.int64),
                              np.ascontiguousarray(allowed, dtype=np.int64), np.int64(depth),
                              np.int64(self.k.INF if beta is None else beta), np.int64(forced), self.columns,
                              np.int64(self.space.found), self.arow,

@@ -309,7 +309,7 @@ def cell_value(space: Space, *, node_limit: int | None = None, kernel: str = "au
 
 
 def warm_kernel(space: WordSpace) -> None:
-    """Search a 3-word cut of ``space`` once, so that compiling the kernel (numba: about 20 s of CPU per
+    """Search a 3-word cut of ``space`` once, so that compiling the kernel (numba: about 5 s of CPU per
     process) is not charged to a cell."""
     from .words import from_words
 

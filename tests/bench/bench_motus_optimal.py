@@ -1,19 +1,30 @@
 """Benchmark of the exact optimal-average search (prints figures; not a test).
 
-    python tests/bench/bench_motus_optimal.py [--repeat 3] [--parts salet,hard,mastermind,rank,motus]
-        [--motus 7M,8G,9L,10L]
+    python tests/bench/bench_motus_optimal.py [--repeat 3] [--parts first,salet,hard,mastermind,rank,motus]
+        [--motus 7M,8G,9L,10L] [--first-runs 3] [--reference PYTHON ...]
 
 Each timed run uses a fresh search (no cache carried over); the numba kernel is compiled once first and its
 compile time printed apart.  CPU seconds are medians over ``--repeat`` runs (the machine is shared, so CPU
 rather than wall time); nodes are the search nodes visited; peak memory is the process's maximum RSS.
+
+``first``: what a fresh process pays for the kernel, in pairs of fresh processes sharing an empty kernel
+cache folder (``SLEUTH_CACHE``): the first compiles the kernel, the second loads it; each prints the CPU
+seconds from building its first search to the end of a tiny search (a 3-word cut of Wordle), then SALET's
+tree in normal and hard mode (CPU, nodes).  Medians over ``--first-runs`` pairs.  ``--reference PYTHON``
+runs the same child code with another interpreter (another checkout's environment: the code before a
+change), so that before and after are measured in one run, on one machine, at one load.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import resource
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -41,14 +52,76 @@ def timed(make, run, repeat: int) -> tuple[int, float, int]:  # type: ignore[no-
     return value, statistics.median(cpus), nodes
 
 
+CHILD = r"""
+import json, sys, time
+from sleuth.models.motus.optimal import Optimal
+from sleuth.models.motus.space import WordSpace, game_space
+wordle = game_space("wordle")
+wordle.matrix()
+c0 = time.process_time()
+Optimal(WordSpace(wordle.cell.dictionary.cell(5, "Z"), 6)).value()
+out = {"kernel": time.process_time() - c0}
+for name, hard, cap in (("salet", False, None), ("hard", True, 6)):
+    if name in sys.argv[1:]:
+        search = Optimal(wordle, hard=hard, cap=cap)
+        c0 = time.process_time()
+        out[name] = [search.guess_value(search.row("SALET")), time.process_time() - c0, search.nodes]
+print(json.dumps(out))
+"""
+
+
+def first_runs(python: str, pairs: int, salet: bool) -> dict[str, float]:
+    """Medians over ``pairs`` of (compiling process, loading process) of ``CHILD`` run by ``python``."""
+    runs: dict[str, list[float]] = {}
+    for _ in range(pairs):
+        with tempfile.TemporaryDirectory() as cache:
+            env = {**os.environ, "SLEUTH_CACHE": cache}
+            env.pop("SLEUTH_NO_CACHE", None)
+            for label in ("compile", "cached"):
+                extra = ["salet", "hard"] if salet and label == "cached" else []
+                r = subprocess.run([python, "-c", CHILD, *extra], capture_output=True, text=True, env=env,
+                                   check=True)
+                out = json.loads(r.stdout.strip().splitlines()[-1])
+                runs.setdefault(label, []).append(out["kernel"])
+                for name in extra:
+                    total, cpu, nodes = out[name]
+                    runs.setdefault(name, []).append(cpu)
+                    runs[f"{name} total"], runs[f"{name} nodes"] = [total], [nodes]
+    return {k: statistics.median(v) for k, v in runs.items()}
+
+
+def first_table(pythons: list[str], pairs: int) -> None:
+    """The ``first`` part: one line per interpreter (the references first, this checkout's last), with ratios
+    to the first line."""
+    print(f"first run, medians of {pairs} pairs of fresh processes (load {os.getloadavg()[0]:.1f}); CPU seconds "
+          "from the first search's start to the end of a tiny one, then SALET's tree in the loading process")
+    print(f"{'interpreter':<40} {'compile':>8} {'cached':>7} {'SALET':>6} {'nodes':>6} {'hard':>6} {'nodes':>6}")
+    ref = None
+    for py in pythons:
+        m = first_runs(py, pairs, salet=True)
+        ref = ref or m
+        print(f"{py[-40:]:<40} {m['compile']:8.2f} {m['cached']:7.2f} {m['salet']:6.2f} {m['salet nodes']:6.0f} "
+              f"{m['hard']:6.2f} {m['hard nodes']:6.0f}  (totals {m['salet total']:.0f}, {m['hard total']:.0f}; "
+              f"compile x{m['compile'] / ref['compile']:.2f}, SALET x{m['salet'] / ref['salet']:.2f} of the first "
+              "line)")
+    print(f"load after: {os.getloadavg()[0]:.1f}")
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeat", type=int, default=3)
-    ap.add_argument("--parts", default="salet,hard,mastermind,rank,motus")
+    ap.add_argument("--parts", default="first,salet,hard,mastermind,rank,motus")
     ap.add_argument("--motus", default="7M,8G,9L,10L", help="French cells, length then first letter")
     ap.add_argument("--node-limit", type=int, default=2_000_000, help="per Motus cell")
+    ap.add_argument("--first-runs", type=int, default=3, help="pairs of fresh processes for the part first")
+    ap.add_argument("--reference", action="append", default=[],
+                    help="another interpreter whose sleuth runs the part first too (before a change)")
     args = ap.parse_args()
     parts = set(args.parts.split(","))
+    if "first" in parts:
+        first_table([*args.reference, sys.executable], args.first_runs)
+        if parts == {"first"}:
+            return 0
     wordle = game_space("wordle")
     wordle.matrix()
     c0 = time.process_time()

@@ -6,12 +6,15 @@ import importlib.util
 import json
 import random
 from collections.abc import Callable, Hashable
+from functools import cache
+from typing import Any
 
 import numpy as np
 import pytest
 
+from sleuth.models.motus import optimal as optimal_module
 from sleuth.models.motus.optimal import Optimal, distribution, kernel_module, replay, to_dot
-from sleuth.models.motus.space import CodeSpace, WordSpace
+from sleuth.models.motus.space import CodeSpace, WordSpace, game_space
 from sleuth.models.motus.words import from_words
 from tests.games.motus_brute import brute_total, pegs_feedback, word_feedback
 
@@ -56,6 +59,28 @@ def test_matches_brute_force(kernel: str, seed: int) -> None:
             for cap in (None, 3):
                 opt = Optimal(space, guesses=guesses, hard=hard, cap=cap, kernel=kernel)
                 assert opt.value() == brute(space.answers, pool, hard=hard, cap=cap), (seed, guesses, hard, cap)
+
+
+@pytest.mark.parametrize("kernel", KERNELS)
+def test_a_cache_that_grows_during_the_search(kernel: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Starting from a 2-slot cache, the search doubles it several times while it runs (the kernel hands the
+    grown table back): the value of brute force, the same tree as with the default cache; in hard mode too
+    (Wordle's 43 answers starting with V, against the default cache)."""
+    mm = CodeSpace(pegs=2, colours=4)
+    wordle = game_space("wordle")
+    cases = [(mm, False, brute(mm.answers, mm.guesses, feedback=pegs_feedback)),
+             (WordSpace(wordle.cell.dictionary.cell(5, "V"), 6), True, None)]
+    for space, hard, expected in cases:
+        default = Optimal(space, hard=hard, kernel=kernel)
+        with monkeypatch.context() as m:
+            m.setattr(optimal_module, "MEMO_SLOTS", 2)
+            small = Optimal(space, hard=hard, kernel=kernel)
+        assert small.memo.shape == (3, 3)
+        assert small.value() == default.value() == (expected or default.value())
+        slots = small.memo.shape[0] - 1
+        assert slots >= 16 and 2 * small.memo[0, 0] <= slots
+        assert small.memo[0, 0] == (small.memo[1:, 2] >= 0).sum() == default.memo[0, 0]
+        assert small.tree().to_json() == default.tree().to_json()
 
 
 @pytest.mark.parametrize("kernel", KERNELS)
@@ -138,19 +163,53 @@ def test_cell_value_is_exact_or_proven_bounds() -> None:
 
 @pytest.mark.parametrize("kernel", KERNELS)
 def test_kernel_sort_and_cache_helpers(kernel: str) -> None:
-    """The kernel's own heapsort sorts like ``sorted`` (duplicates, negatives, empty, one); its cache is keyed
-    by both 64-bit hashes: an entry is found only under the pair it was kept under."""
+    """The kernel's own heapsort sorts like ``sorted`` (duplicates, negatives, empty, one); its cache (a hash
+    table that doubles when half full) is keyed by both 64-bit hashes: an entry is found only under the pair it
+    was kept under, and every entry survives the growth."""
     if kernel == "numba" and not HAS_NUMBA:
         pytest.skip("numba is not installed")
-    k = kernel_module(kernel == "numba")
+    sort_keys, memo_get, memo_put = _helpers(kernel)
     rng = random.Random(5)
     for n in (0, 1, 2, 7, 64, 301):
         keys = [rng.randint(-50, 50) for _ in range(n)]
-        assert k.sort_keys(np.array(keys, dtype=np.int64)).tolist() == sorted(keys)
-    search = Optimal(CodeSpace(pegs=2, colours=3), kernel=kernel)
-    memo = search.memo
-    k.memo_put(memo, 11, 22, 5 << 33)
-    assert k.memo_get(memo, 11, 22) == 5 << 33
-    assert k.memo_get(memo, 11, 23) == -1 and k.memo_get(memo, 12, 22) == -1
-    k.memo_put(memo, 11, 23, 7 << 33)  # the same first hash, another set: replaces, never mixes
-    assert k.memo_get(memo, 11, 22) == -1 and k.memo_get(memo, 11, 23) == 7 << 33
+        assert sort_keys(np.array(keys, dtype=np.int64)).tolist() == sorted(keys)
+    memo = Optimal(CodeSpace(pegs=2, colours=3), kernel=kernel).memo
+    memo = memo_put(memo, 11, 22, 5 << 33)
+    assert memo_get(memo, 11, 22) == 5 << 33
+    assert memo_get(memo, 11, 23) == -1 and memo_get(memo, 12, 22) == -1
+    memo = memo_put(memo, 11, 23, 7 << 33)  # the same first hash, another set: kept apart, never mixed
+    assert memo_get(memo, 11, 22) == 5 << 33 and memo_get(memo, 11, 23) == 7 << 33
+    memo = memo_put(memo, 11, 22, 6 << 33)  # the same key: replaced
+    assert memo_get(memo, 11, 22) == 6 << 33 and memo[0, 0] == 2
+    # past half full the table doubles and keeps every entry (keys that collide in the first slots included)
+    slots = memo.shape[0] - 1
+    keys = [(rng.randint(-2**63, 2**63 - 1), rng.randint(-2**63, 2**63 - 1)) for _ in range(3 * slots)]
+    keys += [(slots * i + 3, i) for i in range(slots)]
+    for i, (h1, h2) in enumerate(keys):
+        memo = memo_put(memo, h1, h2, i)
+    assert memo.shape[0] - 1 >= 2 * len(keys) and memo[0, 0] == len(keys) + 2
+    assert all(memo_get(memo, h1, h2) == i for i, (h1, h2) in enumerate(keys))
+    assert memo_get(memo, 11, 22) == 6 << 33 and memo_get(memo, 11, 24) == -1
+
+
+@cache
+def _helpers(kernel: str) -> tuple[Any, Any, Any]:
+    """The kernel's ``sort_keys``, ``memo_get`` and ``memo_put``; for numba, compiled functions that call the
+    kernel's own (compiled without the wrappers Python would need to call them)."""
+    k = kernel_module(kernel == "numba")
+    if kernel == "python":
+        return k.sort_keys, k.memo_get, k.memo_put
+    import numba
+
+    sort_keys, memo_get, memo_put = k.sort_keys, k.memo_get, k.memo_put
+
+    def sort(keys):  # type: ignore[no-untyped-def]
+        return sort_keys(keys)
+
+    def get(memo, h1, h2):  # type: ignore[no-untyped-def]
+        return memo_get(memo, np.int64(h1), np.int64(h2))
+
+    def put(memo, h1, h2, packed):  # type: ignore[no-untyped-def]
+        return memo_put(memo, np.int64(h1), np.int64(h2), np.int64(packed))
+
+    return numba.njit(sort), numba.njit(get), numba.njit(put)

@@ -111,10 +111,13 @@ def warm_kernel() -> float:
     k = react_kernel()
     if k is not None:
         t = np.ones((4, 1), dtype=np.uint64)
+        occ = np.ones(2, dtype=np.uint8)
         k.react_table(t, 2, 3, np.zeros(3, dtype=np.int64))
-        k.and_into(t, t)
-        k.and_gather(t, np.ones((1, 2, 1), dtype=np.uint64), np.zeros(2, dtype=np.int32))
-        k.fix_last(t, 0, np.ones(1, dtype=np.uint64))
+        k.react_blocks(t, occ, 2, 3, np.zeros(3, dtype=np.int64))
+        k.and_into(t, t, occ)
+        k.and_gather(t, np.ones((1, 2, 1), dtype=np.uint64), np.zeros(2, dtype=np.int32), occ)
+        k.fix_axis(t, occ, 2, 3, 0, 0, np.ones(1, dtype=np.uint64))
+        k.occupancy(t, 2, occ)
     return time.process_time() - cpu
 
 

@@ -190,12 +190,20 @@ class PackedTables:
         self.master = self.space.full() if self.any_ba else None
         self.own: dict[int, np.ndarray] = {p: self.space.full() for p in range(setup.players)
                                            if not self.behavioural[p]}
+        blocks = setup.n_hands ** max(setup.players - 2, 0)
+        # per table (-1: the master), one byte per block of the compiled kernels: 0 when it holds no world
+        self.occupied: dict[int, np.ndarray] = {p: np.ones(blocks, dtype=np.uint8)
+                                                for p in ([-1] if self.any_ba else []) + list(self.own)}
 
     def table(self, player: int) -> np.ndarray:
         return self.master if self.behavioural[player] else self.own[player]  # type: ignore[return-value]
 
     def tables(self) -> list[np.ndarray]:
         return ([self.master] if self.master is not None else []) + list(self.own.values())
+
+    def _keyed(self) -> list[tuple[int, np.ndarray]]:
+        """Every table with its key in :attr:`occupied` (-1: the master)."""
+        return ([(-1, self.master)] if self.master is not None else []) + list(self.own.items())
 
     def nbytes(self) -> int:
         return sum(t.nbytes for t in self.tables())
@@ -211,8 +219,8 @@ class PackedTables:
             return
         ids, trans, answers = self.space._classes(q, tuple(bool(v) for v in visible))
         block = self.space.pack(answers == answer)[trans]
-        for t in self.tables():
-            k.and_gather(_words(t), block, ids.reshape(-1))
+        for key, t in self._keyed():
+            k.and_gather(_words(t), block, ids.reshape(-1), self.occupied[key])
 
     def reaction(self, player: int, world: Sequence[int]) -> bool:
         return len(self.valids(player, world)) == 1
@@ -235,14 +243,15 @@ class PackedTables:
                 if reactions[p] is not None:
                     act = np.full(n, -1, dtype=np.int64)
                     act[p] = int(bool(reactions[p]))
-                    changed |= bool(k.react_table(_words(t), h, n, act))
+                    changed |= bool(k.react_blocks(_words(t), self.occupied[p], h, n, act))
         if self.master is not None:
+            occ = self.occupied[-1]
             act = np.array([int(bool(r)) if ba and r is not None else -1
                             for ba, r in zip(self.behavioural, reactions, strict=True)], dtype=np.int64)
             if (act >= 0).any():
-                changed |= bool(k.react_table(_words(self.master), h, n, act))
+                changed |= bool(k.react_blocks(_words(self.master), occ, h, n, act))
             for t in self.own.values():
-                changed |= bool(k.and_into(_words(self.master), _words(t)))
+                changed |= bool(k.and_into(_words(self.master), _words(t), occ))
         return changed
 
     # eq. 5
@@ -254,14 +263,15 @@ class PackedTables:
                 self.master = sp.fix(self.master, player, hand)
             for p in self.own:
                 self.own[p] = sp.full() if p == player else sp.fix(self.own[p], player, hand)
+            for occ in self.occupied.values():
+                occ[:] = 1
             return
-        for p, t in ([(-1, self.master)] if self.master is not None else []) + list(self.own.items()):
+        for p, t in self._keyed():
             if p == player:
                 t[...] = sp.row_full
-            elif player == self.setup.players - 1:
-                k.fix_last(_words(t), hand, sp.row_full)
+                self.occupied[p][:] = 1
             else:
-                np.copyto(t, np.take(t, [hand], axis=player))
+                k.fix_axis(_words(t), self.occupied[p], sp.h, sp.n, player, hand, sp.row_full)
 
 
 def _words(table: np.ndarray) -> np.ndarray:
@@ -279,7 +289,8 @@ def react_kernel() -> ModuleType | None:
         return None
     try:
         return load_kernel(__name__.rsplit(".", 1)[0] + "._react_kernel",
-                           ("_block_bases", "react_table", "and_into", "and_gather", "fix_last"), True)
+                           ("occupancy", "_strides", "_left_out", "react_table", "react_blocks", "and_into", "and_gather",
+                            "fix_axis"), True)
     except ImportError:
         return None
 

@@ -50,14 +50,17 @@ def _left_out(a, p, st, h):
 def react_table(T, h, n, act):
     """:func:`react_blocks` on every block of ``T`` (no occupancy known)."""
     occ = np.ones(T.shape[0] // h, np.uint8)
-    return react_blocks(T, occ, h, n, act)
+    once = np.zeros((max(n - 2, 1), T.shape[0] // h * T.shape[1]), np.uint64)
+    return react_blocks(T, occ, h, n, act, once, np.zeros_like(once))
 
 
-def react_blocks(T, occ, h, n, act):
+def react_blocks(T, occ, h, n, act, once, twice):
     """Apply eq. 3 for every player ``p`` with ``act[p] >= 0`` (1: solved, 0: did not) to the table ``T``
     (``R x w`` words, changed in place) over the blocks ``occ`` marks, clearing the marks of blocks left
-    empty; True when a world was removed.  The loops run over whole blocks of ``h * w`` contiguous words,
-    which the compiler vectorises."""
+    empty; True when a world was removed.  ``once`` and ``twice``: zeros of ``max(n - 2, 1) x (R / h * w)``
+    words, the work space (per axis, the rows with that player left out), left as zeros: only the rows of
+    the blocks in play are touched.  The loops run over whole blocks of ``h * w`` contiguous words, which the
+    compiler vectorises."""
     R = T.shape[0]
     w = T.shape[1]
     A = R // h
@@ -78,8 +81,6 @@ def react_blocks(T, occ, h, n, act):
     sign = np.empty(axes.shape[0], np.uint64)  # xor-ed into "exactly one": all ones for "did not solve"
     for i in range(axes.shape[0]):
         sign[i] = zero if act[axes[i]] == 1 else ~zero
-    once = np.zeros((axes.shape[0], A * w), np.uint64)  # per axis: the rows with that player left out
-    twice = np.zeros((axes.shape[0], A * w), np.uint64)
     mid = act[n - 2]
     last = act[n - 1]
     live = np.empty(A, np.int64)  # the blocks holding a world, in order
@@ -101,8 +102,8 @@ def react_blocks(T, occ, h, n, act):
         xb = flat[o:o + hw]
         for i in range(na):
             bp = _left_out(a, axes[i], st, h) * hw
-            oi = once[i, bp:bp + hw]
-            ti = twice[i, bp:bp + hw]
+            oi = once[axes[i], bp:bp + hw]
+            ti = twice[axes[i], bp:bp + hw]
             for u in range(hw):
                 x = xb[u]
                 ti[u] |= oi[u] & x
@@ -120,8 +121,8 @@ def react_blocks(T, occ, h, n, act):
         for i in range(na):
             bp = _left_out(a, axes[i], st, h) * hw
             sg = sign[i]
-            oi = once[i, bp:bp + hw]
-            ti = twice[i, bp:bp + hw]
+            oi = once[axes[i], bp:bp + hw]
+            ti = twice[axes[i], bp:bp + hw]
             for u in range(hw):
                 y[u] &= (oi[u] & ~ti[u]) ^ sg
         if mid >= 0:  # player n - 2: the rows of the block itself
@@ -154,6 +155,11 @@ def react_blocks(T, occ, h, n, act):
             seen |= y[u]
         if seen == zero:
             occ[a] = 0
+    for j in range(nl):  # the work space back to zeros
+        for i in range(na):
+            bp = _left_out(live[j], axes[i], st, h) * hw
+            once[axes[i], bp:bp + hw] = zero
+            twice[axes[i], bp:bp + hw] = zero
     return diff != zero
 
 

@@ -113,7 +113,7 @@ def warm_kernel() -> float:
         t = np.ones((4, 1), dtype=np.uint64)
         occ = np.ones(2, dtype=np.uint8)
         k.react_table(t, 2, 3, np.zeros(3, dtype=np.int64))
-        k.react_blocks(t, occ, 2, 3, np.zeros(3, dtype=np.int64))
+        k.react_blocks(t, occ, 2, 3, np.zeros(3, dtype=np.int64), *np.zeros((2, 1, 2), dtype=np.uint64))
         k.and_into(t, t, occ)
         k.and_gather(t, np.ones((1, 2, 1), dtype=np.uint64), np.zeros(2, dtype=np.int32), occ)
         k.fix_axis(t, occ, 2, 3, 0, 0, np.ones(1, dtype=np.uint64))

@@ -194,6 +194,7 @@ class PackedTables:
         # per table (-1: the master), one byte per block of the compiled kernels: 0 when it holds no world
         self.occupied: dict[int, np.ndarray] = {p: np.ones(blocks, dtype=np.uint8)
                                                 for p in ([-1] if self.any_ba else []) + list(self.own)}
+        self._work: tuple[np.ndarray, np.ndarray] | None = None   # the kernel's work space, made when first used
 
     def table(self, player: int) -> np.ndarray:
         return self.master if self.behavioural[player] else self.own[player]  # type: ignore[return-value]
@@ -236,20 +237,22 @@ class PackedTables:
         if k is None:
             return react(self, reactions, self.space.singleton_keep)
         n, h = self.setup.players, self.setup.n_hands
-
+        if self._work is None:
+            once = np.zeros((max(n - 2, 1), h ** max(n - 2, 0) * self.setup.words), dtype=np.uint64)
+            self._work = once, np.zeros_like(once)
         changed = False
         if self.any_ba:
             for p, t in self.own.items():
                 if reactions[p] is not None:
                     act = np.full(n, -1, dtype=np.int64)
                     act[p] = int(bool(reactions[p]))
-                    changed |= bool(k.react_blocks(_words(t), self.occupied[p], h, n, act))
+                    changed |= bool(k.react_blocks(_words(t), self.occupied[p], h, n, act, *self._work))
         if self.master is not None:
             occ = self.occupied[-1]
             act = np.array([int(bool(r)) if ba and r is not None else -1
                             for ba, r in zip(self.behavioural, reactions, strict=True)], dtype=np.int64)
             if (act >= 0).any():
-                changed |= bool(k.react_blocks(_words(self.master), occ, h, n, act))
+                changed |= bool(k.react_blocks(_words(self.master), occ, h, n, act, *self._work))
             for t in self.own.values():
                 changed |= bool(k.and_into(_words(self.master), _words(t), occ))
         return changed

@@ -51,13 +51,14 @@ def react_table(T, h, n, act):
     """:func:`react_blocks` on every block of ``T`` (no occupancy known)."""
     occ = np.ones(T.shape[0] // h, np.uint8)
     once = np.zeros((max(n - 2, 1), T.shape[0] // h * T.shape[1]), np.uint64)
-    return react_blocks(T, occ, h, n, act, once, np.zeros_like(once))
+    return react_blocks(T, occ, h, n, act, once, np.zeros_like(once), np.zeros_like(occ))
 
 
-def react_blocks(T, occ, h, n, act, once, twice):
+def react_blocks(T, occ, h, n, act, once, twice, dirty):
     """Apply eq. 3 for every player ``p`` with ``act[p] >= 0`` (1: solved, 0: did not) to the table ``T``
     (``R x w`` words, changed in place) over the blocks ``occ`` marks, clearing the marks of blocks left
-    empty; True when a world was removed.  ``once`` and ``twice``: zeros of ``max(n - 2, 1) x (R / h * w)``
+    empty; True when a world was removed.  ``dirty[a]`` becomes 1 for the blocks it changed, else 0 (what
+    :func:`react_again` starts from).  ``once`` and ``twice``: zeros of ``max(n - 2, 1) x (R / h * w)``
     words, the work space (per axis, the rows with that player left out), left as zeros: only the rows of
     the blocks in play are touched.  The loops run over whole blocks of ``h * w`` contiguous words, which the
     compiler vectorises."""
@@ -86,6 +87,7 @@ def react_blocks(T, occ, h, n, act, once, twice):
     live = np.empty(A, np.int64)  # the blocks holding a world, in order
     nl = 0
     for a in range(A):
+        dirty[a] = 0
         if occ[a] == 0:
             continue
         o = a * hw
@@ -149,10 +151,13 @@ def react_blocks(T, occ, h, n, act, once, twice):
                 for k in range(w):
                     y[s * w + k] &= keep
         seen = zero
+        d = zero
         for u in range(hw):
-            diff |= xb[u] ^ y[u]
+            d |= xb[u] ^ y[u]
             xb[u] = y[u]
             seen |= y[u]
+        diff |= d
+        dirty[a] = d != zero
         if seen == zero:
             occ[a] = 0
     for j in range(nl):  # the work space back to zeros
@@ -163,9 +168,166 @@ def react_blocks(T, occ, h, n, act, once, twice):
     return diff != zero
 
 
-def and_into(T, U, occ):
+def react_again(T, occ, h, n, act, once, twice, dirty, marks, todo, limit):
+    """:func:`react_blocks` again with the same ``act`` on a table that has changed since only in the blocks
+    ``dirty`` marks (by that call, :func:`and_into` or :func:`and_gather`); same result, ``dirty`` updated the
+    same way: 1 when a world was removed, else 0.  Nothing done, -1, when the lines to gather again hold more
+    than ``limit`` times the blocks a full pass gathers (every block holding worlds, once per axis).
+
+    A world that survived the last call keeps or loses its place by the rows through it along the reacting
+    players' axes; only rows that lost a world can have changed their size.  So only the lines through a
+    changed block are gathered again (along player ``p < n - 2``: the ``h`` blocks that differ from it in
+    ``p``'s hand; along player ``n - 2`` and the last player: the block itself), and only the worlds on them
+    are checked, against those lines.  ``marks``: zeros of ``max(n - 2, 1) x (R / h ** 2)`` bytes (per axis,
+    the lines to gather again), ``todo``: ``R / h`` bytes of zeros (2: a changed block, 1: a block on a line
+    to check again); both left as zeros."""
+    R = T.shape[0]
+    w = T.shape[1]
+    A = R // h
+    hw = h * w
+    flat = T.reshape(R * w)
+    zero = np.uint64(0)
+    one = np.uint64(1)
+    st = _strides(h, n)
+    mid = act[n - 2]
+    last = act[n - 1]
+    mid_sign = zero if mid == 1 else ~zero
+    changed = np.empty(A, np.int64)
+    nc = 0
+    live = 0
+    for a in range(A):
+        live += occ[a] != 0
+        if dirty[a] != 0:
+            changed[nc] = a
+            nc += 1
+    keys = np.empty((max(n - 2, 1), nc), np.int64)  # per axis: the lines to gather again
+    nk = np.zeros(max(n - 2, 1), np.int64)
+    for j in range(nc):
+        for p in range(n - 2):
+            if act[p] < 0:
+                continue
+            key = _left_out(changed[j], p, st, h)
+            if marks[p, key] == 0:
+                marks[p, key] = 1
+                keys[p, nk[p]] = key
+                nk[p] += 1
+    work = 0  # blocks to gather (and check) again, against the blocks a pass over every axis reads
+    axes = 0
+    for p in range(n - 2):
+        axes += act[p] >= 0
+        q = st[p]
+        for j in range(nk[p]):
+            key = keys[p, j]
+            base = (key // q) * q * h + key % q
+            for d in range(h):
+                work += occ[base + d * q] != 0
+    if work > live * axes * limit:  # about as much work as a pass over every block: leave it to react_blocks
+        for p in range(n - 2):
+            for j in range(nk[p]):
+                marks[p, keys[p, j]] = 0
+        return -1
+    blocks = np.empty(A, np.int64)  # the blocks to check again
+    nb = 0
+    for j in range(nc):
+        a = changed[j]
+        dirty[a] = 0
+        blocks[nb] = a
+        nb += 1
+        todo[a] = 2
+    for p in range(n - 2):  # gather the marked lines, and list the blocks on them
+        q = st[p]
+        for j in range(nk[p]):
+            key = keys[p, j]
+            base = (key // q) * q * h + key % q
+            bp = key * hw
+            oi = once[p, bp:bp + hw]
+            ti = twice[p, bp:bp + hw]
+            for d in range(h):
+                b = base + d * q
+                if occ[b] == 0:
+                    continue
+                if todo[b] == 0:
+                    todo[b] = 1
+                    blocks[nb] = b
+                    nb += 1
+                xb = flat[b * hw:b * hw + hw]
+                for u in range(hw):
+                    x = xb[u]
+                    ti[u] |= oi[u] & x
+                    oi[u] |= x
+    diff = zero
+    y = np.empty(hw, np.uint64)
+    mm = np.empty(w, np.uint64)
+    for j in range(nb):
+        a = blocks[j]
+        again = todo[a] == 2
+        todo[a] = 0
+        if occ[a] == 0:
+            continue
+        o = a * hw
+        xb = flat[o:o + hw]
+        for u in range(hw):
+            y[u] = xb[u]
+        for p in range(n - 2):
+            if act[p] < 0:
+                continue
+            key = _left_out(a, p, st, h)
+            if marks[p, key] == 0:
+                continue
+            sg = zero if act[p] == 1 else ~zero
+            bp = key * hw
+            oi = once[p, bp:bp + hw]
+            ti = twice[p, bp:bp + hw]
+            for u in range(hw):
+                y[u] &= (oi[u] & ~ti[u]) ^ sg
+        if again and mid >= 0:
+            for k in range(w):
+                m_once = zero
+                m_twice = zero
+                for s in range(h):
+                    x = xb[s * w + k]
+                    m_twice |= m_once & x
+                    m_once |= x
+                mm[k] = (m_once & ~m_twice) ^ mid_sign
+            for s in range(h):
+                for k in range(w):
+                    y[s * w + k] &= mm[k]
+        if again and last >= 0:
+            for s in range(h):
+                nonzero = 0
+                bit = zero
+                for k in range(w):
+                    x = xb[s * w + k]
+                    if x != zero:
+                        nonzero += 1
+                        bit = x
+                single = nonzero == 1 and (bit & (bit - one)) == zero
+                if single != (last == 1):
+                    for k in range(w):
+                        y[s * w + k] = zero
+        seen = zero
+        d = zero
+        for u in range(hw):
+            d |= xb[u] ^ y[u]
+            xb[u] = y[u]
+            seen |= y[u]
+        diff |= d
+        dirty[a] = d != zero
+        if seen == zero:
+            occ[a] = 0
+    for p in range(n - 2):  # the work space back to zeros
+        for j in range(nk[p]):
+            key = keys[p, j]
+            marks[p, key] = 0
+            once[p, key * hw:key * hw + hw] = zero
+            twice[p, key * hw:key * hw + hw] = zero
+    return 1 if diff != zero else 0
+
+
+def and_into(T, U, occ, dirty):
     """``T &= U`` (both ``R x w`` words, ``T`` in place) over the blocks ``occ`` marks (``occ``: ``T``'s),
-    clearing the marks of blocks left empty; True when a bit was cleared."""
+    clearing the marks of blocks left empty and setting ``dirty[a]`` for the blocks it changed; True when a
+    bit was cleared."""
     h = T.shape[0] // occ.shape[0]
     w = T.shape[1]
     zero = np.uint64(0)
@@ -174,22 +336,27 @@ def and_into(T, U, occ):
         if occ[a] == 0:
             continue
         seen = zero
+        d = zero
         for i in range(a * h, a * h + h):
             for k in range(w):
                 x = T[i, k]
                 y = x & U[i, k]
-                changed |= x ^ y
+                d |= x ^ y
                 T[i, k] = y
                 seen |= y
+        if d != zero:
+            dirty[a] = 1
+            changed = d
         if seen == zero:
             occ[a] = 0
     return changed != zero
 
 
-def and_gather(T, block, ids, occ):
+def and_gather(T, block, ids, occ, dirty):
     """``T &= block[ids]`` without the gathered table: row ``a * h + s`` of ``T`` is and-ed with row ``s`` of
     block ``ids[a]`` (eq. 2 with the answer mask of :meth:`.tables.PackedSpace.answer_mask`), over the blocks
-    ``occ`` marks, clearing the marks of blocks left empty."""
+    ``occ`` marks, clearing the marks of blocks left empty and setting ``dirty[a]`` for the blocks it
+    changed."""
     h = block.shape[1]
     w = T.shape[1]
     zero = np.uint64(0)
@@ -198,12 +365,17 @@ def and_gather(T, block, ids, occ):
             continue
         b = ids[a]
         seen = zero
+        d = zero
         for s in range(h):
             row = a * h + s
             for k in range(w):
-                y = T[row, k] & block[b, s, k]
+                x = T[row, k]
+                y = x & block[b, s, k]
+                d |= x ^ y
                 T[row, k] = y
                 seen |= y
+        if d != zero:
+            dirty[a] = 1
         if seen == zero:
             occ[a] = 0
 

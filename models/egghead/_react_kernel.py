@@ -324,16 +324,16 @@ def react_again(T, occ, h, n, act, once, twice, dirty, marks, todo, limit):
     return 1 if diff != zero else 0
 
 
-def and_into(T, U, occ, dirty):
-    """``T &= U`` (both ``R x w`` words, ``T`` in place) over the blocks ``occ`` marks (``occ``: ``T``'s),
-    clearing the marks of blocks left empty and setting ``dirty[a]`` for the blocks it changed; True when a
-    bit was cleared."""
+def and_into(T, U, occ, dirty, only):
+    """``T &= U`` (both ``R x w`` words, ``T`` in place) over the blocks both ``occ`` (``T``'s) and ``only``
+    mark (where ``U`` changed since ``T`` was last within it), clearing the marks of blocks left empty and
+    setting ``dirty[a]`` for the blocks it changed; True when a bit was cleared."""
     h = T.shape[0] // occ.shape[0]
     w = T.shape[1]
     zero = np.uint64(0)
     changed = zero
     for a in range(occ.shape[0]):
-        if occ[a] == 0:
+        if occ[a] == 0 or only[a] == 0:
             continue
         seen = zero
         d = zero
@@ -380,11 +380,13 @@ def and_gather(T, block, ids, occ, dirty):
             occ[a] = 0
 
 
-def fix_axis(T, occ, h, n, p, hand, full):
+def fix_axis(T, occ, h, n, p, hand, full, dirty):
     """eq. 5 in place: every world takes the row it had when player ``p`` held ``hand`` (that player is
     re-dealt), over the blocks ``occ`` marks, which it updates.  The last player: each row becomes every hand
     (``full``) when it holds ``hand``, else none; player ``n - 2``: each block's rows become its row ``hand``;
-    an earlier player: each block becomes the block with ``p``'s digit set to ``hand`` (left as it is)."""
+    an earlier player: each block becomes the block with ``p``'s digit set to ``hand`` (left as it is), and
+    takes that block's ``dirty`` mark (the blocks where the table differs from the one the last eq. 3 read,
+    re-dealt the same way: :func:`react_again` runs on from there)."""
     w = T.shape[1]
     zero = np.uint64(0)
     A = occ.shape[0]
@@ -418,6 +420,7 @@ def fix_axis(T, occ, h, n, p, hand, full):
         if d == hand:
             continue
         src = a + (hand - d) * st
+        dirty[a] = dirty[src]
         if occ[src] != 0:
             for i in range(h):
                 for k in range(w):

@@ -119,9 +119,9 @@ def warm_kernel() -> float:
         k.react_blocks(t, occ, 2, 3, act, once, twice, changed)
         k.react_again(t, occ, 2, 3, act, once, twice, changed, np.zeros((1, 1), dtype=np.uint8), todo,
                       1.0)
-        k.and_into(t, t, occ, changed)
+        k.and_into(t, t, occ, changed, occ)
         k.and_gather(t, np.ones((1, 2, 1), dtype=np.uint64), np.zeros(2, dtype=np.int32), occ, changed)
-        k.fix_axis(t, occ, 2, 3, 0, 0, np.ones(1, dtype=np.uint64))
+        k.fix_axis(t, occ, 2, 3, 0, 0, np.ones(1, dtype=np.uint64), changed)
         k.occupancy(t, 2, occ)
     return time.process_time() - cpu
 

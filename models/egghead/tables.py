@@ -185,7 +185,7 @@ class _Blocks:
 
     occupied: np.ndarray            # 0: the block holds no world (1: it may)
     changed: np.ndarray             # 1: the block changed since the last eq. 3 (meaningful while ``act`` is set)
-    act: bytes | None = None        # the reactions of that eq. 3, until a solve (eq. 5) adds worlds
+    act: bytes | None = None        # the reactions of that eq. 3 (after a solve, read for the re-dealt table)
 
     @classmethod
     def full(cls, blocks: int) -> _Blocks:
@@ -255,21 +255,26 @@ class PackedTables:
         if k is None:
             return react(self, reactions, self.space.singleton_keep)
         n = self.setup.players
-        changed = False
+        shrunk: list[int] = []   # the tables of players without BA that lost worlds
         if self.any_ba:
             for p, t in self.own.items():
                 if reactions[p] is not None:
                     act = np.full(n, -1, dtype=np.int64)
                     act[p] = int(bool(reactions[p]))
-                    changed |= self._react(k, p, t, act)
+                    if self._react(k, p, t, act):
+                        shrunk.append(p)
+        changed = bool(shrunk)
         if self.master is not None:
             b = self.blocks[-1]
             act = np.array([int(bool(r)) if ba and r is not None else -1
                             for ba, r in zip(self.behavioural, reactions, strict=True)], dtype=np.int64)
             if (act >= 0).any():
                 changed |= self._react(k, -1, self.master, act)
-            for t in self.own.values():
-                changed |= bool(k.and_into(_words(self.master), _words(t), b.occupied, b.changed))
+            # eq. 4: the master table stays within every other table (answers and re-deals change both
+            # alike), so only the blocks a table's own reaction just changed are and-ed again
+            for p in shrunk:
+                changed |= bool(k.and_into(_words(self.master), _words(self.own[p]), b.occupied, b.changed,
+                                           self.blocks[p].changed))
         return changed
 
     def _react(self, k: ModuleType, key: int, table: np.ndarray, act: np.ndarray) -> bool:
@@ -308,12 +313,19 @@ class PackedTables:
             return
         for p, t in self._keyed():
             b = self.blocks[p]
-            b.act = None
             if p == player:
                 t[...] = sp.row_full
                 b.occupied[:] = 1
-            else:
-                k.fix_axis(_words(t), b.occupied, sp.h, sp.n, player, hand, sp.row_full)
+                b.act = None
+                continue
+            k.fix_axis(_words(t), b.occupied, sp.h, sp.n, player, hand, sp.row_full, b.changed)
+            if b.act is not None:
+                # the table is now the same along the player's axis: every row along it holds all h >= 2 hands
+                # where it holds any, which "did not solve" keeps; along the other axes each row is the one
+                # the last eq. 3 read where the player held ``hand``, re-dealt with the changed blocks
+                act = np.frombuffer(b.act, dtype=np.int64).copy()
+                act[player] = min(act[player], 0)
+                b.act = act.tobytes()
 
 
 def _words(table: np.ndarray) -> np.ndarray:

@@ -112,7 +112,7 @@ def test_react_again_equals_a_full_pass_and_the_numpy_masks(data: st.DataObject)
     assert np.array_equal(table, want) and got == changed.any()
     for _ in range(data.draw(st.integers(1, 3), label="stages")):
         other = sp.pack(~data.draw(worlds(h ** n), label="removed").reshape((h,) * n))
-        kernel.and_into(table.reshape(rows, w), other.reshape(rows, w), occ, changed)
+        kernel.and_into(table.reshape(rows, w), other.reshape(rows, w), occ, changed, np.ones_like(occ))
         want = _numpy_react(sp, table, act)
         removes = int(not np.array_equal(want, table))
         full = [table.copy(), occ.copy(), changed.copy()]

@@ -71,7 +71,10 @@ SMALL = [(2, 3, 2), (3, 3, 2), (3, 4, 1), (4, 2, 2), (4, 3, 1), (5, 2, 1), (5, 2
 
 @st.composite
 def worlds(draw: st.DrawFn, size: int) -> np.ndarray:
-    """A set of worlds (a mask over ``size``): a few listed, or all but a few listed."""
+    """A set of worlds (a mask over ``size``): each world in or out (small spaces), a few listed, or all but a
+    few listed."""
+    if size <= 256 and draw(st.booleans()):
+        return np.array(draw(st.lists(st.booleans(), min_size=size, max_size=size)), dtype=bool)
     listed = np.zeros(size, dtype=bool)
     listed[sorted(draw(st.sets(st.integers(0, size - 1), max_size=min(size, 300))))] = True
     return ~listed if draw(st.booleans()) else listed
@@ -85,13 +88,14 @@ def _numpy_react(sp: tb.PackedSpace, table: np.ndarray, act: np.ndarray) -> np.n
     return want
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(data=st.data())
 def test_react_again_equals_a_full_pass_and_the_numpy_masks(data: st.DataObject) -> None:
     """eq. 3 with the same reactions after worlds were removed (by eq. 3 itself, then an and with another
-    table marking the blocks it changed), stage after stage: over the lines through the changed blocks only,
-    the same table, occupancy, changed blocks and result as a pass over every block and as the numpy masks;
-    the work space is left as zeros."""
+    table marking the blocks it changed) or a player re-dealt (eq. 5, the same as the numpy masks; that
+    player's reaction read as "did not solve"), stage after stage: over the lines through the changed blocks
+    only, the same table, occupancy, changed blocks and result as a pass over every block and as the numpy
+    masks; the work space is left as zeros."""
     kernel = tb.react_kernel()
     assert kernel is not None
     players, values, size = data.draw(st.sampled_from(SMALL))
@@ -110,9 +114,16 @@ def test_react_again_equals_a_full_pass_and_the_numpy_masks(data: st.DataObject)
     want = _numpy_react(sp, table, act)
     got = kernel.react_blocks(table.reshape(rows, w), occ, h, n, act, once, twice, changed)
     assert np.array_equal(table, want) and got == changed.any()
-    for _ in range(data.draw(st.integers(1, 3), label="stages")):
-        other = sp.pack(~data.draw(worlds(h ** n), label="removed").reshape((h,) * n))
-        kernel.and_into(table.reshape(rows, w), other.reshape(rows, w), occ, changed, np.ones_like(occ))
+    for _ in range(data.draw(st.integers(1, 5), label="stages")):
+        if data.draw(st.booleans(), label="re-deal"):  # eq. 5: the same along p, where "did not solve" holds
+            p, hand = data.draw(st.integers(0, n - 1), label="player"), data.draw(st.integers(0, h - 1))
+            want = sp.fix(table, p, hand)
+            kernel.fix_axis(table.reshape(rows, w), occ, h, n, p, hand, sp.row_full, changed)
+            assert np.array_equal(table, want)
+            act[p] = min(act[p], 0)
+        else:
+            other = sp.pack(~data.draw(worlds(h ** n), label="removed").reshape((h,) * n))
+            kernel.and_into(table.reshape(rows, w), other.reshape(rows, w), occ, changed, np.ones_like(occ))
         want = _numpy_react(sp, table, act)
         removes = int(not np.array_equal(want, table))
         full = [table.copy(), occ.copy(), changed.copy()]

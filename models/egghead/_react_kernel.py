@@ -12,8 +12,10 @@ the ``h ** (n - 2)`` blocks of the space.
 has exactly one hand when the player solved (and not exactly one when not).  The first pass gathers, per axis,
 the bits seen once and at least twice along it (``h ** (n - 2)`` rows of ``w`` words each); the second pass
 clears the worlds the reactions exclude, every mask computed from the table as it was given (as
-:func:`.tables.react` does with the numpy masks).  Without numba the numpy masks of :class:`.tables.PackedSpace`
-run instead; tests check that both agree.
+:func:`.tables.react` does with the numpy masks).  :func:`react_again` gives the same result when the
+reactions are the last call's and the table changed since only in the blocks marked ``dirty`` (every kernel
+marks the blocks it changes): it gathers and checks only the rows through those blocks.  Without numba the
+numpy masks of :class:`.tables.PackedSpace` run instead; tests check that all agree.
 """
 
 from __future__ import annotations

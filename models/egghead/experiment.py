@@ -111,10 +111,18 @@ def warm_kernel() -> float:
     k = react_kernel()
     if k is not None:
         t = np.ones((4, 1), dtype=np.uint64)
-        k.react_table(t, 2, 3, np.zeros(3, dtype=np.int64))
-        k.and_into(t, t)
-        k.and_gather(t, np.ones((1, 2, 1), dtype=np.uint64), np.zeros(2, dtype=np.int32))
-        k.fix_last(t, 0, np.ones(1, dtype=np.uint64))
+        occ = np.ones(2, dtype=np.uint8)
+        act = np.zeros(3, dtype=np.int64)
+        once, twice = np.zeros((2, 1, 2), dtype=np.uint64)
+        changed, todo = np.zeros((2, 2), dtype=np.uint8)
+        k.react_table(t, 2, 3, act)
+        k.react_blocks(t, occ, 2, 3, act, once, twice, changed)
+        k.react_again(t, occ, 2, 3, act, once, twice, changed, np.zeros((1, 1), dtype=np.uint8), todo,
+                      1.0)
+        k.and_into(t, t, occ, changed, occ)
+        k.and_gather(t, np.ones((1, 2, 1), dtype=np.uint64), np.zeros(2, dtype=np.int32), occ, changed)
+        k.fix_axis(t, occ, 2, 3, 0, 0, np.ones(1, dtype=np.uint64), changed)
+        k.occupancy(t, 2, occ)
     return time.process_time() - cpu
 
 

@@ -174,6 +174,24 @@ def check_tables(setup: Setup, behavioural: Sequence[bool], options: Mapping[str
                f"table{'s' if kept > 1 else ''})", setup.n_worlds, options, per_world)
 
 
+AGAIN_LIMIT = 1.0
+"""eq. 3 again over the lines through the changed blocks while they hold at most this many times the blocks a
+pass over every block gathers (each block holding worlds, once per reacting axis)."""
+
+
+@dataclass
+class _Blocks:
+    """What the compiled kernels keep beside one packed table, one byte per block (:mod:`._react_kernel`)."""
+
+    occupied: np.ndarray            # 0: the block holds no world (1: it may)
+    changed: np.ndarray             # 1: the block changed since the last eq. 3 (meaningful while ``act`` is set)
+    act: bytes | None = None        # the reactions of that eq. 3 (after a solve, read for the re-dealt table)
+
+    @classmethod
+    def full(cls, blocks: int) -> _Blocks:
+        return cls(np.ones(blocks, dtype=np.uint8), np.zeros(blocks, dtype=np.uint8))
+
+
 class PackedTables:
     """The knowledge state of a game: the master table of the BA players and the tables of the others."""
 
@@ -190,12 +208,19 @@ class PackedTables:
         self.master = self.space.full() if self.any_ba else None
         self.own: dict[int, np.ndarray] = {p: self.space.full() for p in range(setup.players)
                                            if not self.behavioural[p]}
+        blocks = setup.n_hands ** max(setup.players - 2, 0)
+        self.blocks = {p: _Blocks.full(blocks) for p in ([-1] if self.any_ba else []) + list(self.own)}
+        self._work: tuple[np.ndarray, ...] | None = None   # the kernels' work space, made when first used
 
     def table(self, player: int) -> np.ndarray:
         return self.master if self.behavioural[player] else self.own[player]  # type: ignore[return-value]
 
     def tables(self) -> list[np.ndarray]:
         return ([self.master] if self.master is not None else []) + list(self.own.values())
+
+    def _keyed(self) -> list[tuple[int, np.ndarray]]:
+        """Every table with its key in :attr:`blocks` (-1: the master)."""
+        return ([(-1, self.master)] if self.master is not None else []) + list(self.own.items())
 
     def nbytes(self) -> int:
         return sum(t.nbytes for t in self.tables())
@@ -211,8 +236,8 @@ class PackedTables:
             return
         ids, trans, answers = self.space._classes(q, tuple(bool(v) for v in visible))
         block = self.space.pack(answers == answer)[trans]
-        for t in self.tables():
-            k.and_gather(_words(t), block, ids.reshape(-1))
+        for key, t in self._keyed():
+            k.and_gather(_words(t), block, ids.reshape(-1), self.blocks[key].occupied, self.blocks[key].changed)
 
     def reaction(self, player: int, world: Sequence[int]) -> bool:
         return len(self.valids(player, world)) == 1
@@ -223,27 +248,55 @@ class PackedTables:
     # eq. 3 for every table, then eq. 4 for the BA tables
     def apply_reactions(self, reactions: Sequence[bool | None]) -> bool:
         """Apply the shown reactions (None: not shown, e.g. the moderator); True when a table changed.
-        With numba, two passes over each table (:mod:`._react_kernel`); else the numpy masks of :func:`react`."""
+        With numba, the kernels of :mod:`._react_kernel` over the blocks holding worlds (when the reactions are
+        those of the last stage, over the lines through the blocks that changed since); else the numpy masks
+        of :func:`react`."""
         k = react_kernel()
         if k is None:
             return react(self, reactions, self.space.singleton_keep)
-        n, h = self.setup.players, self.setup.n_hands
-
-        changed = False
+        n = self.setup.players
+        shrunk: list[int] = []   # the tables of players without BA that lost worlds
         if self.any_ba:
             for p, t in self.own.items():
                 if reactions[p] is not None:
                     act = np.full(n, -1, dtype=np.int64)
                     act[p] = int(bool(reactions[p]))
-                    changed |= bool(k.react_table(_words(t), h, n, act))
+                    if self._react(k, p, t, act):
+                        shrunk.append(p)
+        changed = bool(shrunk)
         if self.master is not None:
+            b = self.blocks[-1]
             act = np.array([int(bool(r)) if ba and r is not None else -1
                             for ba, r in zip(self.behavioural, reactions, strict=True)], dtype=np.int64)
             if (act >= 0).any():
-                changed |= bool(k.react_table(_words(self.master), h, n, act))
-            for t in self.own.values():
-                changed |= bool(k.and_into(_words(self.master), _words(t)))
+                changed |= self._react(k, -1, self.master, act)
+            # eq. 4: the master table stays within every other table (answers and re-deals change both
+            # alike), so only the blocks a table's own reaction just changed are and-ed again
+            for p in shrunk:
+                changed |= bool(k.and_into(_words(self.master), _words(self.own[p]), b.occupied, b.changed,
+                                           self.blocks[p].changed))
         return changed
+
+    def _react(self, k: ModuleType, key: int, table: np.ndarray, act: np.ndarray) -> bool:
+        """eq. 3 with the reactions ``act`` on one table: again over the lines that changed when ``act`` is
+        the last call's and few blocks changed since, else over every block holding worlds."""
+        n, h = self.setup.players, self.setup.n_hands
+        if self._work is None:
+            blocks = h ** max(n - 2, 0)
+            once = np.zeros((max(n - 2, 1), blocks * self.setup.words), dtype=np.uint64)
+            self._work = (once, np.zeros_like(once), np.zeros((max(n - 2, 1), blocks // h), dtype=np.uint8),
+                          np.zeros(blocks, dtype=np.uint8))
+        once, twice, marks, todo = self._work
+        b = self.blocks[key]
+        same = act.tobytes()
+        out = -1
+        if b.act == same:
+            out = k.react_again(_words(table), b.occupied, h, n, act, once, twice, b.changed, marks, todo,
+                                AGAIN_LIMIT)
+        if out < 0:
+            out = k.react_blocks(_words(table), b.occupied, h, n, act, once, twice, b.changed)
+        b.act = same
+        return bool(out)
 
     # eq. 5
     def apply_solve(self, player: int, hand: int) -> None:
@@ -254,14 +307,25 @@ class PackedTables:
                 self.master = sp.fix(self.master, player, hand)
             for p in self.own:
                 self.own[p] = sp.full() if p == player else sp.fix(self.own[p], player, hand)
+            for b in self.blocks.values():
+                b.occupied[:] = 1
+                b.act = None
             return
-        for p, t in ([(-1, self.master)] if self.master is not None else []) + list(self.own.items()):
+        for p, t in self._keyed():
+            b = self.blocks[p]
             if p == player:
                 t[...] = sp.row_full
-            elif player == self.setup.players - 1:
-                k.fix_last(_words(t), hand, sp.row_full)
-            else:
-                np.copyto(t, np.take(t, [hand], axis=player))
+                b.occupied[:] = 1
+                b.act = None
+                continue
+            k.fix_axis(_words(t), b.occupied, sp.h, sp.n, player, hand, sp.row_full, b.changed)
+            if b.act is not None:
+                # the table is now the same along the player's axis: every row along it holds all h >= 2 hands
+                # where it holds any, which "did not solve" keeps; along the other axes each row is the one
+                # the last eq. 3 read where the player held ``hand``, re-dealt with the changed blocks
+                act = np.frombuffer(b.act, dtype=np.int64).copy()
+                act[player] = min(act[player], 0)
+                b.act = act.tobytes()
 
 
 def _words(table: np.ndarray) -> np.ndarray:
@@ -279,7 +343,9 @@ def react_kernel() -> ModuleType | None:
         return None
     try:
         return load_kernel(__name__.rsplit(".", 1)[0] + "._react_kernel",
-                           ("_block_bases", "react_table", "and_into", "and_gather", "fix_last"), True)
+                           ("occupancy", "_strides", "_left_out", "react_table", "react_blocks", "react_again",
+                            "and_into",
+                            "and_gather", "fix_axis"), True)
     except ImportError:
         return None
 

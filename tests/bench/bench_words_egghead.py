@@ -1,7 +1,11 @@
 """Benchmark of the word games' optimal trees and Egghead's rounds (prints figures; not a test).
 
     python tests/bench/bench_words_egghead.py [--python OTHER_PYTHON ...] [--rounds 40] [--five-rounds 6]
-                                              [--parts egghead,salet,hard]
+                                              [--repeat 1] [--parts egghead,salet,hard]
+
+    # Egghead before/after: this checkout against the base's interpreter (which imports the base's code)
+    python tests/bench/bench_words_egghead.py --python BASE/.venv/bin/python --parts egghead --five-rounds 40 \
+        --repeat 3
 
 Every figure is measured in a fresh child process of each interpreter given (the first column: this one; add
 the interpreter of a checkout of the base commit for before/after in the same run), so that compilation,
@@ -9,7 +13,8 @@ caches and peak memory are those of a user's process:
 
 * Egghead, 4 and 5 players, all players behavioural and one: CPU milliseconds per round (median, p95, max;
   CPU rather than wall time, the machine is shared), after the compiled kernels are loaded (their load time
-  printed apart);
+  printed apart); with ``--repeat R``, each figure is the median over R children (the same seeded rounds), and
+  with a second interpreter the ratio of the medians (first column / second) follows;
 * Wordle from SALET, normal and hard mode (cap 6): CPU seconds of the search, nodes, the process's peak
   memory, and apart the first search of a fresh process twice: with an empty kernel cache (the compilation a
   first run after an install pays) and with the cache the first child left (what every later process pays).
@@ -20,6 +25,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -74,6 +80,7 @@ def main() -> int:
     ap.add_argument("--python", action="append", default=[], help="another interpreter to measure (e.g. base)")
     ap.add_argument("--rounds", type=int, default=40, help="Egghead rounds with 4 players")
     ap.add_argument("--five-rounds", type=int, default=6, help="Egghead rounds with 5 players")
+    ap.add_argument("--repeat", type=int, default=1, help="Egghead: children per figure (the median is printed)")
     ap.add_argument("--parts", default="egghead,salet,hard")
     args = ap.parse_args()
     pythons = [sys.executable, *args.python]
@@ -82,12 +89,20 @@ def main() -> int:
     if "egghead" in parts:
         for players, ba, rounds in [(4, 4, args.rounds), (4, 1, args.rounds), (5, 5, args.five_rounds),
                                     (5, 1, args.five_rounds)]:
-            cells = []
+            cells, medians = [], []
+            runs: dict[str, list[dict[str, float]]] = {py: [] for py in pythons}
+            for _ in range(max(1, args.repeat)):  # interleaved: both interpreters see the same load
+                for py in pythons:
+                    runs[py].append(child(py, EGGHEAD, str(players), str(ba), str(rounds)))
             for py in pythons:
-                r = child(py, EGGHEAD, str(players), str(ba), str(rounds))
+                r = {key: statistics.median(x[key] for x in runs[py]) for key in runs[py][0]}
+                medians.append(r["median"])
                 cells.append(f"median {r['median']:7.1f}  p95 {r['p95']:7.1f}  max {r['max']:7.1f} ms CPU "
-                             f"(kernels loaded in {r['load']:.2f} s, peak {r['peak_mb']:.0f} MB)")
-            print(f"Egghead {players} players, {ba} BA, {rounds} rounds: " + " | ".join(cells), flush=True)
+                             f"(kernels loaded in {r['load']:.2f} s, peak {r['peak_mb']:.0f} MB, "
+                             f"{r['solves']:.0f} solves)")
+            ratio = f"; median ratio {medians[0] / medians[1]:.2f}" if len(medians) > 1 else ""
+            print(f"Egghead {players} players, {ba} BA, {rounds} rounds, load {os.getloadavg()[0]:.1f}: "
+                  + " | ".join(cells) + ratio, flush=True)
     for mode in [m for m in ("salet", "hard") if m in parts]:
         cells = []
         for py in pythons:

@@ -7,6 +7,8 @@ import importlib.util
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from sleuth.models.egghead import tables as tb
 from sleuth.models.egghead.hands import Setup
@@ -59,3 +61,83 @@ def test_react_table_on_random_tables_matches_singleton_keep() -> None:
             changed = kernel.react_table(got.reshape(-1, got.shape[-1]), sp.h, players, act.astype(np.int64))
             assert np.array_equal(got, want), (players, values, size, density, act)
             assert changed == (not np.array_equal(want, table))
+
+
+# -- eq. 3 again over the changed lines (react_again) against a full pass and the numpy masks ----------------
+
+SMALL = [(2, 3, 2), (3, 3, 2), (3, 4, 1), (4, 2, 2), (4, 3, 1), (5, 2, 1), (5, 2, 2), (2, 8, 4), (3, 6, 4)]  # the
+# last two: rows of 6 and 2 words
+
+
+@st.composite
+def worlds(draw: st.DrawFn, size: int) -> np.ndarray:
+    """A set of worlds (a mask over ``size``): each world in or out (small spaces), a few listed, or all but a
+    few listed."""
+    if size <= 256 and draw(st.booleans()):
+        return np.array(draw(st.lists(st.booleans(), min_size=size, max_size=size)), dtype=bool)
+    listed = np.zeros(size, dtype=bool)
+    listed[sorted(draw(st.sets(st.integers(0, size - 1), max_size=min(size, 300))))] = True
+    return ~listed if draw(st.booleans()) else listed
+
+
+def _numpy_react(sp: tb.PackedSpace, table: np.ndarray, act: np.ndarray) -> np.ndarray:
+    want = table.copy()
+    for p in range(sp.n):
+        if act[p] >= 0:
+            want &= sp.singleton_keep(table, p, bool(act[p]))
+    return want
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(data=st.data())
+def test_react_again_equals_a_full_pass_and_the_numpy_masks(data: st.DataObject) -> None:
+    """eq. 3 with the same reactions after worlds were removed (by eq. 3 itself, then an and with another
+    table marking the blocks it changed) or a player re-dealt (eq. 5, the same as the numpy masks; that
+    player's reaction read as "did not solve"), stage after stage: over the lines through the changed blocks
+    only, the same table, occupancy, changed blocks and result as a pass over every block and as the numpy
+    masks; the work space is left as zeros."""
+    kernel = tb.react_kernel()
+    assert kernel is not None
+    players, values, size = data.draw(st.sampled_from(SMALL))
+    sp = tb.PackedSpace(Setup(players, values, size))
+    h, n, w = sp.h, sp.n, sp.w
+    rows = h ** (n - 1)
+    blocks = rows // h
+    act = np.array(data.draw(st.lists(st.integers(-1, 1), min_size=n, max_size=n)), dtype=np.int64)
+    table = sp.pack(data.draw(worlds(h ** n)).reshape((h,) * n))
+    occ = np.ones(blocks, dtype=np.uint8)
+    changed = np.zeros(blocks, dtype=np.uint8)
+    once = np.zeros((max(n - 2, 1), blocks * w), dtype=np.uint64)
+    twice = np.zeros_like(once)
+    marks = np.zeros((max(n - 2, 1), blocks // h), dtype=np.uint8)
+    todo = np.zeros(blocks, dtype=np.uint8)
+    want = _numpy_react(sp, table, act)
+    got = kernel.react_blocks(table.reshape(rows, w), occ, h, n, act, once, twice, changed)
+    assert np.array_equal(table, want) and got == changed.any()
+    for _ in range(data.draw(st.integers(1, 5), label="stages")):
+        if data.draw(st.booleans(), label="re-deal"):  # eq. 5: the same along p, where "did not solve" holds
+            p, hand = data.draw(st.integers(0, n - 1), label="player"), data.draw(st.integers(0, h - 1))
+            want = sp.fix(table, p, hand)
+            kernel.fix_axis(table.reshape(rows, w), occ, h, n, p, hand, sp.row_full, changed)
+            assert np.array_equal(table, want)
+            act[p] = min(act[p], 0)
+        else:
+            other = sp.pack(~data.draw(worlds(h ** n), label="removed").reshape((h,) * n))
+            kernel.and_into(table.reshape(rows, w), other.reshape(rows, w), occ, changed, np.ones_like(occ))
+        want = _numpy_react(sp, table, act)
+        removes = int(not np.array_equal(want, table))
+        full = [table.copy(), occ.copy(), changed.copy()]
+        assert kernel.react_blocks(full[0].reshape(rows, w), full[1], h, n, act, once, twice, full[2]) == removes
+        if data.draw(st.booleans(), label="limit 0"):  # nothing done (-1), or done when no line is to gather
+            tried = [table.copy(), occ.copy(), changed.copy()]
+            out = kernel.react_again(tried[0].reshape(rows, w), tried[1], h, n, act, once, twice, tried[2], marks,
+                                     todo, 0.0)
+            expect = [table, occ, changed] if out < 0 else full
+            assert out in (-1, removes) and all(np.array_equal(a, b) for a, b in zip(tried, expect, strict=True))
+        got = kernel.react_again(table.reshape(rows, w), occ, h, n, act, once, twice, changed, marks, todo, 1e18)
+        assert got == removes and np.array_equal(table, want) and np.array_equal(full[0], want)
+        assert np.array_equal(occ, full[1]) and np.array_equal(changed, full[2])
+        exact = np.zeros_like(occ)
+        kernel.occupancy(table.reshape(rows, w), h, exact)
+        assert np.array_equal(occ, exact)
+        assert not once.any() and not twice.any() and not marks.any() and not todo.any()

@@ -12,8 +12,10 @@ cache holds the compiled kernels (numba) of a first run made before the legs, as
 first sleuth run since the install; ``--cold-kernels`` leaves them out too (every leg compiles them: the
 serial leg once, the parallel legs once per machine).  The legs of one repeat
 run back to back (serial, ``--workers 2``, ``--cluster``), and their outputs, timings removed, must be identical.
-``--untuned`` adds a leg on a second cluster whose workers keep Dask's allocator setting (sleuth's allocator
-plugin not registered): the figure before the fix.  The machine may be shared: the load average is printed
+``--untuned`` adds a leg on a second cluster whose workers keep Dask's settings (sleuth's worker plugin not
+registered: Dask's allocator setting, stack sampling every 10 ms): the figure before the fix.  Each leg prints
+its wall time and the CPU seconds of every process: the client (with the scheduler of a local cluster), each
+worker, and the nannies with the external scheduler.  The machine may be shared: the load average is printed
 beside every figure, and the ratios of one run are what to read.
 """
 
@@ -31,6 +33,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -40,12 +43,32 @@ sys.path.insert(0, str(ROOT))
 from tests.external_cluster import external_cluster  # noqa: E402
 from tests.engine.test_experiment_dask import _strip  # noqa: E402
 
-# the command line in a child process; UNTUNED=1 leaves the workers' allocator as Dask set it
+# the command line in a child process; UNTUNED=1 leaves the workers as Dask set them (sleuth's plugin not
+# registered); BENCH_REPORT=FILE writes there, as JSON, the CPU seconds of this process (the client, and the
+# scheduler of a local cluster) and those of each worker process when the executor closes
 RUNNER = """
-import os, sys
+import atexit, json, os, resource, sys
 if os.environ.get("UNTUNED"):
     import distributed
     distributed.Client.register_plugin = lambda self, plugin, name=None: None
+def own_cpu():
+    r = resource.getrusage(resource.RUSAGE_SELF)
+    return r.ru_utime + r.ru_stime
+if os.environ.get("BENCH_REPORT"):
+    from sleuth import executor
+    close, workers = executor.Executor.close, {}
+    def report_close(self):
+        if self.client is not None:
+            try:
+                workers.update(self.client.run(own_cpu))
+            except Exception:
+                pass
+        close(self)
+    executor.Executor.close = report_close
+    def report():
+        with open(os.environ["BENCH_REPORT"], "w") as f:
+            json.dump({"driver": own_cpu(), "workers": workers}, f)
+    atexit.register(report)
 from sleuth.cli import main
 sys.exit(main(sys.argv[1:]))
 """
@@ -74,42 +97,90 @@ def compile_kernels(cache: Path) -> None:
                    env={**os.environ, "SLEUTH_CACHE": str(cache)}, check=True, capture_output=True)
 
 
-def leg(argv: list[str], cache: Path, untuned: bool = False) -> tuple[float, float, Any]:
-    """Wall and CPU seconds of ``sleuth experiment ARGV`` in a child process (with its own worker processes),
-    and its JSON output without timings."""
-    fresh(cache)
-    env = {**os.environ, "SLEUTH_CACHE": str(cache), **({"UNTUNED": "1"} if untuned else {})}
-    start, cpu = time.perf_counter(), _cpu()
-    r = subprocess.run([sys.executable, "-c", RUNNER, "experiment", *argv, "--quiet", "--json"], env=env,
-                       capture_output=True, text=True)
-    wall = time.perf_counter() - start
-    if r.returncode:
-        raise SystemExit(f"sleuth experiment {' '.join(argv)}: exit {r.returncode}: {r.stderr.strip()[-500:]}")
-    return wall, _cpu() - cpu, _strip(json.loads(r.stdout))
+@dataclass
+class Cost:
+    """What one leg cost: wall seconds, and CPU seconds of each process."""
+
+    wall: float
+    client: float  # the process running the command (with the scheduler of a local cluster)
+    workers: list[float] = field(default_factory=list)  # each worker process
+    other: float = 0.0  # the nannies, and the scheduler of an external cluster
+
+    @property
+    def cpu(self) -> float:
+        return self.client + sum(self.workers) + self.other
+
+    def show(self) -> str:
+        parts = [f"client {self.client:.1f}"]
+        if self.workers:
+            parts += [f"workers {' + '.join(f'{w:.1f}' for w in self.workers)}",
+                      f"nannies and scheduler {self.other:.1f}"]
+        elif self.other >= 0.05:
+            parts.append(f"other processes {self.other:.1f}")
+        return f"{self.wall:.1f} s wall, {self.cpu:.1f} s CPU ({', '.join(parts)})"
+
+
+class ColdCluster:
+    """A two-worker external cluster whose workers use ``cache``: :meth:`restart` restarts them (fresh processes,
+    a fresh cache), :meth:`cpu` gives the CPU seconds used so far by each of its processes."""
+
+    def __init__(self, address: str, client: Any, cache: Path) -> None:
+        self.address, self.client, self.cache = address, client, cache
+        self.procs: dict[str, Any] = {}
+
+    def restart(self) -> str:
+        import psutil
+
+        fresh(self.cache)
+        self.client.restart(wait_for_workers=True)
+        self.procs = {"scheduler": psutil.Process(self.client.run_on_scheduler(os.getpid))}
+        for i, (pid, parent) in enumerate(sorted(self.client.run(_pids).values())):
+            self.procs[f"worker {i}"], self.procs[f"nanny {i}"] = psutil.Process(pid), psutil.Process(parent)
+        return self.address
+
+    def cpu(self) -> dict[str, float]:
+        return {name: sum(p.cpu_times()[:2]) for name, p in self.procs.items()}
 
 
 @contextlib.contextmanager
-def cold_cluster(cache: Path) -> Iterator[Any]:
-    """A two-worker external cluster whose workers use ``cache``; yields a function that restarts them (and
-    returns the address) and one that gives the CPU seconds its workers have used."""
+def cold_cluster(cache: Path) -> Iterator[ColdCluster]:
     from distributed import Client
 
     cache.mkdir(exist_ok=True)
     with external_cluster(2, env={"SLEUTH_CACHE": str(cache)}) as address, Client(address) as client:
-        def restart() -> str:
-            fresh(cache)
-            client.restart(wait_for_workers=True)
-            return str(address)
-
-        def cpu() -> float:
-            return sum(client.run(_own_cpu).values())
-
-        yield restart, cpu
+        yield ColdCluster(str(address), client, cache)
 
 
-def _own_cpu() -> float:
-    r = resource.getrusage(resource.RUSAGE_SELF)
-    return r.ru_utime + r.ru_stime
+def _pids() -> tuple[int, int]:
+    return os.getpid(), os.getppid()
+
+
+def leg(argv: list[str], cache: Path, untuned: bool = False, cluster: ColdCluster | None = None
+        ) -> tuple[Cost, Any]:
+    """The cost of ``sleuth experiment ARGV`` (with ``--cluster`` on ``cluster``, restarted first) in a child
+    process, and its JSON output without timings."""
+    if cluster is not None:
+        argv = [*argv, "--cluster", cluster.restart()]
+        before = cluster.cpu()
+    fresh(cache)
+    report = cache.with_suffix(".report.json")
+    env = {**os.environ, "SLEUTH_CACHE": str(cache), "BENCH_REPORT": str(report),
+           **({"UNTUNED": "1"} if untuned else {})}
+    start, children = time.perf_counter(), _cpu()
+    r = subprocess.run([sys.executable, "-c", RUNNER, "experiment", *argv, "--quiet", "--json"], env=env,
+                       capture_output=True, text=True)
+    wall, children = time.perf_counter() - start, _cpu() - children
+    if r.returncode:
+        raise SystemExit(f"sleuth experiment {' '.join(argv)}: exit {r.returncode}: {r.stderr.strip()[-500:]}")
+    got = json.loads(report.read_text())
+    if cluster is not None:
+        used = {name: cpu - before[name] for name, cpu in cluster.cpu().items()}
+        workers = [cpu for name, cpu in sorted(used.items()) if name.startswith("worker")]
+        cost = Cost(wall, got["driver"], workers, sum(used.values()) - sum(workers))
+    else:  # every process of the leg is a descendant, waited for: the nannies are what remains
+        workers = [got["workers"][a] for a in sorted(got["workers"])]
+        cost = Cost(wall, got["driver"], workers, max(0.0, children - got["driver"] - sum(workers)))
+    return cost, _strip(json.loads(r.stdout))
 
 
 def load() -> str:
@@ -145,18 +216,11 @@ def main() -> int:
                         ("--cluster", argv, tuned, False)] + ([("--cluster untuned", argv, untuned, True)]
                                                               if untuned else [])
                 for name, full, cluster, plain in runs:
-                    workers_cpu = 0.0
-                    if cluster:
-                        restart, used = cluster
-                        full = [*full, "--cluster", restart()]
-                        workers_cpu = -used()
-                    wall, cpu, out = leg(full, caches["serial" if cluster else "local" if "--workers" in full
-                                                       else "serial"], plain)
-                    cpu += workers_cpu + (cluster[1]() if cluster else 0.0)
-                    times.setdefault(name, []).append(wall)
-                    cpus.setdefault(name, []).append(cpu)
+                    cost, out = leg(full, caches["local" if "--workers" in full else "serial"], plain, cluster)
+                    times.setdefault(name, []).append(cost.wall)
+                    cpus.setdefault(name, []).append(cost.cpu)
                     outputs.append(out)
-                    print(f"  {title}, {name}: {wall:.1f} s wall, {cpu:.1f} s CPU ({load()})", flush=True)
+                    print(f"  {title}, {name}: {cost.show()} ({load()})", flush=True)
             same = all(o == outputs[0] for o in outputs)
             ok = ok and same
             med = {name: statistics.median(t) for name, t in times.items()}

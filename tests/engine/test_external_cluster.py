@@ -1,8 +1,8 @@
 """An external Dask cluster (``dask scheduler`` and ``dask worker`` as separate processes on 127.0.0.1, with the
 nanny): every experiment that takes ``--cluster`` gives the results of a serial run (and of a run resumed from
 its ``--resume`` file), also with a dictionary given by a relative path (the workers run elsewhere), the workers'
-allocator is tuned, and a worker with another sleuth version is refused, whether it was there when the client
-connected or joined later."""
+allocator and housekeeping are tuned, and a worker with another sleuth version is refused, whether it was there
+when the client connected or joined later."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ import pytest
 pytest.importorskip("distributed", reason="the 'cluster' extra (dask.distributed) is not installed")
 
 import sleuth  # noqa: E402
-from sleuth.cluster import sleuth_version, tune_allocator, version_mismatch  # noqa: E402
+from sleuth.cluster import SAMPLING, sleuth_version, tune_allocator, version_mismatch  # noqa: E402
 
 from tests.conftest import run_cli  # noqa: E402
 from tests.external_cluster import external_cluster, fake_version_env, joining_worker  # noqa: E402
@@ -47,18 +47,31 @@ def test_external_cluster_equals_serial_and_resume(name: str, address: str, tmp_
     assert _result(argv, how, "--resume", str(resume)) == serial  # every task read back from the file
 
 
-def test_the_workers_run_this_sleuth_with_the_allocator_tuned(address: str) -> None:
+def test_the_workers_run_this_sleuth_tuned(address: str) -> None:
+    """Connecting registers sleuth's worker plugin: the allocator tuned and Dask's housekeeping woken up less in
+    every worker (as in sleuth's local clusters), given back when the plugin is unregistered."""
     from distributed import Client
 
     from sleuth.executor import Executor
 
+    def _housekeeping(dask_worker: Any) -> tuple[bool, float]:  # nested: sent by value (no 'tests' on workers)
+        """Whether a worker samples its tasks' stacks, and how often (ms) it checks its event loop."""
+        callbacks = dask_worker.periodic_callbacks
+        return any(callbacks[n].is_running() for n in SAMPLING if n in callbacks), callbacks["tick"].callback_time
+
+    with Client(address) as client:
+        default = client.run(_housekeeping)
+    assert {v[0] for v in default.values()} == {True} and all(v[1] < 1000 for v in default.values())
     with Executor(cluster=address) as ex:
         assert ex.stats.workers == 2
         assert set(ex.client.run(sleuth_version).values()) == {sleuth.__version__}
         tuned = ex.client.run(lambda dask_worker: getattr(dask_worker, "sleuth_allocator_tuned", None))
+        assert set(ex.client.run(_housekeeping).values()) == {(False, 1000.0)}
     assert set(tuned.values()) == {tune_allocator()}  # True where glibc is the allocator
     with Client(address) as client:  # the plugin stays on the scheduler for the workers that join later
-        assert "sleuth-allocator" in client.run_on_scheduler(lambda dask_scheduler: list(dask_scheduler.worker_plugins))
+        assert "sleuth-tuning" in client.run_on_scheduler(lambda dask_scheduler: list(dask_scheduler.worker_plugins))
+        client.unregister_worker_plugin("sleuth-tuning")
+        assert client.run(_housekeeping) == default
 
 
 def test_a_worker_with_another_sleuth_version_is_refused(other_version: str) -> None:

@@ -1,7 +1,8 @@
 """Benchmark: the experiments serial, with ``--workers 2`` and on an external cluster (``--cluster``), in one run
 (prints figures; not a test).
 
-    python tests/bench/bench_cluster.py [--rounds 1000] [--lengths 7,8] [--repeat 1] [--untuned] [--cold-kernels]
+    python tests/bench/bench_cluster.py [--rounds 1000] [--lengths 7,8] [--repeat 1] [--untuned] [--allocator-only]
+        [--cold-kernels]
 
 The cluster is started the ordinary way on 127.0.0.1: ``dask scheduler`` and ``dask worker ADDRESS --nworkers 2
 --nthreads 1`` (with the nanny), as separate processes.  Each leg is the command a user types (``sleuth
@@ -13,7 +14,8 @@ first sleuth run since the install; ``--cold-kernels`` leaves them out too (ever
 serial leg once, the parallel legs once per machine).  The legs of one repeat
 run back to back (serial, ``--workers 2``, ``--cluster``), and their outputs, timings removed, must be identical.
 ``--untuned`` adds a leg on a second cluster whose workers keep Dask's settings (sleuth's worker plugin not
-registered: Dask's allocator setting, stack sampling every 10 ms): the figure before the fix.  Each leg prints
+registered: Dask's allocator setting, stack sampling every 10 ms): the figure before the fix;
+``--allocator-only`` one whose workers get the allocator setting only (Dask's housekeeping as it is).  Each leg prints
 its wall time and the CPU seconds of every process: the client (with the scheduler of a local cluster), each
 worker, and the nannies with the external scheduler.  The machine may be shared: the load average is printed
 beside every figure, and the ratios of one run are what to read.
@@ -44,13 +46,24 @@ from tests.external_cluster import external_cluster  # noqa: E402
 from tests.engine.test_experiment_dask import _strip  # noqa: E402
 
 # the command line in a child process; UNTUNED=1 leaves the workers as Dask set them (sleuth's plugin not
-# registered); BENCH_REPORT=FILE writes there, as JSON, the CPU seconds of this process (the client, and the
-# scheduler of a local cluster) and those of each worker process when the executor closes
+# registered), ALLOCATOR=1 tunes only their allocator (sleuth's plugin before it quieted Dask); BENCH_REPORT=FILE
+# writes there, as JSON, the CPU seconds of this process (the client, and the scheduler of a local cluster) and
+# those of each worker process when the executor closes
 RUNNER = """
 import atexit, json, os, resource, sys
 if os.environ.get("UNTUNED"):
     import distributed
     distributed.Client.register_plugin = lambda self, plugin, name=None: None
+if os.environ.get("ALLOCATOR"):
+    import distributed
+    from distributed.diagnostics.plugin import WorkerPlugin
+    class AllocatorOnly(WorkerPlugin):
+        name, idempotent = "sleuth-allocator-only", True
+        def setup(self, worker):
+            from sleuth.cluster import tune_allocator
+            worker.sleuth_allocator_tuned = tune_allocator()
+    register = distributed.Client.register_plugin
+    distributed.Client.register_plugin = lambda self, plugin, name=None: register(self, AllocatorOnly())
 def own_cpu():
     r = resource.getrusage(resource.RUSAGE_SELF)
     return r.ru_utime + r.ru_stime
@@ -155,17 +168,16 @@ def _pids() -> tuple[int, int]:
     return os.getpid(), os.getppid()
 
 
-def leg(argv: list[str], cache: Path, untuned: bool = False, cluster: ColdCluster | None = None
-        ) -> tuple[Cost, Any]:
+def leg(argv: list[str], cache: Path, tuning: str = "", cluster: ColdCluster | None = None) -> tuple[Cost, Any]:
     """The cost of ``sleuth experiment ARGV`` (with ``--cluster`` on ``cluster``, restarted first) in a child
-    process, and its JSON output without timings."""
+    process, and its JSON output without timings; ``tuning``: ``UNTUNED`` or ``ALLOCATOR`` (see :data:`RUNNER`)."""
     if cluster is not None:
         argv = [*argv, "--cluster", cluster.restart()]
         before = cluster.cpu()
     fresh(cache)
     report = cache.with_suffix(".report.json")
     env = {**os.environ, "SLEUTH_CACHE": str(cache), "BENCH_REPORT": str(report),
-           **({"UNTUNED": "1"} if untuned else {})}
+           **({tuning: "1"} if tuning else {})}
     start, children = time.perf_counter(), _cpu()
     r = subprocess.run([sys.executable, "-c", RUNNER, "experiment", *argv, "--quiet", "--json"], env=env,
                        capture_output=True, text=True)
@@ -192,7 +204,9 @@ def main() -> int:
     ap.add_argument("--rounds", type=int, default=1000, help="Egghead rounds (0 to skip)")
     ap.add_argument("--lengths", default="7,8", help="Motus study lengths ('' to skip)")
     ap.add_argument("--repeat", type=int, default=1, help="repeats of every leg (medians)")
-    ap.add_argument("--untuned", action="store_true", help="also a cluster without sleuth's allocator plugin")
+    ap.add_argument("--untuned", action="store_true", help="also a cluster without sleuth's worker plugin")
+    ap.add_argument("--allocator-only", action="store_true",
+                    help="also a cluster whose workers get only the allocator setting (Dask's housekeeping as is)")
     ap.add_argument("--cold-kernels", action="store_true", help="every leg compiles the kernels (empty caches)")
     args = ap.parse_args()
     global KERNELS
@@ -200,23 +214,25 @@ def main() -> int:
         + ([("Motus study", ["motus", "--lengths", args.lengths])] if args.lengths else [])
     print(f"{os.cpu_count()} CPUs; {load()} at the start", flush=True)
     with tempfile.TemporaryDirectory(prefix="sleuth-bench-") as tmp, contextlib.ExitStack() as stack:
-        caches = {name: Path(tmp, name) for name in ("serial", "local", "cluster", "untuned")}
+        caches = {name: Path(tmp, name.replace(" ", "-"))
+                  for name in ("serial", "local", "cluster", "untuned", "allocator only")}
         if not args.cold_kernels:
             KERNELS = Path(tmp, "kernels")
             compile_kernels(KERNELS)
         tuned = stack.enter_context(cold_cluster(caches["cluster"]))
-        untuned = stack.enter_context(cold_cluster(caches["untuned"])) if args.untuned else None
+        others = [(f"--cluster {what}", stack.enter_context(cold_cluster(caches[what])), tuning)
+                  for what, tuning, wanted in (("untuned", "UNTUNED", args.untuned),
+                                               ("allocator only", "ALLOCATOR", args.allocator_only)) if wanted]
         ok = True
         for title, argv in studies:
             times: dict[str, list[float]] = {}
             cpus: dict[str, list[float]] = {}
             outputs: list[Any] = []
             for _ in range(args.repeat):
-                runs = [("serial", argv, None, False), ("--workers 2", [*argv, "--workers", "2"], None, False),
-                        ("--cluster", argv, tuned, False)] + ([("--cluster untuned", argv, untuned, True)]
-                                                              if untuned else [])
-                for name, full, cluster, plain in runs:
-                    cost, out = leg(full, caches["local" if "--workers" in full else "serial"], plain, cluster)
+                runs = [("serial", argv, None, ""), ("--workers 2", [*argv, "--workers", "2"], None, ""),
+                        ("--cluster", argv, tuned, "")] + [(name, argv, c, t) for name, c, t in others]
+                for name, full, cluster, tuning in runs:
+                    cost, out = leg(full, caches["local" if "--workers" in full else "serial"], tuning, cluster)
                     times.setdefault(name, []).append(cost.wall)
                     cpus.setdefault(name, []).append(cost.cpu)
                     outputs.append(out)
@@ -228,7 +244,8 @@ def main() -> int:
             print(f"{title}: CPU seconds (client and workers), medians: " + ", ".join(
                 f"{name} {statistics.median(c):.1f} (x{statistics.median(c) / serial_cpu:.2f} serial)"
                 for name, c in cpus.items()), flush=True)
-            extra = f", untuned cluster x{med['serial'] / med['--cluster untuned']:.2f}" if args.untuned else ""
+            extra = "".join(f", {name.removeprefix('--cluster ')} cluster x{med['serial'] / med[name]:.2f}"
+                            for name, _, _ in others)
             print(f"{title} ({' '.join(argv)}): medians of {args.repeat}: serial {med['serial']:.1f} s, --workers 2 "
                   f"{med['--workers 2']:.1f} s, --cluster {med['--cluster']:.1f} s; speed-up over serial: --workers 2 "
                   f"x{med['serial'] / med['--workers 2']:.2f}, --cluster x{med['serial'] / med['--cluster']:.2f}"

@@ -48,8 +48,8 @@ def test_external_cluster_equals_serial_and_resume(name: str, address: str, tmp_
 
 
 def test_the_workers_run_this_sleuth_tuned(address: str) -> None:
-    """Connecting registers sleuth's worker plugin: the allocator tuned and Dask's housekeeping woken up less in
-    every worker (as in sleuth's local clusters), given back when the plugin is unregistered."""
+    """Connecting registers sleuth's plugins: in every worker the allocator tuned, and in every worker and nanny
+    Dask's housekeeping woken up less (as in sleuth's local clusters), given back when they are unregistered."""
     from distributed import Client
 
     from sleuth.executor import Executor
@@ -59,19 +59,33 @@ def test_the_workers_run_this_sleuth_tuned(address: str) -> None:
         callbacks = dask_worker.periodic_callbacks
         return any(callbacks[n].is_running() for n in SAMPLING if n in callbacks), callbacks["tick"].callback_time
 
+    def _nanny_housekeeping(dask_worker: Any) -> tuple[float, float]:  # run in a nanny (nanny=True)
+        """How often (ms) a nanny checks its event loop and its worker's memory."""
+        callbacks = dask_worker.periodic_callbacks
+        return callbacks["tick"].callback_time, callbacks["memory_monitor"].callback_time
+
+    def plugins(client: Client) -> tuple[list[str], list[str]]:
+        return client.run_on_scheduler(lambda dask_scheduler: (list(dask_scheduler.worker_plugins),
+                                                               list(dask_scheduler.nanny_plugins)))
+
     with Client(address) as client:
         default = client.run(_housekeeping)
+        nannies = client.run(_nanny_housekeeping, nanny=True)
     assert {v[0] for v in default.values()} == {True} and all(v[1] < 1000 for v in default.values())
+    assert all(v[0] < 1000 and v[1] < 1000 for v in nannies.values()) and len(nannies) == 2
     with Executor(cluster=address) as ex:
         assert ex.stats.workers == 2
         assert set(ex.client.run(sleuth_version).values()) == {sleuth.__version__}
         tuned = ex.client.run(lambda dask_worker: getattr(dask_worker, "sleuth_allocator_tuned", None))
         assert set(ex.client.run(_housekeeping).values()) == {(False, 1000.0)}
+        assert set(ex.client.run(_nanny_housekeeping, nanny=True).values()) == {(1000.0, 1000.0)}
     assert set(tuned.values()) == {tune_allocator()}  # True where glibc is the allocator
-    with Client(address) as client:  # the plugin stays on the scheduler for the workers that join later
-        assert "sleuth-tuning" in client.run_on_scheduler(lambda dask_scheduler: list(dask_scheduler.worker_plugins))
+    with Client(address) as client:  # the plugins stay on the scheduler for the workers that join later
+        assert all("sleuth-tuning" in names for names in plugins(client))
         client.unregister_worker_plugin("sleuth-tuning")
+        client.unregister_worker_plugin("sleuth-tuning", nanny=True)
         assert client.run(_housekeeping) == default
+        assert client.run(_nanny_housekeeping, nanny=True) == nannies
 
 
 def test_a_worker_with_another_sleuth_version_is_refused(other_version: str) -> None:

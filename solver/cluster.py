@@ -90,6 +90,19 @@ def restore(server: Any, before: Mapping[str, float | bool]) -> None:
             callbacks[name].callback_time = was
 
 
+def _quiet_once(server: Any) -> None:
+    """:func:`quiet` on ``server``, remembering what it changed (once: a second call changes nothing)."""
+    if not hasattr(server, "sleuth_housekeeping"):
+        server.sleuth_housekeeping = quiet(server)
+
+
+def _restore(server: Any) -> None:
+    """:func:`restore` what :func:`_quiet_once` changed on ``server``."""
+    restore(server, getattr(server, "sleuth_housekeeping", {}))
+    with contextlib.suppress(AttributeError):
+        del server.sleuth_housekeeping
+
+
 class WorkerTuning(WorkerPlugin):
     """Runs :func:`tune_allocator` and :func:`quiet` in each worker process as it joins (or now, for the workers
     already there); :func:`restore` when unregistered."""
@@ -97,32 +110,26 @@ class WorkerTuning(WorkerPlugin):
     name = "sleuth-tuning"
     idempotent = True  # registered once per cluster, whatever the number of clients
 
-    def setup(self, worker: Any) -> None:
+    def setup(self, worker: Any) -> None:  # Dask passes it by name: ``worker``
         worker.sleuth_allocator_tuned = tune_allocator()
-        if not hasattr(worker, "sleuth_housekeeping"):
-            worker.sleuth_housekeeping = quiet(worker)
+        _quiet_once(worker)
 
     def teardown(self, worker: Any) -> None:
-        restore(worker, getattr(worker, "sleuth_housekeeping", {}))
-        if hasattr(worker, "sleuth_housekeeping"):
-            del worker.sleuth_housekeeping
+        _restore(worker)
 
 
 class NannyTuning(NannyPlugin):
-    """:func:`quiet` in each worker's nanny, the process watching it (its own loop and memory checks, of the
+    """:func:`quiet` in each worker's nanny, the process watching it (its own loop check and its check of the
     worker's memory, every 20 and 100 ms by default); :func:`restore` when unregistered."""
 
     name = "sleuth-tuning"
     idempotent = True
 
-    def setup(self, nanny: Any) -> None:
-        if not hasattr(nanny, "sleuth_housekeeping"):
-            nanny.sleuth_housekeeping = quiet(nanny)
+    def setup(self, nanny: Any) -> None:  # Dask passes it by name: ``nanny``
+        _quiet_once(nanny)
 
     def teardown(self, nanny: Any) -> None:
-        restore(nanny, getattr(nanny, "sleuth_housekeeping", {}))
-        if hasattr(nanny, "sleuth_housekeeping"):
-            del nanny.sleuth_housekeeping
+        _restore(nanny)
 
 
 def sleuth_version() -> str:

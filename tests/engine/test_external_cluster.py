@@ -166,3 +166,36 @@ def test_a_failing_cluster_is_one_line_with_exit_2_or_3() -> None:
     assert isinstance(ex._failure(MemoryError(), "lost"), LimitReached)
     err = ex._failure(OSError("Connection\nrefused"), "lost")
     assert isinstance(err, SleuthError) and str(err) == "--workers 2: lost (Connection refused)"
+
+
+def test_quiet_changes_only_what_it_restores() -> None:
+    """:func:`quiet` stops the stack sampling and slows the checks, never speeds up one already slower, skips what
+    a server does not have, and :func:`restore` puts back exactly what was there (a stopped sampler stays off)."""
+    from tornado.ioloop import PeriodicCallback
+
+    from sleuth.cluster import quiet, restore
+
+    class Server:
+        def __init__(self) -> None:
+            self.periodic_callbacks = {"profile": PeriodicCallback(lambda: None, 10),
+                                       "profile-cycle": PeriodicCallback(lambda: None, 1000),
+                                       "tick": PeriodicCallback(lambda: None, 20),
+                                       "memory_monitor": PeriodicCallback(lambda: None, 5000),
+                                       "heartbeat": PeriodicCallback(lambda: None, 500)}
+            self.periodic_callbacks["profile"].start()  # profile-cycle left stopped
+
+    def state(server: Server) -> dict[str, tuple[bool, float]]:
+        return {n: (pc.is_running(), pc.callback_time) for n, pc in server.periodic_callbacks.items()}
+
+    server = Server()
+    before = state(server)
+    changed = quiet(server)
+    after = state(server)
+    assert after["profile"][0] is False and after["profile-cycle"][0] is False
+    assert after["tick"][1] == 1000 and after["memory_monitor"][1] == 5000 and after["heartbeat"] == before["heartbeat"]
+    restore(server, changed)
+    assert state(server) == before
+    del server.periodic_callbacks["memory_monitor"]
+    assert "memory_monitor" not in quiet(server)
+    for pc in server.periodic_callbacks.values():
+        pc.stop()

@@ -68,7 +68,10 @@ def test_the_workers_run_this_sleuth_tuned(address: str) -> None:
         return client.run_on_scheduler(lambda dask_scheduler: (list(dask_scheduler.worker_plugins),
                                                                list(dask_scheduler.nanny_plugins)))
 
-    with Client(address) as client:
+    with Client(address) as client:  # the earlier tests of this cluster registered them: Dask's settings first
+        for names, nanny in zip(plugins(client), (False, True), strict=True):
+            if "sleuth-tuning" in names:
+                client.unregister_worker_plugin("sleuth-tuning", nanny=nanny)
         default = client.run(_housekeeping)
         nannies = client.run(_nanny_housekeeping, nanny=True)
     assert {v[0] for v in default.values()} == {True} and all(v[1] < 1000 for v in default.values())

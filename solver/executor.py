@@ -10,7 +10,7 @@ order in which they finish.  :meth:`Executor.map_tasks` returns results in task 
   are forked from this process after the experiment's ``prepare`` ran (its word lists, tables and compiled
   kernels), so that no worker imports, reads or compiles them again;
 * ``--cluster ADDRESS``: an existing scheduler (``tcp://host:8786``); its workers need the same sleuth version
-  (checked when connecting), and sleuth tunes their allocator (:mod:`sleuth.cluster`).
+  (checked when connecting), and sleuth gives them the settings of its local workers (:mod:`sleuth.cluster`).
 
 A worker that dies loses only its running tasks: the scheduler runs them again elsewhere (and a task that
 raises is retried once).  With ``--resume FILE`` every finished result is appended to FILE as it arrives;
@@ -371,7 +371,7 @@ class Executor:
         else:
             # Dask's default MALLOC_TRIM_THRESHOLD_=65536 turns off glibc's adaptive mmap threshold: every large
             # numpy array is then mapped and faulted in afresh (2-4x the CPU of a serial run, measured on the
-            # Egghead and Motus tasks); keep freed memory in the heap instead (as the allocator plugin does).
+            # Egghead and Motus tasks); keep freed memory in the heap instead (as sleuth's worker plugin does).
             settings.update({"distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": 1 << 30,
                              "distributed.nanny.pre-spawn-environ.MALLOC_MMAP_THRESHOLD_": 1 << 25})
         return dask.config.set(settings)

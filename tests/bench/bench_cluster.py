@@ -1,7 +1,8 @@
 """Benchmark: the experiments serial, with ``--workers 2`` and on an external cluster (``--cluster``), in one run
 (prints figures; not a test).
 
-    python tests/bench/bench_cluster.py [--rounds 1000] [--lengths 7,8] [--repeat 1] [--untuned] [--cold-kernels]
+    python tests/bench/bench_cluster.py [--rounds 1000] [--lengths 7,8] [--repeat 1] [--untuned] [--allocator-only]
+        [--cold-kernels]
 
 The cluster is started the ordinary way on 127.0.0.1: ``dask scheduler`` and ``dask worker ADDRESS --nworkers 2
 --nthreads 1`` (with the nanny), as separate processes.  Each leg is the command a user types (``sleuth
@@ -12,8 +13,11 @@ cache holds the compiled kernels (numba) of a first run made before the legs, as
 first sleuth run since the install; ``--cold-kernels`` leaves them out too (every leg compiles them: the
 serial leg once, the parallel legs once per machine).  The legs of one repeat
 run back to back (serial, ``--workers 2``, ``--cluster``), and their outputs, timings removed, must be identical.
-``--untuned`` adds a leg on a second cluster whose workers keep Dask's allocator setting (sleuth's allocator
-plugin not registered): the figure before the fix.  The machine may be shared: the load average is printed
+``--untuned`` adds a leg on a second cluster whose workers keep Dask's settings (sleuth's worker plugin not
+registered: Dask's allocator setting, stack sampling every 10 ms): the figure before the fix;
+``--allocator-only`` one whose workers get the allocator setting only (Dask's housekeeping as it is).  Each leg prints
+its wall time and the CPU seconds of every process: the client (with the scheduler of a local cluster), each
+worker, and the nannies with the external scheduler.  The machine may be shared: the load average is printed
 beside every figure, and the ratios of one run are what to read.
 """
 
@@ -31,6 +35,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -40,12 +45,43 @@ sys.path.insert(0, str(ROOT))
 from tests.external_cluster import external_cluster  # noqa: E402
 from tests.engine.test_experiment_dask import _strip  # noqa: E402
 
-# the command line in a child process; UNTUNED=1 leaves the workers' allocator as Dask set it
+# the command line in a child process; UNTUNED=1 leaves the workers as Dask set them (sleuth's plugin not
+# registered), ALLOCATOR=1 tunes only their allocator (sleuth's plugin before it quieted Dask); BENCH_REPORT=FILE
+# writes there, as JSON, the CPU seconds of this process (the client, and the scheduler of a local cluster) and
+# those of each worker process when the executor closes
 RUNNER = """
-import os, sys
+import atexit, json, os, resource, sys
 if os.environ.get("UNTUNED"):
     import distributed
     distributed.Client.register_plugin = lambda self, plugin, name=None: None
+if os.environ.get("ALLOCATOR"):
+    import distributed
+    from distributed.diagnostics.plugin import WorkerPlugin
+    class AllocatorOnly(WorkerPlugin):
+        name, idempotent = "sleuth-allocator-only", True
+        def setup(self, worker):
+            from sleuth.cluster import tune_allocator
+            worker.sleuth_allocator_tuned = tune_allocator()
+    register = distributed.Client.register_plugin
+    distributed.Client.register_plugin = lambda self, plugin, name=None: register(self, AllocatorOnly())
+def own_cpu():
+    r = resource.getrusage(resource.RUSAGE_SELF)
+    return r.ru_utime + r.ru_stime
+if os.environ.get("BENCH_REPORT"):
+    from sleuth import executor
+    close, workers = executor.Executor.close, {}
+    def report_close(self):
+        if self.client is not None:
+            try:
+                workers.update(self.client.run(own_cpu))
+            except Exception:
+                pass
+        close(self)
+    executor.Executor.close = report_close
+    def report():
+        with open(os.environ["BENCH_REPORT"], "w") as f:
+            json.dump({"driver": own_cpu(), "workers": workers}, f)
+    atexit.register(report)
 from sleuth.cli import main
 sys.exit(main(sys.argv[1:]))
 """
@@ -74,42 +110,89 @@ def compile_kernels(cache: Path) -> None:
                    env={**os.environ, "SLEUTH_CACHE": str(cache)}, check=True, capture_output=True)
 
 
-def leg(argv: list[str], cache: Path, untuned: bool = False) -> tuple[float, float, Any]:
-    """Wall and CPU seconds of ``sleuth experiment ARGV`` in a child process (with its own worker processes),
-    and its JSON output without timings."""
-    fresh(cache)
-    env = {**os.environ, "SLEUTH_CACHE": str(cache), **({"UNTUNED": "1"} if untuned else {})}
-    start, cpu = time.perf_counter(), _cpu()
-    r = subprocess.run([sys.executable, "-c", RUNNER, "experiment", *argv, "--quiet", "--json"], env=env,
-                       capture_output=True, text=True)
-    wall = time.perf_counter() - start
-    if r.returncode:
-        raise SystemExit(f"sleuth experiment {' '.join(argv)}: exit {r.returncode}: {r.stderr.strip()[-500:]}")
-    return wall, _cpu() - cpu, _strip(json.loads(r.stdout))
+@dataclass
+class Cost:
+    """What one leg cost: wall seconds, and CPU seconds of each process."""
+
+    wall: float
+    client: float  # the process running the command (with the scheduler of a local cluster)
+    workers: list[float] = field(default_factory=list)  # each worker process
+    other: float = 0.0  # the nannies, and the scheduler of an external cluster
+
+    @property
+    def cpu(self) -> float:
+        return self.client + sum(self.workers) + self.other
+
+    def show(self) -> str:
+        parts = [f"client {self.client:.1f}"]
+        if self.workers:
+            parts += [f"workers {' + '.join(f'{w:.1f}' for w in self.workers)}",
+                      f"nannies and scheduler {self.other:.1f}"]
+        elif self.other >= 0.05:
+            parts.append(f"other processes {self.other:.1f}")
+        return f"{self.wall:.1f} s wall, {self.cpu:.1f} s CPU ({', '.join(parts)})"
+
+
+class ColdCluster:
+    """A two-worker external cluster whose workers use ``cache``: :meth:`restart` restarts them (fresh processes,
+    a fresh cache), :meth:`cpu` gives the CPU seconds used so far by each of its processes."""
+
+    def __init__(self, address: str, client: Any, cache: Path) -> None:
+        self.address, self.client, self.cache = address, client, cache
+        self.procs: dict[str, Any] = {}
+
+    def restart(self) -> str:
+        import psutil
+
+        fresh(self.cache)
+        self.client.restart(wait_for_workers=True)
+        self.procs = {"scheduler": psutil.Process(self.client.run_on_scheduler(os.getpid))}
+        for i, (pid, parent) in enumerate(sorted(self.client.run(_pids).values())):
+            self.procs[f"worker {i}"], self.procs[f"nanny {i}"] = psutil.Process(pid), psutil.Process(parent)
+        return self.address
+
+    def cpu(self) -> dict[str, float]:
+        return {name: sum(p.cpu_times()[:2]) for name, p in self.procs.items()}
 
 
 @contextlib.contextmanager
-def cold_cluster(cache: Path) -> Iterator[Any]:
-    """A two-worker external cluster whose workers use ``cache``; yields a function that restarts them (and
-    returns the address) and one that gives the CPU seconds its workers have used."""
+def cold_cluster(cache: Path) -> Iterator[ColdCluster]:
     from distributed import Client
 
     cache.mkdir(exist_ok=True)
     with external_cluster(2, env={"SLEUTH_CACHE": str(cache)}) as address, Client(address) as client:
-        def restart() -> str:
-            fresh(cache)
-            client.restart(wait_for_workers=True)
-            return str(address)
-
-        def cpu() -> float:
-            return sum(client.run(_own_cpu).values())
-
-        yield restart, cpu
+        yield ColdCluster(str(address), client, cache)
 
 
-def _own_cpu() -> float:
-    r = resource.getrusage(resource.RUSAGE_SELF)
-    return r.ru_utime + r.ru_stime
+def _pids() -> tuple[int, int]:
+    return os.getpid(), os.getppid()
+
+
+def leg(argv: list[str], cache: Path, tuning: str = "", cluster: ColdCluster | None = None) -> tuple[Cost, Any]:
+    """The cost of ``sleuth experiment ARGV`` (with ``--cluster`` on ``cluster``, restarted first) in a child
+    process, and its JSON output without timings; ``tuning``: ``UNTUNED`` or ``ALLOCATOR`` (see :data:`RUNNER`)."""
+    if cluster is not None:
+        argv = [*argv, "--cluster", cluster.restart()]
+        before = cluster.cpu()
+    fresh(cache)
+    report = cache.with_suffix(".report.json")
+    env = {**os.environ, "SLEUTH_CACHE": str(cache), "BENCH_REPORT": str(report),
+           **({tuning: "1"} if tuning else {})}
+    start, children = time.perf_counter(), _cpu()
+    r = subprocess.run([sys.executable, "-c", RUNNER, "experiment", *argv, "--quiet", "--json"], env=env,
+                       capture_output=True, text=True)
+    wall, children = time.perf_counter() - start, _cpu() - children
+    if r.returncode:
+        raise SystemExit(f"sleuth experiment {' '.join(argv)}: exit {r.returncode}: {r.stderr.strip()[-500:]}")
+    got = json.loads(report.read_text())
+    if cluster is not None:
+        used = {name: cpu - before[name] for name, cpu in cluster.cpu().items()}
+        workers = [cpu for name, cpu in sorted(used.items()) if name.startswith("worker")]
+        cost = Cost(wall, got["driver"], workers, sum(used.values()) - sum(workers))
+    else:  # every process of the leg is a descendant, waited for: the nannies are what remains
+        workers = [got["workers"][a] for a in sorted(got["workers"])]
+        cost = Cost(wall, got["driver"], workers, max(0.0, children - got["driver"] - sum(workers)))
+    return cost, _strip(json.loads(r.stdout))
 
 
 def load() -> str:
@@ -121,7 +204,9 @@ def main() -> int:
     ap.add_argument("--rounds", type=int, default=1000, help="Egghead rounds (0 to skip)")
     ap.add_argument("--lengths", default="7,8", help="Motus study lengths ('' to skip)")
     ap.add_argument("--repeat", type=int, default=1, help="repeats of every leg (medians)")
-    ap.add_argument("--untuned", action="store_true", help="also a cluster without sleuth's allocator plugin")
+    ap.add_argument("--untuned", action="store_true", help="also a cluster without sleuth's worker plugin")
+    ap.add_argument("--allocator-only", action="store_true",
+                    help="also a cluster whose workers get only the allocator setting (Dask's housekeeping as is)")
     ap.add_argument("--cold-kernels", action="store_true", help="every leg compiles the kernels (empty caches)")
     args = ap.parse_args()
     global KERNELS
@@ -129,34 +214,29 @@ def main() -> int:
         + ([("Motus study", ["motus", "--lengths", args.lengths])] if args.lengths else [])
     print(f"{os.cpu_count()} CPUs; {load()} at the start", flush=True)
     with tempfile.TemporaryDirectory(prefix="sleuth-bench-") as tmp, contextlib.ExitStack() as stack:
-        caches = {name: Path(tmp, name) for name in ("serial", "local", "cluster", "untuned")}
+        caches = {name: Path(tmp, name.replace(" ", "-"))
+                  for name in ("serial", "local", "cluster", "untuned", "allocator only")}
         if not args.cold_kernels:
             KERNELS = Path(tmp, "kernels")
             compile_kernels(KERNELS)
         tuned = stack.enter_context(cold_cluster(caches["cluster"]))
-        untuned = stack.enter_context(cold_cluster(caches["untuned"])) if args.untuned else None
+        others = [(f"--cluster {what}", stack.enter_context(cold_cluster(caches[what])), tuning)
+                  for what, tuning, wanted in (("untuned", "UNTUNED", args.untuned),
+                                               ("allocator only", "ALLOCATOR", args.allocator_only)) if wanted]
         ok = True
         for title, argv in studies:
             times: dict[str, list[float]] = {}
             cpus: dict[str, list[float]] = {}
             outputs: list[Any] = []
             for _ in range(args.repeat):
-                runs = [("serial", argv, None, False), ("--workers 2", [*argv, "--workers", "2"], None, False),
-                        ("--cluster", argv, tuned, False)] + ([("--cluster untuned", argv, untuned, True)]
-                                                              if untuned else [])
-                for name, full, cluster, plain in runs:
-                    workers_cpu = 0.0
-                    if cluster:
-                        restart, used = cluster
-                        full = [*full, "--cluster", restart()]
-                        workers_cpu = -used()
-                    wall, cpu, out = leg(full, caches["serial" if cluster else "local" if "--workers" in full
-                                                       else "serial"], plain)
-                    cpu += workers_cpu + (cluster[1]() if cluster else 0.0)
-                    times.setdefault(name, []).append(wall)
-                    cpus.setdefault(name, []).append(cpu)
+                runs = [("serial", argv, None, ""), ("--workers 2", [*argv, "--workers", "2"], None, ""),
+                        ("--cluster", argv, tuned, "")] + [(name, argv, c, t) for name, c, t in others]
+                for name, full, cluster, tuning in runs:
+                    cost, out = leg(full, caches["local" if "--workers" in full else "serial"], tuning, cluster)
+                    times.setdefault(name, []).append(cost.wall)
+                    cpus.setdefault(name, []).append(cost.cpu)
                     outputs.append(out)
-                    print(f"  {title}, {name}: {wall:.1f} s wall, {cpu:.1f} s CPU ({load()})", flush=True)
+                    print(f"  {title}, {name}: {cost.show()} ({load()})", flush=True)
             same = all(o == outputs[0] for o in outputs)
             ok = ok and same
             med = {name: statistics.median(t) for name, t in times.items()}
@@ -164,7 +244,8 @@ def main() -> int:
             print(f"{title}: CPU seconds (client and workers), medians: " + ", ".join(
                 f"{name} {statistics.median(c):.1f} (x{statistics.median(c) / serial_cpu:.2f} serial)"
                 for name, c in cpus.items()), flush=True)
-            extra = f", untuned cluster x{med['serial'] / med['--cluster untuned']:.2f}" if args.untuned else ""
+            extra = "".join(f", {name.removeprefix('--cluster ')} cluster x{med['serial'] / med[name]:.2f}"
+                            for name, _, _ in others)
             print(f"{title} ({' '.join(argv)}): medians of {args.repeat}: serial {med['serial']:.1f} s, --workers 2 "
                   f"{med['--workers 2']:.1f} s, --cluster {med['--cluster']:.1f} s; speed-up over serial: --workers 2 "
                   f"x{med['serial'] / med['--workers 2']:.2f}, --cluster x{med['serial'] / med['--cluster']:.2f}"

@@ -1,8 +1,8 @@
 """An external Dask cluster (``dask scheduler`` and ``dask worker`` as separate processes on 127.0.0.1, with the
 nanny): every experiment that takes ``--cluster`` gives the results of a serial run (and of a run resumed from
 its ``--resume`` file), also with a dictionary given by a relative path (the workers run elsewhere), the workers'
-allocator is tuned, and a worker with another sleuth version is refused, whether it was there when the client
-connected or joined later."""
+allocator and housekeeping are tuned, and a worker with another sleuth version is refused, whether it was there
+when the client connected or joined later."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ import pytest
 pytest.importorskip("distributed", reason="the 'cluster' extra (dask.distributed) is not installed")
 
 import sleuth  # noqa: E402
-from sleuth.cluster import sleuth_version, tune_allocator, version_mismatch  # noqa: E402
+from sleuth.cluster import SAMPLING, sleuth_version, tune_allocator, version_mismatch  # noqa: E402
 
 from tests.conftest import run_cli  # noqa: E402
 from tests.external_cluster import external_cluster, fake_version_env, joining_worker  # noqa: E402
@@ -47,18 +47,48 @@ def test_external_cluster_equals_serial_and_resume(name: str, address: str, tmp_
     assert _result(argv, how, "--resume", str(resume)) == serial  # every task read back from the file
 
 
-def test_the_workers_run_this_sleuth_with_the_allocator_tuned(address: str) -> None:
+def test_the_workers_run_this_sleuth_tuned(address: str) -> None:
+    """Connecting registers sleuth's plugins: in every worker the allocator tuned, and in every worker and nanny
+    Dask's housekeeping woken up less (as in sleuth's local clusters), given back when they are unregistered."""
     from distributed import Client
 
     from sleuth.executor import Executor
 
+    def _housekeeping(dask_worker: Any) -> tuple[bool, float]:  # nested: sent by value (no 'tests' on workers)
+        """Whether a worker samples its tasks' stacks, and how often (ms) it checks its event loop."""
+        callbacks = dask_worker.periodic_callbacks
+        return any(callbacks[n].is_running() for n in SAMPLING if n in callbacks), callbacks["tick"].callback_time
+
+    def _nanny_housekeeping(dask_worker: Any) -> tuple[float, float]:  # run in a nanny (nanny=True)
+        """How often (ms) a nanny checks its event loop and its worker's memory."""
+        callbacks = dask_worker.periodic_callbacks
+        return callbacks["tick"].callback_time, callbacks["memory_monitor"].callback_time
+
+    def plugins(client: Client) -> tuple[list[str], list[str]]:
+        return client.run_on_scheduler(lambda dask_scheduler: (list(dask_scheduler.worker_plugins),
+                                                               list(dask_scheduler.nanny_plugins)))
+
+    with Client(address) as client:  # the earlier tests of this cluster registered them: Dask's settings first
+        for names, nanny in zip(plugins(client), (False, True), strict=True):
+            if "sleuth-tuning" in names:
+                client.unregister_worker_plugin("sleuth-tuning", nanny=nanny)
+        default = client.run(_housekeeping)
+        nannies = client.run(_nanny_housekeeping, nanny=True)
+    assert {v[0] for v in default.values()} == {True} and all(v[1] < 1000 for v in default.values())
+    assert all(v[0] < 1000 and v[1] < 1000 for v in nannies.values()) and len(nannies) == 2
     with Executor(cluster=address) as ex:
         assert ex.stats.workers == 2
         assert set(ex.client.run(sleuth_version).values()) == {sleuth.__version__}
         tuned = ex.client.run(lambda dask_worker: getattr(dask_worker, "sleuth_allocator_tuned", None))
+        assert set(ex.client.run(_housekeeping).values()) == {(False, 1000.0)}
+        assert set(ex.client.run(_nanny_housekeeping, nanny=True).values()) == {(1000.0, 1000.0)}
     assert set(tuned.values()) == {tune_allocator()}  # True where glibc is the allocator
-    with Client(address) as client:  # the plugin stays on the scheduler for the workers that join later
-        assert "sleuth-allocator" in client.run_on_scheduler(lambda dask_scheduler: list(dask_scheduler.worker_plugins))
+    with Client(address) as client:  # the plugins stay on the scheduler for the workers that join later
+        assert all("sleuth-tuning" in names for names in plugins(client))
+        client.unregister_worker_plugin("sleuth-tuning")
+        client.unregister_worker_plugin("sleuth-tuning", nanny=True)
+        assert client.run(_housekeeping) == default
+        assert client.run(_nanny_housekeeping, nanny=True) == nannies
 
 
 def test_a_worker_with_another_sleuth_version_is_refused(other_version: str) -> None:
@@ -139,3 +169,36 @@ def test_a_failing_cluster_is_one_line_with_exit_2_or_3() -> None:
     assert isinstance(ex._failure(MemoryError(), "lost"), LimitReached)
     err = ex._failure(OSError("Connection\nrefused"), "lost")
     assert isinstance(err, SleuthError) and str(err) == "--workers 2: lost (Connection refused)"
+
+
+def test_quiet_changes_only_what_it_restores() -> None:
+    """:func:`quiet` stops the stack sampling and slows the checks, never speeds up one already slower, skips what
+    a server does not have, and :func:`restore` puts back exactly what was there (a stopped sampler stays off)."""
+    from tornado.ioloop import PeriodicCallback
+
+    from sleuth.cluster import quiet, restore
+
+    class Server:
+        def __init__(self) -> None:
+            self.periodic_callbacks = {"profile": PeriodicCallback(lambda: None, 10),
+                                       "profile-cycle": PeriodicCallback(lambda: None, 1000),
+                                       "tick": PeriodicCallback(lambda: None, 20),
+                                       "memory_monitor": PeriodicCallback(lambda: None, 5000),
+                                       "heartbeat": PeriodicCallback(lambda: None, 500)}
+            self.periodic_callbacks["profile"].start()  # profile-cycle left stopped
+
+    def state(server: Server) -> dict[str, tuple[bool, float]]:
+        return {n: (pc.is_running(), pc.callback_time) for n, pc in server.periodic_callbacks.items()}
+
+    server = Server()
+    before = state(server)
+    changed = quiet(server)
+    after = state(server)
+    assert after["profile"][0] is False and after["profile-cycle"][0] is False
+    assert after["tick"][1] == 1000 and after["memory_monitor"][1] == 5000 and after["heartbeat"] == before["heartbeat"]
+    restore(server, changed)
+    assert state(server) == before
+    del server.periodic_callbacks["memory_monitor"]
+    assert "memory_monitor" not in quiet(server)
+    for pc in server.periodic_callbacks.values():
+        pc.stop()

@@ -27,12 +27,8 @@ def occupancy(T, h, occ):
     """``occ[a] = 1`` when block ``a`` of ``T`` holds a world, else 0 (one pass over the table)."""
     hw = h * T.shape[1]
     flat = T.reshape(T.shape[0] * T.shape[1])
-    zero = np.uint64(0)
     for a in range(occ.shape[0]):
-        seen = zero
-        for u in range(a * hw, a * hw + hw):
-            seen |= flat[u]
-        occ[a] = seen != zero
+        occ[a] = not _empty(flat[a * hw:a * hw + hw])
 
 
 def _strides(h, n):
@@ -47,6 +43,71 @@ def _left_out(a, p, st, h):
     """Block ``a`` with player ``p``'s digit removed: the index, among the rows with that player left out, of
     the first of the block's ``h`` rows, divided by ``h``."""
     return (a // (st[p] * h)) * st[p] + a % st[p]
+
+
+def _own_rows(xb, y, mm, h, w, mid, last):
+    """Eq. 3 for the two players whose hands lie inside one block ``xb`` (``h`` rows of ``w`` words), ANDed
+    into ``y``: player n - 2 (``mid``) by the block's columns, the last player (``last``) by each row, one hand
+    exactly when one bit is set (1: solved, 0: did not, -1: not reacting).  ``mm``: ``w`` words of work space."""
+    zero = np.uint64(0)
+    one = np.uint64(1)
+    if mid >= 0:
+        mid_sign = zero if mid == 1 else ~zero
+        for k in range(w):
+            m_once = zero
+            m_twice = zero
+            for s in range(h):
+                x = xb[s * w + k]
+                m_twice |= m_once & x
+                m_once |= x
+            mm[k] = (m_once & ~m_twice) ^ mid_sign
+        for s in range(h):
+            for k in range(w):
+                y[s * w + k] &= mm[k]
+    if last >= 0:
+        for s in range(h):
+            nonzero = 0
+            bit = zero
+            for k in range(w):
+                x = xb[s * w + k]
+                if x != zero:
+                    nonzero += 1
+                    bit = x
+            single = nonzero == 1 and (bit & (bit - one)) == zero
+            if single != (last == 1):
+                for k in range(w):
+                    y[s * w + k] = zero
+
+
+def _store(xb, y):
+    """``xb[:] = y``; the OR of what changed (0 when nothing did)."""
+    d = np.uint64(0)
+    for u in range(xb.shape[0]):
+        d |= xb[u] ^ y[u]
+        xb[u] = y[u]
+    return d
+
+
+def _empty(xb):
+    """True when the block ``xb`` holds no world."""
+    seen = np.uint64(0)
+    for u in range(xb.shape[0]):
+        seen |= xb[u]
+    return seen == np.uint64(0)
+
+
+def _gather(xb, oi, ti):
+    """Add the block ``xb`` to a line's tallies: ``oi`` the bits seen once or more, ``ti`` twice or more."""
+    for u in range(xb.shape[0]):
+        x = xb[u]
+        ti[u] |= oi[u] & x
+        oi[u] |= x
+
+
+def _keep(y, oi, ti, sg):
+    """``y &= `` the worlds whose line holds exactly one (``sg`` 0) or not exactly one (``sg`` all ones) hand."""
+    for u in range(y.shape[0]):
+        y[u] &= (oi[u] & ~ti[u]) ^ sg
 
 
 def react_table(T, h, n, act):
@@ -70,7 +131,6 @@ def react_blocks(T, occ, h, n, act, once, twice, dirty):
     hw = h * w
     flat = T.reshape(R * w)
     zero = np.uint64(0)
-    one = np.uint64(1)
     st = _strides(h, n)
     na = 0
     for p in range(n - 2):
@@ -93,10 +153,7 @@ def react_blocks(T, occ, h, n, act, once, twice, dirty):
         if occ[a] == 0:
             continue
         o = a * hw
-        seen = zero
-        for u in range(hw):
-            seen |= flat[o + u]
-        if seen == zero:
+        if _empty(flat[o:o + hw]):
             occ[a] = 0
             continue
         live[nl] = a
@@ -108,12 +165,8 @@ def react_blocks(T, occ, h, n, act, once, twice, dirty):
             bp = _left_out(a, axes[i], st, h) * hw
             oi = once[axes[i], bp:bp + hw]
             ti = twice[axes[i], bp:bp + hw]
-            for u in range(hw):
-                x = xb[u]
-                ti[u] |= oi[u] & x
-                oi[u] |= x
+            _gather(xb, oi, ti)
     diff = zero
-    mid_sign = zero if mid == 1 else ~zero
     y = np.empty(hw, np.uint64)
     mm = np.empty(w, np.uint64)
     for j in range(nl):
@@ -127,40 +180,12 @@ def react_blocks(T, occ, h, n, act, once, twice, dirty):
             sg = sign[i]
             oi = once[axes[i], bp:bp + hw]
             ti = twice[axes[i], bp:bp + hw]
-            for u in range(hw):
-                y[u] &= (oi[u] & ~ti[u]) ^ sg
-        if mid >= 0:  # player n - 2: the rows of the block itself
-            for k in range(w):
-                m_once = zero
-                m_twice = zero
-                for s in range(h):
-                    x = xb[s * w + k]
-                    m_twice |= m_once & x
-                    m_once |= x
-                mm[k] = (m_once & ~m_twice) ^ mid_sign
-            for s in range(h):
-                for k in range(w):
-                    y[s * w + k] &= mm[k]
-        if last >= 0:  # the last player: the row itself, one hand exactly when one bit is set
-            for s in range(h):
-                nonzero = 0
-                multi = False
-                for k in range(w):
-                    x = xb[s * w + k]
-                    nonzero += x != zero
-                    multi |= (x & (x - one)) != zero
-                keep = zero - np.uint64((nonzero == 1 and not multi) == (last == 1))
-                for k in range(w):
-                    y[s * w + k] &= keep
-        seen = zero
-        d = zero
-        for u in range(hw):
-            d |= xb[u] ^ y[u]
-            xb[u] = y[u]
-            seen |= y[u]
+            _keep(y, oi, ti, sg)
+        _own_rows(xb, y, mm, h, w, mid, last)
+        d = _store(xb, y)
         diff |= d
         dirty[a] = d != zero
-        if seen == zero:
+        if _empty(xb):
             occ[a] = 0
     for j in range(nl):  # the work space back to zeros
         for i in range(na):
@@ -189,11 +214,9 @@ def react_again(T, occ, h, n, act, once, twice, dirty, marks, todo, limit):
     hw = h * w
     flat = T.reshape(R * w)
     zero = np.uint64(0)
-    one = np.uint64(1)
     st = _strides(h, n)
     mid = act[n - 2]
     last = act[n - 1]
-    mid_sign = zero if mid == 1 else ~zero
     changed = np.empty(A, np.int64)
     nc = 0
     live = 0
@@ -253,10 +276,7 @@ def react_again(T, occ, h, n, act, once, twice, dirty, marks, todo, limit):
                     blocks[nb] = b
                     nb += 1
                 xb = flat[b * hw:b * hw + hw]
-                for u in range(hw):
-                    x = xb[u]
-                    ti[u] |= oi[u] & x
-                    oi[u] |= x
+                _gather(xb, oi, ti)
     diff = zero
     y = np.empty(hw, np.uint64)
     mm = np.empty(w, np.uint64)
@@ -280,42 +300,13 @@ def react_again(T, occ, h, n, act, once, twice, dirty, marks, todo, limit):
             bp = key * hw
             oi = once[p, bp:bp + hw]
             ti = twice[p, bp:bp + hw]
-            for u in range(hw):
-                y[u] &= (oi[u] & ~ti[u]) ^ sg
-        if again and mid >= 0:
-            for k in range(w):
-                m_once = zero
-                m_twice = zero
-                for s in range(h):
-                    x = xb[s * w + k]
-                    m_twice |= m_once & x
-                    m_once |= x
-                mm[k] = (m_once & ~m_twice) ^ mid_sign
-            for s in range(h):
-                for k in range(w):
-                    y[s * w + k] &= mm[k]
-        if again and last >= 0:
-            for s in range(h):
-                nonzero = 0
-                bit = zero
-                for k in range(w):
-                    x = xb[s * w + k]
-                    if x != zero:
-                        nonzero += 1
-                        bit = x
-                single = nonzero == 1 and (bit & (bit - one)) == zero
-                if single != (last == 1):
-                    for k in range(w):
-                        y[s * w + k] = zero
-        seen = zero
-        d = zero
-        for u in range(hw):
-            d |= xb[u] ^ y[u]
-            xb[u] = y[u]
-            seen |= y[u]
+            _keep(y, oi, ti, sg)
+        if again:
+            _own_rows(xb, y, mm, h, w, mid, last)
+        d = _store(xb, y)
         diff |= d
         dirty[a] = d != zero
-        if seen == zero:
+        if _empty(xb):
             occ[a] = 0
     for p in range(n - 2):  # the work space back to zeros
         for j in range(nk[p]):

@@ -343,9 +343,8 @@ def react_kernel() -> ModuleType | None:
         return None
     try:
         return load_kernel(__name__.rsplit(".", 1)[0] + "._react_kernel",
-                           ("occupancy", "_strides", "_left_out", "react_table", "react_blocks", "react_again",
-                            "and_into",
-                            "and_gather", "fix_axis"), True)
+                           ("_empty", "_store", "_own_rows", "_gather", "_keep", "occupancy", "_strides", "_left_out",
+                            "react_table", "react_blocks", "react_again", "and_into", "and_gather", "fix_axis"), True)
     except ImportError:
         return None
 

@@ -49,6 +49,8 @@ def advice(game: ClueState, by: int) -> object:
     if hasattr(suggest, "exact_information") and suggest.exact_work(problem, triples) <= suggest.EXACT_BUDGET:
         return suggest.exact_information(problem, by, triples)
     deals = sample_deals(problem, suggest.DEFAULT_SAMPLES, random.Random(0))
+    if hasattr(suggest, "sampled_information"):
+        return suggest.sampled_information(deals, by, triples, len(game.players))
     return [suggest.information(deals, by, t, len(game.players)) for t in triples]
 
 

@@ -2,8 +2,8 @@
 
 The score of a suggestion is the mutual information (bits) between the envelope triple and what the
 suggester will see (who shows, and which card; a player holding several of the cards shows one at random),
-deals uniform over those consistent with the file.  It is computed exactly (:func:`exact_information`:
-counting passes kept apart by the holders of the suggested cards and by the envelope); past
+deals uniform over those consistent with the file.  It is computed exactly (:func:`exact_information`: one
+counting pass shared by every suggestion, carrying per state the counts per answer so far); past
 :data:`EXACT_BUDGET`, or with ``--method sampled``, it is estimated from deals drawn uniformly from the
 consistent deals with the Miller-Madow bias correction, and labelled so.  The envelope's entropy and the
 certainty of an accusation are exact.
@@ -409,8 +409,8 @@ def suggest_report(puzzle: CluePuzzle, opts: Mapping[str, Any], method: str = "i
         if work <= EXACT_BUDGET:
             exact = exact_information(puzzle.problem(), by, suggestions, opts)
         else:
-            puzzle.doc.note(f"the exact information of every suggestion is past the budget (about {work:,} counting "
-                            f"states, more than {EXACT_BUDGET:,}): the scores are estimated from {samples} sampled "
+            puzzle.doc.note(f"the exact information of every suggestion is past the budget (about {work:,} counts, "
+                            f"more than {EXACT_BUDGET:,}): the scores are estimated from {samples} sampled "
                             "deals", "--method")
     if exact:
         ranked = sorted(exact.items(), key=lambda x: (-x[1].bits, x[1].key, x[0]))

@@ -25,7 +25,7 @@ import functools
 import itertools
 import math
 from collections import defaultdict
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -136,7 +136,8 @@ class _Split:
     (:meth:`hand` gives the representative hand: the first cards of each class); held is a bit per (card,
     shower) pair of the unseen showings (:meth:`held` reads it); envelope is a bit mask of the counter's
     groups that put a card in the envelope in some of the deals, or with ``envelopes`` the envelope itself
-    as the three groups it takes its cards from (rows then split by it)."""
+    as the three groups it takes its cards from (rows then split by it; an array of ``(g0 * groups + g1) *
+    groups + g2``)."""
 
     def __init__(self, prob: Problem, player: int, classes: Classes, unseen: Sequence[Showing], *,
                  counts: bool, envelopes: bool = False) -> None:
@@ -161,32 +162,24 @@ class _Split:
         for i, pair in enumerate(self.watched):
             if pair in pair_bit:
                 held = held | (((records >> pair_bit[pair]) & 1) << i)
-        env: list[Any] = ors
-        if envelopes:
-            slot = (1 << counter.env_bits) - 1
-            env = [tuple(counter.code_group[(k, r >> (counter.record_width + k * counter.env_bits) & slot)]
-                         for k in range(3)) for r in records.tolist()]
+        env: Any = ors
+        if envelopes:   # the envelope's three groups, as one number (g0 * groups + g1) * groups + g2
+            slot, n_groups = (1 << counter.env_bits) - 1, len(counter.groups)
+            env = np.zeros(len(nums), dtype=np.int64)
+            for k in range(3):
+                group = np.zeros(slot + 1, dtype=np.int64)
+                for (cat, code), gi in counter.code_group.items():
+                    if cat == k:
+                        group[code] = gi
+                codes = ((records >> (counter.record_width + k * counter.env_bits)) & slot).astype(np.int64)
+                env = env * n_groups + group[codes]
         self.comp, self.held_bits, self.nums, self.env = comp, held, nums, env
         self.group_class = [class_of.get(g.cards[0], -1) for g in counter.groups]
         self._held: dict[int, list[tuple[int, ...]]] = {}
-        self._by_hand: dict[int, list[tuple[int, int, Any]]] | None = None
 
     @functools.cached_property
     def rows(self) -> list[tuple[int, int, int, Any]]:
         return list(zip(self.comp.tolist(), self.held_bits.tolist(), self.nums, self.env, strict=True))
-
-    def matching(self, view: tuple[int, tuple[int, ...]]) -> Iterable[tuple[int, Any]]:
-        """(deals, envelope) of the rows with the view's hand where each shower holds the card the view
-        has them show."""
-        if self._by_hand is None:
-            self._by_hand = defaultdict(list)
-            for comp, bits, count, env in self.rows:
-                self._by_hand[comp].append((bits, count, env))
-        comp, sigma = view
-        shown = 0
-        for c, s in zip(sigma, self.unseen, strict=True):
-            shown |= self.bit[(c, s.shower)]
-        return ((count, env) for bits, count, env in self._by_hand.get(comp, ()) if bits & shown == shown)
 
     def remaining(self, gi: int, comp: int) -> int:
         """The cards of group ``gi`` the representative hand leaves out."""
@@ -471,31 +464,59 @@ def envelope_beliefs(game: ClueState, player: int) -> dict[str, Any]:
     possible), and ``knows``, the probability that they know the envelope; {} when no world is consistent.
 
     Two counting passes kept apart by the player's view, as in :func:`others_knowledge`; the pass over the
-    player's own problem also keeps the deals apart by the envelope's groups of interchangeable cards."""
+    player's own problem also keeps the deals apart by the envelope's groups of interchangeable cards.
+    Every view is judged at once, as integer arrays: its deals per envelope group triple (a triple stands
+    for as many envelopes as the groups have cards outside the view's hand, each with an equal share)."""
     space = _view_space(game, player)
     if space is None:
         return {}
     reduced, unseen, classes = space
-    weights, denominator = _Split(reduced, player, classes, unseen, counts=True).view_weights()
-    prob = player_problem(game, player, reduced) if weights else None
+    weights = _Split(reduced, player, classes, unseen, counts=True)
+    prob = player_problem(game, player, reduced) if weights.nums else None
     if prob is None:
         return {}
-    split = _Split(prob, player, classes, unseen, counts=True, envelopes=True)
-
-    def judge(view: tuple[int, tuple[int, ...]]) -> dict[str, Any]:
-        cell: dict[tuple[int, ...], int] = defaultdict(int)
-        for count, groups in split.matching(view):
-            cell[groups] += count
-        total = sum(cell.values())
-        triples = entropy = 0.0
-        for groups, count in cell.items():
-            # the group triple stands for `ways` envelopes, each with count / ways of the player's deals
-            ways = math.prod(split.remaining(gi, view[0]) for gi in groups)
-            entropy += count / total * math.log2(ways * total / count)
-            triples += ways
-        return {"entropy": entropy, "knows": triples == 1}
-
-    return kn.expectation(weights.items(), judge, denominator)
+    own = _Split(prob, player, classes, unseen, counts=True, envelopes=True)
+    denominator = sum(weights.nums) * 6 ** len(unseen)
+    rows, code, share = weights.pairs
+    big = denominator >= 1 << 62
+    w = np.array(weights.nums, dtype=object if big else np.int64)[rows] * share
+    own_rows, own_code, _ = own.pairs
+    n_views = rows.size
+    comp, _, index = _unique_pairs(np.concatenate([weights.comp[rows], own.comp[own_rows]]),
+                                   np.concatenate([code, own_code]))
+    weight = _segment_sum(index[:n_views], w, comp.size, w.dtype)
+    # the player's deals per (view, envelope group triple), for the views the viewer's worlds have
+    n_groups = len(own.counter.groups)
+    env = own.env
+    deal_dtype: type = object if sum(own.nums) >= 1 << 62 else np.int64
+    nums: np.ndarray = np.array(own.nums, dtype=deal_dtype)
+    view, triple, cell = _unique_pairs(index[n_views:], env[own_rows])
+    deals = _segment_sum(cell, nums[own_rows], view.size, deal_dtype)
+    seen = np.zeros(comp.size, dtype=bool)
+    seen[view] = True
+    if not seen[index[:n_views]].all():
+        raise InternalError("a view of the viewer's worlds has no deal in the player's own problem")
+    ways = np.ones(view.size, dtype=np.int64)   # envelopes per group triple: cards of each group outside the hand
+    sizes = np.array([len(g.cards) for g in own.counter.groups], dtype=np.int64)
+    klass = np.array(own.group_class, dtype=np.int64)
+    shift = np.array([*own.shift, 0], dtype=np.int64)
+    mask = np.array([(1 << len(cards).bit_length()) - 1 for cards, _ in own.classes] + [0], dtype=np.int64)
+    for part in (triple // (n_groups * n_groups), triple // n_groups % n_groups, triple % n_groups):
+        k = klass[part]
+        ways *= sizes[part] - ((comp[view] >> shift[k]) & mask[k])
+    total = np.zeros(comp.size, dtype=float)
+    np.add.at(total, view, deals.astype(float))
+    d, t = deals.astype(float), total[view]
+    entropy = np.zeros(comp.size, dtype=float)
+    np.add.at(entropy, view, d / t * np.log2(ways * t / d))
+    triples = np.zeros(comp.size, dtype=np.int64)
+    np.add.at(triples, view, ways)
+    counted = weight != 0
+    if not denominator:
+        return {}
+    wf = np.array(weight.tolist(), dtype=float) if weight.dtype == object else weight.astype(float)
+    return {"entropy": float(np.sum(wf[counted] * entropy[counted])) / denominator,
+            "knows": Fraction(int(weight[counted & (triples == 1)].sum()), denominator)}
 
 
 def show_advice(game: ClueState, by: int, cards: tuple[int, int, int]) -> list[dict[str, object]]:

@@ -2,8 +2,8 @@
 
 The score of a suggestion is the mutual information (bits) between the envelope triple and what the
 suggester will see (who shows, and which card; a player holding several of the cards shows one at random),
-deals uniform over those consistent with the file.  It is computed exactly (:func:`exact_information`:
-counting passes kept apart by the holders of the suggested cards and by the envelope); past
+deals uniform over those consistent with the file.  It is computed exactly (:func:`exact_information`: one
+counting pass shared by every suggestion, carrying per state the counts per answer so far); past
 :data:`EXACT_BUDGET`, or with ``--method sampled``, it is estimated from deals drawn uniformly from the
 consistent deals with the Miller-Madow bias correction, and labelled so.  The envelope's entropy and the
 certainty of an accusation are exact.
@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import math
 import random
-from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -24,7 +23,10 @@ from sleuth.schema import Names
 
 import numpy as np
 
-from .counting import Problem, _Counter, sample_deals
+from sleuth.limits import check_size, max_items
+
+from .counting import (ENTRY_BYTES, OBJECT_FACTOR, LayerTooLarge, Problem, _Counter, _segment_sum, _unique,
+                       deal_bound, sample_deals)
 from .sheet import counted_sheet
 
 if TYPE_CHECKING:
@@ -35,30 +37,41 @@ DEFAULT_SAMPLES = 1000
 
 def information(deals: list[tuple[int, ...]], by: int, triple: tuple[int, int, int], n: int) -> float:
     """Estimated mutual information between the envelope and the answer to ``triple`` asked by ``by``."""
-    joint: dict[tuple[Any, Any], float] = defaultdict(float)
-    for deal in deals:
-        key_env = tuple(sorted(c for c, p in enumerate(deal) if p == n))
-        outcome: list[tuple[Any, float]] = [(None, 1.0)]
-        for i in range(1, n):
-            p = (by + i) % n
-            held = [c for c in triple if deal[c] == p]
-            if held:
-                outcome = [((p, c), 1.0 / len(held)) for c in held]
-                break
-        for o, w in outcome:
-            joint[(o, key_env)] += w
-    total = float(len(deals))
-    p_o: dict[Any, float] = defaultdict(float)
-    p_e: dict[Any, float] = defaultdict(float)
-    for (o, e), w in joint.items():
-        p_o[o] += w
-        p_e[e] += w
-    mi = 0.0
-    for (o, e), w in joint.items():
-        mi += (w / total) * math.log2(w * total / (p_o[o] * p_e[e]))
-    # Miller-Madow correction of the plug-in estimate's upward bias (fewer samples than joint cells).
-    bias = (len(joint) - len(p_o) - len(p_e) + 1) / (2 * total * math.log(2))
-    return max(mi - bias, 0.0)
+    return sampled_information(deals, by, [triple], n)[0]
+
+
+def sampled_information(deals: list[tuple[int, ...]], by: int, triples: Sequence[tuple[int, int, int]],
+                        n: int) -> list[float]:
+    """:func:`information` of every suggestion in ``triples`` over the same sampled deals (arrays: one row
+    per deal): the plug-in estimate with the Miller-Madow correction of its upward bias."""
+    if not deals:
+        return [0.0] * len(triples)
+    place = np.array(deals, dtype=np.int64)
+    k = place.shape[0]
+    _, env = np.unique(place == n, axis=0, return_inverse=True)   # the envelope of each deal, numbered
+    env = env.reshape(-1)
+    out = []
+    for triple in triples:
+        holder = place[:, list(triple)]                            # k x 3
+        shower = np.full(k, -1, dtype=np.int64)
+        for i in range(n - 1, 0, -1):   # the first player clockwise from the suggester who holds a card shows
+            q = (by + i) % n
+            shower[(holder == q).any(axis=1)] = q
+        held = holder == shower[:, None]                           # the cards the shower holds
+        size = held.sum(axis=1)
+        rows = [np.flatnonzero(size == 0)] + [np.flatnonzero(held[:, j]) for j in range(3)]
+        answer = np.concatenate([np.full(rows[0].size, -1)] + [shower[r] * 3 + j for j, r in enumerate(rows[1:])])
+        weight = np.concatenate([np.full(rows[0].size, 6)] + [6 // size[r] for r in rows[1:]])
+        deal_env = env[np.concatenate(rows)]
+        uniq, inverse = np.unique(deal_env * (3 * n + 1) + answer + 1, return_inverse=True)
+        joint = np.bincount(inverse.reshape(-1), weights=weight / 6.0)
+        p_e = np.bincount(uniq // (3 * n + 1), weights=joint)[uniq // (3 * n + 1)]
+        a_index = uniq % (3 * n + 1)
+        p_a = np.bincount(a_index, weights=joint)[a_index]
+        mi = float(np.sum(joint / k * np.log2(joint * k / (p_a * p_e))))
+        cells = len(uniq) - len(np.unique(a_index)) - len(np.unique(uniq // (3 * n + 1))) + 1
+        out.append(max(mi - cells / (2 * k * math.log(2)), 0.0))
+    return out
 
 
 @dataclass(frozen=True)
@@ -70,20 +83,27 @@ class Score:
     key: tuple[tuple[int, int], ...]
 
 
-EXACT_BUDGET = 5_000_000   # counting states (summed over the passes) the exact advice may take, ~5 s on one core
+EXACT_BUDGET = 20_000_000   # counts (:func:`exact_work`) the exact advice may take
+
+
+FLOAT_EXACT = 1 << 53   # counts below it add up exactly in float64 (the fast path of the exact advice)
 
 
 def exact_work(problem: Problem, suggestions: Sequence[tuple[int, int, int]]) -> int:
-    """An estimate of :func:`exact_information`'s work, in counting states: one pass per suggestion up to
-    symmetry, each about the size of the plain count's layers (all of them) plus a fixed cost of 1000."""
+    """:func:`exact_information`'s work, in counts: per step of the shared pass (:class:`_Plain`), its live
+    states times a bound on its columns (per set of a suggestion class's cards placed so far, the answers so
+    far it allows: nobody, or a player other than the suggester with a non-empty subset of the set)."""
     reduced = problem.propagate()
     if reduced is None:
         return 0
-    counter = _Counter(reduced, True)
-    counter.run()
-    size = sum(layer.size for layer in counter.layers)
+    plain = _Plain(reduced)
     rep = _representatives(reduced)
-    return len({(rep[t[0]], rep[t[1]], rep[t[2]]) for t in suggestions}) * (size + 1000)
+    classes = {(rep[t[0]], rep[t[1]], rep[t[2]]) for t in suggestions}
+    n, work = reduced.n, 0
+    for i, live in enumerate(plain.live[1:]):
+        placed = {tuple(c for c in t if plain.step_of[c] <= i) for t in classes}
+        work += int(live.sum()) * sum(1 + (n - 1) * ((1 << len(p)) - 1) for p in placed)
+    return work
 
 
 def _representatives(reduced: Problem) -> dict[int, int]:
@@ -95,74 +115,248 @@ def _representatives(reduced: Problem) -> dict[int, int]:
             for c, m in enumerate(reduced.allowed)}
 
 
+class _Plain:
+    """The plain counting pass that every suggestion shares: every representative card (:func:`_representatives`)
+    a one-card group placed in one step, the other cards in blocks of interchangeable cards placed one place
+    per step; per step the transitions (source state, next state, ways, place) and per layer which states
+    still reach a complete deal.  ``step_of``: the step of each representative card."""
+
+    def __init__(self, prob: Problem, options: Mapping[str, Any] | None = None) -> None:
+        rep = _representatives(prob)
+        counter = self.counter = _Counter(prob, True, refine=lambda c: ("single", c) if rep[c] == c else None)
+        self.step_of: dict[int, int] = {}
+        keys: np.ndarray = np.array([counter.initial()], dtype=counter.key_dtype)
+        self.layers, self.steps = [keys], []
+        forward: list[np.ndarray] = [np.ones(1, dtype=counter.dtype)]
+        most = max_items(options, ENTRY_BYTES)
+        kept = 1
+        for i, moves in enumerate(counter._group_steps()):
+            if len(counter.groups[moves[0][0]].cards) == 1:
+                self.step_of[counter.groups[moves[0][0]].cards[0]] = i
+            kept += keys.size * (len(moves) + 1)
+            if kept > most:
+                check_size(f"Clue states and transitions (advice, step {i + 1} of {len(counter.groups)})", kept,
+                           options, ENTRY_BYTES, error=LayerTooLarge)
+            parts = [counter._step(mv, keys)[:3] for mv in moves]
+            src = np.concatenate([p[0] for p in parts])
+            place = np.concatenate([np.full(p[0].size, mv[1], dtype=np.int64)
+                                    for p, mv in zip(parts, moves, strict=True)])
+            ways = np.concatenate([p[2] for p in parts])
+            keys, dst = _unique(np.concatenate([p[1] for p in parts]))
+            forward.append(_segment_sum(dst, forward[-1][src] * ways, keys.size, counter.dtype))
+            self.steps.append((src, dst, ways, place))
+            self.layers.append(keys)
+        self.forward = forward
+        self.live = [counter.accept(keys)]
+        for i in range(len(self.steps) - 1, -1, -1):   # backward: the states with a completion
+            src, dst, _, _ = self.steps[i]
+            live = np.zeros(self.layers[i].size, dtype=bool)
+            live[src[self.live[0][dst]]] = True
+            self.live.insert(0, live)
+
+
 def exact_information(problem: Problem, by: int, suggestions: Sequence[tuple[int, int, int]],
                       options: Mapping[str, Any] | None = None) -> dict[tuple[int, int, int], Score]:
     """The exact mutual information between the envelope and what ``by`` sees after each suggestion: who
     shows and which card (a player holding several of the cards shows each with probability 1/|held|),
     deals uniform over those consistent with ``problem``.
 
-    One counting pass per suggestion up to symmetry (cards that share a category and a place mask and that
-    no shown-card set or accusation names are interchangeable: swapping them changes no score), kept apart
-    by the holder of each suggested card and by the envelope (:meth:`.counting._Counter.split`): the joint
-    distribution of (envelope, answer) read off the rows.  {} when no deal is consistent.  Raises
-    :class:`.counting.LayerTooLarge` past the budget."""
+    One counting pass shared by every suggestion (:class:`_Plain`: every card placed on its own, so the
+    envelope slots name the envelope), then one pass over its transitions that carries, per suggestion up
+    to symmetry (cards sharing a category and a place mask that no shown-card set or accusation names are
+    interchangeable: swapping them changes no score), the answer so far: the first player clockwise from
+    ``by`` holding one of its cards placed so far, and which of them they hold.  A suggestion joins at the
+    step of its first card, from the shared pass's counts.  The complete deals give the joint counts of
+    (envelope, answer) per suggestion.  {} when no deal is consistent.  Raises
+    :class:`.counting.LayerTooLarge` past the memory budget."""
     reduced = problem.propagate()
     if reduced is None:
         return {}
     rep = _representatives(reduced)
-    scores: dict[tuple[int, int, int], Score] = {}
-    out = {}
-    for t in suggestions:
-        r = (rep[t[0]], rep[t[1]], rep[t[2]])
-        if r not in scores:
-            scores[r] = _information(reduced, by, r, options)
-        out[t] = scores[r]
-    return out if all(s.key for s in scores.values()) else {}   # no key: no consistent deal
+    classes = sorted({(rep[t[0]], rep[t[1]], rep[t[2]]) for t in suggestions})
+    plain = _Plain(reduced, options)
+    if not plain.live[-1].any():
+        return {}
+    scores = _class_scores(plain, by, classes, options)
+    return {t: scores[(rep[t[0]], rep[t[1]], rep[t[2]])] for t in suggestions}
 
 
-def _information(prob: Problem, by: int, triple: tuple[int, int, int],
-                 options: Mapping[str, Any] | None) -> Score:
-    """:func:`exact_information` of one suggestion (``prob`` propagated)."""
-    n = prob.n
-    counter = _Counter(prob, True, refine=lambda c: ("single", c) if c in triple else None)
-    watched = [(c, q) for c in triple for q in range(n)]
-    records, counts, _ = counter.split(None, watched, by_envelope=True, options=options)
-    _, bit = counter.record_layout
-    envelope = records >> counter.record_width
-    holder = []   # the player holding each suggested card (n: none, the card is in the envelope)
-    for c in triple:
-        h = np.full(len(counts), n, dtype=np.int64)
-        for q in range(n):
-            if (c, q) in bit:
-                h[((records >> bit[(c, q)]) & 1).astype(bool)] = q
-        holder.append(h)
-    shower = np.full(len(counts), -1, dtype=np.int64)
-    for i in range(n - 1, 0, -1):  # the first player clockwise from the suggester who holds a card shows
-        q = (by + i) % n
-        shower[(holder[0] == q) | (holder[1] == q) | (holder[2] == q)] = q
-    held = sum((h == shower).astype(np.int64) for h in holder)
-    weight = np.array(counts, dtype=object if isinstance(records, np.ndarray) and records.dtype == object
-                      or max(counts, default=0) >= 1 << 59 else np.int64)
-    envs, answers, weights = [envelope[shower < 0]], [np.full(int((shower < 0).sum()), -1)], [6 * weight[shower < 0]]
-    for j, h in enumerate(holder):   # each held card shown with probability 1 / held: weight 6 / held
-        rows = np.flatnonzero(h == shower)
-        envs.append(envelope[rows])
-        answers.append(shower[rows] * 3 + j)
-        weights.append(6 // held[rows] * weight[rows])
-    joint: dict[tuple[int, int], int] = defaultdict(int)
-    per_env: dict[int, int] = defaultdict(int)
-    per_answer: dict[int, int] = defaultdict(int)
-    for e, a, w in zip(np.concatenate(envs).tolist(), np.concatenate(answers).tolist(),
-                       np.concatenate(weights).tolist(), strict=True):
-        joint[(e, a)] += w
-        per_env[e] += w
-        per_answer[a] += w
-    total = sum(per_env.values())
-    if not total:
-        return Score(0.0, ())
-    terms = sorted((w, per_env[e] * per_answer[a]) for (e, a), w in joint.items())
-    bits = sum(w / total * (math.log2(w) + math.log2(total) - math.log2(pe)) for w, pe in terms)
-    return Score(max(bits, 0.0), tuple(terms))
+def _class_scores(plain: _Plain, by: int, classes: list[tuple[int, int, int]],
+                  options: Mapping[str, Any] | None) -> dict[tuple[int, int, int], Score]:
+    """:func:`exact_information` for the suggestion classes, over the shared pass ``plain``, in dense arrays:
+    a row per live state, a column per (cards of a suggestion placed so far, answer so far).  Suggestions
+    that agree on the cards placed so far share their columns (one column for all of them before their
+    first card); at the end a column per (suggestion, answer)."""
+    counter, n = plain.counter, plain.counter.prob.n
+    bound = deal_bound(counter.prob) * max(len(g.cards) for g in counter.groups)
+    dtype: type = float if bound < FLOAT_EXACT else np.int64 if bound < 1 << 62 else object   # exact sums
+    card_at = {i: c for c, i in plain.step_of.items()}
+    base = len(counter.prob.card_category) + 1
+    unit = [base * base, base, 1]   # a set of placed cards, one per category: sum of (card + 1) * unit
+    none = n << 3   # the answer so far: distance clockwise from by << 3 | its held cards (0-2); n: nobody yet
+    ans_bits = (none | 7).bit_length()
+    x: np.ndarray = plain.forward[0][plain.live[0]].astype(dtype)[:, None]
+    col_set = np.zeros(1, dtype=np.int64)
+    col_ans = np.full(1, none, dtype=np.int64)
+    placed = np.zeros(len(classes), dtype=np.int64)   # per class, its cards placed so far
+    card_of = np.array(classes, dtype=np.int64)
+    entry = 8 * (OBJECT_FACTOR if dtype is object else 1)
+    for i, (src, dst, ways, place) in enumerate(plain.steps):
+        keep = np.flatnonzero(plain.live[i + 1][dst])
+        src, dst, ways, place = (np.cumsum(plain.live[i])[src[keep]] - 1, np.cumsum(plain.live[i + 1])[dst[keep]] - 1,
+                                 ways[keep], place[keep])
+        rows = int(plain.live[i + 1].sum())
+        if i not in card_at:   # a block of cards no suggestion class names: every column moves as it is
+            x = _Move(src, dst, ways).apply(x, rows)
+            continue
+        c = card_at[i]   # a one-card group: every way is 1
+        k = counter.prob.card_category[c]
+        mine = card_of[:, k] == c
+        grows = np.unique(placed[mine])
+        stays = np.unique(placed[~mine])
+        placed = placed + mine * ((c + 1) * unit[k])
+        moves = [(q, _Move(src[place == q], dst[place == q])) for q in np.unique(place).tolist()]
+        blocks: list[tuple[np.ndarray, np.ndarray, _Move | None]] = []   # columns, keys, transitions
+        still = np.flatnonzero(np.isin(col_set, stays))
+        if still.size:
+            blocks.append((still, (col_set[still] << ans_bits) | col_ans[still], None))
+        more = np.flatnonzero(np.isin(col_set, grows))
+        if more.size:
+            ah, grown = col_ans[more], (col_set[more] + (c + 1) * unit[k]) << ans_bits
+            for q, mv in moves:
+                if q in (n, by):
+                    blocks.append((more, grown | ah, mv))
+                else:
+                    dist, old = (q - by) % n, ah >> 3
+                    new_ans = np.where(dist < old, (dist << 3) | 1 << k, np.where(dist == old, ah | 1 << k, ah))
+                    blocks.append((more, grown | new_ans, mv))
+        keys, inverse = np.unique(np.concatenate([b[1] for b in blocks]), return_inverse=True)
+        if rows * keys.size > 1_000_000:
+            check_size(f"Clue advice counts (step {i + 1} of {len(plain.steps)})", rows * keys.size, options,
+                       entry, error=LayerTooLarge)
+        out: np.ndarray = np.zeros((rows, keys.size), dtype=dtype)
+        at = 0
+        for cols, key, how in blocks:
+            target = inverse[at:at + key.size]
+            at += key.size
+            if how is None:   # the columns without this card: every transition, keys unchanged (distinct)
+                out[:, target] += _Move(src, dst).apply(x[:, cols], rows)
+            else:
+                _add_columns(out, target, how.apply(x[:, cols], rows))
+        x = out
+        col_set, col_ans = keys >> ans_bits, keys & ((1 << ans_bits) - 1)
+    # the complete deals by envelope; the columns by suggestion
+    final = counter.codes(plain.layers[-1][plain.live[-1]])
+    eb = counter.env_bits
+    envelope = (final[0] << 2 * eb) | (final[1] << eb) | final[2]
+    order = np.argsort(envelope, kind="stable")
+    env = envelope[order]
+    starts = np.flatnonzero(np.concatenate([[True], env[1:] != env[:-1]]))
+    per_env = np.add.reduceat(x[order], starts, axis=0)
+    e_index, t_index = np.nonzero(per_env if per_env.dtype != object else per_env != 0)
+    cnt = per_env[e_index, t_index]
+    if dtype is float:
+        cnt = np.rint(cnt).astype(np.int64)
+    class_of = {int(p): k for k, p in enumerate(placed.tolist())}
+    cls = np.array([class_of[p] for p in col_set.tolist()], dtype=np.int64)[t_index]
+    return _scores(classes, by, n, 3 * eb, cls, env[starts][e_index], col_ans[t_index], cnt)
+
+
+class _Move:
+    """The transitions of one step for one place: row ``dst[t]`` of the next layer gets row ``src[t]``,
+    added up, in rounds (each a fancy-indexed add with no repeated target row)."""
+
+    def __init__(self, src: np.ndarray, dst: np.ndarray, ways: np.ndarray | None = None) -> None:
+        order = np.argsort(dst, kind="stable")
+        d = dst[order]
+        first = np.concatenate([[True], d[1:] != d[:-1]])
+        rank = np.arange(d.size) - np.maximum.accumulate(np.where(first, np.arange(d.size), 0))
+        self.rounds: list[tuple[np.ndarray, np.ndarray, np.ndarray | None]] = []
+        for r in range(int(rank.max(initial=-1)) + 1):
+            sel = order[rank == r]
+            self.rounds.append((src[sel], d[rank == r], None if ways is None or not (ways != 1).any() else ways[sel]))
+
+    def apply(self, x: np.ndarray, rows: int) -> np.ndarray:
+        out = np.zeros((rows, x.shape[1]), dtype=x.dtype)
+        for s, d, w in self.rounds:
+            out[d] += x[s] if w is None else x[s] * w.astype(x.dtype)[:, None]
+        return out
+
+
+def _add_columns(out: np.ndarray, target: np.ndarray, x: np.ndarray) -> None:
+    """``out[:, target[j]] += x[:, j]`` for every column j, repeated targets added up (in rounds)."""
+    order = np.argsort(target, kind="stable")
+    t = target[order]
+    first = np.concatenate([[True], t[1:] != t[:-1]])
+    rank = np.arange(t.size) - np.maximum.accumulate(np.where(first, np.arange(t.size), 0))
+    for r in range(int(rank.max(initial=-1)) + 1):
+        sel = rank == r
+        out[:, t[sel]] += x[:, order[sel]]
+
+
+def _scores(classes: list[tuple[int, int, int]], by: int, n: int, env_bits: int, cls: np.ndarray,
+            envelope: np.ndarray, ans: np.ndarray, cnt: np.ndarray) -> dict[tuple[int, int, int], Score]:
+    """Per class, the mutual information from the complete deals' (class, envelope, answer so far, deals):
+    nobody shows (no card held), or the first holder shows each of the cards they hold with probability
+    1 / held (weight 6 / held)."""
+    wide = cnt.dtype == object or int(cnt.max(initial=0)) >= 1 << 59
+    weight = cnt.astype(object) if wide else cnt.astype(np.int64)
+    held = ans & 7
+    size: np.ndarray = ((held >> 0) & 1) + ((held >> 1) & 1) + ((held >> 2) & 1)
+    rows = [np.flatnonzero(held == 0)]
+    answer = [np.full(rows[0].size, -1, dtype=np.int64)]
+    share = [6 * weight[rows[0]]]
+    for j in range(3):
+        r = np.flatnonzero((held >> j) & 1)
+        rows.append(r)
+        answer.append(((by + (ans[r] >> 3)) % n) * 3 + j)
+        share.append((6 // size[r]) * weight[r])
+    r = np.concatenate(rows)
+    c, e, a, w = cls[r], envelope[r], np.concatenate(answer), np.concatenate(share)
+    ab = (3 * n + 1).bit_length()
+    cs, amask = env_bits + ab, (1 << ab) - 1
+    joint = _sum_by((c << cs) | (e << ab) | (a + 1), w)
+    per_env = _sum_by((c << cs) | (e << ab), w)
+    per_answer = _sum_by((c << cs) | (a + 1), w)
+    jk, jw = joint
+    jc = jk >> cs
+    pe = per_env[1][np.searchsorted(per_env[0], jk & ~amask)]
+    pa = per_answer[1][np.searchsorted(per_answer[0], (jc << cs) | (jk & amask))]
+    totals = _sum_by(per_env[0] >> cs, per_env[1])
+    total = totals[1][np.searchsorted(totals[0], jc)]
+    f = [np.array(x.tolist() if x.dtype == object else x, dtype=float) for x in (jw, pe, pa, total)]
+    terms = f[0] / f[3] * (np.log2(f[0]) + np.log2(f[3]) - np.log2(f[1]) - np.log2(f[2]))
+    bits = np.zeros(len(classes))
+    np.add.at(bits, jc, terms)
+    # exact ties: the sums' terms compared exactly, for classes whose floats are close
+    order = np.argsort(bits, kind="stable")
+    close = np.zeros(len(classes), dtype=bool)
+    if len(classes) > 1:
+        near = np.isclose(bits[order][1:], bits[order][:-1], rtol=1e-9, atol=1e-12)
+        close[order[1:][near]] = close[order[:-1][near]] = True
+    starts = np.searchsorted(jc, np.arange(len(classes) + 1))
+    out: dict[tuple[int, int, int], Score] = {}
+    tied: dict[tuple[tuple[int, int], ...], float] = {}
+    for k, t in enumerate(classes):
+        lo, hi = int(starts[k]), int(starts[k + 1])
+        if lo == hi:
+            out[t] = Score(0.0, ())
+            continue
+        if close[k]:
+            key = tuple(sorted(zip(jw[lo:hi].tolist(), (pe[lo:hi].astype(object) * pa[lo:hi].astype(object))
+                                   .tolist(), strict=True)))
+        else:
+            key = ((-1, k),)
+        out[t] = Score(max(float(tied.setdefault(key, float(bits[k]))), 0.0), key)   # equal terms: one value
+    return out
+
+
+def _sum_by(key: np.ndarray, value: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Sorted distinct keys and the sum of the values of each."""
+    order = np.argsort(key, kind="quicksort")
+    key = key[order]
+    starts = np.flatnonzero(np.concatenate([[True], key[1:] != key[:-1]])) if key.size else np.zeros(0, np.int64)
+    return key[starts], np.add.reduceat(value[order], starts) if starts.size else value[:0]
 
 
 def suggest_report(puzzle: CluePuzzle, opts: Mapping[str, Any], method: str = "information") -> Report:
@@ -215,8 +409,8 @@ def suggest_report(puzzle: CluePuzzle, opts: Mapping[str, Any], method: str = "i
         if work <= EXACT_BUDGET:
             exact = exact_information(puzzle.problem(), by, suggestions, opts)
         else:
-            puzzle.doc.note(f"the exact information of every suggestion is past the budget (about {work:,} counting "
-                            f"states, more than {EXACT_BUDGET:,}): the scores are estimated from {samples} sampled "
+            puzzle.doc.note(f"the exact information of every suggestion is past the budget (about {work:,} counts, "
+                            f"more than {EXACT_BUDGET:,}): the scores are estimated from {samples} sampled "
                             "deals", "--method")
     if exact:
         ranked = sorted(exact.items(), key=lambda x: (-x[1].bits, x[1].key, x[0]))
@@ -247,9 +441,7 @@ def suggest_report(puzzle: CluePuzzle, opts: Mapping[str, Any], method: str = "i
         lines += _score_words(game.players[by], entropy, len(shown), len(rows))
         return Report(puzzle.game, Status.OK, fields, "\n".join(lines))
     deals = sample_deals(puzzle.problem(), samples, random.Random(seed))
-    ranking = []
-    for t in suggestions:
-        ranking.append((information(deals, by, t, n), t))
+    ranking = list(zip(sampled_information(deals, by, suggestions, n), suggestions, strict=True))
     ranking.sort(key=lambda x: (-x[0], x[1]))
     rows = [{"suspect": game.card(t[0]), "weapon": game.card(t[1]), "room": game.card(t[2]),
              "information": round(info, 4)} for info, t in ranking[:top]]

@@ -2,8 +2,10 @@
 
 Every prefix of simulated classic games, per player count, seen by player 1 and by an outside observer: the
 exact sheet, the exact probabilities (cells and envelope triples), what the others know (``solve
---others``) and the suggestion advice (``suggest``: player 1's suggestions in player 1's view, the
-suggester of the turn in the observer's).  Median, p95 and max per state.  The same script runs on an older
+--others``), the suggestion advice (``suggest``: player 1's suggestions in player 1's view, the
+suggester of the turn in the observer's) and another player's envelope beliefs (``beliefs``: what ``suggest
+--show`` computes for each card the viewer could show; the suggester of the turn, or the next player when
+that is the viewer).  Median, p95 and max per state.  The same script runs on an older
 checkout (its advice is then the sampled estimate, the only one it has): run it with each checkout's
 interpreter, back to back, for a before/after table.
 
@@ -31,14 +33,14 @@ from sleuth.executor import task_seed
 from sleuth.models.clue import suggest
 from sleuth.models.clue.counting import Problem, count_deals, sample_deals
 from sleuth.models.clue.model import build_model
-from sleuth.models.clue.others import others_knowledge
+from sleuth.models.clue.others import envelope_beliefs, others_knowledge
 from sleuth.models.clue.sheet import exact_sheet
 from sleuth.models.clue.simulate import simulate
 
 if TYPE_CHECKING:   # the older checkouts (run for a before/after table) call it Game
     from sleuth.models.clue.state import ClueState
 
-PARTS = ("sheet", "probabilities", "others", "advice")
+PARTS = ("sheet", "probabilities", "others", "advice", "beliefs")
 
 
 def advice(game: ClueState, by: int) -> object:
@@ -49,6 +51,8 @@ def advice(game: ClueState, by: int) -> object:
     if hasattr(suggest, "exact_information") and suggest.exact_work(problem, triples) <= suggest.EXACT_BUDGET:
         return suggest.exact_information(problem, by, triples)
     deals = sample_deals(problem, suggest.DEFAULT_SAMPLES, random.Random(0))
+    if hasattr(suggest, "sampled_information"):
+        return suggest.sampled_information(deals, by, triples, len(game.players))
     return [suggest.information(deals, by, t, len(game.players)) for t in triples]
 
 
@@ -69,6 +73,9 @@ def state_times(game: ClueState, by: int, parts: tuple[str, ...]) -> dict[str, f
         out["others"] = cpu(others_knowledge, game)
     if "advice" in parts:
         out["advice"] = cpu(advice, game, by)
+    if "beliefs" in parts:   # what `suggest --show` computes per card: another player's envelope beliefs
+        other = by if by != game.viewer else (by + 1) % len(game.players)
+        out["beliefs"] = cpu(envelope_beliefs, game, other)
     return out
 
 

@@ -13,7 +13,7 @@ from fractions import Fraction
 import pytest
 
 from sleuth.models.clue import suggest
-from sleuth.models.clue.counting import Problem
+from sleuth.models.clue.counting import Problem, sample_deals
 from sleuth.models.clue.others import all_deals, satisfies
 from sleuth.models.clue.simulate import simulate
 from sleuth.models.clue.state import ClueState
@@ -77,6 +77,57 @@ def test_exact_information_matches_brute_force(deck, players: int, seed: int, ga
                     if got[a].key == got[b].key:
                         assert got[a].bits == got[b].bits
     assert checked > 100 and positive > 10
+
+
+def reference_information(deals: list[tuple[int, ...]], by: int, triple: tuple[int, int, int], n: int) -> float:
+    """The sampled estimate deal by deal: plug-in mutual information minus the Miller-Madow correction."""
+    joint: dict[tuple[object, object], float] = defaultdict(float)
+    for deal in deals:
+        env = tuple(c for c, p in enumerate(deal) if p == n)
+        answers: list[tuple[object, float]] = [(None, 1.0)]
+        for i in range(1, n):
+            q = (by + i) % n
+            held = [c for c in triple if deal[c] == q]
+            if held:
+                answers = [((q, c), 1.0 / len(held)) for c in held]
+                break
+        for a, w in answers:
+            joint[(a, env)] += w
+    k = float(len(deals))
+    p_a: dict[object, float] = defaultdict(float)
+    p_e: dict[object, float] = defaultdict(float)
+    for (a, e), w in joint.items():
+        p_a[a] += w
+        p_e[e] += w
+    mi = sum(w / k * math.log2(w * k / (p_a[a] * p_e[e])) for (a, e), w in joint.items())
+    return max(mi - (len(joint) - len(p_a) - len(p_e) + 1) / (2 * k * math.log(2)), 0.0)
+
+
+@pytest.mark.parametrize(("players", "k"), [(3, 6), (4, 9), (6, 12)])
+def test_sampled_information_matches_deal_by_deal(players: int, k: int) -> None:
+    sim = simulate(players, random.Random(players))
+    game = sim.view(None, min(k, len(sim.suggestions)))
+    deals = sample_deals(Problem.from_observations(game, game.observations()), 300, random.Random(1))
+    triples = list(itertools.product(*(game.deck.members(c) for c in range(3))))
+    got = suggest.sampled_information(deals, k % players, triples, players)
+    want = [reference_information(deals, k % players, t, players) for t in triples]
+    assert all(math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-12) for a, b in zip(got, want, strict=True))
+    assert sum(w > 0 for w in want) > 10
+
+
+def test_integer_sums_give_the_float_sums(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The exact advice adds counts in float64 when they stay below 2**53, in int64 otherwise: same scores."""
+    sim = simulate(4, random.Random(7))
+    game = sim.view(None, min(8, len(sim.suggestions)))
+    prob = Problem.from_observations(game, game.observations())
+    triples = list(itertools.product(*(game.deck.members(c) for c in range(3))))
+    fast = suggest.exact_information(prob, 1, triples)
+    monkeypatch.setattr(suggest, "FLOAT_EXACT", 0)
+    wide = suggest.exact_information(prob, 1, triples)
+    assert fast.keys() == wide.keys() and len({s.bits for s in fast.values()}) > 5
+    for t in triples:
+        assert math.isclose(fast[t].bits, wide[t].bits, rel_tol=1e-12, abs_tol=1e-15)
+        assert (fast[t].key[0][0] == -1) == (wide[t].key[0][0] == -1)
 
 
 def test_no_consistent_deal_gives_no_scores() -> None:

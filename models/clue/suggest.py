@@ -89,6 +89,14 @@ EXACT_BUDGET = 20_000_000   # counts (:func:`exact_work`) the exact advice may t
 FLOAT_EXACT = 1 << 53   # counts below it add up exactly in float64 (the fast path of the exact advice)
 
 
+class PastBudget(Exception):
+    """The exact advice would take ``work`` counts (:func:`exact_work`), more than it was allowed."""
+
+    def __init__(self, work: int) -> None:
+        super().__init__(f"about {work:,} counts")
+        self.work = work
+
+
 def exact_work(problem: Problem, suggestions: Sequence[tuple[int, int, int]]) -> int:
     """:func:`exact_information`'s work, in counts: per step of the shared pass (:class:`_Plain`), its live
     states times a bound on its columns (per set of a suggestion class's cards placed so far, the answers so
@@ -96,10 +104,18 @@ def exact_work(problem: Problem, suggestions: Sequence[tuple[int, int, int]]) ->
     reduced = problem.propagate()
     if reduced is None:
         return 0
-    plain = _Plain(reduced)
+    return _work(_Plain(reduced), _classes(reduced, suggestions), reduced.n)
+
+
+def _classes(reduced: Problem, suggestions: Sequence[tuple[int, int, int]]) -> list[tuple[int, int, int]]:
+    """The suggestions up to symmetry (:func:`_representatives`), sorted."""
     rep = _representatives(reduced)
-    classes = {(rep[t[0]], rep[t[1]], rep[t[2]]) for t in suggestions}
-    n, work = reduced.n, 0
+    return sorted({(rep[t[0]], rep[t[1]], rep[t[2]]) for t in suggestions})
+
+
+def _work(plain: _Plain, classes: Sequence[tuple[int, int, int]], n: int) -> int:
+    """:func:`exact_work` over a shared pass already built."""
+    work = 0
     for i, live in enumerate(plain.live[1:]):
         placed = {tuple(c for c in t if plain.step_of[c] <= i) for t in classes}
         work += int(live.sum()) * sum(1 + (n - 1) * ((1 << len(p)) - 1) for p in placed)
@@ -156,7 +172,8 @@ class _Plain:
 
 
 def exact_information(problem: Problem, by: int, suggestions: Sequence[tuple[int, int, int]],
-                      options: Mapping[str, Any] | None = None) -> dict[tuple[int, int, int], Score]:
+                      options: Mapping[str, Any] | None = None, *, budget: int | None = None
+                      ) -> dict[tuple[int, int, int], Score]:
     """The exact mutual information between the envelope and what ``by`` sees after each suggestion: who
     shows and which card (a player holding several of the cards shows each with probability 1/|held|),
     deals uniform over those consistent with ``problem``.
@@ -167,16 +184,20 @@ def exact_information(problem: Problem, by: int, suggestions: Sequence[tuple[int
     interchangeable: swapping them changes no score), the answer so far: the first player clockwise from
     ``by`` holding one of its cards placed so far, and which of them they hold.  A suggestion joins at the
     step of its first card, from the shared pass's counts.  The complete deals give the joint counts of
-    (envelope, answer) per suggestion.  {} when no deal is consistent.  Raises
+    (envelope, answer) per suggestion.  {} when no deal is consistent.  Raises :class:`PastBudget` when the
+    work (:func:`exact_work`, read off the shared pass before the second one starts) is past ``budget``, and
     :class:`.counting.LayerTooLarge` past the memory budget."""
     reduced = problem.propagate()
     if reduced is None:
         return {}
     rep = _representatives(reduced)
-    classes = sorted({(rep[t[0]], rep[t[1]], rep[t[2]]) for t in suggestions})
+    classes = _classes(reduced, suggestions)
     plain = _Plain(reduced, options)
     if not plain.live[-1].any():
         return {}
+    work = _work(plain, classes, reduced.n)
+    if budget is not None and work > budget:
+        raise PastBudget(work)
     scores = _class_scores(plain, by, classes, options)
     return {t: scores[(rep[t[0]], rep[t[1]], rep[t[2]])] for t in suggestions}
 
@@ -405,13 +426,11 @@ def suggest_report(puzzle: CluePuzzle, opts: Mapping[str, Any], method: str = "i
     suggestions = [(s, w, r) for s in game.deck.members(0) for w in game.deck.members(1) for r in rooms]
     exact: dict[tuple[int, int, int], Score] = {}
     if method == "information":
-        work = exact_work(puzzle.problem(), suggestions)
-        if work <= EXACT_BUDGET:
-            exact = exact_information(puzzle.problem(), by, suggestions, opts)
-        else:
-            puzzle.doc.note(f"the exact information of every suggestion is past the budget (about {work:,} counts, "
-                            f"more than {EXACT_BUDGET:,}): the scores are estimated from {samples} sampled "
-                            "deals", "--method")
+        try:
+            exact = exact_information(puzzle.problem(), by, suggestions, opts, budget=EXACT_BUDGET)
+        except PastBudget as past:
+            puzzle.doc.note(f"the exact information of every suggestion is past the budget ({past}, more than "
+                            f"{EXACT_BUDGET:,}): the scores are estimated from {samples} sampled deals", "--method")
     if exact:
         ranked = sorted(exact.items(), key=lambda x: (-x[1].bits, x[1].key, x[0]))
         rank, ranks = 0, []

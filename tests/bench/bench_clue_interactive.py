@@ -48,7 +48,12 @@ def advice(game: ClueState, by: int) -> object:
     budget fallback), else the sampled estimate (1000 deals)."""
     problem = Problem.from_observations(game, game.observations())
     triples = list(itertools.product(*(game.deck.members(k) for k in range(3))))
-    if hasattr(suggest, "exact_information") and suggest.exact_work(problem, triples) <= suggest.EXACT_BUDGET:
+    if hasattr(suggest, "PastBudget"):
+        try:
+            return suggest.exact_information(problem, by, triples, budget=suggest.EXACT_BUDGET)
+        except suggest.PastBudget:
+            pass
+    elif hasattr(suggest, "exact_information") and suggest.exact_work(problem, triples) <= suggest.EXACT_BUDGET:
         return suggest.exact_information(problem, by, triples)
     deals = sample_deals(problem, suggest.DEFAULT_SAMPLES, random.Random(0))
     if hasattr(suggest, "sampled_information"):

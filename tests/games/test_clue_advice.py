@@ -130,6 +130,21 @@ def test_integer_sums_give_the_float_sums(monkeypatch: pytest.MonkeyPatch) -> No
         assert (fast[t].key[0][0] == -1) == (wide[t].key[0][0] == -1)
 
 
+def test_the_budget_is_read_off_the_shared_pass() -> None:
+    """``exact_information(..., budget=B)`` refuses exactly when :func:`exact_work` is past B, naming the work,
+    and otherwise gives the scores it gives without a budget."""
+    sim = simulate(4, random.Random(3))
+    game = sim.view(None, min(6, len(sim.suggestions)))
+    prob = Problem.from_observations(game, game.observations())
+    triples = list(itertools.product(*(game.deck.members(c) for c in range(3))))
+    work = suggest.exact_work(prob, triples)
+    assert work > 0
+    with pytest.raises(suggest.PastBudget) as past:
+        suggest.exact_information(prob, 2, triples, budget=work - 1)
+    assert past.value.work == work
+    assert suggest.exact_information(prob, 2, triples, budget=work) == suggest.exact_information(prob, 2, triples)
+
+
 def test_no_consistent_deal_gives_no_scores() -> None:
     sim = simulate(3, random.Random(1), deck=SMALL)
     game = sim.view(0, 0)

@@ -181,12 +181,13 @@ class _Split:
     def rows(self) -> list[tuple[int, int, int, Any]]:
         return list(zip(self.comp.tolist(), self.held_bits.tolist(), self.nums, self.env, strict=True))
 
-    def remaining(self, gi: int, comp: int) -> int:
-        """The cards of group ``gi`` the representative hand leaves out."""
+    def remaining(self, gi: int, comp: Any) -> Any:
+        """The cards of group ``gi`` the representative hand leaves out (``comp``: a hand code, or an array of
+        them)."""
         k = self.group_class[gi]
         return len(self.counter.groups[gi].cards) - (self.taken(comp, k) if k >= 0 else 0)
 
-    def taken(self, comp: int, k: int) -> int:
+    def taken(self, comp: Any, k: int) -> Any:
         return comp >> self.shift[k] & ((1 << len(self.classes[k][0]).bit_length()) - 1)
 
     def hand(self, comp: int) -> frozenset[int]:
@@ -326,41 +327,44 @@ def others_knowledge(game: ClueState, players: Sequence[int] | None = None) -> d
     return out
 
 
-def _knowledge_sums(weights: _Split, own: _Split) -> dict[str, Fraction]:
-    """The viewer's probability that the player knows each part: every view's weight from the viewer's
-    pass (``weights``), and the envelope cards the player's own pass (``own``) leaves possible in that view,
-    all views at once (arrays of (row, view) pairs, :meth:`_Split.pairs`).  The player knows a part in a
-    view when one card of it is possible."""
+def _joined_views(weights: _Split, own: _Split) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The views (hand, card shown at each unseen showing) of the viewer's pass ``weights`` joined with the
+    player's own pass ``own``, all at once (arrays of (row, view) pairs, :meth:`_Split.pairs`): each view's
+    hand code, the view of each of ``own``'s pairs, and each view's weight (the viewer's deals with it, times
+    6 per unseen showing: exact integers).  Raises InternalError when a view of the viewer's worlds has no
+    deal in the player's pass."""
     rows, code, share = weights.pairs
-    scale = 6 ** len(weights.unseen)
-    total = sum(weights.nums)
-    counts = np.array(weights.nums, dtype=object if total * scale >= 1 << 62 else np.int64)
-    w = counts[rows] * share
-    own_rows, own_code, _ = own.pairs
+    total = sum(weights.nums) * 6 ** len(weights.unseen)
+    w = np.array(weights.nums, dtype=object if total >= 1 << 62 else np.int64)[rows] * share
     n_views = rows.size
     if own is weights:   # one pass for both (an outside observer): no join
         comp, _, index = _unique_pairs(weights.comp[rows], code)
         index = np.concatenate([index, index])
     else:
+        own_rows, own_code, _ = own.pairs
         comp, _, index = _unique_pairs(np.concatenate([weights.comp[rows], own.comp[own_rows]]),
                                        np.concatenate([code, own_code]))
-    env_dtype: type = np.int64 if len(own.counter.groups) <= 62 else object
-    env = _segment_or(index[n_views:], np.array(own.env, dtype=env_dtype)[own_rows], comp.size, env_dtype)
     seen = np.zeros(comp.size, dtype=bool)
     seen[index[n_views:]] = True
     if not seen[index[:n_views]].all():
         raise InternalError("a view of the viewer's worlds has no deal in the player's own problem")
-    weight = _segment_sum(index[:n_views], w, comp.size, w.dtype)
+    return comp, index[n_views:], _segment_sum(index[:n_views], w, comp.size, w.dtype)
+
+
+def _knowledge_sums(weights: _Split, own: _Split) -> dict[str, Fraction]:
+    """The viewer's probability that the player knows each part: every view's weight from the viewer's
+    pass (``weights``), and the envelope cards the player's own pass (``own``) leaves possible in that view
+    (:func:`_joined_views`).  The player knows a part in a view when one card of it is possible."""
+    comp, own_view, weight = _joined_views(weights, own)
+    env_dtype: type = np.int64 if len(own.counter.groups) <= 62 else object
+    env = _segment_or(own_view, np.array(own.env, dtype=env_dtype)[own.pairs[0]], comp.size, env_dtype)
     sizes = [np.zeros(comp.size, dtype=np.int64) for _ in CATEGORIES]
     for gi, g in enumerate(own.counter.groups):
-        there = ((env >> gi) & 1).astype(np.int64)
-        k = own.group_class[gi]
-        left = len(g.cards) - (((comp >> own.shift[k]) & ((1 << len(own.classes[k][0]).bit_length()) - 1))
-                               .astype(np.int64) if k >= 0 else 0)
-        sizes[g.category] += there * left
+        sizes[g.category] += ((env >> gi) & 1).astype(np.int64) * np.asarray(own.remaining(gi, comp), dtype=np.int64)
     one = [x == 1 for x in sizes]
     known = {"envelope": one[0] & one[1] & one[2], **dict(zip(CATEGORIES, one, strict=True))}
-    return {part: Fraction(int(weight[mask].sum()), total * scale) for part, mask in known.items()}
+    total = sum(weights.nums) * 6 ** len(weights.unseen)
+    return {part: Fraction(int(weight[mask].sum()), total) for part, mask in known.items()}
 
 
 def player_problem(game: ClueState, player: int, reduced: Problem) -> Problem | None:
@@ -477,25 +481,14 @@ def envelope_beliefs(game: ClueState, player: int) -> dict[str, Any]:
         return {}
     own = _Split(prob, player, classes, unseen, counts=True, envelopes=True)
     denominator = sum(weights.nums) * 6 ** len(unseen)
-    rows, code, share = weights.pairs
-    big = denominator >= 1 << 62
-    w = np.array(weights.nums, dtype=object if big else np.int64)[rows] * share
-    own_rows, own_code, _ = own.pairs
-    n_views = rows.size
-    comp, _, index = _unique_pairs(np.concatenate([weights.comp[rows], own.comp[own_rows]]),
-                                   np.concatenate([code, own_code]))
-    weight = _segment_sum(index[:n_views], w, comp.size, w.dtype)
+    comp, own_view, weight = _joined_views(weights, own)
     # the player's deals per (view, envelope group triple), for the views the viewer's worlds have
     n_groups = len(own.counter.groups)
-    env = own.env
+    own_rows = own.pairs[0]
     deal_dtype: type = object if sum(own.nums) >= 1 << 62 else np.int64
     nums: np.ndarray = np.array(own.nums, dtype=deal_dtype)
-    view, triple, cell = _unique_pairs(index[n_views:], env[own_rows])
+    view, triple, cell = _unique_pairs(own_view, own.env[own_rows])
     deals = _segment_sum(cell, nums[own_rows], view.size, deal_dtype)
-    seen = np.zeros(comp.size, dtype=bool)
-    seen[view] = True
-    if not seen[index[:n_views]].all():
-        raise InternalError("a view of the viewer's worlds has no deal in the player's own problem")
     ways = np.ones(view.size, dtype=np.int64)   # envelopes per group triple: cards of each group outside the hand
     sizes = np.array([len(g.cards) for g in own.counter.groups], dtype=np.int64)
     klass = np.array(own.group_class, dtype=np.int64)

@@ -115,7 +115,6 @@ def warm_kernel() -> float:
         act = np.zeros(3, dtype=np.int64)
         once, twice = np.zeros((2, 1, 2), dtype=np.uint64)
         changed, todo = np.zeros((2, 2), dtype=np.uint8)
-        k.react_table(t, 2, 3, act)
         k.react_blocks(t, occ, 2, 3, act, once, twice, changed)
         k.react_again(t, occ, 2, 3, act, once, twice, changed, np.zeros((1, 1), dtype=np.uint8), todo,
                       1.0)

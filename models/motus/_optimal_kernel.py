@@ -111,14 +111,18 @@ def new_memo(slots):
 def memo_get(memo, h1, h2):
     """The packed entry (never negative) of the candidate set hashed ``(h1, h2)`` (128 bits) in the cache
     ``memo`` (:func:`new_memo`), -1 when absent."""
+    return memo[_slot(memo, h1, h2), 2]
+
+
+def _slot(memo, h1, h2):
+    """The row of ``(h1, h2)`` in the cache: its entry's, else the free one where it would go (linear probing
+    from ``h1``; the table is never full)."""
     mask = memo.shape[0] - 2
     i = h1 & mask
     while True:
         r = i + 1
-        if memo[r, 2] < 0:
-            return memo[r, 2]
-        if memo[r, 0] == h1 and memo[r, 1] == h2:
-            return memo[r, 2]
+        if memo[r, 2] < 0 or (memo[r, 0] == h1 and memo[r, 1] == h2):
+            return r
         i = (i + 1) & mask
 
 
@@ -137,16 +141,9 @@ def memo_put(memo, h1, h2, packed):
 
 def _place(memo, h1, h2, packed):
     """Store ``(h1, h2) -> packed`` in its slot (the table has room)."""
-    mask = memo.shape[0] - 2
-    i = h1 & mask
-    while True:
-        r = i + 1
-        if memo[r, 2] < 0:
-            memo[0, 0] += 1
-            break
-        if memo[r, 0] == h1 and memo[r, 1] == h2:
-            break
-        i = (i + 1) & mask
+    r = _slot(memo, h1, h2)
+    if memo[r, 2] < 0:
+        memo[0, 0] += 1
     memo[r, 0] = h1
     memo[r, 1] = h2
     memo[r, 2] = packed

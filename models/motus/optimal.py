@@ -36,7 +36,7 @@ MEMO_SLOTS = 1024  # the cache's first size (it doubles when half full)
 def kernel_module(compiled: bool) -> ModuleType:
     """The search kernel, as plain Python or compiled with numba (raises ImportError without numba); the
     compiled kernel is cached on disk (:func:`sleuth.jit.load_kernel`)."""
-    internal = ("sort_keys", "_sift", "new_memo", "memo_get", "memo_put", "_place", "steps", "_grown",
+    internal = ("sort_keys", "_sift", "new_memo", "memo_get", "_slot", "memo_put", "_place", "steps", "_grown",
                 "guess_bound", "enter", "others", "classes", "_put")  # called by the kernel only: no Python wrappers
     return load_kernel(_KERNEL_NAME, ("hard_filter", "solve") + internal, compiled, internal)
 
@@ -173,12 +173,11 @@ class Optimal:
              beta: int | None = None) -> int:
         ctl = np.array([0, 0, self.node_limit, -1, self._stamp], dtype=np.int64)
         self.ctl = ctl
-        value, self.memo = self.k.solve(np.ascontiguousarray(answers, dtype=np.int64),
-                             np.ascontiguousarray(allowed, dtype=np.int64), np.int64(depth),
-                             np.int64(self.k.INF if beta is None else beta), np.int64(forced), self.columns,
-                             np.int64(self.space.found), self.arow,
-                             self.lbt, self.zs, self.zg, self.zd, self.memo, self.cap is not None, self.hard,
-                             self.glet, self.gcnt, self.counts, ctl)
+        value, self.memo = self.k.solve(
+            np.ascontiguousarray(answers, dtype=np.int64), np.ascontiguousarray(allowed, dtype=np.int64),
+            np.int64(depth), np.int64(self.k.INF if beta is None else beta), np.int64(forced), self.columns,
+            np.int64(self.space.found), self.arow, self.lbt, self.zs, self.zg, self.zd, self.memo,
+            self.cap is not None, self.hard, self.glet, self.gcnt, self.counts, ctl)
         self.nodes += int(ctl[0])
         self._stamp = int(ctl[4])
         if ctl[1]:

@@ -104,12 +104,11 @@ def exact_work(problem: Problem, suggestions: Sequence[tuple[int, int, int]]) ->
     reduced = problem.propagate()
     if reduced is None:
         return 0
-    return _work(_Plain(reduced), _classes(reduced, suggestions), reduced.n)
+    return _work(_Plain(reduced), _classes(_representatives(reduced), suggestions), reduced.n)
 
 
-def _classes(reduced: Problem, suggestions: Sequence[tuple[int, int, int]]) -> list[tuple[int, int, int]]:
-    """The suggestions up to symmetry (:func:`_representatives`), sorted."""
-    rep = _representatives(reduced)
+def _classes(rep: Mapping[int, int], suggestions: Sequence[tuple[int, int, int]]) -> list[tuple[int, int, int]]:
+    """The suggestions up to symmetry (``rep``: :func:`_representatives`), sorted."""
     return sorted({(rep[t[0]], rep[t[1]], rep[t[2]]) for t in suggestions})
 
 
@@ -191,12 +190,11 @@ def exact_information(problem: Problem, by: int, suggestions: Sequence[tuple[int
     if reduced is None:
         return {}
     rep = _representatives(reduced)
-    classes = _classes(reduced, suggestions)
+    classes = _classes(rep, suggestions)
     plain = _Plain(reduced, options)
     if not plain.live[-1].any():
         return {}
-    work = _work(plain, classes, reduced.n)
-    if budget is not None and work > budget:
+    if budget is not None and (work := _work(plain, classes, reduced.n)) > budget:
         raise PastBudget(work)
     scores = _class_scores(plain, by, classes, options)
     return {t: scores[(rep[t[0]], rep[t[1]], rep[t[2]])] for t in suggestions}
@@ -288,14 +286,9 @@ class _Move:
     added up, in rounds (each a fancy-indexed add with no repeated target row)."""
 
     def __init__(self, src: np.ndarray, dst: np.ndarray, ways: np.ndarray | None = None) -> None:
-        order = np.argsort(dst, kind="stable")
-        d = dst[order]
-        first = np.concatenate([[True], d[1:] != d[:-1]])
-        rank = np.arange(d.size) - np.maximum.accumulate(np.where(first, np.arange(d.size), 0))
-        self.rounds: list[tuple[np.ndarray, np.ndarray, np.ndarray | None]] = []
-        for r in range(int(rank.max(initial=-1)) + 1):
-            sel = order[rank == r]
-            self.rounds.append((src[sel], d[rank == r], None if ways is None or not (ways != 1).any() else ways[sel]))
+        plain = ways is None or not (ways != 1).any()
+        self.rounds: list[tuple[np.ndarray, np.ndarray, np.ndarray | None]] = [
+            (src[sel], dst[sel], None if plain or ways is None else ways[sel]) for sel in _rounds(dst)]
 
     def apply(self, x: np.ndarray, rows: int) -> np.ndarray:
         out = np.zeros((rows, x.shape[1]), dtype=x.dtype)
@@ -306,13 +299,19 @@ class _Move:
 
 def _add_columns(out: np.ndarray, target: np.ndarray, x: np.ndarray) -> None:
     """``out[:, target[j]] += x[:, j]`` for every column j, repeated targets added up (in rounds)."""
+    for sel in _rounds(target):
+        out[:, target[sel]] += x[:, sel]
+
+
+def _rounds(target: np.ndarray) -> list[np.ndarray]:
+    """The indices of ``target`` in rounds, none repeating a value within a round (round k: the k-th index of
+    each value), so that a fancy-indexed add per round adds every repeated target."""
     order = np.argsort(target, kind="stable")
     t = target[order]
     first = np.concatenate([[True], t[1:] != t[:-1]])
-    rank = np.arange(t.size) - np.maximum.accumulate(np.where(first, np.arange(t.size), 0))
-    for r in range(int(rank.max(initial=-1)) + 1):
-        sel = rank == r
-        out[:, t[sel]] += x[:, order[sel]]
+    at = np.arange(t.size)
+    rank = at - np.maximum.accumulate(np.where(first, at, 0))
+    return [order[rank == r] for r in range(int(rank.max(initial=-1)) + 1)]
 
 
 def _scores(classes: list[tuple[int, int, int]], by: int, n: int, env_bits: int, cls: np.ndarray,

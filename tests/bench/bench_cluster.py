@@ -89,10 +89,10 @@ if os.environ.get("BENCH_REPORT"):
         import time
         from sleuth import executor as here
         log = here.__dict__.setdefault("bench_log", [])
-        cluster = sys.modules.get("sleuth.cluster")
-        if cluster is not None and not log:
+        wait = getattr(sys.modules.get("sleuth.cluster"), "wait_warm", None)
+        if wait is not None and not log:
             start = time.time()
-            cluster.wait_warm()
+            wait()
             log.append(("waited for the warm-up", start, time.time()))
         ready = getattr(sys.modules.get(fn.__module__), "kernels_ready", None)
         if ready is not None and len(log) < 2:
@@ -281,6 +281,8 @@ def main() -> int:
     ap.add_argument("--rounds", type=int, default=1000, help="Egghead rounds (0 to skip)")
     ap.add_argument("--lengths", default="7,8", help="Motus study lengths ('' to skip)")
     ap.add_argument("--only", choices=("egghead", "motus"), help="run one study only (Egghead or the Motus study)")
+    ap.add_argument("--legs", default="serial,workers,cluster",
+                    help="the legs to run, comma separated (serial, workers, cluster; the ratios need all three)")
     ap.add_argument("--repeat", type=int, default=1, help="repeats of every leg (medians)")
     ap.add_argument("--untuned", action="store_true", help="also a cluster without sleuth's worker plugin")
     ap.add_argument("--allocator-only", action="store_true",
@@ -291,6 +293,7 @@ def main() -> int:
     ap.add_argument("--cold-kernels", action="store_true", help="every leg compiles the kernels (empty caches)")
     args = ap.parse_args()
     global KERNELS
+    legs = set(args.legs.split(",")) | ({"cluster"} if args.untuned or args.allocator_only else set())
     studies = ([("Egghead", ["egghead", "--rounds", str(args.rounds), "--seed", "7"])]
                if args.rounds and args.only != "motus" else []) \
         + ([("Motus study", ["motus", "--lengths", args.lengths])] if args.lengths and args.only != "egghead" else [])
@@ -301,7 +304,7 @@ def main() -> int:
         if not args.cold_kernels:
             KERNELS = Path(tmp, "kernels")
             compile_kernels(KERNELS)
-        tuned = stack.enter_context(cold_cluster(caches["cluster"]))
+        tuned = stack.enter_context(cold_cluster(caches["cluster"])) if "cluster" in legs else None
         others = [(f"--cluster {what}", stack.enter_context(cold_cluster(caches[what])), tuning)
                   for what, tuning, wanted in (("untuned", "UNTUNED", args.untuned),
                                                ("allocator only", "ALLOCATOR", args.allocator_only)) if wanted]
@@ -313,6 +316,7 @@ def main() -> int:
             for _ in range(args.repeat):
                 runs = [("serial", argv, None, ""), ("--workers 2", [*argv, "--workers", "2"], None, ""),
                         ("--cluster", argv, tuned, "")] + [(name, argv, c, t) for name, c, t in others]
+                runs = [run for run in runs if run[0].lstrip("-").split(" ")[0] in legs]
                 for name, full, cluster, tuning in runs:
                     cost, out, line = leg(full, caches["local" if "--workers" in full else "serial"], tuning, cluster)
                     times.setdefault(name, []).append(cost.wall)
@@ -324,6 +328,10 @@ def main() -> int:
             same = all(o == outputs[0] for o in outputs)
             ok = ok and same
             med = {name: statistics.median(t) for name, t in times.items()}
+            if legs != {"serial", "workers", "cluster"}:
+                print(f"{title}: medians of {args.repeat}: " + ", ".join(f"{name} {t:.1f} s" for name, t in med.items())
+                      + f"; identical results: {'yes' if same else 'NO'} ({load()})", flush=True)
+                continue
             serial_cpu = statistics.median(cpus["serial"])
             print(f"{title}: CPU seconds (client and workers), medians: " + ", ".join(
                 f"{name} {statistics.median(c):.1f} (x{statistics.median(c) / serial_cpu:.2f} serial)"

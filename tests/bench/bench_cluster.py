@@ -235,9 +235,13 @@ def timeline(report: dict[str, Any], start: float) -> str:
     shown = [f"{what} {t - start:.2f} (cpu {cpu:.2f})" for what, t, cpu in events if not what.startswith("result")]
     results = [f"{what.removeprefix('result ')} at {t - start:.2f}" for what, t, _ in events
                if what.startswith("result")]
+    if len(results) > 12:  # the first ten and the last
+        results = [*results[:10], f"... {len(results) - 11} more ...", results[-1]]
     lines = ["    client: " + ", ".join(shown), "    results: task " + ", ".join(results)]
     for n, (_, w) in enumerate(sorted(report["workers"].items())):
         spans = [f"{what} {a - start:.2f}-{b - start:.2f}" for what, a, b in w["log"]]
+        if len(spans) > 12:
+            spans = [*spans[:10], f"... {len(spans) - 11} more ...", spans[-1]]
         lines.append(f"    worker {n} (process started {w['started'] - start:+.2f}, cpu {w['cpu']:.2f}): "
                      + ", ".join(spans))
     return "\n".join(lines)

@@ -52,7 +52,10 @@ def _stamp(modules: Sequence[str]) -> str | None:
         spec = importlib.util.find_spec(name)
         if spec is None or spec.origin is None:
             return None
-        st = os.stat(spec.origin)
+        try:
+            st = os.stat(spec.origin)
+        except OSError:
+            return None
         parts.append(f"{spec.origin}:{st.st_size}:{st.st_mtime_ns}")
     return "\n".join(parts)
 
@@ -74,11 +77,13 @@ def compile_lock(name: str, sources: Sequence[str] = ()) -> Iterator[None]:
         return
     stamp = _stamp(sources) if sources else None
     marker = where / f"{name}.ready"
-    if stamp is not None:
-        with contextlib.suppress(OSError):
-            if marker.read_text() == stamp:
-                yield
-                return
+    try:
+        ready = stamp is not None and marker.read_bytes() == stamp.encode()
+    except OSError:
+        ready = False
+    if ready:
+        yield
+        return
     try:
         handle = open(where / f"{name}.lock", "ab")  # noqa: SIM115 - closed below
     except OSError:
@@ -91,7 +96,7 @@ def compile_lock(name: str, sources: Sequence[str] = ()) -> Iterator[None]:
             if stamp is not None:
                 with contextlib.suppress(OSError):
                     part = where / f"{name}.ready.{os.getpid()}"
-                    part.write_text(stamp)
+                    part.write_bytes(stamp.encode())
                     os.replace(part, marker)
         finally:
             fcntl.flock(handle, fcntl.LOCK_UN)

@@ -3,6 +3,10 @@
 * :func:`check_workers`: every worker must run the same sleuth version as the client (one
   :class:`~sleuth.errors.PuzzleError` line naming both versions otherwise); a worker that joins later is
   checked by its results (:class:`~sleuth.executor.Executor` refuses those of another version);
+* :class:`WorkerWarm`: a worker plugin carrying the experiment's ``warm`` (what its tasks share: modules,
+  tables, compiled kernels), which each worker runs in a background thread as it joins (or now, for the workers
+  already there), while the client is still sending the tasks; a task waits for it (:func:`wait_warm`) rather
+  than building the same things again;
 * :class:`WorkerTuning`: a worker plugin, registered on every worker, present and future (a worker the nanny
   restarts gets it again), that gives the worker the settings of sleuth's own ``--workers`` clusters: freed
   memory kept in glibc's heap (:func:`tune_allocator`) and Dask's housekeeping woken up less (:func:`quiet`);
@@ -28,8 +32,11 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import sys
-from collections.abc import Mapping
+import threading
+from collections.abc import Callable, Mapping
 from typing import Any
+
+import cloudpickle
 
 from distributed import Client
 from distributed.diagnostics.plugin import NannyPlugin, WorkerPlugin
@@ -132,6 +139,43 @@ class NannyTuning(NannyPlugin):
         _restore(nanny)
 
 
+_warming: threading.Thread | None = None  # this worker's :class:`WorkerWarm` thread
+
+
+def start_warm(payload: bytes) -> None:
+    """Run the pickled callable ``payload`` in a background thread of this process (best effort: a failure is
+    left to the first task, which builds the same things and reports it)."""
+    global _warming
+
+    def run() -> None:
+        with contextlib.suppress(Exception):
+            cloudpickle.loads(payload)()
+
+    _warming = threading.Thread(target=run, name="sleuth-warm", daemon=True)
+    _warming.start()
+
+
+def wait_warm() -> None:
+    """Wait until this process's :class:`WorkerWarm` thread, if any, has finished (called by every task)."""
+    thread = _warming
+    if thread is not None and thread is not threading.current_thread():
+        thread.join()
+
+
+class WorkerWarm(WorkerPlugin):
+    """Runs ``warm`` (an experiment's shared set-up, using only what is installed with sleuth) in a background
+    thread of each worker as it joins, or now; pickled here and unpickled in that thread, so that importing the
+    experiment's modules does not hold up the worker's event loop (nor the client registering the plugin)."""
+
+    name = "sleuth-warm"
+
+    def __init__(self, warm: Callable[[], object]) -> None:
+        self.payload = cloudpickle.dumps(warm)
+
+    def setup(self, worker: Any) -> None:  # Dask passes it by name: ``worker``
+        start_warm(self.payload)
+
+
 def sleuth_version() -> str:
     """This process's sleuth version (run on each worker by :func:`check_workers`)."""
     import sleuth
@@ -155,8 +199,9 @@ def version_mismatch(mine: str, workers: Mapping[str, object]) -> str | None:
            f"{mine} where the workers run"
 
 
-def check_workers(client: Client, timeout: float) -> int:
+def check_workers(client: Client, timeout: float, warm: Callable[[], object] | None = None) -> int:
     """Wait up to ``timeout`` seconds for a worker, refuse a sleuth version mismatch (one line), register
+    :class:`WorkerWarm` with ``warm`` (if given; first, so that the workers warm while the rest is sent),
     :class:`WorkerTuning` and :class:`NannyTuning`; the number of workers."""
     try:
         client.wait_for_workers(1, timeout=timeout)
@@ -167,6 +212,8 @@ def check_workers(client: Client, timeout: float) -> int:
     problem = version_mismatch(__version__, versions)
     if problem:
         raise PuzzleError(problem, place="--cluster")
+    if warm is not None:
+        client.register_plugin(WorkerWarm(warm))
     client.register_plugin(WorkerTuning())
     with contextlib.suppress(Exception):  # a nanny that cannot load it (no sleuth there) keeps Dask's settings
         client.register_plugin(NannyTuning())

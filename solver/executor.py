@@ -25,6 +25,7 @@ bad option into one :class:`~sleuth.errors.PuzzleError` line naming the option a
 from __future__ import annotations
 
 import argparse
+import contextlib
 import hashlib
 import json
 import logging
@@ -173,7 +174,11 @@ def _timed_call(fn: Callable[[T], R], item: T) -> tuple[R, float, float, str]:
 
 
 def _timed_calls(fn: Callable[[T], R], items: list[T]) -> list[tuple[R, float, float, str]]:
-    """:func:`_timed_call` on each item in turn (one Dask task: a chunk of :func:`_chunks`)."""
+    """:func:`_timed_call` on each item in turn (one Dask task: a chunk of :func:`_chunks`), once the worker's
+    warm-up (:class:`.cluster.WorkerWarm`), if running, has finished."""
+    cluster = sys.modules.get(f"{__package__}.cluster")
+    if cluster is not None:
+        cluster.wait_warm()
     return [_timed_call(fn, item) for item in items]
 
 
@@ -282,13 +287,16 @@ class Executor:
     connect_timeout = 10.0  # seconds to reach an existing scheduler
 
     def __init__(self, workers: int = 1, cluster: str | None = None, *, resume: str | None = None,
-                 quiet: bool = False, name: str = "experiment", prepare: Callable[[], object] | None = None
-                 ) -> None:
+                 quiet: bool = False, name: str = "experiment", prepare: Callable[[], object] | None = None,
+                 warm: Callable[[], object] | None = None) -> None:
         """``prepare``: builds what every task shares (tables, kernels...) in this process before its local
         workers are forked from it (``--workers N`` on Linux), so that they inherit it; not called otherwise
-        (serial tasks and the workers of an existing cluster build it on first use)."""
+        (serial tasks build it on first use).  ``warm``: the same, but using only what is installed with
+        sleuth (no file of the client), run on each worker of an existing cluster as it connects, in the
+        background while the tasks are sent (:class:`.cluster.WorkerWarm`); never in this process, which
+        computes no task there."""
         self.workers, self.address, self.resume, self.quiet, self.name = workers, cluster, resume, quiet, name
-        self.prepare = prepare
+        self.prepare, self.warm = prepare, warm
         self.client: Any = None
         self._cluster: Any = None
         self.stats = RunStats(workers=workers)
@@ -297,9 +305,10 @@ class Executor:
         self._futures: dict[int, Any] = {}
 
     @classmethod
-    def from_args(cls, args: argparse.Namespace, name: str, prepare: Callable[[], object] | None = None
-                  ) -> Executor:
-        return cls(args.workers, args.cluster, resume=args.resume, quiet=args.quiet, name=name, prepare=prepare)
+    def from_args(cls, args: argparse.Namespace, name: str, prepare: Callable[[], object] | None = None,
+                  warm: Callable[[], object] | None = None) -> Executor:
+        return cls(args.workers, args.cluster, resume=args.resume, quiet=args.quiet, name=name, prepare=prepare,
+                   warm=warm)
 
     @property
     def distributed(self) -> bool:
@@ -315,6 +324,9 @@ class Executor:
 
     def close(self) -> None:
         if self.client is not None:
+            if self.address and self.warm is not None:  # the next client's experiment may be another
+                with contextlib.suppress(Exception):
+                    self.client.unregister_worker_plugin("sleuth-warm")
             self.client.close()
             self.client = None
         if self._cluster is not None:
@@ -340,7 +352,8 @@ class Executor:
                                                  host="127.0.0.1", dashboard_address=":0",
                                                  silence_logs=logging.CRITICAL)
                 self.client = Client(self._cluster)
-            self.stats.workers = check_workers(self.client, self.connect_timeout)
+            self.stats.workers = check_workers(self.client, self.connect_timeout,
+                                               self.warm if self.address else None)
         except SleuthError:
             self.close()
             raise

@@ -44,17 +44,44 @@ def _private(st: os.stat_result) -> bool:
     return stat.S_ISDIR(st.st_mode) and mine and not st.st_mode & (stat.S_IWGRP | stat.S_IWOTH)
 
 
+def _stamp(modules: Sequence[str]) -> str | None:
+    """What the compiled code of the kernel ``modules`` depends on: their files' and numba's sizes and time
+    stamps; None when one is not installed."""
+    parts = []
+    for name in (*modules, "numba"):
+        spec = importlib.util.find_spec(name)
+        if spec is None or spec.origin is None:
+            return None
+        try:
+            st = os.stat(spec.origin)
+        except OSError:
+            return None
+        parts.append(f"{spec.origin}:{st.st_size}:{st.st_mtime_ns}")
+    return "\n".join(parts)
+
+
 @contextlib.contextmanager
-def compile_lock(name: str) -> Iterator[None]:
+def compile_lock(name: str, sources: Sequence[str] = ()) -> Iterator[None]:
     """Held while a process loads (or compiles, the first time) the kernels ``name``: processes sharing a kernel
     cache (the workers of one machine) compile them once, the others wait and then load them from the cache.
-    Does nothing without a safe cache folder or where files cannot be locked (Windows)."""
+    With ``sources`` (the kernel modules), once a process has loaded them under the lock for these sources
+    (files and numba unchanged: a marker in the cache says so), the others load them without waiting for each
+    other.  Does nothing without a safe cache folder or where files cannot be locked (Windows)."""
     where = kernel_cache_dir()
     try:
         import fcntl
     except ImportError:
         where = None
     if where is None:
+        yield
+        return
+    stamp = _stamp(sources) if sources else None
+    marker = where / f"{name}.ready"
+    try:
+        ready = stamp is not None and marker.read_bytes() == stamp.encode()
+    except OSError:
+        ready = False
+    if ready:
         yield
         return
     try:
@@ -66,6 +93,11 @@ def compile_lock(name: str) -> Iterator[None]:
         fcntl.flock(handle, fcntl.LOCK_EX)
         try:
             yield
+            if stamp is not None:
+                with contextlib.suppress(OSError):
+                    part = where / f"{name}.ready.{os.getpid()}"
+                    part.write_bytes(stamp.encode())
+                    os.replace(part, marker)
         finally:
             fcntl.flock(handle, fcntl.LOCK_UN)
 

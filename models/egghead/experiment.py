@@ -23,7 +23,7 @@ import time
 import tracemalloc
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Any
 
 import numpy as np
@@ -99,7 +99,7 @@ def kernels_ready() -> None:
     the kernels once (the first), not once each."""
     from sleuth.jit import compile_lock
 
-    with compile_lock("egghead"):
+    with compile_lock("egghead", sources=(f"{__package__}._react_kernel",)):
         warm_kernel()
 
 
@@ -314,7 +314,8 @@ def main(argv: list[str]) -> int:
     check_target(args.plot)
     counts = _ba_counts(args.ba, setup.players)
     ids = tuple(q.qid for q in questions)
-    with Executor.from_args(args, "egghead", prepare=lambda: warm(setup, ids)) as ex:
+    shared = partial(warm, setup, ids)
+    with Executor.from_args(args, "egghead", prepare=shared, warm=shared) as ex:
         results = study(args, setup, questions, counts, ex)
     if args.json:
         print(json.dumps({"setup": _setup_json(args, setup, questions), "seed_table": SEED_TABLE,

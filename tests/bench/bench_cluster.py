@@ -1,8 +1,8 @@
 """Benchmark: the experiments serial, with ``--workers 2`` and on an external cluster (``--cluster``), in one run
 (prints figures; not a test).
 
-    python tests/bench/bench_cluster.py [--rounds 1000] [--lengths 7,8] [--repeat 1] [--untuned] [--allocator-only]
-        [--cold-kernels]
+    python tests/bench/bench_cluster.py [--rounds 1000] [--lengths 7,8] [--only egghead|motus] [--repeat 1]
+        [--untuned] [--allocator-only] [--cold-kernels] [--timeline]
 
 The cluster is started the ordinary way on 127.0.0.1: ``dask scheduler`` and ``dask worker ADDRESS --nworkers 2
 --nthreads 1`` (with the nanny), as separate processes.  Each leg is the command a user types (``sleuth
@@ -17,8 +17,11 @@ run back to back (serial, ``--workers 2``, ``--cluster``), and their outputs, ti
 registered: Dask's allocator setting, stack sampling every 10 ms): the figure before the fix;
 ``--allocator-only`` one whose workers get the allocator setting only (Dask's housekeeping as it is).  Each leg prints
 its wall time and the CPU seconds of every process: the client (with the scheduler of a local cluster), each
-worker, and the nannies with the external scheduler.  The machine may be shared: the load average is printed
-beside every figure, and the ratios of one run are what to read.
+worker, and the nannies with the external scheduler; ``--timeline`` adds where the wall time went: the client's
+steps (connecting, ``prepare``, tasks sent, each result with its task's seconds, closing) and each worker's
+start, its wait for its warm-up, kernels and tasks, in seconds from the launch of the command.  The machine may
+be shared: the load average is printed beside every figure, and the ratios of one run are what to read.
+``--only egghead`` (or ``motus``) runs one study.
 """
 
 from __future__ import annotations
@@ -50,7 +53,8 @@ from tests.engine.test_experiment_dask import _strip  # noqa: E402
 # writes there, as JSON, the CPU seconds of this process (the client, and the scheduler of a local cluster) and
 # those of each worker process when the executor closes
 RUNNER = """
-import atexit, json, os, resource, sys
+import atexit, json, os, resource, sys, time
+T0 = time.time()
 if os.environ.get("UNTUNED"):
     import distributed
     distributed.Client.register_plugin = lambda self, plugin, name=None: None
@@ -69,18 +73,74 @@ def own_cpu():
     return r.ru_utime + r.ru_stime
 if os.environ.get("BENCH_REPORT"):
     from sleuth import executor
-    close, workers = executor.Executor.close, {}
+    EVENTS = [("python started", T0, own_cpu())]
+    def mark(what):
+        EVENTS.append((what, time.time(), own_cpu()))
+    def marked(what, method):
+        def call(self, *args, **kwargs):
+            mark(what)
+            try:
+                return method(self, *args, **kwargs)
+            finally:
+                mark(what + " done")
+        return call
+    def timed_calls(fn, items, _calls=executor._timed_calls):
+        # runs where the task runs (pickled by value from __main__): its wall start and end in this process's log
+        import time
+        from sleuth import executor as here
+        log = here.__dict__.setdefault("bench_log", [])
+        wait = getattr(sys.modules.get("sleuth.cluster"), "wait_warm", None)
+        if wait is not None and not log:
+            start = time.time()
+            wait()
+            log.append(("waited for the warm-up", start, time.time()))
+        ready = getattr(sys.modules.get(fn.__module__), "kernels_ready", None)
+        if ready is not None and len(log) < 2:
+            start = time.time()
+            ready()
+            log.append(("kernels", start, time.time()))
+        start = time.time()
+        out = _calls(fn, items)
+        log.append(("task", start, time.time()))
+        return out
+    def worker_report():
+        from sleuth import executor as here
+        with open("/proc/self/stat") as f:  # the process's start, in clock ticks since boot
+            ticks = int(f.read().rsplit(")", 1)[1].split()[19])
+        with open("/proc/uptime") as f:
+            started = time.time() - float(f.read().split()[0]) + ticks / os.sysconf("SC_CLK_TCK")
+        return {"cpu": own_cpu(), "started": started, "log": here.__dict__.get("bench_log", [])}
+    run, close, workers = executor.Executor._run, executor.Executor.close, {}
+    def timed_run(self, fn, items, chunks):
+        if self.distributed:
+            executor._timed_calls = timed_calls
+        mark("tasks sent")
+        for i, result in run(self, fn, items, chunks):
+            mark(f"result {i} ({result[1]:.2f} s, cpu {result[2]:.2f})")
+            yield i, result
     def report_close(self):
+        mark("close")
         if self.client is not None:
             try:
-                workers.update(self.client.run(own_cpu))
+                workers.update(self.client.run(worker_report))
             except Exception:
                 pass
         close(self)
+        mark("closed")
+    executor.Executor._run = timed_run
     executor.Executor.close = report_close
+    executor.Executor._connect = marked("connect", executor.Executor._connect)
+    init = executor.Executor.__init__
+    def timed_init(self, *args, **kwargs):
+        init(self, *args, **kwargs)
+        if self.prepare is not None:
+            self.prepare = (lambda prepare: lambda: (mark("prepare"), prepare(), mark("prepare done"))[1])(self.prepare)
+    executor.Executor.__init__ = timed_init
     def report():
+        mark("exit")
         with open(os.environ["BENCH_REPORT"], "w") as f:
-            json.dump({"driver": own_cpu(), "workers": workers}, f)
+            json.dump({"driver": own_cpu(), "workers": {a: w["cpu"] for a, w in workers.items()},
+                       "timeline": {"client": EVENTS, "workers": workers}}, f)
     atexit.register(report)
 from sleuth.cli import main
 sys.exit(main(sys.argv[1:]))
@@ -168,9 +228,30 @@ def _pids() -> tuple[int, int]:
     return os.getpid(), os.getppid()
 
 
-def leg(argv: list[str], cache: Path, tuning: str = "", cluster: ColdCluster | None = None) -> tuple[Cost, Any]:
+def timeline(report: dict[str, Any], start: float) -> str:
+    """The leg's timeline from a :data:`RUNNER` report: the client's events (wall seconds from the launch of
+    its process, CPU seconds of the client so far) and, per worker, its tasks' wall spans."""
+    events = report["client"]
+    shown = [f"{what} {t - start:.2f} (cpu {cpu:.2f})" for what, t, cpu in events if not what.startswith("result")]
+    results = [f"{what.removeprefix('result ')} at {t - start:.2f}" for what, t, _ in events
+               if what.startswith("result")]
+    if len(results) > 12:  # the first ten and the last
+        results = [*results[:10], f"... {len(results) - 11} more ...", results[-1]]
+    lines = ["    client: " + ", ".join(shown), "    results: task " + ", ".join(results)]
+    for n, (_, w) in enumerate(sorted(report["workers"].items())):
+        spans = [f"{what} {a - start:.2f}-{b - start:.2f}" for what, a, b in w["log"]]
+        if len(spans) > 12:
+            spans = [*spans[:10], f"... {len(spans) - 11} more ...", spans[-1]]
+        lines.append(f"    worker {n} (process started {w['started'] - start:+.2f}, cpu {w['cpu']:.2f}): "
+                     + ", ".join(spans))
+    return "\n".join(lines)
+
+
+def leg(argv: list[str], cache: Path, tuning: str = "", cluster: ColdCluster | None = None
+        ) -> tuple[Cost, Any, str]:
     """The cost of ``sleuth experiment ARGV`` (with ``--cluster`` on ``cluster``, restarted first) in a child
-    process, and its JSON output without timings; ``tuning``: ``UNTUNED`` or ``ALLOCATOR`` (see :data:`RUNNER`)."""
+    process, its JSON output without timings and its timeline (:func:`timeline`); ``tuning``: ``UNTUNED`` or
+    ``ALLOCATOR`` (see :data:`RUNNER`)."""
     if cluster is not None:
         argv = [*argv, "--cluster", cluster.restart()]
         before = cluster.cpu()
@@ -178,7 +259,7 @@ def leg(argv: list[str], cache: Path, tuning: str = "", cluster: ColdCluster | N
     report = cache.with_suffix(".report.json")
     env = {**os.environ, "SLEUTH_CACHE": str(cache), "BENCH_REPORT": str(report),
            **({tuning: "1"} if tuning else {})}
-    start, children = time.perf_counter(), _cpu()
+    start, launched, children = time.perf_counter(), time.time(), _cpu()
     r = subprocess.run([sys.executable, "-c", RUNNER, "experiment", *argv, "--quiet", "--json"], env=env,
                        capture_output=True, text=True)
     wall, children = time.perf_counter() - start, _cpu() - children
@@ -192,7 +273,7 @@ def leg(argv: list[str], cache: Path, tuning: str = "", cluster: ColdCluster | N
     else:  # every process of the leg is a descendant, waited for: the nannies are what remains
         workers = [got["workers"][a] for a in sorted(got["workers"])]
         cost = Cost(wall, got["driver"], workers, max(0.0, children - got["driver"] - sum(workers)))
-    return cost, _strip(json.loads(r.stdout))
+    return cost, _strip(json.loads(r.stdout)), timeline(got["timeline"], launched)
 
 
 def load() -> str:
@@ -203,15 +284,23 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rounds", type=int, default=1000, help="Egghead rounds (0 to skip)")
     ap.add_argument("--lengths", default="7,8", help="Motus study lengths ('' to skip)")
+    ap.add_argument("--only", choices=("egghead", "motus"), help="run one study only (Egghead or the Motus study)")
+    ap.add_argument("--legs", default="serial,workers,cluster",
+                    help="the legs to run, comma separated (serial, workers, cluster; the ratios need all three)")
     ap.add_argument("--repeat", type=int, default=1, help="repeats of every leg (medians)")
     ap.add_argument("--untuned", action="store_true", help="also a cluster without sleuth's worker plugin")
     ap.add_argument("--allocator-only", action="store_true",
                     help="also a cluster whose workers get only the allocator setting (Dask's housekeeping as is)")
+    ap.add_argument("--timeline", action="store_true",
+                    help="print each leg's timeline: the client's steps and each worker's tasks, in seconds from "
+                         "the launch of the command")
     ap.add_argument("--cold-kernels", action="store_true", help="every leg compiles the kernels (empty caches)")
     args = ap.parse_args()
     global KERNELS
-    studies = ([("Egghead", ["egghead", "--rounds", str(args.rounds), "--seed", "7"])] if args.rounds else []) \
-        + ([("Motus study", ["motus", "--lengths", args.lengths])] if args.lengths else [])
+    legs = set(args.legs.split(",")) | ({"cluster"} if args.untuned or args.allocator_only else set())
+    studies = ([("Egghead", ["egghead", "--rounds", str(args.rounds), "--seed", "7"])]
+               if args.rounds and args.only != "motus" else []) \
+        + ([("Motus study", ["motus", "--lengths", args.lengths])] if args.lengths and args.only != "egghead" else [])
     print(f"{os.cpu_count()} CPUs; {load()} at the start", flush=True)
     with tempfile.TemporaryDirectory(prefix="sleuth-bench-") as tmp, contextlib.ExitStack() as stack:
         caches = {name: Path(tmp, name.replace(" ", "-"))
@@ -219,7 +308,7 @@ def main() -> int:
         if not args.cold_kernels:
             KERNELS = Path(tmp, "kernels")
             compile_kernels(KERNELS)
-        tuned = stack.enter_context(cold_cluster(caches["cluster"]))
+        tuned = stack.enter_context(cold_cluster(caches["cluster"])) if "cluster" in legs else None
         others = [(f"--cluster {what}", stack.enter_context(cold_cluster(caches[what])), tuning)
                   for what, tuning, wanted in (("untuned", "UNTUNED", args.untuned),
                                                ("allocator only", "ALLOCATOR", args.allocator_only)) if wanted]
@@ -231,15 +320,22 @@ def main() -> int:
             for _ in range(args.repeat):
                 runs = [("serial", argv, None, ""), ("--workers 2", [*argv, "--workers", "2"], None, ""),
                         ("--cluster", argv, tuned, "")] + [(name, argv, c, t) for name, c, t in others]
+                runs = [run for run in runs if run[0].lstrip("-").split(" ")[0] in legs]
                 for name, full, cluster, tuning in runs:
-                    cost, out = leg(full, caches["local" if "--workers" in full else "serial"], tuning, cluster)
+                    cost, out, line = leg(full, caches["local" if "--workers" in full else "serial"], tuning, cluster)
                     times.setdefault(name, []).append(cost.wall)
                     cpus.setdefault(name, []).append(cost.cpu)
                     outputs.append(out)
                     print(f"  {title}, {name}: {cost.show()} ({load()})", flush=True)
+                    if args.timeline:
+                        print(line, flush=True)
             same = all(o == outputs[0] for o in outputs)
             ok = ok and same
             med = {name: statistics.median(t) for name, t in times.items()}
+            if legs != {"serial", "workers", "cluster"}:
+                print(f"{title}: medians of {args.repeat}: " + ", ".join(f"{name} {t:.1f} s" for name, t in med.items())
+                      + f"; identical results: {'yes' if same else 'NO'} ({load()})", flush=True)
+                continue
             serial_cpu = statistics.median(cpus["serial"])
             print(f"{title}: CPU seconds (client and workers), medians: " + ", ".join(
                 f"{name} {statistics.median(c):.1f} (x{statistics.median(c) / serial_cpu:.2f} serial)"

@@ -206,3 +206,58 @@ def test_parser_help_is_not_an_error(capsys) -> None:  # type: ignore[no-untyped
         p.parse_args(["--help"])
     assert info.value.code == 0 and "--workers" in capsys.readouterr().out
     assert isinstance(p, argparse.ArgumentParser)
+
+
+WARM_GATE: Any = None  # the tests' threading.Event, read by _gated_warm through this module (pickled by name)
+WARM_ORDER: list[str] = []
+
+
+def _gated_warm() -> None:
+    WARM_GATE.wait()
+    WARM_ORDER.append("warm")
+
+
+def _task(x: int) -> int:
+    WARM_ORDER.append("task")
+    return x
+
+
+def test_a_task_waits_for_the_workers_warm_up() -> None:
+    """On a worker, the warm-up of :class:`sleuth.cluster.WorkerWarm` runs in a background thread; a task that
+    arrives meanwhile waits for it instead of building the same things at the same time."""
+    pytest.importorskip("distributed")
+    import threading
+
+    import cloudpickle
+
+    from sleuth import cluster, executor
+
+    global WARM_GATE
+    WARM_GATE = threading.Event()
+    WARM_ORDER.clear()
+    cluster.start_warm(cloudpickle.dumps(_gated_warm))
+    results: list[Any] = []
+    task = threading.Thread(target=lambda: results.extend(executor._timed_calls(_task, [7])))
+    task.start()
+    task.join(0.5)
+    blocked = task.is_alive()  # waits for the gate however slow the machine (nothing else opens it)
+    WARM_GATE.set()
+    task.join()
+    assert blocked and WARM_ORDER == ["warm", "task"] and results[0][0] == 7
+    WARM_ORDER.clear()
+    assert executor._timed_calls(_task, [8])[0][0] == 8 and WARM_ORDER == ["task"]  # done: no wait
+
+
+def test_a_failing_warm_up_leaves_the_task_to_report() -> None:
+    """A warm-up that raises ends quietly (best effort); the task then runs as usual."""
+    pytest.importorskip("distributed")
+    import cloudpickle
+
+    from sleuth import cluster, executor
+
+    cluster.start_warm(cloudpickle.dumps(_raise_now))
+    assert executor._timed_calls(abs, [-3])[0][0] == 3
+
+
+def _raise_now() -> None:
+    raise RuntimeError("no")

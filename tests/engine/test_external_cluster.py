@@ -7,6 +7,7 @@ when the client connected or joined later."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +17,9 @@ pytest.importorskip("distributed", reason="the 'cluster' extra (dask.distributed
 
 import sleuth  # noqa: E402
 from sleuth.cluster import SAMPLING, sleuth_version, tune_allocator, version_mismatch  # noqa: E402
+
+from sleuth.executor import Executor  # noqa: E402
+from sleuth.models.egghead.hands import Setup  # noqa: E402
 
 from tests.conftest import run_cli  # noqa: E402
 from tests.external_cluster import external_cluster, fake_version_env, joining_worker  # noqa: E402
@@ -89,6 +93,48 @@ def test_the_workers_run_this_sleuth_tuned(address: str) -> None:
         client.unregister_worker_plugin("sleuth-tuning", nanny=True)
         assert client.run(_housekeeping) == default
         assert client.run(_nanny_housekeeping, nanny=True) == nannies
+
+
+def test_the_workers_warm_up_as_the_client_connects(address: str) -> None:
+    """Egghead's shared set-up (its kernels, world space and compiled questions) is built on every worker when
+    the client connects, before any task is sent; the client, which computes no task, builds none of it; the
+    warm-up plugin is gone once the client closes (the next client's experiment may be another one)."""
+    from distributed import Client
+
+    from sleuth.models.egghead import experiment as egghead
+
+    def _forget() -> None:  # nested: sent by value
+        from sleuth.models.egghead import experiment as e
+
+        for cached in (e.kernels_ready, e._space, e._questions):
+            cached.cache_clear()
+
+    def _built() -> tuple[int, int, int]:
+        from sleuth import cluster
+        from sleuth.models.egghead import experiment as e
+
+        cluster.wait_warm()
+        return tuple(f.cache_info().currsize for f in (e.kernels_ready, e._space, e._questions))  # type: ignore
+
+    def warm_plugins(client: Client) -> list[str]:
+        return client.run_on_scheduler(lambda dask_scheduler: [n for n in dask_scheduler.worker_plugins
+                                                               if n == "sleuth-warm"])
+
+    with Client(address) as client:
+        client.run(_forget)
+        assert set(client.run(_built).values()) == {(0, 0, 0)}
+    _forget()
+    argv = ["egghead", "--players", "3", "--values", "3", "--hand-size", "2", "--ba", "1,3", "--rounds", "5", "--json"]
+    with Executor(cluster=address, warm=partial(egghead.warm, Setup(3, 3, 2), ("sum", "missing"))) as ex:
+        assert set(ex.client.run(_built).values()) == {(1, 1, 1)}  # no task was sent
+        assert warm_plugins(ex.client) == ["sleuth-warm"]
+    with Client(address) as client:
+        assert warm_plugins(client) == []
+    assert _result(argv, "json", "--cluster", address) == _result(argv, "json")
+    _forget()
+    r = run_cli(["experiment", *argv, "--cluster", address])
+    assert r.code == 0, r.err
+    assert [f.cache_info().misses for f in (egghead.kernels_ready, egghead._space)] == [0, 0]  # not here
 
 
 def test_a_worker_with_another_sleuth_version_is_refused(other_version: str) -> None:

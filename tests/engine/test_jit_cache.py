@@ -63,3 +63,42 @@ def test_a_second_process_loads_the_cached_kernels(tmp_path: Path) -> None:
     assert first == second
     assert first["values"][:2] == first["values"][2:]  # compiled = plain Python
     assert any((Path(env["SLEUTH_CACHE"]) / "numba").rglob("*.nbi"))
+
+
+def test_the_kernels_lock_is_skipped_once_a_process_loaded_them(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+                                                                 ) -> None:
+    """``compile_lock`` with ``sources``: the first process holds the lock (it may compile) and then marks the
+    cache ready for those sources; later ones load without waiting for each other, until a source changes."""
+    import fcntl
+
+    from sleuth import jit
+
+    if not HAS_NUMBA:
+        pytest.skip("the marker names numba's version: numba is not installed")
+    monkeypatch.setenv("SLEUTH_CACHE", str(tmp_path / "cache"))
+    monkeypatch.delenv("SLEUTH_NO_CACHE", raising=False)
+    kernel = tmp_path / "fake_kernel_mod.py"
+    kernel.write_text("def f(x):\n    return x\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    locked: list[int] = []
+    flock = fcntl.flock
+    monkeypatch.setattr(fcntl, "flock", lambda fd, op: (locked.append(op), flock(fd, op))[1])
+
+    def run() -> int:
+        locked.clear()
+        with jit.compile_lock("fake", sources=("fake_kernel_mod",)):
+            pass
+        return locked.count(fcntl.LOCK_EX)
+
+    assert run() == 1  # first: under the lock, which marks the cache ready
+    assert (tmp_path / "cache" / "numba" / "fake.ready").exists()
+    assert run() == 0  # marked: no lock
+    with jit.compile_lock("fake"):  # without sources: always the lock
+        pass
+    assert locked.count(fcntl.LOCK_EX) == 1
+    kernel.write_text("def f(x):\n    return x + 1\n")  # the kernel changed: the lock again, then marked
+    os.utime(kernel, ns=(1, 1))
+    assert run() == 1 and run() == 0
+    with pytest.raises(RuntimeError), jit.compile_lock("other", sources=("fake_kernel_mod",)):
+        raise RuntimeError("a failed load")
+    assert not (tmp_path / "cache" / "numba" / "other.ready").exists()  # not marked: the next one locks

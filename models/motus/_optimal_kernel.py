@@ -171,7 +171,8 @@ def guess_bound(MT, g, S, found, dl, marks, ctl, limit):
         if c != found:
             tot += dl[x]
         if tot + n - 2 - i >= limit:
-            return tot + max(0, n - 2 - i)
+            left = n - 2 - i  # (conditionals rather than max and min: fewer functions for numba to compile)
+            return tot + left if left > 0 else tot
     if k == 1 and MT[S[0], g] != found:
         return INF
     return tot
@@ -208,7 +209,7 @@ def enter(S, allowed, d, beta, forced, MT, found, arow, lbt, dlt, zs, zg, zd, me
         for j in range(allowed.shape[0]):
             h1 ^= zg[allowed[j], 0]
             h2 ^= zg[allowed[j], 1]
-    packed = memo_get(memo, h1, h2)
+    packed = memo[_slot(memo, h1, h2), 2]  # memo_get's line (one function less to compile)
     if packed >= 0:
         val = packed >> 33
         if (packed >> 32) & 1 == 1 or val >= beta:
@@ -389,7 +390,7 @@ def solve(S, allowed, d, beta, forced, MT, found, arow, lbt, dlt, zs, zg, zd, me
             if t >= cand.shape[0] or glb[t] >= best or cand[t] < 0:
                 # every guess that is not a possible answer needs at least 2n; the possible answers' bounds
                 # are known
-                if sc[top, PHASE] == 0 and sc[top, FORCED] < 0 and best > min(sc[top, LOW], n + n * lbt[cd, 1]):
+                if sc[top, PHASE] == 0 and sc[top, FORCED] < 0 and (best > sc[top, LOW] or best > n + n * lbt[cd, 1]):
                     cand, glb = others(fS, s_A[top], cand[0], best, MT, found, dlt, cd, counts, ctl)
                     s_cand[top] = cand
                     s_glb[top] = glb

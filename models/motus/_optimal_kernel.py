@@ -65,7 +65,7 @@ def hard_filter(allowed, g, code, glet, gcnt):
         if ok:
             out[k] = h
             k += 1
-    return out[:k].copy()
+    return out[:k]
 
 
 def sort_keys(keys):
@@ -300,7 +300,7 @@ def classes(MT, g, S, found, cnt):
     sort_keys(corder)
     for r in range(q):
         corder[r] %= q
-    return idx, starts[:q].copy(), sizes[:q].copy(), ccode[:q].copy(), corder
+    return idx, starts[:q], sizes[:q], ccode[:q], corder  # views: a copy costs numba a lot of code
 
 
 def _put(stack, i, x):

@@ -48,7 +48,7 @@ from sleuth.models.motus.space import WordSpace, game_space
 space = CodeSpace(pegs=2, colours=4)
 values = [Optimal(space, kernel=k, cap=c).value() for k in ("numba", "python") for c in (None, 3)]
 hard_before = len(kernel_module(True).hard_filter.signatures)  # the normal game compiles no hard-mode code
-words = WordSpace(game_space("wordle").cell.dictionary.cell(5, "Z"), 6)
+words = WordSpace(game_space("wordle").cell.dictionary.cell(5, "V"), 6)  # 43 answers: classes past two
 hard = [Optimal(words, kernel=k, hard=True, cap=c).value() for k in ("numba", "python") for c in (None, 3)]
 t = np.ones((16, 1), np.uint64)
 changed = bool(tb.react_kernel().react_table(t, 4, 3, np.array([1, 0, -1], np.int64)))

@@ -117,6 +117,6 @@ def load_kernel(module_name: str, names: Sequence[str], compiled: bool, internal
 
         cache = _register_cache(spec.origin)
         for name in names:
-            setattr(mod, name, numba.njit(getattr(mod, name), cache=cache, no_cfunc_wrapper=True,
-                                          no_cpython_wrapper=name in internal))
+            wrappers: dict[str, Any] = {"no_cfunc_wrapper": True, "no_cpython_wrapper": name in internal}
+            setattr(mod, name, numba.njit(getattr(mod, name), cache=cache, **wrappers))
     return mod

@@ -84,14 +84,14 @@ def first_runs(python: str, pairs: int, salet: bool) -> dict[str, float]:
             env = {**os.environ, "SLEUTH_CACHE": cache}
             env.pop("SLEUTH_NO_CACHE", None)
             for label in ("compile", "cached"):
-                extra = ["salet", "hard"] if salet and label == "cached" else ["hard-first"]
+                extra = ["hard-first"] if label == "compile" else ["salet", "hard"] if salet else []
                 r = subprocess.run([python, "-c", CHILD, *extra], capture_output=True, text=True, env=env,
                                    check=True)
                 out = json.loads(r.stdout.strip().splitlines()[-1])
                 runs.setdefault(label, []).append(out["kernel"])
                 if "hard-first" in out:
                     runs.setdefault("hard-first", []).append(out["hard-first"])
-                for name in extra:
+                for name in set(extra) - {"hard-first"}:
                     total, cpu, nodes = out[name]
                     runs.setdefault(name, []).append(cpu)
                     runs[f"{name} total"], runs[f"{name} nodes"] = [total], [nodes]

@@ -339,8 +339,10 @@ def solve(S, allowed, d, beta, forced, MT, found, arow, lbt, dlt, zs, zg, zd, me
     s_sizes = [S]
     s_code = [S]
     s_order = [S]
-    sc = np.empty((S.shape[0] + 2, 16), np.int64)  # a child has fewer answers than its parent (or the forced
-    # guess's child as many): the path never holds more frames
+    # a child has fewer answers than its parent (the forced guess's child as many): the path never holds more
+    # frames than this (a push into the last row stops the search, as the node limit does, rather than write
+    # past the table)
+    sc = np.empty((S.shape[0] + 2, 16), np.int64)
     sc[:] = 0
     sc[0, D] = d
     sc[0, BETA] = beta
@@ -457,6 +459,8 @@ def solve(S, allowed, d, beta, forced, MT, found, arow, lbt, dlt, zs, zg, zd, me
                     sc[top, REM] = rem
                     sc[top, R] = r
                     top += 1
+                    if top + 1 == sc.shape[0]:
+                        ctl[1] = 1
                     _put(s_S, top, child)
                     _put(s_A, top, sub)
                     sc[top, D] = cd

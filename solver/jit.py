@@ -135,10 +135,10 @@ def _register_cache(kernel_file: str) -> bool:
 
 def load_kernel(module_name: str, names: Sequence[str], compiled: bool, internal: Sequence[str] = ()) -> ModuleType:
     """A fresh copy of the kernel module ``module_name``; with ``compiled``, its functions ``names`` compiled
-    by numba (cached, see the module docstring).  The functions ``internal`` (among ``names``) are compiled
-    without the wrappers that let Python call them (callable from the other kernel functions only; each
-    wrapper costs numba about 0.05 s more to compile).  Raises ImportError when numba (or the module) is
-    missing."""
+    by numba (cached, see the module docstring), never with the wrapper that would let C call them (unused).
+    The functions ``internal`` (among ``names``) are compiled without the wrapper that lets Python call them
+    either (callable from the other kernel functions only; each wrapper costs numba about 0.05 s more to
+    compile).  Raises ImportError when numba (or the module) is missing."""
     spec = importlib.util.find_spec(module_name)
     if spec is None or spec.loader is None or spec.origin is None:
         raise ImportError(f"the kernel {module_name} is not installed")
@@ -148,7 +148,7 @@ def load_kernel(module_name: str, names: Sequence[str], compiled: bool, internal
         import numba
 
         cache = _register_cache(spec.origin)
-        bare: dict[str, Any] = {"no_cpython_wrapper": True, "no_cfunc_wrapper": True}
         for name in names:
-            setattr(mod, name, numba.njit(getattr(mod, name), cache=cache, **(bare if name in internal else {})))
+            wrappers: dict[str, Any] = {"no_cfunc_wrapper": True, "no_cpython_wrapper": name in internal}
+            setattr(mod, name, numba.njit(getattr(mod, name), cache=cache, **wrappers))
     return mod

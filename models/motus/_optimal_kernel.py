@@ -65,7 +65,7 @@ def hard_filter(allowed, g, code, glet, gcnt):
         if ok:
             out[k] = h
             k += 1
-    return out[:k].copy()
+    return out[:k]
 
 
 def sort_keys(keys):
@@ -149,24 +149,6 @@ def _place(memo, h1, h2, packed):
     memo[r, 2] = packed
 
 
-def steps(lbt, cd):
-    """``lbt[cd, x + 1] - lbt[cd, x]`` for every ``x`` (a loop: array arithmetic costs numba more to compile)."""
-    out = np.empty(lbt.shape[1] - 1, np.int64)
-    for x in range(out.shape[0]):
-        out[x] = lbt[cd, x + 1] - lbt[cd, x]
-    return out
-
-
-def _grown(sc):
-    """``sc`` with twice the rows (the new ones zero)."""
-    out = np.empty((2 * sc.shape[0], sc.shape[1]), np.int64)
-    out[:] = 0
-    for i in range(sc.shape[0]):
-        for j in range(sc.shape[1]):
-            out[i, j] = sc[i, j]
-    return out
-
-
 def guess_bound(MT, g, S, found, dl, marks, ctl, limit):
     """``n + sum lbt[cd, class]`` over the feedback classes of guess ``g`` (column ``g`` of ``MT``) on ``S``; INF
     when it splits nothing and cannot win; stops early with a value ``>= limit`` once that is certain
@@ -189,13 +171,14 @@ def guess_bound(MT, g, S, found, dl, marks, ctl, limit):
         if c != found:
             tot += dl[x]
         if tot + n - 2 - i >= limit:
-            return tot + max(0, n - 2 - i)
+            left = n - 2 - i  # (conditionals rather than max and min: fewer functions for numba to compile)
+            return tot + left if left > 0 else tot
     if k == 1 and MT[S[0], g] != found:
         return INF
     return tot
 
 
-def enter(S, allowed, d, beta, forced, MT, found, arow, lbt, zs, zg, zd, memo, capped, hard, counts, ctl):
+def enter(S, allowed, d, beta, forced, MT, found, arow, lbt, dlt, zs, zg, zd, memo, capped, counts, ctl):
     """A node's start: ``(True, value)`` when it is settled at once (no answers, one or two, the node limit,
     the class-size bound at ``beta``, the cache, a perfect split), else ``(False, 0)`` with its hash, bound,
     first guess (the best possible answer by bound) and that guess's bound; last, the cache (grown when a
@@ -222,11 +205,11 @@ def enter(S, allowed, d, beta, forced, MT, found, arow, lbt, zs, zg, zd, memo, c
     for i in range(n):
         h1 ^= zs[S[i], 0]
         h2 ^= zs[S[i], 1]
-    if hard:
+    if zg is not None:  # hard mode: the allowed guesses are part of the key
         for j in range(allowed.shape[0]):
             h1 ^= zg[allowed[j], 0]
             h2 ^= zg[allowed[j], 1]
-    packed = memo_get(memo, h1, h2)
+    packed = memo[_slot(memo, h1, h2), 2]  # memo_get's line (one function less to compile)
     if packed >= 0:
         val = packed >> 33
         if (packed >> 32) & 1 == 1 or val >= beta:
@@ -236,7 +219,7 @@ def enter(S, allowed, d, beta, forced, MT, found, arow, lbt, zs, zg, zd, memo, c
     # the possible answers first: a perfect split is optimal at once, else the best of them, searched
     # first, sets a total that cuts the bounds of all the other guesses short
     cd = d - 1 if capped else d
-    dl = steps(lbt, cd)
+    dl = dlt[cd]
     marks = counts[1:]
     low = z + INF
     first = forced
@@ -252,10 +235,10 @@ def enter(S, allowed, d, beta, forced, MT, found, arow, lbt, zs, zg, zd, memo, c
     return False, z, h1, h2, lbn, first, low, memo
 
 
-def others(S, allowed, first, best, MT, found, lbt, cd, counts, ctl):
+def others(S, allowed, first, best, MT, found, dlt, cd, counts, ctl):
     """Every guess but ``first`` whose bound is below ``best``, ordered by bound (ties by guess order), and
     those bounds."""
-    dl = steps(lbt, cd)
+    dl = dlt[cd]
     marks = counts[1:]
     m = allowed.shape[0]
     keys = np.empty(m, np.int64)
@@ -317,7 +300,7 @@ def classes(MT, g, S, found, cnt):
     sort_keys(corder)
     for r in range(q):
         corder[r] %= q
-    return idx, starts[:q].copy(), sizes[:q].copy(), ccode[:q].copy(), corder
+    return idx, starts[:q], sizes[:q], ccode[:q], corder  # views: a copy costs numba a lot of code
 
 
 def _put(stack, i, x):
@@ -332,12 +315,15 @@ def _put(stack, i, x):
 D, BETA, FORCED, H1, H2, LBN, CD, BEST, BESTG, LOW, PHASE, T, TOTAL, REM, R, G = range(16)
 
 
-def solve(S, allowed, d, beta, forced, MT, found, arow, lbt, zs, zg, zd, memo, capped, hard, glet, gcnt, counts,
+def solve(S, allowed, d, beta, forced, MT, found, arow, lbt, dlt, zs, zg, zd, memo, capped, glet, gcnt, counts,
           ctl):
     """The value (see the module docstring) and the cache ``memo`` (:func:`new_memo`; a new array when it
     grew: the caller keeps it).  ``forced >= 0`` evaluates that one guess (no cache); ``ctl`` holds
     ``[nodes, aborted, node limit, best guess, stamp]``; ``counts`` is scratch of three rows of one slot per
-    feedback code: the first zeroed, the other two :func:`guess_bound`'s ``marks``.
+    feedback code: the first zeroed, the other two :func:`guess_bound`'s ``marks``; ``dlt`` is ``lbt``'s
+    steps (``lbt[d, s + 1] - lbt[d, s]``).  Hard mode passes the guesses' hashes ``zg``, letters ``glet`` and
+    letter counts ``gcnt`` (:func:`hard_filter`), the normal game None for the three: numba then prunes hard
+    mode's branches and compiles (and caches) a smaller kernel for it.
 
     The depth-first search keeps its path in explicit stacks (one frame per node: its arrays in lists, its
     scalars in a row of ``sc``) rather than recursing, so that numba can cache the compiled kernel."""
@@ -353,7 +339,10 @@ def solve(S, allowed, d, beta, forced, MT, found, arow, lbt, zs, zg, zd, memo, c
     s_sizes = [S]
     s_code = [S]
     s_order = [S]
-    sc = np.empty((32, 16), np.int64)
+    # a child has fewer answers than its parent (the forced guess's child as many): the path never holds more
+    # frames than this (a push into the last row stops the search, as the node limit does, rather than write
+    # past the table)
+    sc = np.empty((S.shape[0] + 2, 16), np.int64)
     sc[:] = 0
     sc[0, D] = d
     sc[0, BETA] = beta
@@ -367,7 +356,7 @@ def solve(S, allowed, d, beta, forced, MT, found, arow, lbt, zs, zg, zd, memo, c
             fA = s_A[top]
             fd = sc[top, D]
             done, val, h1, h2, lbn, first, low, memo = enter(fS, fA, fd, sc[top, BETA], sc[top, FORCED], MT, found,
-                                                             arow, lbt, zs, zg, zd, memo, capped, hard, counts, ctl)
+                                                             arow, lbt, dlt, zs, zg, zd, memo, capped, counts, ctl)
             if done:
                 ret = val
                 state = 3
@@ -403,8 +392,8 @@ def solve(S, allowed, d, beta, forced, MT, found, arow, lbt, zs, zg, zd, memo, c
             if t >= cand.shape[0] or glb[t] >= best or cand[t] < 0:
                 # every guess that is not a possible answer needs at least 2n; the possible answers' bounds
                 # are known
-                if sc[top, PHASE] == 0 and sc[top, FORCED] < 0 and best > min(sc[top, LOW], n + n * lbt[cd, 1]):
-                    cand, glb = others(fS, s_A[top], cand[0], best, MT, found, lbt, cd, counts, ctl)
+                if sc[top, PHASE] == 0 and sc[top, FORCED] < 0 and (best > sc[top, LOW] or best > n + n * lbt[cd, 1]):
+                    cand, glb = others(fS, s_A[top], cand[0], best, MT, found, dlt, cd, counts, ctl)
                     s_cand[top] = cand
                     s_glb[top] = glb
                     sc[top, PHASE] = 1
@@ -464,14 +453,14 @@ def solve(S, allowed, d, beta, forced, MT, found, arow, lbt, zs, zg, zd, memo, c
                     for u in range(size):
                         child[u] = fS[idx[start + u]]
                     sub = s_A[top]
-                    if hard:
+                    if glet is not None:
                         sub = hard_filter(sub, sc[top, G], s_code[top][cls], glet, gcnt)
                     sc[top, TOTAL] = total
                     sc[top, REM] = rem
                     sc[top, R] = r
-                    if top + 1 == sc.shape[0]:
-                        sc = _grown(sc)
                     top += 1
+                    if top + 1 == sc.shape[0]:
+                        ctl[1] = 1
                     _put(s_S, top, child)
                     _put(s_A, top, sub)
                     sc[top, D] = cd

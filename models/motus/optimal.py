@@ -36,8 +36,8 @@ MEMO_SLOTS = 1024  # the cache's first size (it doubles when half full)
 def kernel_module(compiled: bool) -> ModuleType:
     """The search kernel, as plain Python or compiled with numba (raises ImportError without numba); the
     compiled kernel is cached on disk (:func:`sleuth.jit.load_kernel`)."""
-    internal = ("sort_keys", "_sift", "new_memo", "memo_get", "_slot", "memo_put", "_place", "steps", "_grown",
-                "guess_bound", "enter", "others", "classes", "_put")  # called by the kernel only: no Python wrappers
+    internal = ("sort_keys", "_sift", "new_memo", "memo_get", "_slot", "memo_put", "_place", "guess_bound", "enter",
+                "others", "classes", "_put")  # called by the kernel only: no Python wrappers
     return load_kernel(_KERNEL_NAME, ("hard_filter", "solve") + internal, compiled, internal)
 
 
@@ -158,6 +158,11 @@ class Optimal:
         return lower_bounds(most, len(self.space.answers), self.k.DMAX)
 
     @cached_property
+    def steps(self) -> np.ndarray:
+        """``lbt[d, s + 1] - lbt[d, s]``: what one more answer in a class adds to the bound."""
+        return np.ascontiguousarray(np.diff(self.lbt, axis=1))
+
+    @cached_property
     def counts(self) -> np.ndarray:
         return np.zeros((3, max(int(self.matrix.max(initial=0)), self.space.found) + 1), dtype=np.int64)
 
@@ -173,11 +178,14 @@ class Optimal:
              beta: int | None = None) -> int:
         ctl = np.array([0, 0, self.node_limit, -1, self._stamp], dtype=np.int64)
         self.ctl = ctl
+        # hard mode's arrays are None otherwise: numba then compiles the kernel without hard mode's code (a
+        # second, separately cached version serves hard mode)
+        zg, glet, gcnt = (self.zg, self.glet, self.gcnt) if self.hard else (None, None, None)
         value, self.memo = self.k.solve(
             np.ascontiguousarray(answers, dtype=np.int64), np.ascontiguousarray(allowed, dtype=np.int64),
             np.int64(depth), np.int64(self.k.INF if beta is None else beta), np.int64(forced), self.columns,
-            np.int64(self.space.found), self.arow, self.lbt, self.zs, self.zg, self.zd, self.memo,
-            self.cap is not None, self.hard, self.glet, self.gcnt, self.counts, ctl)
+            np.int64(self.space.found), self.arow, self.lbt, self.steps, self.zs, zg, self.zd, self.memo,
+            self.cap is not None, glet, gcnt, self.counts, ctl)
         self.nodes += int(ctl[0])
         self._stamp = int(ctl[4])
         if ctl[1]:

@@ -9,10 +9,11 @@ rather than wall time); nodes are the search nodes visited; peak memory is the p
 
 ``first``: what a fresh process pays for the kernel, in pairs of fresh processes sharing an empty kernel
 cache folder (``SLEUTH_CACHE``): the first compiles the kernel, the second loads it; each prints the CPU
-seconds from building its first search to the end of a tiny search (a 3-word cut of Wordle), then SALET's
-tree in normal and hard mode (CPU, nodes).  Medians over ``--first-runs`` pairs.  ``--reference PYTHON``
-runs the same child code with another interpreter (another checkout's environment: the code before a
-change), so that before and after are measured in one run, on one machine, at one load.
+seconds from building its first search to the end of a tiny search (a 3-word cut of Wordle); the first then
+the CPU seconds of a hard-mode search of the same cut (hard mode may have a compiled version of its own), the
+second SALET's tree in normal and hard mode (CPU, nodes).  Medians over ``--first-runs`` pairs.
+``--reference PYTHON`` runs the same child code with another interpreter (another checkout's environment:
+the code before a change), so that before and after are measured in one run, on one machine, at one load.
 """
 
 from __future__ import annotations
@@ -58,9 +59,14 @@ from sleuth.models.motus.optimal import Optimal
 from sleuth.models.motus.space import WordSpace, game_space
 wordle = game_space("wordle")
 wordle.matrix()
+tiny = WordSpace(wordle.cell.dictionary.cell(5, "Z"), 6)
 c0 = time.process_time()
-Optimal(WordSpace(wordle.cell.dictionary.cell(5, "Z"), 6)).value()
+Optimal(tiny).value()
 out = {"kernel": time.process_time() - c0}
+if "hard-first" in sys.argv[1:]:  # hard mode's first search after the normal game's (its own compiled version)
+    c0 = time.process_time()
+    Optimal(tiny, hard=True, cap=6).value()
+    out["hard-first"] = time.process_time() - c0
 for name, hard, cap in (("salet", False, None), ("hard", True, 6)):
     if name in sys.argv[1:]:
         search = Optimal(wordle, hard=hard, cap=cap)
@@ -78,12 +84,14 @@ def first_runs(python: str, pairs: int, salet: bool) -> dict[str, float]:
             env = {**os.environ, "SLEUTH_CACHE": cache}
             env.pop("SLEUTH_NO_CACHE", None)
             for label in ("compile", "cached"):
-                extra = ["salet", "hard"] if salet and label == "cached" else []
+                extra = ["hard-first"] if label == "compile" else ["salet", "hard"] if salet else []
                 r = subprocess.run([python, "-c", CHILD, *extra], capture_output=True, text=True, env=env,
                                    check=True)
                 out = json.loads(r.stdout.strip().splitlines()[-1])
                 runs.setdefault(label, []).append(out["kernel"])
-                for name in extra:
+                if "hard-first" in out:
+                    runs.setdefault("hard-first", []).append(out["hard-first"])
+                for name in set(extra) - {"hard-first"}:
                     total, cpu, nodes = out[name]
                     runs.setdefault(name, []).append(cpu)
                     runs[f"{name} total"], runs[f"{name} nodes"] = [total], [nodes]
@@ -95,12 +103,15 @@ def first_table(pythons: list[str], pairs: int) -> None:
     to the first line."""
     print(f"first run, medians of {pairs} pairs of fresh processes (load {os.getloadavg()[0]:.1f}); CPU seconds "
           "from the first search's start to the end of a tiny one, then SALET's tree in the loading process")
-    print(f"{'interpreter':<40} {'compile':>8} {'cached':>7} {'SALET':>6} {'nodes':>6} {'hard':>6} {'nodes':>6}")
+    print("(hard+: the compiling process's first hard-mode search after the normal one, on the same tiny cut)")
+    print(f"{'interpreter':<40} {'compile':>8} {'hard+':>6} {'cached':>7} {'SALET':>6} {'nodes':>6} {'hard':>6} "
+          f"{'nodes':>6}")
     ref = None
     for py in pythons:
         m = first_runs(py, pairs, salet=True)
         ref = ref or m
-        print(f"{py[-40:]:<40} {m['compile']:8.2f} {m['cached']:7.2f} {m['salet']:6.2f} {m['salet nodes']:6.0f} "
+        print(f"{py[-40:]:<40} {m['compile']:8.2f} {m['hard-first']:6.2f} {m['cached']:7.2f} {m['salet']:6.2f} "
+              f"{m['salet nodes']:6.0f} "
               f"{m['hard']:6.2f} {m['hard nodes']:6.0f}  (totals {m['salet total']:.0f}, {m['hard total']:.0f}; "
               f"compile x{m['compile'] / ref['compile']:.2f}, SALET x{m['salet'] / ref['salet']:.2f} of the first "
               "line)")

@@ -43,11 +43,17 @@ from sleuth.models.motus.optimal import Optimal
 from sleuth.models.motus.space import CodeSpace
 from sleuth.models.egghead import tables as tb
 import numpy as np
+from sleuth.models.motus.optimal import kernel_module
+from sleuth.models.motus.space import WordSpace, game_space
 space = CodeSpace(pegs=2, colours=4)
 values = [Optimal(space, kernel=k, cap=c).value() for k in ("numba", "python") for c in (None, 3)]
+hard_before = len(kernel_module(True).hard_filter.signatures)  # the normal game compiles no hard-mode code
+words = WordSpace(game_space("wordle").cell.dictionary.cell(5, "V"), 6)  # 43 answers: classes past two
+hard = [Optimal(words, kernel=k, hard=True, cap=c).value() for k in ("numba", "python") for c in (None, 3)]
 t = np.ones((16, 1), np.uint64)
 changed = bool(tb.react_kernel().react_table(t, 4, 3, np.array([1, 0, -1], np.int64)))
-print(json.dumps({"values": values, "changed": changed, "table": t.ravel().tolist()}))
+print(json.dumps({"values": values, "hard": hard, "hard_before": hard_before, "changed": changed,
+                  "table": t.ravel().tolist()}))
 """
 
 
@@ -62,6 +68,8 @@ def test_a_second_process_loads_the_cached_kernels(tmp_path: Path) -> None:
     first, second = (json.loads(r.stdout.strip().splitlines()[-1]) for r in runs)
     assert first == second
     assert first["values"][:2] == first["values"][2:]  # compiled = plain Python
+    assert first["hard"][:2] == first["hard"][2:]  # hard mode's own compiled (and cached) version too
+    assert first["hard_before"] == 0
     assert any((Path(env["SLEUTH_CACHE"]) / "numba").rglob("*.nbi"))
 
 

@@ -29,6 +29,10 @@ from __future__ import annotations
 import numpy as np
 
 INF = 1 << 30
+# A cache entry packs a value (a proven lower bound, at most INF) above bit VALUE, the flag EXACT (the value is
+# exact) and the best guess's row below it: INF << VALUE < 2**63, so a packed entry never wraps.
+VALUE = 32
+EXACT = 1 << 31
 DMAX = 40  # the depth index that stands for "no cap"
 
 
@@ -211,8 +215,8 @@ def enter(S, allowed, d, beta, forced, MT, found, arow, lbt, dlt, zs, zg, zd, me
             h2 ^= zg[allowed[j], 1]
     packed = memo[_slot(memo, h1, h2), 2]  # memo_get's line (one function less to compile)
     if packed >= 0:
-        val = packed >> 33
-        if (packed >> 32) & 1 == 1 or val >= beta:
+        val = packed >> VALUE
+        if packed & EXACT or val >= beta:
             return True, val, h1, h2, lbn, forced, z, memo
         if val > lbn:
             lbn = val
@@ -227,7 +231,7 @@ def enter(S, allowed, d, beta, forced, MT, found, arow, lbt, dlt, zs, zg, zd, me
         g = arow[S[i]]
         b = guess_bound(MT, g, S, found, dl, marks, ctl, low)
         if b == 2 * n - 1:
-            memo = memo_put(memo, h1, h2, (b << 33) | (1 << 32) | g)
+            memo = memo_put(memo, h1, h2, (b << VALUE) | EXACT | g)
             return True, b, h1, h2, lbn, forced, z, memo
         if b < low:
             low = b
@@ -405,11 +409,11 @@ def solve(S, allowed, d, beta, forced, MT, found, arow, lbt, dlt, zs, zg, zd, me
                         ctl[3] = bestg
                     ret = best
                 elif best < sc[top, BETA]:
-                    memo = memo_put(memo, sc[top, H1], sc[top, H2], (min(best, INF) << 33) | (1 << 32) | bestg)
+                    memo = memo_put(memo, sc[top, H1], sc[top, H2], (min(best, INF) << VALUE) | EXACT | bestg)
                     ret = best
                 else:
                     bound = max(sc[top, LBN], sc[top, BETA])
-                    memo = memo_put(memo, sc[top, H1], sc[top, H2], min(bound, INF) << 33)
+                    memo = memo_put(memo, sc[top, H1], sc[top, H2], min(bound, INF) << VALUE)
                     ret = bound
                 state = 3
                 continue

@@ -211,9 +211,10 @@ class Optimal:
         self.value(answers, allowed, used)
         key = self._key(answers, allowed, self._depth(used))
         packed = self._cached(*key)
-        if packed < 0 or not (packed >> 32) & 1:
+        k = kernel_module(False)
+        if packed < 0 or not packed & k.EXACT:
             raise AssertionError("the cache lost an exact value")
-        return packed & 0xFFFFFFFF
+        return packed & (k.EXACT - 1)
 
     def _cached(self, h1: int, h2: int) -> int:
         """The cache's packed entry for the hash ``(h1, h2)``, -1 when absent."""
@@ -328,12 +329,12 @@ class Optimal:
                     h2 ^= int(np.bitwise_xor.reduce(self.zg[sub, 1]))
                 packed = self._cached(h1, h2)
                 if packed >= 0:
-                    total += max(0, (packed >> 33) - int(lbt[cd, sizes[k]]))
+                    total += max(0, (packed >> self.k.VALUE) - int(lbt[cd, sizes[k]]))
             best = min(best, total)
         if first is not None:
             return best
         root = self._cached(*self._key(answers, allowed, depth)) if n > 2 else -1
-        return max(best, root >> 33 if root >= 0 else 0, int(lbt[depth, n]))
+        return max(best, root >> self.k.VALUE if root >= 0 else 0, int(lbt[depth, n]))
 
     def guess_bounds(self, answers: np.ndarray, allowed: np.ndarray, used: int) -> np.ndarray:
         """Each allowed guess's lower bound ``n + sum lbt[class]`` (INF for a guess that splits nothing)."""

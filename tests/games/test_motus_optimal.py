@@ -193,6 +193,22 @@ def test_kernel_sort_and_cache_helpers(kernel: str) -> None:
 
 
 @cache
+@pytest.mark.parametrize("kernel", KERNELS)
+def test_a_cap_that_cannot_be_met_is_cached_without_wrapping(kernel: str) -> None:
+    """A node that cannot be solved under the cap is kept in the cache with the bound INF: its packed entry is
+    a positive int64 (no wrap into the "free slot" sign), decodes to INF, and the table's entry count equals
+    its occupied slots."""
+    if kernel == "numba" and not HAS_NUMBA:
+        pytest.skip("numba is not installed")
+    opt = Optimal(CodeSpace(pegs=3, colours=3), kernel=kernel, cap=3)
+    inf = kernel_module(False).INF
+    assert opt.value() >= inf   # 27 codes cannot all be found within three guesses
+    entries = opt.memo[1:, 2]
+    kept = entries[entries >= 0]
+    assert opt.memo[0, 0] == len(kept) > 0
+    assert int(entries.min()) >= -1 and (kept >> opt.k.VALUE).max() == inf
+
+
 def _helpers(kernel: str) -> tuple[Any, Any, Any]:
     """The kernel's ``sort_keys``, ``memo_get`` and ``memo_put``; for numba, compiled functions that call the
     kernel's own (compiled without the wrappers Python would need to call them)."""

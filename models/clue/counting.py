@@ -323,6 +323,31 @@ class _Counter:
             return out[0]
         return tuple(np.concatenate(parts) for parts in zip(*out, strict=True))
 
+    def _place_one(self, move: tuple[int, int, bool, int, int], keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`_step` for a one-card group at the start of its step (:meth:`_group_steps`: nothing of the
+        group placed yet): the card goes to the move's place, one way, so only (source index, next state)."""
+        gi, q, _, clear, kill = move
+        if q < self.prob.n:
+            sh = q * self.cap_bits
+            room = _small((keys >> sh) & ((1 << self.cap_bits) - 1))
+            ok = room > 0
+            t = keys - (1 << sh)
+            if clear:
+                t = t & ~clear
+            if kill:
+                ok &= (t & kill) == 0
+            if self.player_sets[q]:
+                ok &= (room > 1) | ((t & self.player_sets[q]) == 0)   # the hand is full with a set unmet
+        else:
+            group = self.groups[gi]
+            sh = self.env_shift + group.category * self.env_bits
+            ok = _small((keys >> sh) & ((1 << self.env_bits) - 1)) == 0
+            t = keys | (group.code << sh)
+            if kill:
+                ok &= (t & kill) == 0
+        src = np.flatnonzero(ok)
+        return src, t[src]
+
     def codes(self, keys: np.ndarray) -> list[np.ndarray]:
         em = (1 << self.env_bits) - 1
         return [_small((keys >> (self.env_shift + k * self.env_bits)) & em) for k in range(3)]
@@ -389,16 +414,16 @@ class _Counter:
         return Counts(total, tuple(map(tuple, cells)), triples)
 
     def split(self, player: int | None, watched: Sequence[tuple[int, int]], *, counts: bool = True,
-              by_envelope: bool = False, options: Mapping[str, Any] | None = None
+              by_envelope: bool = False, ors: bool = True, options: Mapping[str, Any] | None = None
               ) -> tuple[np.ndarray, list[int], list[int]]:
         """One forward pass that keeps the deals apart by a *record*: how many cards of each group
         ``player`` takes (None: no player's), and for each ``(card, place)`` of ``watched`` (cards of
         one-card groups) whether the card is there.  Per record of the complete deals: the number of deals
         (0 when ``counts`` is off) and a bit mask of the groups that put a card in the envelope in some of
-        them; returned as the records (a sorted array), the counts and the masks.  ``by_envelope``: the
-        record also holds the envelope slots (:meth:`codes`; meaningful when every group has a code,
-        ``track_all``) from bit ``record_width`` on.  ``record_layout`` gives each field's bit: per group
-        index its count's shift, per watched pair its bit."""
+        them (0 when ``ors`` is off); returned as the records (a sorted array), the counts and the masks.
+        ``by_envelope``: the record also holds the envelope slots (:meth:`codes`; meaningful when every group
+        has a code, ``track_all``) from bit ``record_width`` on.  ``record_layout`` gives each field's bit:
+        per group index its count's shift, per watched pair its bit."""
         pbit = 0 if player is None else 1 << player
         env = self.prob.n
         shifts: dict[int, int] = {}
@@ -433,16 +458,25 @@ class _Counter:
             if bound > most:
                 check_size(f"Clue states kept apart by hand and shown cards (step {i + 1} of {len(steps)})", bound,
                            options, entry, error=LayerTooLarge)
+            one = len(self.groups[gi].cards) == 1   # every move places the card: one way, one card
             parts = []
             for mv in moves:
                 q = mv[1]
-                src, nxt, ways, placed = self._step(mv, keys)
+                if one:
+                    src, nxt = self._place_one(mv, keys)
+                    placed, ways = None, None
+                else:
+                    src, nxt, ways, placed = self._step(mv, keys)
                 step = (1 << shifts[gi] if q == player else 0) + (1 << bits[(self.groups[gi].cards[0], q)]
                                                                      if (self.groups[gi].cards[0], q) in bits else 0)
-                nrec = recs[src] + placed.astype(rec_dtype) * step if step else recs[src]
-                nenv = env_groups[src] | (placed.astype(or_dtype) << gi) if q == env else env_groups[src]
+                nrec = recs[src]
+                if step:
+                    nrec = nrec + (step if placed is None else placed.astype(rec_dtype) * step)
+                nenv = env_groups[src] if ors else src[:0]
+                if ors and q == env:
+                    nenv = nenv | (1 << gi if placed is None else placed.astype(or_dtype) << gi)
                 parts.append((src, nxt, nrec, nenv, ways))
-            src, nxt, nrec, nenv, ways = (np.concatenate(x) for x in zip(*parts, strict=True))
+            src, nxt, nrec, nenv = (np.concatenate(x) for x in list(zip(*parts, strict=True))[:4])
             if packed:
                 both = (nxt << width) | nrec
                 order, starts = _runs(both)
@@ -451,18 +485,22 @@ class _Counter:
             else:
                 order, starts = _runs(nxt, nrec)
                 keys, recs = nxt[order[starts]], nrec[order[starts]]
-            env_groups = np.bitwise_or.reduceat(nenv[order], starts) if starts.size else nenv[:0]
+            if ors:
+                env_groups = np.bitwise_or.reduceat(nenv[order], starts) if starts.size else nenv[:0]
             if counts:
-                num = np.add.reduceat((num[src] * ways)[order], starts) if starts.size else num[:0]
+                moved = num[src]
+                if not one:
+                    moved = moved * np.concatenate([p[4] for p in parts])
+                num = np.add.reduceat(moved[order], starts) if starts.size else num[:0]
         ok = np.flatnonzero(self.accept(keys))
-        recs, env_groups = recs[ok], env_groups[ok]
+        recs = recs[ok]
         if by_envelope:
             slots: np.ndarray = _small((keys[ok] >> self.env_shift) & ((1 << 3 * self.env_bits) - 1)).astype(rec_dtype)
             recs = recs + (slots << width)
         out_recs, dst = _unique(recs)
-        ors = _segment_or(dst, env_groups, out_recs.size, or_dtype).tolist()
-        sums = _segment_sum(dst, num[ok], out_recs.size, self.dtype).tolist() if counts else [0] * len(ors)
-        return out_recs, [int(x) for x in sums], [int(x) for x in ors]
+        masks = _segment_or(dst, env_groups[ok], out_recs.size, or_dtype).tolist() if ors else [0] * out_recs.size
+        sums = _segment_sum(dst, num[ok], out_recs.size, self.dtype).tolist() if counts else [0] * out_recs.size
+        return out_recs, sums, masks
 
     def _group_steps(self) -> list[list[tuple[int, int, bool, int, int]]]:
         """The moves grouped into steps that each make one layer: a one-card group in one step (its card

@@ -137,10 +137,10 @@ class _Split:
     shower) pair of the unseen showings (:meth:`held` reads it); envelope is a bit mask of the counter's
     groups that put a card in the envelope in some of the deals, or with ``envelopes`` the envelope itself
     as the three groups it takes its cards from (rows then split by it; an array of ``(g0 * groups + g1) *
-    groups + g2``)."""
+    groups + g2``); without ``masks`` (and with ``envelopes``) the masks are not kept (all 0)."""
 
     def __init__(self, prob: Problem, player: int, classes: Classes, unseen: Sequence[Showing], *,
-                 counts: bool, envelopes: bool = False) -> None:
+                 counts: bool, envelopes: bool = False, masks: bool = True) -> None:
         self.classes, self.unseen, self.player = classes, unseen, player
         class_of = {c: k for k, (cards, _) in enumerate(classes) for c in cards}
         self.watched = sorted({(c, s.shower) for s in unseen for c in s.cards})
@@ -148,7 +148,8 @@ class _Split:
         single = {c for c, _ in self.watched}
         counter = self.counter = _Counter(prob, envelopes, refine=lambda c: ("single", c) if c in single
                                           else class_of.get(c))
-        records, nums, ors = counter.split(player, self.watched, counts=counts, by_envelope=envelopes)
+        records, nums, ors = counter.split(player, self.watched, counts=counts, by_envelope=envelopes,
+                                           ors=masks and not envelopes)
         self.shift, width = [], 0
         for cards, _ in classes:
             self.shift.append(width)
@@ -475,7 +476,7 @@ def envelope_beliefs(game: ClueState, player: int) -> dict[str, Any]:
     if space is None:
         return {}
     reduced, unseen, classes = space
-    weights = _Split(reduced, player, classes, unseen, counts=True)
+    weights = _Split(reduced, player, classes, unseen, counts=True, masks=False)
     prob = player_problem(game, player, reduced) if weights.nums else None
     if prob is None:
         return {}

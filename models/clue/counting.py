@@ -348,6 +348,23 @@ class _Counter:
         src = np.flatnonzero(ok)
         return src, t[src]
 
+    def _transitions(self, moves: list[tuple[int, int, bool, int, int]], keys: np.ndarray, *, whole: bool
+                     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, list[int]]:
+        """Every transition of one step (``moves``, alternatives from the layer ``keys``): (source index, next
+        state, ways, cards placed) as arrays, move after move, and where each move's transitions end.
+        ``whole``: the step is one of :meth:`_group_steps` (a one-card group's card not yet placed)."""
+        if whole and len(self.groups[moves[0][0]].cards) == 1:
+            pairs = [self._place_one(mv, keys) for mv in moves]
+            src, nxt = (np.concatenate(x) for x in zip(*pairs, strict=True))
+            ends = np.cumsum([p[0].size for p in pairs]).tolist()
+            return src, nxt, np.ones(src.size, dtype=self.dtype), np.ones(src.size, dtype=np.int64), ends
+        parts = [self._step(mv, keys) for mv in moves]
+        ends = np.cumsum([p[0].size for p in parts]).tolist()
+        if len(parts) == 1:
+            return (*parts[0], ends)
+        src, nxt, ways, placed = (np.concatenate(x) for x in zip(*parts, strict=True))
+        return src, nxt, ways, placed, ends
+
     def codes(self, keys: np.ndarray) -> list[np.ndarray]:
         em = (1 << self.env_bits) - 1
         return [_small((keys >> (self.env_shift + k * self.env_bits)) & em) for k in range(3)]
@@ -360,27 +377,33 @@ class _Counter:
             ok &= ~((codes[0] == triple[0]) & (codes[1] == triple[1]) & (codes[2] == triple[2]))
         return ok
 
-    def run(self, max_states: int | None = None, options: Mapping[str, Any] | None = None) -> Counts:
+    def run(self, max_states: int | None = None, options: Mapping[str, Any] | None = None, *,
+            per_move: bool = False) -> Counts:
+        """The counts by a forward and a backward pass over the layers: one layer per step of
+        :meth:`_group_steps` (a one-card group's places in one step), or with ``per_move`` one layer per
+        move (a place taking some of its group's cards: the order :meth:`sample` draws its deals in)."""
         keys: np.ndarray = np.array([self.initial()], dtype=self.key_dtype)
         self.layers = [keys]
+        self.run_steps = [[mv] for mv in self.moves] if per_move else self._group_steps()
+        self.run_whole = not per_move
         forward: list[np.ndarray] = [np.ones(1, dtype=self.dtype)]
         steps = []
         wide = self.key_dtype is object or self.dtype is object
         entry = ENTRY_BYTES * (OBJECT_FACTOR if wide else 1)
         kept = 1
         most = max_items(options, entry)  # read once: the budget does not change during one count
-        for i, mv in enumerate(self.moves):
-            # the next layer has at most one transition per (state, cards this place takes)
-            bound = keys.size * (len(self.groups[mv[0]].cards) + 1)
+        for i, moves in enumerate(self.run_steps):
+            # the next layer has at most one transition per (state, cards a place takes)
+            bound = keys.size * (len(self.groups[moves[0][0]].cards) + len(moves))
             if kept + bound > most:  # the message (and the estimate) from the shared check
-                check_size(f"Clue states and transitions (counting the deals, step {i + 1} of {len(self.moves)})",
-                           kept + bound, options, entry, error=LayerTooLarge)
-            src, nxt, ways, placed = self._step(mv, keys)
+                check_size(f"Clue states and transitions (counting the deals, step {i + 1} of "
+                           f"{len(self.run_steps)})", kept + bound, options, entry, error=LayerTooLarge)
+            src, nxt, ways, placed, ends = self._transitions(moves, keys, whole=not per_move)
             keys, dst = _unique(nxt)
             kept += src.size + keys.size
             if max_states is not None and keys.size > max_states:
                 raise LayerTooLarge(f"{keys.size} states in one layer")
-            steps.append((src, dst, ways, placed))
+            steps.append((src, dst, ways, placed, ends))
             forward.append(_segment_sum(dst, forward[-1][src] * ways, keys.size, self.dtype))
             self.layers.append(keys)
         accepted = self.accept(keys)
@@ -389,11 +412,12 @@ class _Counter:
         self.backs = [back]
         n_places = self.prob.n + 1
         group_cells = [[0] * n_places for _ in self.groups]
-        for i in range(len(self.moves) - 1, -1, -1):
-            src, dst, ways, placed = steps[i]
+        for i in range(len(steps) - 1, -1, -1):
+            src, dst, ways, placed, ends = steps[i]
             through = ways * back[dst]
-            gi, q = self.moves[i][:2]
-            group_cells[gi][q] += int((forward[i][src] * through * placed).sum())
+            placing = forward[i][src] * through * placed
+            for mv, start, end in zip(self.run_steps[i], [0, *ends], ends, strict=False):
+                group_cells[mv[0]][mv[1]] += int(placing[start:end].sum())
             back = _segment_sum(src, through, self.layers[i].size, self.dtype)
             self.backs.append(back)
         self.backs.reverse()
@@ -518,17 +542,18 @@ class _Counter:
 
     def sample(self, rng: random.Random, k: int) -> list[tuple[int, ...]]:
         """``k`` deals drawn independently and uniformly from the consistent deals (after :meth:`run`), all
-        walked through the layers together: at each move every deal takes a transition with probability
+        walked through the layers together: at each step every deal takes a transition with probability
         proportional to ways x completions."""
         deals = np.full((k, len(self.prob.card_category)), -1, dtype=np.int64)
         pools = [np.array([rng.sample(g.cards, len(g.cards)) for _ in range(k)]) for g in self.groups]
         taken = [np.zeros(k, dtype=np.int64) for _ in self.groups]
         keys = np.repeat(self.layers[0], k)
-        for i, move in enumerate(self.moves):
-            gi, q = move[:2]
-            src, nxt, ways, placed = self._step(move, keys)
+        for i, moves in enumerate(self.run_steps):
+            gi = moves[0][0]
+            src, nxt, ways, placed, ends = self._transitions(moves, keys, whole=self.run_whole)
+            place = np.repeat(np.array([mv[1] for mv in moves], dtype=np.int64), np.diff([0, *ends]))
             order = np.argsort(src, kind="stable")
-            src, nxt, placed = src[order], nxt[order], placed[order]
+            src, nxt, placed, place = src[order], nxt[order], placed[order], place[order]
             weight = ways[order] * self.backs[i + 1][np.searchsorted(self.layers[i + 1], nxt)]
             cum = np.cumsum(weight)
             start, end = (np.searchsorted(src, np.arange(k), side=side) for side in ("left", "right"))
@@ -536,10 +561,10 @@ class _Counter:
             mine = cum[end - 1] - prior                                     # every deal has an option
             draws = np.array([rng.randrange(int(t)) for t in mine.tolist()], dtype=cum.dtype)
             pick = np.searchsorted(cum, prior + draws, side="right")
-            keys, count = nxt[pick], placed[pick]
+            keys, count, where = nxt[pick], placed[pick], place[pick]
             for j in range(int(count.max(initial=0))):
                 who = np.flatnonzero(count > j)
-                deals[who, pools[gi][who, taken[gi][who]]] = q
+                deals[who, pools[gi][who, taken[gi][who]]] = where[who]
                 taken[gi][who] += 1
         return [tuple(row) for row in deals.tolist()]
 
@@ -626,7 +651,7 @@ def sample_deals(problem: Problem, k: int, rng: random.Random) -> list[tuple[int
     if reduced is None:
         return []
     counter = _Counter(reduced, False)
-    if counter.run().total == 0:
+    if counter.run(per_move=True).total == 0:   # one layer per move: a seed draws the deals it always drew
         return []
     return counter.sample(rng, k)
 

@@ -226,7 +226,7 @@ class _Counter:
                 g.code = 2 + per_category[g.category]
                 per_category[g.category] += 1
         self.groups = groups
-        # state layout: capacities | envelope slots | cards placed in the current group | unmet sets
+        # state layout: capacities | envelope slots | cards placed in the current group | met sets
         self.cap_bits = max(1, max(prob.sizes).bit_length())
         self.env_shift = self.cap_bits * n
         self.env_bits = max(2, (max(per_category) + 2).bit_length())
@@ -236,23 +236,33 @@ class _Counter:
         self.card_group = {c: i for i, g in enumerate(groups) for c in g.cards}
         self.code_group = {(g.category, g.code): i for i, g in enumerate(groups) if g.code > 1}
         self.excluded_codes = {tuple(groups[self.card_group[c]].code for c in t) for t in prob.excluded}
-        last_group: dict[int, int] = {}
-        for k, (_, s) in enumerate(prob.some):
-            last_group[k] = max(self.card_group[c] for c in s)
-        self.player_sets = [sum(1 << k for k, (p, _) in enumerate(prob.some) if p == q) << self.m_shift
-                            for q in range(n)]
-        self.moves = []  # (group index, place, last place of the group, clear bits, kill bits)
+        # a set is open from its first card's group to its last card's: sets open at different times share
+        # a bit of the state (a *slot*), 1 once the set is met, back to 0 when its last card is placed
+        first = [min(self.card_group[c] for c in cards) for _, cards in prob.some]
+        last_group = [max(self.card_group[c] for c in cards) for _, cards in prob.some]
+        slot_end: list[int] = []   # per slot: the last group of the set that holds it
+        bit = [0] * len(prob.some)
+        for k in sorted(range(len(prob.some)), key=lambda k: first[k]):
+            free = next((j for j, end in enumerate(slot_end) if end < first[k]), len(slot_end))
+            slot_end[free:free + 1] = [last_group[k]]
+            bit[k] = 1 << (self.m_shift + free)
+        self.n_slots = len(slot_end)
+        self.hand_sets: dict[tuple[int, int], tuple[int, bool]] = {}   # (group, player): open sets, any to come
+        self.moves = []  # (group index, place, last place of the group, met bits, closing bits)
         for gi, g in enumerate(groups):
             places = [q for q in range(n + 1) if g.mask >> q & 1]
-            kill = sum(1 << k for k, lg in last_group.items() if lg == gi) << self.m_shift
+            kill = sum(bit[k] for k, lg in enumerate(last_group) if lg == gi)
             for j, q in enumerate(places):
                 clear = 0
                 if q < n:
-                    clear = sum(1 << k for k, (p, s) in enumerate(prob.some) if p == q and g.cards[0] in s)
+                    clear = sum(bit[k] for k, (p, s) in enumerate(prob.some) if p == q and g.cards[0] in s)
+                    mine = [k for k, (p, _) in enumerate(prob.some) if p == q]
+                    self.hand_sets[(gi, q)] = (sum(bit[k] for k in mine if first[k] <= gi < last_group[k]),
+                                               any(first[k] > gi for k in mine))
                 last = j == len(places) - 1
-                self.moves.append((gi, q, last, clear << self.m_shift, kill if last else 0))
+                self.moves.append((gi, q, last, clear, kill if last else 0))
         # numpy layers: int64 where every key and every count fits, Python integers (object arrays) otherwise
-        self.key_dtype: type = object if wide or self.m_shift + len(prob.some) > 62 else np.int64
+        self.key_dtype: type = object if wide or self.m_shift + self.n_slots > 62 else np.int64
         big = deal_bound(prob) * max(len(g.cards) for g in groups) >= 1 << 62
         self.dtype: type = object if wide or big else np.int64
 
@@ -286,7 +296,7 @@ class _Counter:
         st = 0
         for p, h in enumerate(self.prob.sizes):
             st |= h << (p * self.cap_bits)
-        return st | (((1 << len(self.prob.some)) - 1) << self.m_shift)
+        return st
 
     def _step(self, move: tuple[int, int, bool, int, int], keys: np.ndarray) -> tuple[np.ndarray, ...]:
         """One move from every state of a layer at once: (source index, next state, ways, cards placed) for
@@ -310,11 +320,12 @@ class _Counter:
             t = keys - (m << sh) if player else np.where(m > 0, keys | (group.code << sh), keys)
             t = t - (u << self.u_shift) if last else t + (m << self.u_shift)
             if clear:
-                t = np.where(m > 0, t & ~clear, t)
+                t = np.where(m > 0, t | clear, t)
+            if player:
+                ok &= self._room_left(gi, q, room - m, t)
             if kill:
-                ok &= (t & kill) == 0  # a set is left unmet for good: its last card went elsewhere
-            if player and self.player_sets[q]:
-                ok &= (m < room) | ((t & self.player_sets[q]) == 0)  # the hand is full with a set unmet
+                ok &= (t & kill) == kill  # a set is left unmet for good: its last card went elsewhere
+                t = t & ~kill             # its slot free for a set to come
             src = np.flatnonzero(ok)
             placed = rem[src] if last else np.full(src.size, m, dtype=np.int64)  # last: m is rem
             ways = _BINOM[rem[src], placed] if player else np.where(placed > 0, rem[src], 1)
@@ -330,23 +341,23 @@ class _Counter:
         if q < self.prob.n:
             sh = q * self.cap_bits
             room = _small((keys >> sh) & ((1 << self.cap_bits) - 1))
-            ok = room > 0
-            t = keys - (1 << sh)
+            src = np.flatnonzero(room > 0)
+            t = keys[src] - (1 << sh)
             if clear:
-                t = t & ~clear
-            if kill:
-                ok &= (t & kill) == 0
-            if self.player_sets[q]:
-                ok &= (room > 1) | ((t & self.player_sets[q]) == 0)   # the hand is full with a set unmet
+                t = t | clear
+            ok = self._room_left(gi, q, room[src] - 1, t)
         else:
             group = self.groups[gi]
             sh = self.env_shift + group.category * self.env_bits
-            ok = _small((keys >> sh) & ((1 << self.env_bits) - 1)) == 0
-            t = keys | (group.code << sh)
-            if kill:
-                ok &= (t & kill) == 0
-        src = np.flatnonzero(ok)
-        return src, t[src]
+            src = np.flatnonzero(_small((keys >> sh) & ((1 << self.env_bits) - 1)) == 0)
+            t = keys[src] | (group.code << sh)
+            ok = True
+        if kill:
+            ok = ok & ((t & kill) == kill)
+        if ok is not True:
+            kept = np.flatnonzero(ok)
+            src, t = src[kept], t[kept]
+        return src, (t & ~kill if kill else t)
 
     def _transitions(self, moves: list[tuple[int, int, bool, int, int]], keys: np.ndarray, *, whole: bool
                      ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, list[int]]:
@@ -364,6 +375,16 @@ class _Counter:
             return (*parts[0], ends)
         src, nxt, ways, placed = (np.concatenate(x) for x in zip(*parts, strict=True))
         return src, nxt, ways, placed, ends
+
+    def _room_left(self, gi: int, q: int, room: np.ndarray, keys: np.ndarray) -> np.ndarray | bool:
+        """Whether player ``q``'s hand, with ``room`` places left after group ``gi``'s move, may still meet
+        their sets: not when it is full with a set unmet (open and not met in ``keys``, or to come)."""
+        open_bits, to_come = self.hand_sets[(gi, q)]
+        if to_come:
+            return room > 0
+        if open_bits:
+            return (room > 0) | ((keys & open_bits) == open_bits)
+        return True
 
     def codes(self, keys: np.ndarray) -> list[np.ndarray]:
         em = (1 << self.env_bits) - 1
@@ -472,7 +493,7 @@ class _Counter:
         num: np.ndarray = np.ones(1, dtype=self.dtype)
         env_groups: np.ndarray = np.zeros(1, dtype=or_dtype)
         wide = self.key_dtype is object or self.dtype is object or rec_dtype is object
-        packed = not wide and self.m_shift + len(self.prob.some) + width <= 62  # key and record in one int64
+        packed = not wide and self.m_shift + self.n_slots + width <= 63  # key and record in one int64
         entry = 2 * ENTRY_BYTES * (OBJECT_FACTOR if wide else 1)
         most = max_items(options, entry)
         steps = self._group_steps()

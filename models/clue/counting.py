@@ -504,24 +504,15 @@ class _Counter:
                 check_size(f"Clue states kept apart by hand and shown cards (step {i + 1} of {len(steps)})", bound,
                            options, entry, error=LayerTooLarge)
             one = len(self.groups[gi].cards) == 1   # every move places the card: one way, one card
-            parts = []
-            for mv in moves:
-                q = mv[1]
-                if one:
-                    src, nxt = self._place_one(mv, keys)
-                    placed, ways = None, None
-                else:
-                    src, nxt, ways, placed = self._step(mv, keys)
-                step = (1 << shifts[gi] if q == player else 0) + (1 << bits[(self.groups[gi].cards[0], q)]
-                                                                     if (self.groups[gi].cards[0], q) in bits else 0)
-                nrec = recs[src]
-                if step:
-                    nrec = nrec + (step if placed is None else placed.astype(rec_dtype) * step)
-                nenv = env_groups[src] if ors else src[:0]
-                if ors and q == env:
-                    nenv = nenv | (1 << gi if placed is None else placed.astype(or_dtype) << gi)
-                parts.append((src, nxt, nrec, nenv, ways))
-            src, nxt, nrec, nenv = (np.concatenate(x) for x in list(zip(*parts, strict=True))[:4])
+            src, nxt, ways, placed, ends = self._transitions(moves, keys, whole=True)
+            per_move = np.diff([0, *ends])
+            card = self.groups[gi].cards[0]
+            rec_steps = [(1 << shifts[gi] if q == player else 0) + (1 << bits[(card, q)] if (card, q) in bits else 0)
+                         for _, q, *_ in moves]
+            nrec = recs[src]
+            if any(rec_steps):
+                inc = np.repeat(np.array(rec_steps, dtype=rec_dtype), per_move)
+                nrec = nrec + (inc if one else inc * placed.astype(rec_dtype))
             if packed:
                 both = (nxt << width) | nrec
                 order, starts = _runs(both)
@@ -530,13 +521,17 @@ class _Counter:
             else:
                 order, starts = _runs(nxt, nrec)
                 keys, recs = nxt[order[starts]], nrec[order[starts]]
+            from_ = src[order]
             if ors:
-                env_groups = np.bitwise_or.reduceat(nenv[order], starts) if starts.size else nenv[:0]
+                nenv = env_groups[from_]
+                if any(q == env for _, q, *_ in moves):
+                    env_inc = np.repeat(np.array([1 << gi if q == env else 0 for _, q, *_ in moves], dtype=or_dtype),
+                                        per_move)
+                    nenv = nenv | (env_inc if one else env_inc * placed.astype(or_dtype))[order]
+                env_groups = np.bitwise_or.reduceat(nenv, starts) if starts.size else nenv[:0]
             if counts:
-                moved = num[src]
-                if not one:
-                    moved = moved * np.concatenate([p[4] for p in parts])
-                num = np.add.reduceat(moved[order], starts) if starts.size else num[:0]
+                moved = num[from_] if one else num[from_] * ways[order]
+                num = np.add.reduceat(moved, starts) if starts.size else num[:0]
         ok = np.flatnonzero(self.accept(keys))
         recs = recs[ok]
         if by_envelope:

@@ -511,7 +511,7 @@ class _Counter:
                          for _, q, *_ in moves]
             nrec = recs[src]
             if any(rec_steps):
-                inc = np.repeat(np.array(rec_steps, dtype=rec_dtype), per_move)
+                inc: np.ndarray = np.repeat(np.array(rec_steps, dtype=rec_dtype), per_move)
                 nrec = nrec + (inc if one else inc * placed.astype(rec_dtype))
             if packed:
                 both = (nxt << width) | nrec
@@ -525,8 +525,8 @@ class _Counter:
             if ors:
                 nenv = env_groups[from_]
                 if any(q == env for _, q, *_ in moves):
-                    env_inc = np.repeat(np.array([1 << gi if q == env else 0 for _, q, *_ in moves], dtype=or_dtype),
-                                        per_move)
+                    env_bit = [1 << gi if q == env else 0 for _, q, *_ in moves]
+                    env_inc: np.ndarray = np.repeat(np.array(env_bit, dtype=or_dtype), per_move)
                     nenv = nenv | (env_inc if one else env_inc * placed.astype(or_dtype))[order]
                 env_groups = np.bitwise_or.reduceat(nenv, starts) if starts.size else nenv[:0]
             if counts:

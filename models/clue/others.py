@@ -476,11 +476,15 @@ def envelope_beliefs(game: ClueState, player: int) -> dict[str, Any]:
     if space is None:
         return {}
     reduced, unseen, classes = space
-    weights = _Split(reduced, player, classes, unseen, counts=True, masks=False)
-    prob = player_problem(game, player, reduced) if weights.nums else None
+    prob = player_problem(game, player, reduced)
     if prob is None:
         return {}
     own = _Split(prob, player, classes, unseen, counts=True, envelopes=True)
+    # an outside observer's problem is the public one: the player's pass, summed over the envelopes, weighs
+    # the views too
+    weights = own if prob == reduced else _Split(reduced, player, classes, unseen, counts=True, masks=False)
+    if not weights.nums:
+        return {}
     denominator = sum(weights.nums) * 6 ** len(unseen)
     comp, own_view, weight = _joined_views(weights, own)
     # the player's deals per (view, envelope group triple), for the views the viewer's worlds have

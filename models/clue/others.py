@@ -486,14 +486,8 @@ def envelope_beliefs(game: ClueState, player: int) -> dict[str, Any]:
     if not weights.nums:
         return {}
     denominator = sum(weights.nums) * 6 ** len(unseen)
-    comp, own_view, weight = _joined_views(weights, own)
-    # the player's deals per (view, envelope group triple), for the views the viewer's worlds have
+    comp, weight, view, triple, deals = _belief_cells(weights, own)
     n_groups = len(own.counter.groups)
-    own_rows = own.pairs[0]
-    deal_dtype: type = object if sum(own.nums) >= 1 << 62 else np.int64
-    nums: np.ndarray = np.array(own.nums, dtype=deal_dtype)
-    view, triple, cell = _unique_pairs(own_view, own.env[own_rows])
-    deals = _segment_sum(cell, nums[own_rows], view.size, deal_dtype)
     ways = np.ones(view.size, dtype=np.int64)   # envelopes per group triple: cards of each group outside the hand
     sizes = np.array([len(g.cards) for g in own.counter.groups], dtype=np.int64)
     klass = np.array(own.group_class, dtype=np.int64)
@@ -515,6 +509,38 @@ def envelope_beliefs(game: ClueState, player: int) -> dict[str, Any]:
     wf = np.array(weight.tolist(), dtype=float) if weight.dtype == object else weight.astype(float)
     return {"entropy": float(np.sum(wf[counted] * entropy[counted])) / denominator,
             "knows": Fraction(int(weight[counted & (triples == 1)].sum()), denominator)}
+
+
+def _belief_cells(weights: _Split, own: _Split) -> tuple[np.ndarray, ...]:
+    """The views of :func:`_joined_views` (each one's hand code and weight) and the player's deals per (view,
+    envelope group triple) of ``own`` (a pass with ``envelopes``), for the views the viewer's worlds have: as
+    arrays ``comp``, ``weight`` per view and ``view``, ``triple``, ``deals`` per (view, triple) cell, sorted.
+    An outside observer's single pass (``own is weights``) sorts its (row, view) pairs once, by view and
+    triple together, where the three fit in one int64."""
+    rows, code, share = own.pairs
+    deal_dtype: type = object if sum(own.nums) >= 1 << 62 else np.int64
+    nums: np.ndarray = np.array(own.nums, dtype=deal_dtype)[rows]
+    env = own.env[rows]
+    hand = own.comp[rows]
+    widths = [int(x.max(initial=0)).bit_length() if x.dtype != object else 63 for x in (hand, code, env)]
+    if own is not weights or sum(widths) > 63:
+        comp, own_view, weight = _joined_views(weights, own)
+        view, triple, cell = _unique_pairs(own_view, env)
+        return comp, weight, view, triple, _segment_sum(cell, nums, view.size, deal_dtype)
+    key = (((hand << widths[1]) | code) << widths[2]) | env
+    order = np.argsort(key, kind="quicksort")
+    key = key[order]
+    cell_start = np.flatnonzero(np.concatenate(([True], key[1:] != key[:-1])))
+    view_key = key >> widths[2]
+    view_start = np.flatnonzero(np.concatenate(([True], view_key[1:] != view_key[:-1])))
+    is_view = np.zeros(key.size, dtype=np.int64)
+    is_view[view_start] = 1
+    view = (np.cumsum(is_view) - 1)[cell_start]
+    nums = nums[order]
+    wide = sum(own.nums) * 6 ** len(own.unseen) >= 1 << 62   # the weights' sum past int64: Python integers
+    weight = np.add.reduceat(nums.astype(object) * share[order] if wide else nums * share[order], view_start)
+    return (view_key[view_start] >> widths[1], weight, view, key[cell_start] & ((1 << widths[2]) - 1),
+            np.add.reduceat(nums, cell_start))
 
 
 def show_advice(game: ClueState, by: int, cards: tuple[int, int, int]) -> list[dict[str, object]]:

@@ -537,6 +537,11 @@ class _Counter:
         if by_envelope:
             slots: np.ndarray = _small((keys[ok] >> self.env_shift) & ((1 << 3 * self.env_bits) - 1)).astype(rec_dtype)
             recs = recs + (slots << width)
+        if by_envelope and bool(np.all(recs[1:] > recs[:-1])):
+            # a complete deal's state is its envelope slots (every other field 0): the layer, sorted by
+            # (state, record), already has each record once, in order
+            sums = num[ok].tolist() if counts else [0] * recs.size
+            return recs, sums, env_groups[ok].tolist() if ors else [0] * recs.size
         out_recs, dst = _unique(recs)
         masks = _segment_or(dst, env_groups[ok], out_recs.size, or_dtype).tolist() if ors else [0] * out_recs.size
         sums = _segment_sum(dst, num[ok], out_recs.size, self.dtype).tolist() if counts else [0] * out_recs.size

@@ -226,7 +226,7 @@ class _Counter:
                 g.code = 2 + per_category[g.category]
                 per_category[g.category] += 1
         self.groups = groups
-        # state layout: capacities | envelope slots | cards placed in the current group | unmet sets
+        # state layout: capacities | envelope slots | cards placed in the current group | met sets
         self.cap_bits = max(1, max(prob.sizes).bit_length())
         self.env_shift = self.cap_bits * n
         self.env_bits = max(2, (max(per_category) + 2).bit_length())
@@ -236,23 +236,33 @@ class _Counter:
         self.card_group = {c: i for i, g in enumerate(groups) for c in g.cards}
         self.code_group = {(g.category, g.code): i for i, g in enumerate(groups) if g.code > 1}
         self.excluded_codes = {tuple(groups[self.card_group[c]].code for c in t) for t in prob.excluded}
-        last_group: dict[int, int] = {}
-        for k, (_, s) in enumerate(prob.some):
-            last_group[k] = max(self.card_group[c] for c in s)
-        self.player_sets = [sum(1 << k for k, (p, _) in enumerate(prob.some) if p == q) << self.m_shift
-                            for q in range(n)]
-        self.moves = []  # (group index, place, last place of the group, clear bits, kill bits)
+        # a set is open from its first card's group to its last card's: sets open at different times share
+        # a bit of the state (a *slot*), 1 once the set is met, back to 0 when its last card is placed
+        first = [min(self.card_group[c] for c in cards) for _, cards in prob.some]
+        last_group = [max(self.card_group[c] for c in cards) for _, cards in prob.some]
+        slot_end: list[int] = []   # per slot: the last group of the set that holds it
+        bit = [0] * len(prob.some)
+        for k in sorted(range(len(prob.some)), key=lambda k: first[k]):
+            free = next((j for j, end in enumerate(slot_end) if end < first[k]), len(slot_end))
+            slot_end[free:free + 1] = [last_group[k]]
+            bit[k] = 1 << (self.m_shift + free)
+        self.n_slots = len(slot_end)
+        self.hand_sets: dict[tuple[int, int], tuple[int, bool]] = {}   # (group, player): open sets, any to come
+        self.moves = []  # (group index, place, last place of the group, met bits, closing bits)
         for gi, g in enumerate(groups):
             places = [q for q in range(n + 1) if g.mask >> q & 1]
-            kill = sum(1 << k for k, lg in last_group.items() if lg == gi) << self.m_shift
+            kill = sum(bit[k] for k, lg in enumerate(last_group) if lg == gi)
             for j, q in enumerate(places):
                 clear = 0
                 if q < n:
-                    clear = sum(1 << k for k, (p, s) in enumerate(prob.some) if p == q and g.cards[0] in s)
+                    clear = sum(bit[k] for k, (p, s) in enumerate(prob.some) if p == q and g.cards[0] in s)
+                    mine = [k for k, (p, _) in enumerate(prob.some) if p == q]
+                    self.hand_sets[(gi, q)] = (sum(bit[k] for k in mine if first[k] <= gi < last_group[k]),
+                                               any(first[k] > gi for k in mine))
                 last = j == len(places) - 1
-                self.moves.append((gi, q, last, clear << self.m_shift, kill if last else 0))
+                self.moves.append((gi, q, last, clear, kill if last else 0))
         # numpy layers: int64 where every key and every count fits, Python integers (object arrays) otherwise
-        self.key_dtype: type = object if wide or self.m_shift + len(prob.some) > 62 else np.int64
+        self.key_dtype: type = object if wide or self.m_shift + self.n_slots > 62 else np.int64
         big = deal_bound(prob) * max(len(g.cards) for g in groups) >= 1 << 62
         self.dtype: type = object if wide or big else np.int64
 
@@ -286,7 +296,7 @@ class _Counter:
         st = 0
         for p, h in enumerate(self.prob.sizes):
             st |= h << (p * self.cap_bits)
-        return st | (((1 << len(self.prob.some)) - 1) << self.m_shift)
+        return st
 
     def _step(self, move: tuple[int, int, bool, int, int], keys: np.ndarray) -> tuple[np.ndarray, ...]:
         """One move from every state of a layer at once: (source index, next state, ways, cards placed) for
@@ -310,11 +320,12 @@ class _Counter:
             t = keys - (m << sh) if player else np.where(m > 0, keys | (group.code << sh), keys)
             t = t - (u << self.u_shift) if last else t + (m << self.u_shift)
             if clear:
-                t = np.where(m > 0, t & ~clear, t)
+                t = np.where(m > 0, t | clear, t)
+            if player:
+                ok &= self._room_left(gi, q, room - m, t)
             if kill:
-                ok &= (t & kill) == 0  # a set is left unmet for good: its last card went elsewhere
-            if player and self.player_sets[q]:
-                ok &= (m < room) | ((t & self.player_sets[q]) == 0)  # the hand is full with a set unmet
+                ok &= (t & kill) == kill  # a set is left unmet for good: its last card went elsewhere
+                t = t & ~kill             # its slot free for a set to come
             src = np.flatnonzero(ok)
             placed = rem[src] if last else np.full(src.size, m, dtype=np.int64)  # last: m is rem
             ways = _BINOM[rem[src], placed] if player else np.where(placed > 0, rem[src], 1)
@@ -322,6 +333,58 @@ class _Counter:
         if len(out) == 1:
             return out[0]
         return tuple(np.concatenate(parts) for parts in zip(*out, strict=True))
+
+    def _place_one(self, move: tuple[int, int, bool, int, int], keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`_step` for a one-card group at the start of its step (:meth:`_group_steps`: nothing of the
+        group placed yet): the card goes to the move's place, one way, so only (source index, next state)."""
+        gi, q, _, clear, kill = move
+        if q < self.prob.n:
+            sh = q * self.cap_bits
+            room = _small((keys >> sh) & ((1 << self.cap_bits) - 1))
+            src = np.flatnonzero(room > 0)
+            t = keys[src] - (1 << sh)
+            if clear:
+                t = t | clear
+            ok = self._room_left(gi, q, room[src] - 1, t)
+        else:
+            group = self.groups[gi]
+            sh = self.env_shift + group.category * self.env_bits
+            src = np.flatnonzero(_small((keys >> sh) & ((1 << self.env_bits) - 1)) == 0)
+            t = keys[src] | (group.code << sh)
+            ok = True
+        if kill:
+            ok = ok & ((t & kill) == kill)
+        if ok is not True:
+            kept = np.flatnonzero(ok)
+            src, t = src[kept], t[kept]
+        return src, (t & ~kill if kill else t)
+
+    def _transitions(self, moves: list[tuple[int, int, bool, int, int]], keys: np.ndarray, *, whole: bool
+                     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, list[int]]:
+        """Every transition of one step (``moves``, alternatives from the layer ``keys``): (source index, next
+        state, ways, cards placed) as arrays, move after move, and where each move's transitions end.
+        ``whole``: the step is one of :meth:`_group_steps` (a one-card group's card not yet placed)."""
+        if whole and len(self.groups[moves[0][0]].cards) == 1:
+            pairs = [self._place_one(mv, keys) for mv in moves]
+            src, nxt = (np.concatenate(x) for x in zip(*pairs, strict=True))
+            ends = np.cumsum([p[0].size for p in pairs]).tolist()
+            return src, nxt, np.ones(src.size, dtype=self.dtype), np.ones(src.size, dtype=np.int64), ends
+        parts = [self._step(mv, keys) for mv in moves]
+        ends = np.cumsum([p[0].size for p in parts]).tolist()
+        if len(parts) == 1:
+            return (*parts[0], ends)
+        src, nxt, ways, placed = (np.concatenate(x) for x in zip(*parts, strict=True))
+        return src, nxt, ways, placed, ends
+
+    def _room_left(self, gi: int, q: int, room: np.ndarray, keys: np.ndarray) -> np.ndarray | bool:
+        """Whether player ``q``'s hand, with ``room`` places left after group ``gi``'s move, may still meet
+        their sets: not when it is full with a set unmet (open and not met in ``keys``, or to come)."""
+        open_bits, to_come = self.hand_sets[(gi, q)]
+        if to_come:
+            return room > 0
+        if open_bits:
+            return (room > 0) | ((keys & open_bits) == open_bits)
+        return True
 
     def codes(self, keys: np.ndarray) -> list[np.ndarray]:
         em = (1 << self.env_bits) - 1
@@ -335,27 +398,33 @@ class _Counter:
             ok &= ~((codes[0] == triple[0]) & (codes[1] == triple[1]) & (codes[2] == triple[2]))
         return ok
 
-    def run(self, max_states: int | None = None, options: Mapping[str, Any] | None = None) -> Counts:
+    def run(self, max_states: int | None = None, options: Mapping[str, Any] | None = None, *,
+            per_move: bool = False) -> Counts:
+        """The counts by a forward and a backward pass over the layers: one layer per step of
+        :meth:`_group_steps` (a one-card group's places in one step), or with ``per_move`` one layer per
+        move (a place taking some of its group's cards: the order :meth:`sample` draws its deals in)."""
         keys: np.ndarray = np.array([self.initial()], dtype=self.key_dtype)
         self.layers = [keys]
+        self.run_steps = [[mv] for mv in self.moves] if per_move else self._group_steps()
+        self.run_whole = not per_move
         forward: list[np.ndarray] = [np.ones(1, dtype=self.dtype)]
         steps = []
         wide = self.key_dtype is object or self.dtype is object
         entry = ENTRY_BYTES * (OBJECT_FACTOR if wide else 1)
         kept = 1
         most = max_items(options, entry)  # read once: the budget does not change during one count
-        for i, mv in enumerate(self.moves):
-            # the next layer has at most one transition per (state, cards this place takes)
-            bound = keys.size * (len(self.groups[mv[0]].cards) + 1)
+        for i, moves in enumerate(self.run_steps):
+            # the next layer has at most one transition per (state, cards a place takes)
+            bound = keys.size * (len(self.groups[moves[0][0]].cards) + len(moves))
             if kept + bound > most:  # the message (and the estimate) from the shared check
-                check_size(f"Clue states and transitions (counting the deals, step {i + 1} of {len(self.moves)})",
-                           kept + bound, options, entry, error=LayerTooLarge)
-            src, nxt, ways, placed = self._step(mv, keys)
+                check_size(f"Clue states and transitions (counting the deals, step {i + 1} of "
+                           f"{len(self.run_steps)})", kept + bound, options, entry, error=LayerTooLarge)
+            src, nxt, ways, placed, ends = self._transitions(moves, keys, whole=not per_move)
             keys, dst = _unique(nxt)
             kept += src.size + keys.size
             if max_states is not None and keys.size > max_states:
                 raise LayerTooLarge(f"{keys.size} states in one layer")
-            steps.append((src, dst, ways, placed))
+            steps.append((src, dst, ways, placed, ends))
             forward.append(_segment_sum(dst, forward[-1][src] * ways, keys.size, self.dtype))
             self.layers.append(keys)
         accepted = self.accept(keys)
@@ -364,11 +433,12 @@ class _Counter:
         self.backs = [back]
         n_places = self.prob.n + 1
         group_cells = [[0] * n_places for _ in self.groups]
-        for i in range(len(self.moves) - 1, -1, -1):
-            src, dst, ways, placed = steps[i]
+        for i in range(len(steps) - 1, -1, -1):
+            src, dst, ways, placed, ends = steps[i]
             through = ways * back[dst]
-            gi, q = self.moves[i][:2]
-            group_cells[gi][q] += int((forward[i][src] * through * placed).sum())
+            placing = forward[i][src] * through * placed
+            for mv, start, end in zip(self.run_steps[i], [0, *ends], ends, strict=False):
+                group_cells[mv[0]][mv[1]] += int(placing[start:end].sum())
             back = _segment_sum(src, through, self.layers[i].size, self.dtype)
             self.backs.append(back)
         self.backs.reverse()
@@ -389,16 +459,16 @@ class _Counter:
         return Counts(total, tuple(map(tuple, cells)), triples)
 
     def split(self, player: int | None, watched: Sequence[tuple[int, int]], *, counts: bool = True,
-              by_envelope: bool = False, options: Mapping[str, Any] | None = None
+              by_envelope: bool = False, ors: bool = True, options: Mapping[str, Any] | None = None
               ) -> tuple[np.ndarray, list[int], list[int]]:
         """One forward pass that keeps the deals apart by a *record*: how many cards of each group
         ``player`` takes (None: no player's), and for each ``(card, place)`` of ``watched`` (cards of
         one-card groups) whether the card is there.  Per record of the complete deals: the number of deals
         (0 when ``counts`` is off) and a bit mask of the groups that put a card in the envelope in some of
-        them; returned as the records (a sorted array), the counts and the masks.  ``by_envelope``: the
-        record also holds the envelope slots (:meth:`codes`; meaningful when every group has a code,
-        ``track_all``) from bit ``record_width`` on.  ``record_layout`` gives each field's bit: per group
-        index its count's shift, per watched pair its bit."""
+        them (0 when ``ors`` is off); returned as the records (a sorted array), the counts and the masks.
+        ``by_envelope``: the record also holds the envelope slots (:meth:`codes`; meaningful when every group
+        has a code, ``track_all``) from bit ``record_width`` on.  ``record_layout`` gives each field's bit:
+        per group index its count's shift, per watched pair its bit."""
         pbit = 0 if player is None else 1 << player
         env = self.prob.n
         shifts: dict[int, int] = {}
@@ -423,7 +493,7 @@ class _Counter:
         num: np.ndarray = np.ones(1, dtype=self.dtype)
         env_groups: np.ndarray = np.zeros(1, dtype=or_dtype)
         wide = self.key_dtype is object or self.dtype is object or rec_dtype is object
-        packed = not wide and self.m_shift + len(self.prob.some) + width <= 62  # key and record in one int64
+        packed = not wide and self.m_shift + self.n_slots + width <= 63  # key and record in one int64
         entry = 2 * ENTRY_BYTES * (OBJECT_FACTOR if wide else 1)
         most = max_items(options, entry)
         steps = self._group_steps()
@@ -433,16 +503,16 @@ class _Counter:
             if bound > most:
                 check_size(f"Clue states kept apart by hand and shown cards (step {i + 1} of {len(steps)})", bound,
                            options, entry, error=LayerTooLarge)
-            parts = []
-            for mv in moves:
-                q = mv[1]
-                src, nxt, ways, placed = self._step(mv, keys)
-                step = (1 << shifts[gi] if q == player else 0) + (1 << bits[(self.groups[gi].cards[0], q)]
-                                                                     if (self.groups[gi].cards[0], q) in bits else 0)
-                nrec = recs[src] + placed.astype(rec_dtype) * step if step else recs[src]
-                nenv = env_groups[src] | (placed.astype(or_dtype) << gi) if q == env else env_groups[src]
-                parts.append((src, nxt, nrec, nenv, ways))
-            src, nxt, nrec, nenv, ways = (np.concatenate(x) for x in zip(*parts, strict=True))
+            one = len(self.groups[gi].cards) == 1   # every move places the card: one way, one card
+            src, nxt, ways, placed, ends = self._transitions(moves, keys, whole=True)
+            per_move = np.diff([0, *ends])
+            card = self.groups[gi].cards[0]
+            rec_steps = [(1 << shifts[gi] if q == player else 0) + (1 << bits[(card, q)] if (card, q) in bits else 0)
+                         for _, q, *_ in moves]
+            nrec = recs[src]
+            if any(rec_steps):
+                inc: np.ndarray = np.repeat(np.array(rec_steps, dtype=rec_dtype), per_move)
+                nrec = nrec + (inc if one else inc * placed.astype(rec_dtype))
             if packed:
                 both = (nxt << width) | nrec
                 order, starts = _runs(both)
@@ -451,18 +521,31 @@ class _Counter:
             else:
                 order, starts = _runs(nxt, nrec)
                 keys, recs = nxt[order[starts]], nrec[order[starts]]
-            env_groups = np.bitwise_or.reduceat(nenv[order], starts) if starts.size else nenv[:0]
+            from_ = src[order]
+            if ors:
+                nenv = env_groups[from_]
+                if any(q == env for _, q, *_ in moves):
+                    env_bit = [1 << gi if q == env else 0 for _, q, *_ in moves]
+                    env_inc: np.ndarray = np.repeat(np.array(env_bit, dtype=or_dtype), per_move)
+                    nenv = nenv | (env_inc if one else env_inc * placed.astype(or_dtype))[order]
+                env_groups = np.bitwise_or.reduceat(nenv, starts) if starts.size else nenv[:0]
             if counts:
-                num = np.add.reduceat((num[src] * ways)[order], starts) if starts.size else num[:0]
+                moved = num[from_] if one else num[from_] * ways[order]
+                num = np.add.reduceat(moved, starts) if starts.size else num[:0]
         ok = np.flatnonzero(self.accept(keys))
-        recs, env_groups = recs[ok], env_groups[ok]
+        recs = recs[ok]
         if by_envelope:
             slots: np.ndarray = _small((keys[ok] >> self.env_shift) & ((1 << 3 * self.env_bits) - 1)).astype(rec_dtype)
             recs = recs + (slots << width)
+        if by_envelope and bool(np.all(recs[1:] > recs[:-1])):
+            # a complete deal's state is its envelope slots (every other field 0): the layer, sorted by
+            # (state, record), already has each record once, in order
+            sums = num[ok].tolist() if counts else [0] * recs.size
+            return recs, sums, env_groups[ok].tolist() if ors else [0] * recs.size
         out_recs, dst = _unique(recs)
-        ors = _segment_or(dst, env_groups, out_recs.size, or_dtype).tolist()
-        sums = _segment_sum(dst, num[ok], out_recs.size, self.dtype).tolist() if counts else [0] * len(ors)
-        return out_recs, [int(x) for x in sums], [int(x) for x in ors]
+        masks = _segment_or(dst, env_groups[ok], out_recs.size, or_dtype).tolist() if ors else [0] * out_recs.size
+        sums = _segment_sum(dst, num[ok], out_recs.size, self.dtype).tolist() if counts else [0] * out_recs.size
+        return out_recs, sums, masks
 
     def _group_steps(self) -> list[list[tuple[int, int, bool, int, int]]]:
         """The moves grouped into steps that each make one layer: a one-card group in one step (its card
@@ -480,17 +563,18 @@ class _Counter:
 
     def sample(self, rng: random.Random, k: int) -> list[tuple[int, ...]]:
         """``k`` deals drawn independently and uniformly from the consistent deals (after :meth:`run`), all
-        walked through the layers together: at each move every deal takes a transition with probability
+        walked through the layers together: at each step every deal takes a transition with probability
         proportional to ways x completions."""
         deals = np.full((k, len(self.prob.card_category)), -1, dtype=np.int64)
         pools = [np.array([rng.sample(g.cards, len(g.cards)) for _ in range(k)]) for g in self.groups]
         taken = [np.zeros(k, dtype=np.int64) for _ in self.groups]
         keys = np.repeat(self.layers[0], k)
-        for i, move in enumerate(self.moves):
-            gi, q = move[:2]
-            src, nxt, ways, placed = self._step(move, keys)
+        for i, moves in enumerate(self.run_steps):
+            gi = moves[0][0]
+            src, nxt, ways, placed, ends = self._transitions(moves, keys, whole=self.run_whole)
+            place = np.repeat(np.array([mv[1] for mv in moves], dtype=np.int64), np.diff([0, *ends]))
             order = np.argsort(src, kind="stable")
-            src, nxt, placed = src[order], nxt[order], placed[order]
+            src, nxt, placed, place = src[order], nxt[order], placed[order], place[order]
             weight = ways[order] * self.backs[i + 1][np.searchsorted(self.layers[i + 1], nxt)]
             cum = np.cumsum(weight)
             start, end = (np.searchsorted(src, np.arange(k), side=side) for side in ("left", "right"))
@@ -498,10 +582,10 @@ class _Counter:
             mine = cum[end - 1] - prior                                     # every deal has an option
             draws = np.array([rng.randrange(int(t)) for t in mine.tolist()], dtype=cum.dtype)
             pick = np.searchsorted(cum, prior + draws, side="right")
-            keys, count = nxt[pick], placed[pick]
+            keys, count, where = nxt[pick], placed[pick], place[pick]
             for j in range(int(count.max(initial=0))):
                 who = np.flatnonzero(count > j)
-                deals[who, pools[gi][who, taken[gi][who]]] = q
+                deals[who, pools[gi][who, taken[gi][who]]] = where[who]
                 taken[gi][who] += 1
         return [tuple(row) for row in deals.tolist()]
 
@@ -588,7 +672,7 @@ def sample_deals(problem: Problem, k: int, rng: random.Random) -> list[tuple[int
     if reduced is None:
         return []
     counter = _Counter(reduced, False)
-    if counter.run().total == 0:
+    if counter.run(per_move=True).total == 0:   # one layer per move: a seed draws the deals it always drew
         return []
     return counter.sample(rng, k)
 

@@ -137,10 +137,10 @@ class _Split:
     shower) pair of the unseen showings (:meth:`held` reads it); envelope is a bit mask of the counter's
     groups that put a card in the envelope in some of the deals, or with ``envelopes`` the envelope itself
     as the three groups it takes its cards from (rows then split by it; an array of ``(g0 * groups + g1) *
-    groups + g2``)."""
+    groups + g2``); without ``masks`` (and with ``envelopes``) the masks are not kept (all 0)."""
 
     def __init__(self, prob: Problem, player: int, classes: Classes, unseen: Sequence[Showing], *,
-                 counts: bool, envelopes: bool = False) -> None:
+                 counts: bool, envelopes: bool = False, masks: bool = True) -> None:
         self.classes, self.unseen, self.player = classes, unseen, player
         class_of = {c: k for k, (cards, _) in enumerate(classes) for c in cards}
         self.watched = sorted({(c, s.shower) for s in unseen for c in s.cards})
@@ -148,7 +148,8 @@ class _Split:
         single = {c for c, _ in self.watched}
         counter = self.counter = _Counter(prob, envelopes, refine=lambda c: ("single", c) if c in single
                                           else class_of.get(c))
-        records, nums, ors = counter.split(player, self.watched, counts=counts, by_envelope=envelopes)
+        records, nums, ors = counter.split(player, self.watched, counts=counts, by_envelope=envelopes,
+                                           ors=masks and not envelopes)
         self.shift, width = [], 0
         for cards, _ in classes:
             self.shift.append(width)
@@ -475,20 +476,18 @@ def envelope_beliefs(game: ClueState, player: int) -> dict[str, Any]:
     if space is None:
         return {}
     reduced, unseen, classes = space
-    weights = _Split(reduced, player, classes, unseen, counts=True)
-    prob = player_problem(game, player, reduced) if weights.nums else None
+    prob = player_problem(game, player, reduced)
     if prob is None:
         return {}
     own = _Split(prob, player, classes, unseen, counts=True, envelopes=True)
+    # an outside observer's problem is the public one: the player's pass, summed over the envelopes, weighs
+    # the views too
+    weights = own if prob == reduced else _Split(reduced, player, classes, unseen, counts=True, masks=False)
+    if not weights.nums:
+        return {}
     denominator = sum(weights.nums) * 6 ** len(unseen)
-    comp, own_view, weight = _joined_views(weights, own)
-    # the player's deals per (view, envelope group triple), for the views the viewer's worlds have
+    comp, weight, view, triple, deals = _belief_cells(weights, own)
     n_groups = len(own.counter.groups)
-    own_rows = own.pairs[0]
-    deal_dtype: type = object if sum(own.nums) >= 1 << 62 else np.int64
-    nums: np.ndarray = np.array(own.nums, dtype=deal_dtype)
-    view, triple, cell = _unique_pairs(own_view, own.env[own_rows])
-    deals = _segment_sum(cell, nums[own_rows], view.size, deal_dtype)
     ways = np.ones(view.size, dtype=np.int64)   # envelopes per group triple: cards of each group outside the hand
     sizes = np.array([len(g.cards) for g in own.counter.groups], dtype=np.int64)
     klass = np.array(own.group_class, dtype=np.int64)
@@ -510,6 +509,38 @@ def envelope_beliefs(game: ClueState, player: int) -> dict[str, Any]:
     wf = np.array(weight.tolist(), dtype=float) if weight.dtype == object else weight.astype(float)
     return {"entropy": float(np.sum(wf[counted] * entropy[counted])) / denominator,
             "knows": Fraction(int(weight[counted & (triples == 1)].sum()), denominator)}
+
+
+def _belief_cells(weights: _Split, own: _Split) -> tuple[np.ndarray, ...]:
+    """The views of :func:`_joined_views` (each one's hand code and weight) and the player's deals per (view,
+    envelope group triple) of ``own`` (a pass with ``envelopes``), for the views the viewer's worlds have: as
+    arrays ``comp``, ``weight`` per view and ``view``, ``triple``, ``deals`` per (view, triple) cell, sorted.
+    An outside observer's single pass (``own is weights``) sorts its (row, view) pairs once, by view and
+    triple together, where the three fit in one int64."""
+    rows, code, share = own.pairs
+    deal_dtype: type = object if sum(own.nums) >= 1 << 62 else np.int64
+    nums: np.ndarray = np.array(own.nums, dtype=deal_dtype)[rows]
+    env = own.env[rows]
+    hand = own.comp[rows]
+    widths = [int(x.max(initial=0)).bit_length() if x.dtype != object else 63 for x in (hand, code, env)]
+    if own is not weights or sum(widths) > 63:
+        comp, own_view, weight = _joined_views(weights, own)
+        view, triple, cell = _unique_pairs(own_view, env)
+        return comp, weight, view, triple, _segment_sum(cell, nums, view.size, deal_dtype)
+    key = (((hand << widths[1]) | code) << widths[2]) | env
+    order = np.argsort(key, kind="quicksort")
+    key = key[order]
+    cell_start = np.flatnonzero(np.concatenate(([True], key[1:] != key[:-1])))
+    view_key = key >> widths[2]
+    view_start = np.flatnonzero(np.concatenate(([True], view_key[1:] != view_key[:-1])))
+    is_view = np.zeros(key.size, dtype=np.int64)
+    is_view[view_start] = 1
+    view = (np.cumsum(is_view) - 1)[cell_start]
+    nums = nums[order]
+    wide = sum(own.nums) * 6 ** len(own.unseen) >= 1 << 62   # the weights' sum past int64: Python integers
+    weight = np.add.reduceat(nums.astype(object) * share[order] if wide else nums * share[order], view_start)
+    return (view_key[view_start] >> widths[1], weight, view, key[cell_start] & ((1 << widths[2]) - 1),
+            np.add.reduceat(nums, cell_start))
 
 
 def show_advice(game: ClueState, by: int, cards: tuple[int, int, int]) -> list[dict[str, object]]:

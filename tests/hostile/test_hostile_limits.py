@@ -39,8 +39,8 @@ def test_clue_counting_honours_max_worlds() -> None:
 def test_clue_counting_honours_the_memory_budget(monkeypatch: pytest.MonkeyPatch) -> None:
     problem = load_puzzle(CLUE).problem()
     count_deals(problem)
-    monkeypatch.setenv("SLEUTH_MEMORY_BUDGET", "4K")
-    with pytest.raises(LayerTooLarge, match=r"memory budget 4\.0 KB"):
+    monkeypatch.setenv("SLEUTH_MEMORY_BUDGET", "2K")
+    with pytest.raises(LayerTooLarge, match=r"memory budget 2\.0 KB"):
         count_deals(problem)
 
 

@@ -12,12 +12,16 @@ certainty of an accusation are exact.
 from __future__ import annotations
 
 import math
+import os
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
+from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from sleuth.errors import InternalError, PuzzleError
+from sleuth.jit import load_kernel
 from sleuth.results import Report, Status, decimal
 from sleuth.schema import Names
 
@@ -220,13 +224,18 @@ def _class_scores(plain: _Plain, by: int, classes: list[tuple[int, int, int]],
     placed = np.zeros(len(classes), dtype=np.int64)   # per class, its cards placed so far
     card_of = np.array(classes, dtype=np.int64)
     entry = 8 * (OBJECT_FACTOR if dtype is object else 1)
+    kernel = advice_kernel() if dtype is not object else None
     for i, (src, dst, ways, place) in enumerate(plain.steps):
         keep = np.flatnonzero(plain.live[i + 1][dst])
         src, dst, ways, place = (np.cumsum(plain.live[i])[src[keep]] - 1, np.cumsum(plain.live[i + 1])[dst[keep]] - 1,
                                  ways[keep], place[keep])
         rows = int(plain.live[i + 1].sum())
         if i not in card_at:   # a block of cards no suggestion class names: every column moves as it is
-            x = _Move(src, dst, ways).apply(x, rows)
+            if kernel is None:
+                x = _Move(src, dst, ways).apply(x, rows)
+            else:
+                x, moved = np.zeros((rows, x.shape[1]), dtype=dtype), x
+                kernel.move(moved, src, dst, ways.astype(dtype), x)
             continue
         c = card_at[i]   # a one-card group: every way is 1
         k = counter.prob.card_category[c]
@@ -234,34 +243,34 @@ def _class_scores(plain: _Plain, by: int, classes: list[tuple[int, int, int]],
         grows = np.unique(placed[mine])
         stays = np.unique(placed[~mine])
         placed = placed + mine * ((c + 1) * unit[k])
-        moves = [(q, _Move(src[place == q], dst[place == q])) for q in np.unique(place).tolist()]
-        blocks: list[tuple[np.ndarray, np.ndarray, _Move | None]] = []   # columns, keys, transitions
+        places = np.unique(place)
+        # the new columns: those without the card first (keys unchanged, in their order), then the distinct
+        # (set, answer) of the columns that take it, after each place (a grown set holds the card: no key of both)
         still = np.flatnonzero(np.isin(col_set, stays))
-        if still.size:
-            blocks.append((still, (col_set[still] << ans_bits) | col_ans[still], None))
         more = np.flatnonzero(np.isin(col_set, grows))
-        if more.size:
-            ah, grown = col_ans[more], (col_set[more] + (c + 1) * unit[k]) << ans_bits
-            for q, mv in moves:
-                if q in (n, by):
-                    blocks.append((more, grown | ah, mv))
-                else:
-                    dist, old = (q - by) % n, ah >> 3
-                    new_ans = np.where(dist < old, (dist << 3) | 1 << k, np.where(dist == old, ah | 1 << k, ah))
-                    blocks.append((more, grown | new_ans, mv))
-        keys, inverse = np.unique(np.concatenate([b[1] for b in blocks]), return_inverse=True)
+        ah, grown = col_ans[more], (col_set[more] + (c + 1) * unit[k]) << ans_bits
+        after = []   # per place, the keys of the grown columns
+        for q in places.tolist():
+            dist, old = (q - by) % n, ah >> 3
+            after.append(grown | (ah if q in (n, by) else
+                                  np.where(dist < old, (dist << 3) | 1 << k, np.where(dist == old, ah | 1 << k, ah))))
+        fresh, inverse = np.unique(np.concatenate(after), return_inverse=True)
+        keys = np.concatenate([(col_set[still] << ans_bits) | col_ans[still], fresh])
         if rows * keys.size > 1_000_000:
             check_size(f"Clue advice counts (step {i + 1} of {len(plain.steps)})", rows * keys.size, options,
                        entry, error=LayerTooLarge)
         out: np.ndarray = np.zeros((rows, keys.size), dtype=dtype)
-        at = 0
-        for cols, key, how in blocks:
-            target = inverse[at:at + key.size]
-            at += key.size
-            if how is None:   # the columns without this card: every transition, keys unchanged (distinct)
-                out[:, target] += _Move(src, dst).apply(x[:, cols], rows)
-            else:
-                _add_columns(out, target, how.apply(x[:, cols], rows))
+        grown_to = (still.size + inverse).reshape(places.size, more.size)   # per place, per grown column
+        if kernel is not None:
+            order = np.argsort(dst, kind="stable")
+            kernel.move_columns(x, src[order], dst[order], np.searchsorted(places, place)[order], still, more,
+                                grown_to, out)
+        else:
+            if still.size:
+                out[:, :still.size] = _Move(src, dst).apply(x[:, still], rows)
+            if more.size:
+                for j, q in enumerate(places.tolist()):
+                    _add_columns(out, grown_to[j], _Move(src[place == q], dst[place == q]).apply(x[:, more], rows))
         x = out
         col_set, col_ans = keys >> ans_bits, keys & ((1 << ans_bits) - 1)
     # the complete deals by envelope; the columns by suggestion
@@ -272,13 +281,23 @@ def _class_scores(plain: _Plain, by: int, classes: list[tuple[int, int, int]],
     env = envelope[order]
     starts = np.flatnonzero(np.concatenate([[True], env[1:] != env[:-1]]))
     per_env = np.add.reduceat(x[order], starts, axis=0)
-    e_index, t_index = np.nonzero(per_env if per_env.dtype != object else per_env != 0)
-    cnt = per_env[e_index, t_index]
     if dtype is float:
-        cnt = np.rint(cnt).astype(np.int64)
+        per_env = np.rint(per_env).astype(np.int64)
     class_of = {int(p): k for k, p in enumerate(placed.tolist())}
-    cls = np.array([class_of[p] for p in col_set.tolist()], dtype=np.int64)[t_index]
-    return _scores(classes, by, n, 3 * eb, cls, env[starts][e_index], col_ans[t_index], cnt)
+    cls = np.array([class_of[p] for p in col_set.tolist()], dtype=np.int64)
+    return _scores(classes, n, cls, col_ans, per_env, int(plain.forward[-1][plain.live[-1]].sum()))
+
+
+@lru_cache(maxsize=1)
+def advice_kernel() -> ModuleType | None:
+    """The compiled inner loop (:mod:`._advice_kernel`, cached on disk by :func:`sleuth.jit.load_kernel`), or
+    None without numba (or with ``SLEUTH_CLUE_KERNEL=numpy``, which tests use to compare both)."""
+    if os.environ.get("SLEUTH_CLUE_KERNEL", "") == "numpy":
+        return None
+    try:
+        return load_kernel(__name__.rsplit(".", 1)[0] + "._advice_kernel", ("move", "move_columns"), True)
+    except ImportError:
+        return None
 
 
 class _Move:
@@ -314,40 +333,39 @@ def _rounds(target: np.ndarray) -> list[np.ndarray]:
     return [order[rank == r] for r in range(int(rank.max(initial=-1)) + 1)]
 
 
-def _scores(classes: list[tuple[int, int, int]], by: int, n: int, env_bits: int, cls: np.ndarray,
-            envelope: np.ndarray, ans: np.ndarray, cnt: np.ndarray) -> dict[tuple[int, int, int], Score]:
-    """Per class, the mutual information from the complete deals' (class, envelope, answer so far, deals):
-    nobody shows (no card held), or the first holder shows each of the cards they hold with probability
-    1 / held (weight 6 / held)."""
-    wide = cnt.dtype == object or int(cnt.max(initial=0)) >= 1 << 59
-    weight = cnt.astype(object) if wide else cnt.astype(np.int64)
+def _scores(classes: list[tuple[int, int, int]], n: int, cls: np.ndarray, ans: np.ndarray, per_env: np.ndarray,
+            total: int) -> dict[tuple[int, int, int], Score]:
+    """Per class, the mutual information from the complete deals per (envelope, column) (``per_env``; a
+    column's class ``cls`` and answer so far ``ans``; ``total`` deals): nobody shows (no card held), or the
+    first holder shows each of the cards they hold with probability 1 / held (weight 6 / held).  The joint
+    weights in a dense array per (class, envelope, answer shown)."""
+    n_env, width = per_env.shape[0], 3 * n + 1   # the answer shown: 0 nobody, 1 + 3 * distance + card
     held = ans & 7
     size: np.ndarray = ((held >> 0) & 1) + ((held >> 1) & 1) + ((held >> 2) & 1)
-    rows = [np.flatnonzero(held == 0)]
-    answer = [np.full(rows[0].size, -1, dtype=np.int64)]
-    share = [6 * weight[rows[0]]]
+    cols = [np.flatnonzero(held == 0)]
+    answer = [np.zeros(cols[0].size, dtype=np.int64)]
+    share = [np.full(cols[0].size, 6, dtype=np.int64)]
     for j in range(3):
         r = np.flatnonzero((held >> j) & 1)
-        rows.append(r)
-        answer.append(((by + (ans[r] >> 3)) % n) * 3 + j)
-        share.append((6 // size[r]) * weight[r])
-    r = np.concatenate(rows)
-    c, e, a, w = cls[r], envelope[r], np.concatenate(answer), np.concatenate(share)
-    ab = (3 * n + 1).bit_length()
-    cs, amask = env_bits + ab, (1 << ab) - 1
-    joint = _sum_by((c << cs) | (e << ab) | (a + 1), w)
-    per_env = _sum_by((c << cs) | (e << ab), w)
-    per_answer = _sum_by((c << cs) | (a + 1), w)
-    jk, jw = joint
-    jc = jk >> cs
-    pe = per_env[1][np.searchsorted(per_env[0], jk & ~amask)]
-    pa = per_answer[1][np.searchsorted(per_answer[0], (jc << cs) | (jk & amask))]
-    totals = _sum_by(per_env[0] >> cs, per_env[1])
-    total = totals[1][np.searchsorted(totals[0], jc)]
-    f = [np.array(x.tolist() if x.dtype == object else x, dtype=float) for x in (jw, pe, pa, total)]
-    terms = f[0] / f[3] * (np.log2(f[0]) + np.log2(f[3]) - np.log2(f[1]) - np.log2(f[2]))
-    bits = np.zeros(len(classes))
-    np.add.at(bits, jc, terms)
+        cols.append(r)
+        answer.append(1 + 3 * (ans[r] >> 3) + j)
+        share.append(6 // size[r])
+    col, a, w = np.concatenate(cols), np.concatenate(answer), np.concatenate(share)
+    index = ((cls[col] * n_env)[None, :] + np.arange(n_env)[:, None]) * width + a[None, :]   # envelope x entry
+    cells = len(classes) * n_env * width
+    if 6 * total < FLOAT_EXACT:   # every sum below 2**53: float64 adds it exactly
+        joint = np.rint(np.bincount(index.ravel(), weights=(per_env[:, col] * w).ravel().astype(float),
+                                    minlength=cells)).astype(np.int64)
+    else:
+        joint = np.zeros(cells, dtype=np.int64 if 6 * total < 1 << 62 else object)
+        np.add.at(joint, index.ravel(), (per_env[:, col].astype(joint.dtype) * w.astype(joint.dtype)).ravel())
+    joint = joint.reshape(len(classes), n_env, width)
+    jc, je, ja = np.nonzero(joint if joint.dtype != object else joint != 0)
+    jw = joint[jc, je, ja]
+    pe, pa = joint.sum(axis=2)[jc, je], joint.sum(axis=1)[jc, ja]
+    f = [np.array(x.tolist() if x.dtype == object else x, dtype=float) for x in (jw, pe, pa)]
+    terms = f[0] / total * (np.log2(f[0]) + math.log2(total) + math.log2(6) - np.log2(f[1]) - np.log2(f[2]))
+    bits = np.bincount(jc, weights=terms, minlength=len(classes)) / 6
     # exact ties: the sums' terms compared exactly, for classes whose floats are close
     order = np.argsort(bits, kind="stable")
     close = np.zeros(len(classes), dtype=bool)
@@ -369,14 +387,6 @@ def _scores(classes: list[tuple[int, int, int]], by: int, n: int, env_bits: int,
             key = ((-1, k),)
         out[t] = Score(max(float(tied.setdefault(key, float(bits[k]))), 0.0), key)   # equal terms: one value
     return out
-
-
-def _sum_by(key: np.ndarray, value: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Sorted distinct keys and the sum of the values of each."""
-    order = np.argsort(key, kind="quicksort")
-    key = key[order]
-    starts = np.flatnonzero(np.concatenate([[True], key[1:] != key[:-1]])) if key.size else np.zeros(0, np.int64)
-    return key[starts], np.add.reduceat(value[order], starts) if starts.size else value[:0]
 
 
 def suggest_report(puzzle: CluePuzzle, opts: Mapping[str, Any], method: str = "information") -> Report:

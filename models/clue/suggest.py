@@ -87,18 +87,20 @@ class Score:
     key: tuple[tuple[int, int], ...]
 
 
-EXACT_BUDGET = 20_000_000   # counts (:func:`exact_work`) the exact advice may take
+EXACT_BUDGET = 20_000_000   # counts (:func:`exact_work`) the exact advice may take with numpy alone
+COMPILED_BUDGET = 100_000_000   # the same with its inner loop compiled (:func:`advice_kernel`)
+KERNEL_FROM = 2_000_000   # less work runs in numpy alone (fast enough; no compiler to load)
 
 
 FLOAT_EXACT = 1 << 53   # counts below it add up exactly in float64 (the fast path of the exact advice)
 
 
 class PastBudget(Exception):
-    """The exact advice would take ``work`` counts (:func:`exact_work`), more than it was allowed."""
+    """The exact advice would take ``work`` counts (:func:`exact_work`), more than it was allowed (``budget``)."""
 
-    def __init__(self, work: int) -> None:
-        super().__init__(f"about {work:,} counts")
-        self.work = work
+    def __init__(self, work: int, budget: int) -> None:
+        super().__init__(f"about {work:,} counts, more than {budget:,}")
+        self.work, self.budget = work, budget
 
 
 def exact_work(problem: Problem, suggestions: Sequence[tuple[int, int, int]]) -> int:
@@ -175,8 +177,8 @@ class _Plain:
 
 
 def exact_information(problem: Problem, by: int, suggestions: Sequence[tuple[int, int, int]],
-                      options: Mapping[str, Any] | None = None, *, budget: int | None = None
-                      ) -> dict[tuple[int, int, int], Score]:
+                      options: Mapping[str, Any] | None = None, *, budget: int | None = None,
+                      compiled_budget: int | None = None) -> dict[tuple[int, int, int], Score]:
     """The exact mutual information between the envelope and what ``by`` sees after each suggestion: who
     shows and which card (a player holding several of the cards shows each with probability 1/|held|),
     deals uniform over those consistent with ``problem``.
@@ -188,7 +190,8 @@ def exact_information(problem: Problem, by: int, suggestions: Sequence[tuple[int
     ``by`` holding one of its cards placed so far, and which of them they hold.  A suggestion joins at the
     step of its first card, from the shared pass's counts.  The complete deals give the joint counts of
     (envelope, answer) per suggestion.  {} when no deal is consistent.  Raises :class:`PastBudget` when the
-    work (:func:`exact_work`, read off the shared pass before the second one starts) is past ``budget``, and
+    work (:func:`exact_work`, read off the shared pass before the second one starts) is past ``budget`` (past
+    ``compiled_budget`` instead when given and the compiled inner loop is available), and
     :class:`.counting.LayerTooLarge` past the memory budget."""
     reduced = problem.propagate()
     if reduced is None:
@@ -198,18 +201,23 @@ def exact_information(problem: Problem, by: int, suggestions: Sequence[tuple[int
     plain = _Plain(reduced, options)
     if not plain.live[-1].any():
         return {}
-    if budget is not None and (work := _work(plain, classes, reduced.n)) > budget:
-        raise PastBudget(work)
-    scores = _class_scores(plain, by, classes, options)
+    work = _work(plain, classes, reduced.n)
+    if budget is not None and work > budget:
+        if compiled_budget is None or advice_kernel() is None:
+            raise PastBudget(work, budget)
+        if work > compiled_budget:
+            raise PastBudget(work, compiled_budget)
+    scores = _class_scores(plain, by, classes, options, work >= KERNEL_FROM)
     return {t: scores[(rep[t[0]], rep[t[1]], rep[t[2]])] for t in suggestions}
 
 
 def _class_scores(plain: _Plain, by: int, classes: list[tuple[int, int, int]],
-                  options: Mapping[str, Any] | None) -> dict[tuple[int, int, int], Score]:
+                  options: Mapping[str, Any] | None, compiled: bool) -> dict[tuple[int, int, int], Score]:
     """:func:`exact_information` for the suggestion classes, over the shared pass ``plain``, in dense arrays:
     a row per live state, a column per (cards of a suggestion placed so far, answer so far).  Suggestions
     that agree on the cards placed so far share their columns (one column for all of them before their
-    first card); at the end a column per (suggestion, answer)."""
+    first card); at the end a column per (suggestion, answer).  ``compiled``: the compiled inner loop where
+    available (:func:`advice_kernel`), else numpy."""
     counter, n = plain.counter, plain.counter.prob.n
     bound = deal_bound(counter.prob) * max(len(g.cards) for g in counter.groups)
     dtype: type = float if bound < FLOAT_EXACT else np.int64 if bound < 1 << 62 else object   # exact sums
@@ -218,13 +226,13 @@ def _class_scores(plain: _Plain, by: int, classes: list[tuple[int, int, int]],
     unit = [base * base, base, 1]   # a set of placed cards, one per category: sum of (card + 1) * unit
     none = n << 3   # the answer so far: distance clockwise from by << 3 | its held cards (0-2); n: nobody yet
     ans_bits = (none | 7).bit_length()
-    x: np.ndarray = plain.forward[0][plain.live[0]].astype(dtype)[:, None]
+    x: np.ndarray = np.ascontiguousarray(plain.forward[0][plain.live[0]].astype(dtype)[:, None])
     col_set = np.zeros(1, dtype=np.int64)
     col_ans = np.full(1, none, dtype=np.int64)
     placed = np.zeros(len(classes), dtype=np.int64)   # per class, its cards placed so far
     card_of = np.array(classes, dtype=np.int64)
     entry = 8 * (OBJECT_FACTOR if dtype is object else 1)
-    kernel = advice_kernel() if dtype is not object else None
+    kernel = advice_kernel() if compiled and dtype is not object else None
     for i, (src, dst, ways, place) in enumerate(plain.steps):
         keep = np.flatnonzero(plain.live[i + 1][dst])
         src, dst, ways, place = (np.cumsum(plain.live[i])[src[keep]] - 1, np.cumsum(plain.live[i + 1])[dst[keep]] - 1,
@@ -436,10 +444,11 @@ def suggest_report(puzzle: CluePuzzle, opts: Mapping[str, Any], method: str = "i
     exact: dict[tuple[int, int, int], Score] = {}
     if method == "information":
         try:
-            exact = exact_information(puzzle.problem(), by, suggestions, opts, budget=EXACT_BUDGET)
+            exact = exact_information(puzzle.problem(), by, suggestions, opts, budget=EXACT_BUDGET,
+                                      compiled_budget=COMPILED_BUDGET)
         except PastBudget as past:
-            puzzle.doc.note(f"the exact information of every suggestion is past the budget ({past}, more than "
-                            f"{EXACT_BUDGET:,}): the scores are estimated from {samples} sampled deals", "--method")
+            puzzle.doc.note(f"the exact information of every suggestion is past the budget ({past}): the scores "
+                            f"are estimated from {samples} sampled deals", "--method")
     if exact:
         ranked = sorted(exact.items(), key=lambda x: (-x[1].bits, x[1].key, x[0]))
         rank, ranks = 0, []

@@ -26,9 +26,15 @@ def move_columns(x: np.ndarray, src: np.ndarray, dst: np.ndarray, where: np.ndar
     card) to the first columns of ``out``, in their order, and its columns ``more`` (that take the card) to
     the columns ``grown_to[where[t]]`` (their answers after that place)."""
     n_still, n_more = still.shape[0], more.shape[0]
+    run = n_still > 0 and still[n_still - 1] - still[0] == n_still - 1   # consecutive columns: no gather
+    first = still[0] if n_still else 0
     for t in range(src.shape[0]):
         xs, od, to = x[src[t]], out[dst[t]], grown_to[where[t]]
-        for j in range(n_still):
-            od[j] += xs[still[j]]
+        if run:
+            for j in range(n_still):
+                od[j] += xs[first + j]
+        else:
+            for j in range(n_still):
+                od[j] += xs[still[j]]
         for j in range(n_more):
             od[to[j]] += xs[more[j]]

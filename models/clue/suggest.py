@@ -89,7 +89,8 @@ class Score:
 
 EXACT_BUDGET = 20_000_000   # counts (:func:`exact_work`) the exact advice may take with numpy alone
 COMPILED_BUDGET = 100_000_000   # the same with its inner loop compiled (:func:`advice_kernel`)
-KERNEL_FROM = 2_000_000   # less work runs in numpy alone (fast enough; no compiler to load)
+KERNEL_FROM = 10_000_000   # less work runs in numpy alone, unless the compiled loop is loaded already (loading
+                          # numba and the cached loop takes a fresh process about 0.5 s: more than numpy there)
 
 
 FLOAT_EXACT = 1 << 53   # counts below it add up exactly in float64 (the fast path of the exact advice)
@@ -207,7 +208,7 @@ def exact_information(problem: Problem, by: int, suggestions: Sequence[tuple[int
             raise PastBudget(work, budget)
         if work > compiled_budget:
             raise PastBudget(work, compiled_budget)
-    scores = _class_scores(plain, by, classes, options, work >= KERNEL_FROM)
+    scores = _class_scores(plain, by, classes, options, work >= KERNEL_FROM or advice_kernel.cache_info().currsize > 0)
     return {t: scores[(rep[t[0]], rep[t[1]], rep[t[2]])] for t in suggestions}
 
 

@@ -45,12 +45,14 @@ PARTS = ("sheet", "probabilities", "others", "advice", "beliefs")
 
 def advice(game: ClueState, by: int) -> bool:
     """What ``sleuth suggest`` computes for every suggestion: exact where this checkout has it (with its
-    budget fallback), else the sampled estimate (1000 deals).  True when the answer is exact."""
+    budget fallback; ``SLEUTH_CLUE_KERNEL=numpy`` times it without the compiled loop), else the sampled
+    estimate (1000 deals).  True when the answer is exact."""
     problem = Problem.from_observations(game, game.observations())
     triples = list(itertools.product(*(game.deck.members(k) for k in range(3))))
     if hasattr(suggest, "PastBudget"):
         try:
-            suggest.exact_information(problem, by, triples, budget=suggest.EXACT_BUDGET)
+            budgets = {"compiled_budget": suggest.COMPILED_BUDGET} if hasattr(suggest, "COMPILED_BUDGET") else {}
+            suggest.exact_information(problem, by, triples, budget=suggest.EXACT_BUDGET, **budgets)
             return True
         except suggest.PastBudget:
             pass

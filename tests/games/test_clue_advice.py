@@ -10,6 +10,7 @@ import math
 import random
 from collections import defaultdict
 from fractions import Fraction
+from functools import lru_cache
 
 import pytest
 
@@ -24,13 +25,14 @@ from tests.games.test_clue_others_split import FOUR
 
 CLASSIC = PUZZLES / "clue" / "classic-3-players.toml"
 NO_NUMBA = importlib.util.find_spec("numba") is None
+NO_KERNEL = lru_cache(maxsize=1)(lambda: None)   # suggest.advice_kernel without numba
 ENGINES = ["numpy", pytest.param("compiled", marks=pytest.mark.skipif(NO_NUMBA, reason="no numba"))]
 
 
 def use_engine(monkeypatch: pytest.MonkeyPatch, engine: str) -> None:
     """Run the exact advice's inner loop in ``engine``: numpy alone, or compiled at every size."""
     if engine == "numpy":
-        monkeypatch.setattr(suggest, "advice_kernel", lambda: None)
+        monkeypatch.setattr(suggest, "advice_kernel", NO_KERNEL)
     else:
         monkeypatch.setattr(suggest, "KERNEL_FROM", 0)
 
@@ -183,7 +185,7 @@ def test_the_compiled_budget_applies_only_with_the_compiled_loop(monkeypatch: py
     if not NO_NUMBA:
         assert suggest.exact_information(prob, 2, triples, budget=work - 1, compiled_budget=work) == \
             suggest.exact_information(prob, 2, triples)
-    monkeypatch.setattr(suggest, "advice_kernel", lambda: None)
+    monkeypatch.setattr(suggest, "advice_kernel", NO_KERNEL)
     with pytest.raises(suggest.PastBudget) as past:
         suggest.exact_information(prob, 2, triples, budget=work - 1, compiled_budget=work)
     assert past.value.work == work and past.value.budget == work - 1

@@ -275,8 +275,9 @@ def _class_scores(plain: _Plain, by: int, classes: list[tuple[int, int, int]],
             kernel.move_columns(x, src[order], dst[order], np.searchsorted(places, place)[order], still, more,
                                 grown_to, out)
         else:
-            if still.size:
-                out[:, :still.size] = _Move(src, dst).apply(x[:, still], rows)
+            if still.size:   # consecutive columns (often all of them): a view, not a copy
+                run = still[-1] - still[0] == still.size - 1
+                out[:, :still.size] = _Move(src, dst).apply(x[:, still[0]:still[-1] + 1] if run else x[:, still], rows)
             if more.size:
                 for j, q in enumerate(places.tolist()):
                     _add_columns(out, grown_to[j], _Move(src[place == q], dst[place == q]).apply(x[:, more], rows))

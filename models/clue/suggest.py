@@ -3,8 +3,9 @@
 The score of a suggestion is the mutual information (bits) between the envelope triple and what the
 suggester will see (who shows, and which card; a player holding several of the cards shows one at random),
 deals uniform over those consistent with the file.  It is computed exactly (:func:`exact_information`: one
-counting pass shared by every suggestion, carrying per state the counts per answer so far); past
-:data:`EXACT_BUDGET`, or with ``--method sampled``, it is estimated from deals drawn uniformly from the
+counting pass shared by every suggestion, carrying per state the counts per answer so far; its inner loop
+compiled with numba where available, :func:`advice_kernel`); past :data:`EXACT_BUDGET` (:data:`COMPILED_BUDGET`
+with the compiled loop), or with ``--method sampled``, it is estimated from deals drawn uniformly from the
 consistent deals with the Miller-Madow bias correction, and labelled so.  The envelope's entropy and the
 certainty of an accusation are exact.
 """

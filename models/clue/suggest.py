@@ -95,6 +95,7 @@ KERNEL_FROM = 10_000_000   # less work runs in numpy alone, unless the compiled 
 
 
 FLOAT_EXACT = 1 << 53   # counts below it add up exactly in float64 (the fast path of the exact advice)
+INT_EXACT = 1 << 62   # and in int64 below this; Python integers (object arrays) past it
 
 
 class PastBudget(Exception):
@@ -222,7 +223,7 @@ def _class_scores(plain: _Plain, by: int, classes: list[tuple[int, int, int]],
     available (:func:`advice_kernel`), else numpy."""
     counter, n = plain.counter, plain.counter.prob.n
     bound = deal_bound(counter.prob) * max(len(g.cards) for g in counter.groups)
-    dtype: type = float if bound < FLOAT_EXACT else np.int64 if bound < 1 << 62 else object   # exact sums
+    dtype: type = float if bound < FLOAT_EXACT else np.int64 if bound < INT_EXACT else object   # exact sums
     card_at = {i: c for c, i in plain.step_of.items()}
     base = len(counter.prob.card_category) + 1
     unit = [base * base, base, 1]   # a set of placed cards, one per category: sum of (card + 1) * unit
@@ -368,7 +369,7 @@ def _scores(classes: list[tuple[int, int, int]], n: int, cls: np.ndarray, ans: n
         joint = np.rint(np.bincount(index.ravel(), weights=(per_env[:, col] * w).ravel().astype(float),
                                     minlength=cells)).astype(np.int64)
     else:
-        joint = np.zeros(cells, dtype=np.int64 if 6 * total < 1 << 62 else object)
+        joint = np.zeros(cells, dtype=np.int64 if 6 * total < INT_EXACT else object)
         np.add.at(joint, index.ravel(), (per_env[:, col].astype(joint.dtype) * w.astype(joint.dtype)).ravel())
     joint = joint.reshape(len(classes), n_env, width)
     jc, je, ja = np.nonzero(joint if joint.dtype != object else joint != 0)

@@ -148,6 +148,25 @@ def test_integer_sums_give_the_float_sums(monkeypatch: pytest.MonkeyPatch, engin
         assert (fast[t].key[0][0] == -1) == (wide[t].key[0][0] == -1)
 
 
+def test_python_integer_sums_match_brute_force(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Past int64 (forced here) the counts are Python integers: the same scores as brute force, and the same
+    exact tie keys as in int64."""
+    sim = simulate(3, random.Random(3), deck=SMALL)
+    triples = list(itertools.product(*(SMALL.members(c) for c in range(3))))
+    for k in range(0, len(sim.suggestions) + 1, 4):
+        game = sim.view(None, k)
+        prob = Problem.from_observations(game, game.observations())
+        monkeypatch.setattr(suggest, "FLOAT_EXACT", 0)
+        wide = suggest.exact_information(prob, k % 3, triples)
+        monkeypatch.setattr(suggest, "INT_EXACT", 0)
+        widest = suggest.exact_information(prob, k % 3, triples)
+        monkeypatch.undo()
+        deals = [d for d in all_deals(game) if satisfies(d, game.observations())]
+        for t in triples:
+            assert math.isclose(widest[t].bits, brute_information(game, k % 3, t, deals), rel_tol=1e-9, abs_tol=1e-12)
+            assert widest[t].key == wide[t].key
+
+
 @pytest.mark.skipif(NO_NUMBA, reason="no numba")
 @pytest.mark.parametrize(("players", "seed", "turn", "by"), [(3, 1, 7, 1), (5, 2, 10, 0), (6, 3, 12, 2)])
 def test_compiled_and_numpy_give_the_same_scores(monkeypatch: pytest.MonkeyPatch, players: int, seed: int,

@@ -385,6 +385,16 @@ def _scores(classes: list[tuple[int, int, int]], n: int, cls: np.ndarray, ans: n
         near = np.isclose(bits[order][1:], bits[order][:-1], rtol=1e-9, atol=1e-12)
         close[order[1:][near]] = close[order[:-1][near]] = True
     starts = np.searchsorted(jc, np.arange(len(classes) + 1))
+    # equal terms need equal joint weights: the exact keys only for close classes that share those
+    weights: dict[tuple[int, bytes], list[int]] = {}
+    for k in np.flatnonzero(close).tolist():
+        part = jw[starts[k]:starts[k + 1]]
+        weights.setdefault((part.size, np.sort(part).tobytes() if part.dtype != object else
+                            repr(sorted(part.tolist())).encode()), []).append(k)
+    close[:] = False
+    for group in weights.values():
+        close[group] = len(group) > 1
+    small = jw.dtype != object and close.any() and int(pe.max()) * int(pa.max()) < 1 << 63   # products in int64
     out: dict[tuple[int, int, int], Score] = {}
     tied: dict[tuple[tuple[int, int], ...], float] = {}
     for k, t in enumerate(classes):
@@ -392,7 +402,11 @@ def _scores(classes: list[tuple[int, int, int]], n: int, cls: np.ndarray, ans: n
         if lo == hi:
             out[t] = Score(0.0, ())
             continue
-        if close[k]:
+        if close[k] and small:   # the same pairs sorted as below, in int64
+            prod = pe[lo:hi] * pa[lo:hi]
+            o = np.lexsort((prod, jw[lo:hi]))
+            key = tuple(zip(jw[lo:hi][o].tolist(), prod[o].tolist(), strict=True))
+        elif close[k]:
             key = tuple(sorted(zip(jw[lo:hi].tolist(), (pe[lo:hi].astype(object) * pa[lo:hi].astype(object))
                                    .tolist(), strict=True)))
         else:

@@ -3,8 +3,9 @@
 The score of a suggestion is the mutual information (bits) between the envelope triple and what the
 suggester will see (who shows, and which card; a player holding several of the cards shows one at random),
 deals uniform over those consistent with the file.  It is computed exactly (:func:`exact_information`: one
-counting pass shared by every suggestion, carrying per state the counts per answer so far); past
-:data:`EXACT_BUDGET`, or with ``--method sampled``, it is estimated from deals drawn uniformly from the
+counting pass shared by every suggestion, carrying per state the counts per answer so far; its inner loop
+compiled with numba where available, :func:`advice_kernel`); past :data:`EXACT_BUDGET` (:data:`COMPILED_BUDGET`
+with the compiled loop), or with ``--method sampled``, it is estimated from deals drawn uniformly from the
 consistent deals with the Miller-Madow bias correction, and labelled so.  The envelope's entropy and the
 certainty of an accusation are exact.
 """
@@ -12,12 +13,16 @@ certainty of an accusation are exact.
 from __future__ import annotations
 
 import math
+import os
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
+from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from sleuth.errors import InternalError, PuzzleError
+from sleuth.jit import load_kernel
 from sleuth.results import Report, Status, decimal
 from sleuth.schema import Names
 
@@ -83,18 +88,22 @@ class Score:
     key: tuple[tuple[int, int], ...]
 
 
-EXACT_BUDGET = 20_000_000   # counts (:func:`exact_work`) the exact advice may take
+EXACT_BUDGET = 20_000_000   # counts (:func:`exact_work`) the exact advice may take with numpy alone
+COMPILED_BUDGET = 100_000_000   # the same with its inner loop compiled (:func:`advice_kernel`)
+KERNEL_FROM = 10_000_000   # less work runs in numpy alone, unless the compiled loop is loaded already (loading
+                          # numba and the cached loop takes a fresh process about 0.5 s: more than numpy there)
 
 
 FLOAT_EXACT = 1 << 53   # counts below it add up exactly in float64 (the fast path of the exact advice)
+INT_EXACT = 1 << 62   # and in int64 below this; Python integers (object arrays) past it
 
 
 class PastBudget(Exception):
-    """The exact advice would take ``work`` counts (:func:`exact_work`), more than it was allowed."""
+    """The exact advice would take ``work`` counts (:func:`exact_work`), more than it was allowed (``budget``)."""
 
-    def __init__(self, work: int) -> None:
-        super().__init__(f"about {work:,} counts")
-        self.work = work
+    def __init__(self, work: int, budget: int) -> None:
+        super().__init__(f"about {work:,} counts, more than {budget:,}")
+        self.work, self.budget = work, budget
 
 
 def exact_work(problem: Problem, suggestions: Sequence[tuple[int, int, int]]) -> int:
@@ -171,8 +180,8 @@ class _Plain:
 
 
 def exact_information(problem: Problem, by: int, suggestions: Sequence[tuple[int, int, int]],
-                      options: Mapping[str, Any] | None = None, *, budget: int | None = None
-                      ) -> dict[tuple[int, int, int], Score]:
+                      options: Mapping[str, Any] | None = None, *, budget: int | None = None,
+                      compiled_budget: int | None = None) -> dict[tuple[int, int, int], Score]:
     """The exact mutual information between the envelope and what ``by`` sees after each suggestion: who
     shows and which card (a player holding several of the cards shows each with probability 1/|held|),
     deals uniform over those consistent with ``problem``.
@@ -184,7 +193,8 @@ def exact_information(problem: Problem, by: int, suggestions: Sequence[tuple[int
     ``by`` holding one of its cards placed so far, and which of them they hold.  A suggestion joins at the
     step of its first card, from the shared pass's counts.  The complete deals give the joint counts of
     (envelope, answer) per suggestion.  {} when no deal is consistent.  Raises :class:`PastBudget` when the
-    work (:func:`exact_work`, read off the shared pass before the second one starts) is past ``budget``, and
+    work (:func:`exact_work`, read off the shared pass before the second one starts) is past ``budget`` (past
+    ``compiled_budget`` instead when given and the compiled inner loop is available), and
     :class:`.counting.LayerTooLarge` past the memory budget."""
     reduced = problem.propagate()
     if reduced is None:
@@ -194,39 +204,49 @@ def exact_information(problem: Problem, by: int, suggestions: Sequence[tuple[int
     plain = _Plain(reduced, options)
     if not plain.live[-1].any():
         return {}
-    if budget is not None and (work := _work(plain, classes, reduced.n)) > budget:
-        raise PastBudget(work)
-    scores = _class_scores(plain, by, classes, options)
+    work = _work(plain, classes, reduced.n)
+    if budget is not None and work > budget:
+        if compiled_budget is None or advice_kernel() is None:
+            raise PastBudget(work, budget)
+        if work > compiled_budget:
+            raise PastBudget(work, compiled_budget)
+    scores = _class_scores(plain, by, classes, options, work >= KERNEL_FROM or advice_kernel.cache_info().currsize > 0)
     return {t: scores[(rep[t[0]], rep[t[1]], rep[t[2]])] for t in suggestions}
 
 
 def _class_scores(plain: _Plain, by: int, classes: list[tuple[int, int, int]],
-                  options: Mapping[str, Any] | None) -> dict[tuple[int, int, int], Score]:
+                  options: Mapping[str, Any] | None, compiled: bool) -> dict[tuple[int, int, int], Score]:
     """:func:`exact_information` for the suggestion classes, over the shared pass ``plain``, in dense arrays:
     a row per live state, a column per (cards of a suggestion placed so far, answer so far).  Suggestions
     that agree on the cards placed so far share their columns (one column for all of them before their
-    first card); at the end a column per (suggestion, answer)."""
+    first card); at the end a column per (suggestion, answer).  ``compiled``: the compiled inner loop where
+    available (:func:`advice_kernel`), else numpy."""
     counter, n = plain.counter, plain.counter.prob.n
     bound = deal_bound(counter.prob) * max(len(g.cards) for g in counter.groups)
-    dtype: type = float if bound < FLOAT_EXACT else np.int64 if bound < 1 << 62 else object   # exact sums
+    dtype: type = float if bound < FLOAT_EXACT else np.int64 if bound < INT_EXACT else object   # exact sums
     card_at = {i: c for c, i in plain.step_of.items()}
     base = len(counter.prob.card_category) + 1
     unit = [base * base, base, 1]   # a set of placed cards, one per category: sum of (card + 1) * unit
     none = n << 3   # the answer so far: distance clockwise from by << 3 | its held cards (0-2); n: nobody yet
     ans_bits = (none | 7).bit_length()
-    x: np.ndarray = plain.forward[0][plain.live[0]].astype(dtype)[:, None]
+    x: np.ndarray = np.ascontiguousarray(plain.forward[0][plain.live[0]].astype(dtype)[:, None])
     col_set = np.zeros(1, dtype=np.int64)
     col_ans = np.full(1, none, dtype=np.int64)
     placed = np.zeros(len(classes), dtype=np.int64)   # per class, its cards placed so far
     card_of = np.array(classes, dtype=np.int64)
     entry = 8 * (OBJECT_FACTOR if dtype is object else 1)
+    kernel = advice_kernel() if compiled and dtype is not object else None
     for i, (src, dst, ways, place) in enumerate(plain.steps):
         keep = np.flatnonzero(plain.live[i + 1][dst])
         src, dst, ways, place = (np.cumsum(plain.live[i])[src[keep]] - 1, np.cumsum(plain.live[i + 1])[dst[keep]] - 1,
                                  ways[keep], place[keep])
         rows = int(plain.live[i + 1].sum())
         if i not in card_at:   # a block of cards no suggestion class names: every column moves as it is
-            x = _Move(src, dst, ways).apply(x, rows)
+            if kernel is None:
+                x = _Move(src, dst, ways).apply(x, rows)
+            else:
+                x, moved = np.zeros((rows, x.shape[1]), dtype=dtype), x
+                kernel.move(moved, src, dst, ways.astype(dtype), x)
             continue
         c = card_at[i]   # a one-card group: every way is 1
         k = counter.prob.card_category[c]
@@ -234,34 +254,35 @@ def _class_scores(plain: _Plain, by: int, classes: list[tuple[int, int, int]],
         grows = np.unique(placed[mine])
         stays = np.unique(placed[~mine])
         placed = placed + mine * ((c + 1) * unit[k])
-        moves = [(q, _Move(src[place == q], dst[place == q])) for q in np.unique(place).tolist()]
-        blocks: list[tuple[np.ndarray, np.ndarray, _Move | None]] = []   # columns, keys, transitions
+        places = np.unique(place)
+        # the new columns: those without the card first (keys unchanged, in their order), then the distinct
+        # (set, answer) of the columns that take it, after each place (a grown set holds the card: no key of both)
         still = np.flatnonzero(np.isin(col_set, stays))
-        if still.size:
-            blocks.append((still, (col_set[still] << ans_bits) | col_ans[still], None))
         more = np.flatnonzero(np.isin(col_set, grows))
-        if more.size:
-            ah, grown = col_ans[more], (col_set[more] + (c + 1) * unit[k]) << ans_bits
-            for q, mv in moves:
-                if q in (n, by):
-                    blocks.append((more, grown | ah, mv))
-                else:
-                    dist, old = (q - by) % n, ah >> 3
-                    new_ans = np.where(dist < old, (dist << 3) | 1 << k, np.where(dist == old, ah | 1 << k, ah))
-                    blocks.append((more, grown | new_ans, mv))
-        keys, inverse = np.unique(np.concatenate([b[1] for b in blocks]), return_inverse=True)
+        ah, grown = col_ans[more], (col_set[more] + (c + 1) * unit[k]) << ans_bits
+        after = []   # per place, the keys of the grown columns
+        for q in places.tolist():
+            dist, old = (q - by) % n, ah >> 3
+            after.append(grown | (ah if q in (n, by) else
+                                  np.where(dist < old, (dist << 3) | 1 << k, np.where(dist == old, ah | 1 << k, ah))))
+        fresh, inverse = np.unique(np.concatenate(after), return_inverse=True)
+        keys = np.concatenate([(col_set[still] << ans_bits) | col_ans[still], fresh])
         if rows * keys.size > 1_000_000:
             check_size(f"Clue advice counts (step {i + 1} of {len(plain.steps)})", rows * keys.size, options,
                        entry, error=LayerTooLarge)
         out: np.ndarray = np.zeros((rows, keys.size), dtype=dtype)
-        at = 0
-        for cols, key, how in blocks:
-            target = inverse[at:at + key.size]
-            at += key.size
-            if how is None:   # the columns without this card: every transition, keys unchanged (distinct)
-                out[:, target] += _Move(src, dst).apply(x[:, cols], rows)
-            else:
-                _add_columns(out, target, how.apply(x[:, cols], rows))
+        grown_to = (still.size + inverse).reshape(places.size, more.size)   # per place, per grown column
+        if kernel is not None:
+            order = np.argsort(dst, kind="stable")
+            kernel.move_columns(x, src[order], dst[order], np.searchsorted(places, place)[order], still, more,
+                                grown_to, out)
+        else:
+            if still.size:   # consecutive columns (often all of them): a view, not a copy
+                run = still[-1] - still[0] == still.size - 1
+                out[:, :still.size] = _Move(src, dst).apply(x[:, still[0]:still[-1] + 1] if run else x[:, still], rows)
+            if more.size:
+                for j, q in enumerate(places.tolist()):
+                    _add_columns(out, grown_to[j], _Move(src[place == q], dst[place == q]).apply(x[:, more], rows))
         x = out
         col_set, col_ans = keys >> ans_bits, keys & ((1 << ans_bits) - 1)
     # the complete deals by envelope; the columns by suggestion
@@ -272,13 +293,23 @@ def _class_scores(plain: _Plain, by: int, classes: list[tuple[int, int, int]],
     env = envelope[order]
     starts = np.flatnonzero(np.concatenate([[True], env[1:] != env[:-1]]))
     per_env = np.add.reduceat(x[order], starts, axis=0)
-    e_index, t_index = np.nonzero(per_env if per_env.dtype != object else per_env != 0)
-    cnt = per_env[e_index, t_index]
     if dtype is float:
-        cnt = np.rint(cnt).astype(np.int64)
+        per_env = np.rint(per_env).astype(np.int64)
     class_of = {int(p): k for k, p in enumerate(placed.tolist())}
-    cls = np.array([class_of[p] for p in col_set.tolist()], dtype=np.int64)[t_index]
-    return _scores(classes, by, n, 3 * eb, cls, env[starts][e_index], col_ans[t_index], cnt)
+    cls = np.array([class_of[p] for p in col_set.tolist()], dtype=np.int64)
+    return _scores(classes, n, cls, col_ans, per_env, int(plain.forward[-1][plain.live[-1]].sum()))
+
+
+@lru_cache(maxsize=1)
+def advice_kernel() -> ModuleType | None:
+    """The compiled inner loop (:mod:`._advice_kernel`, cached on disk by :func:`sleuth.jit.load_kernel`), or
+    None without numba (or with ``SLEUTH_CLUE_KERNEL=numpy``, which tests use to compare both)."""
+    if os.environ.get("SLEUTH_CLUE_KERNEL", "") == "numpy":
+        return None
+    try:
+        return load_kernel(__name__.rsplit(".", 1)[0] + "._advice_kernel", ("move", "move_columns"), True)
+    except ImportError:
+        return None
 
 
 class _Move:
@@ -314,40 +345,39 @@ def _rounds(target: np.ndarray) -> list[np.ndarray]:
     return [order[rank == r] for r in range(int(rank.max(initial=-1)) + 1)]
 
 
-def _scores(classes: list[tuple[int, int, int]], by: int, n: int, env_bits: int, cls: np.ndarray,
-            envelope: np.ndarray, ans: np.ndarray, cnt: np.ndarray) -> dict[tuple[int, int, int], Score]:
-    """Per class, the mutual information from the complete deals' (class, envelope, answer so far, deals):
-    nobody shows (no card held), or the first holder shows each of the cards they hold with probability
-    1 / held (weight 6 / held)."""
-    wide = cnt.dtype == object or int(cnt.max(initial=0)) >= 1 << 59
-    weight = cnt.astype(object) if wide else cnt.astype(np.int64)
+def _scores(classes: list[tuple[int, int, int]], n: int, cls: np.ndarray, ans: np.ndarray, per_env: np.ndarray,
+            total: int) -> dict[tuple[int, int, int], Score]:
+    """Per class, the mutual information from the complete deals per (envelope, column) (``per_env``; a
+    column's class ``cls`` and answer so far ``ans``; ``total`` deals): nobody shows (no card held), or the
+    first holder shows each of the cards they hold with probability 1 / held (weight 6 / held).  The joint
+    weights in a dense array per (class, envelope, answer shown)."""
+    n_env, width = per_env.shape[0], 3 * n + 1   # the answer shown: 0 nobody, 1 + 3 * distance + card
     held = ans & 7
     size: np.ndarray = ((held >> 0) & 1) + ((held >> 1) & 1) + ((held >> 2) & 1)
-    rows = [np.flatnonzero(held == 0)]
-    answer = [np.full(rows[0].size, -1, dtype=np.int64)]
-    share = [6 * weight[rows[0]]]
+    cols = [np.flatnonzero(held == 0)]
+    answer = [np.zeros(cols[0].size, dtype=np.int64)]
+    share = [np.full(cols[0].size, 6, dtype=np.int64)]
     for j in range(3):
         r = np.flatnonzero((held >> j) & 1)
-        rows.append(r)
-        answer.append(((by + (ans[r] >> 3)) % n) * 3 + j)
-        share.append((6 // size[r]) * weight[r])
-    r = np.concatenate(rows)
-    c, e, a, w = cls[r], envelope[r], np.concatenate(answer), np.concatenate(share)
-    ab = (3 * n + 1).bit_length()
-    cs, amask = env_bits + ab, (1 << ab) - 1
-    joint = _sum_by((c << cs) | (e << ab) | (a + 1), w)
-    per_env = _sum_by((c << cs) | (e << ab), w)
-    per_answer = _sum_by((c << cs) | (a + 1), w)
-    jk, jw = joint
-    jc = jk >> cs
-    pe = per_env[1][np.searchsorted(per_env[0], jk & ~amask)]
-    pa = per_answer[1][np.searchsorted(per_answer[0], (jc << cs) | (jk & amask))]
-    totals = _sum_by(per_env[0] >> cs, per_env[1])
-    total = totals[1][np.searchsorted(totals[0], jc)]
-    f = [np.array(x.tolist() if x.dtype == object else x, dtype=float) for x in (jw, pe, pa, total)]
-    terms = f[0] / f[3] * (np.log2(f[0]) + np.log2(f[3]) - np.log2(f[1]) - np.log2(f[2]))
-    bits = np.zeros(len(classes))
-    np.add.at(bits, jc, terms)
+        cols.append(r)
+        answer.append(1 + 3 * (ans[r] >> 3) + j)
+        share.append(6 // size[r])
+    col, a, w = np.concatenate(cols), np.concatenate(answer), np.concatenate(share)
+    index = ((cls[col] * n_env)[None, :] + np.arange(n_env)[:, None]) * width + a[None, :]   # envelope x entry
+    cells = len(classes) * n_env * width
+    if 6 * total < FLOAT_EXACT:   # every sum below 2**53: float64 adds it exactly
+        joint = np.rint(np.bincount(index.ravel(), weights=(per_env[:, col] * w).ravel().astype(float),
+                                    minlength=cells)).astype(np.int64)
+    else:
+        joint = np.zeros(cells, dtype=np.int64 if 6 * total < INT_EXACT else object)
+        np.add.at(joint, index.ravel(), (per_env[:, col].astype(joint.dtype) * w.astype(joint.dtype)).ravel())
+    joint = joint.reshape(len(classes), n_env, width)
+    jc, je, ja = np.nonzero(joint if joint.dtype != object else joint != 0)
+    jw = joint[jc, je, ja]
+    pe, pa = joint.sum(axis=2)[jc, je], joint.sum(axis=1)[jc, ja]
+    f = [np.array(x.tolist() if x.dtype == object else x, dtype=float) for x in (jw, pe, pa)]
+    terms = f[0] / total * (np.log2(f[0]) + math.log2(total) + math.log2(6) - np.log2(f[1]) - np.log2(f[2]))
+    bits = np.bincount(jc, weights=terms, minlength=len(classes)) / 6
     # exact ties: the sums' terms compared exactly, for classes whose floats are close
     order = np.argsort(bits, kind="stable")
     close = np.zeros(len(classes), dtype=bool)
@@ -355,6 +385,16 @@ def _scores(classes: list[tuple[int, int, int]], by: int, n: int, env_bits: int,
         near = np.isclose(bits[order][1:], bits[order][:-1], rtol=1e-9, atol=1e-12)
         close[order[1:][near]] = close[order[:-1][near]] = True
     starts = np.searchsorted(jc, np.arange(len(classes) + 1))
+    # equal terms need equal joint weights: the exact keys only for close classes that share those
+    weights: dict[tuple[int, bytes], list[int]] = {}
+    for k in np.flatnonzero(close).tolist():
+        part = jw[starts[k]:starts[k + 1]]
+        weights.setdefault((part.size, np.sort(part).tobytes() if part.dtype != object else
+                            repr(sorted(part.tolist())).encode()), []).append(k)
+    close[:] = False
+    for group in weights.values():
+        close[group] = len(group) > 1
+    small = jw.dtype != object and close.any() and int(pe.max()) * int(pa.max()) < 1 << 63   # products in int64
     out: dict[tuple[int, int, int], Score] = {}
     tied: dict[tuple[tuple[int, int], ...], float] = {}
     for k, t in enumerate(classes):
@@ -362,21 +402,17 @@ def _scores(classes: list[tuple[int, int, int]], by: int, n: int, env_bits: int,
         if lo == hi:
             out[t] = Score(0.0, ())
             continue
-        if close[k]:
+        if close[k] and small:   # the same pairs sorted as below, in int64
+            prod = pe[lo:hi] * pa[lo:hi]
+            o = np.lexsort((prod, jw[lo:hi]))
+            key = tuple(zip(jw[lo:hi][o].tolist(), prod[o].tolist(), strict=True))
+        elif close[k]:
             key = tuple(sorted(zip(jw[lo:hi].tolist(), (pe[lo:hi].astype(object) * pa[lo:hi].astype(object))
                                    .tolist(), strict=True)))
         else:
             key = ((-1, k),)
         out[t] = Score(max(float(tied.setdefault(key, float(bits[k]))), 0.0), key)   # equal terms: one value
     return out
-
-
-def _sum_by(key: np.ndarray, value: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Sorted distinct keys and the sum of the values of each."""
-    order = np.argsort(key, kind="quicksort")
-    key = key[order]
-    starts = np.flatnonzero(np.concatenate([[True], key[1:] != key[:-1]])) if key.size else np.zeros(0, np.int64)
-    return key[starts], np.add.reduceat(value[order], starts) if starts.size else value[:0]
 
 
 def suggest_report(puzzle: CluePuzzle, opts: Mapping[str, Any], method: str = "information") -> Report:
@@ -426,10 +462,11 @@ def suggest_report(puzzle: CluePuzzle, opts: Mapping[str, Any], method: str = "i
     exact: dict[tuple[int, int, int], Score] = {}
     if method == "information":
         try:
-            exact = exact_information(puzzle.problem(), by, suggestions, opts, budget=EXACT_BUDGET)
+            exact = exact_information(puzzle.problem(), by, suggestions, opts, budget=EXACT_BUDGET,
+                                      compiled_budget=COMPILED_BUDGET)
         except PastBudget as past:
-            puzzle.doc.note(f"the exact information of every suggestion is past the budget ({past}, more than "
-                            f"{EXACT_BUDGET:,}): the scores are estimated from {samples} sampled deals", "--method")
+            puzzle.doc.note(f"the exact information of every suggestion is past the budget ({past}): the scores "
+                            f"are estimated from {samples} sampled deals", "--method")
     if exact:
         ranked = sorted(exact.items(), key=lambda x: (-x[1].bits, x[1].key, x[0]))
         rank, ranks = 0, []

@@ -43,31 +43,43 @@ if TYPE_CHECKING:   # the older checkouts (run for a before/after table) call it
 PARTS = ("sheet", "probabilities", "others", "advice", "beliefs")
 
 
-def advice(game: ClueState, by: int) -> object:
+def advice(game: ClueState, by: int) -> bool:
     """What ``sleuth suggest`` computes for every suggestion: exact where this checkout has it (with its
-    budget fallback), else the sampled estimate (1000 deals)."""
+    budget fallback; ``SLEUTH_CLUE_KERNEL=numpy`` times it without the compiled loop), else the sampled
+    estimate (1000 deals).  True when the answer is exact."""
     problem = Problem.from_observations(game, game.observations())
     triples = list(itertools.product(*(game.deck.members(k) for k in range(3))))
     if hasattr(suggest, "PastBudget"):
         try:
-            return suggest.exact_information(problem, by, triples, budget=suggest.EXACT_BUDGET)
+            budgets = {"compiled_budget": suggest.COMPILED_BUDGET} if hasattr(suggest, "COMPILED_BUDGET") else {}
+            suggest.exact_information(problem, by, triples, budget=suggest.EXACT_BUDGET, **budgets)
+            return True
         except suggest.PastBudget:
             pass
     elif hasattr(suggest, "exact_information") and suggest.exact_work(problem, triples) <= suggest.EXACT_BUDGET:
-        return suggest.exact_information(problem, by, triples)
+        suggest.exact_information(problem, by, triples)
+        return True
     deals = sample_deals(problem, suggest.DEFAULT_SAMPLES, random.Random(0))
     if hasattr(suggest, "sampled_information"):
-        return suggest.sampled_information(deals, by, triples, len(game.players))
-    return [suggest.information(deals, by, t, len(game.players)) for t in triples]
+        suggest.sampled_information(deals, by, triples, len(game.players))
+    else:
+        [suggest.information(deals, by, t, len(game.players)) for t in triples]
+    return False
 
 
 def cpu(fn: Callable[..., Any], *args: Any, **kw: Any) -> float:
+    return timed(fn, *args, **kw)[0]
+
+
+def timed(fn: Callable[..., Any], *args: Any, **kw: Any) -> tuple[float, Any]:
+    """CPU seconds of one call, and what it returned."""
     start = time.process_time()
-    fn(*args, **kw)
-    return time.process_time() - start
+    result = fn(*args, **kw)
+    return time.process_time() - start, result
 
 
 def state_times(game: ClueState, by: int, parts: tuple[str, ...]) -> dict[str, float]:
+    """CPU seconds per part at one state; ``advice_exact`` (1 or 0): whether the advice was exact."""
     problem = Problem.from_observations(game, game.observations())
     out = {}
     if "sheet" in parts:
@@ -77,7 +89,8 @@ def state_times(game: ClueState, by: int, parts: tuple[str, ...]) -> dict[str, f
     if "others" in parts:
         out["others"] = cpu(others_knowledge, game)
     if "advice" in parts:
-        out["advice"] = cpu(advice, game, by)
+        out["advice"], exact = timed(advice, game, by)
+        out["advice_exact"] = float(exact)
     if "beliefs" in parts:   # what `suggest --show` computes per card: another player's envelope beliefs
         other = by if by != game.viewer else (by + 1) % len(game.players)
         out["beliefs"] = cpu(envelope_beliefs, game, other)
@@ -95,8 +108,9 @@ def table(runs: list[dict[str, Any]], parts: tuple[str, ...], as_json: bool) -> 
     merged: dict[tuple[int, str], dict[str, Any]] = {}
     for run in runs:
         row = merged.setdefault((run["players"], run["view"]), {"games": 0, "times": {p: [] for p in parts},
-                                                                "slowest": {}})
+                                                                "slowest": {}, "exact": 0})
         row["games"] += run["games"]
+        row["exact"] += run.get("exact", 0)
         for part in parts:
             row["times"][part] += run["times"][part]
             if run["slowest"][part][0] >= row["slowest"].get(part, [0.0])[0]:
@@ -105,10 +119,13 @@ def table(runs: list[dict[str, Any]], parts: tuple[str, ...], as_json: bool) -> 
     for (n, view), row in sorted(merged.items()):
         results.append({"players": n, "view": view, "games": row["games"],
                         **{p: {**stats(row["times"][p]), "slowest_game_turn": row["slowest"][p][1:]} for p in parts}})
+        if "advice" in parts:
+            results[-1]["advice"]["exact_states"] = row["exact"]
         if not as_json:
             r = results[-1]
             print(f"{n} players, {view:<8} ({r['games']} games, {r[parts[0]]['states']} states): " + "; ".join(
-                f"{p} {r[p]['median_ms']:.1f} / {r[p]['p95_ms']:.0f} / {r[p]['max_ms']:.0f}" for p in parts),
+                f"{p} {r[p]['median_ms']:.1f} / {r[p]['p95_ms']:.0f} / {r[p]['max_ms']:.0f}" for p in parts)
+                + (f"; advice exact at {row['exact']} of {r['advice']['states']} states" if "advice" in parts else ""),
                 flush=True)
     load = os.getloadavg()
     if as_json:
@@ -137,7 +154,7 @@ def main() -> None:
     runs = []
     for n in map(int, args.players.split(",")):
         mine = {view: {"players": n, "view": view, "games": 0, "times": {p: [] for p in parts},
-                       "slowest": {p: (0.0, 0, 0) for p in parts}} for view in args.views.split(",")}
+                       "slowest": {p: (0.0, 0, 0) for p in parts}, "exact": 0} for view in args.views.split(",")}
         runs += mine.values()
         for g in range(args.first, args.first + args.games):   # both views of a game, then the next game
             sim = simulate(n, random.Random(task_seed(args.seed, n, g)))
@@ -146,6 +163,9 @@ def main() -> None:
                 for k in range(len(sim.suggestions) + 1):
                     by = 0 if viewer == 0 else k % n
                     for part, dt in state_times(sim.view(viewer, k), by, parts).items():
+                        if part == "advice_exact":
+                            run["exact"] += int(dt)
+                            continue
                         run["times"][part].append(dt)
                         if dt > run["slowest"][part][0]:
                             run["slowest"][part] = (dt, g, k)

@@ -3,12 +3,14 @@ force over every deal of small decks (every suggestion), ties, the sampled fallb
 
 from __future__ import annotations
 
+import importlib.util
 import itertools
 import json
 import math
 import random
 from collections import defaultdict
 from fractions import Fraction
+from functools import lru_cache
 
 import pytest
 
@@ -22,6 +24,17 @@ from tests.games.test_clue_others import SMALL
 from tests.games.test_clue_others_split import FOUR
 
 CLASSIC = PUZZLES / "clue" / "classic-3-players.toml"
+NO_NUMBA = importlib.util.find_spec("numba") is None
+NO_KERNEL = lru_cache(maxsize=1)(lambda: None)   # suggest.advice_kernel without numba
+ENGINES = ["numpy", pytest.param("compiled", marks=pytest.mark.skipif(NO_NUMBA, reason="no numba"))]
+
+
+def use_engine(monkeypatch: pytest.MonkeyPatch, engine: str) -> None:
+    """Run the exact advice's inner loop in ``engine``: numpy alone, or compiled at every size."""
+    if engine == "numpy":
+        monkeypatch.setattr(suggest, "advice_kernel", NO_KERNEL)
+    else:
+        monkeypatch.setattr(suggest, "KERNEL_FROM", 0)
 
 
 def brute_information(game: ClueState, by: int, triple: tuple[int, int, int],
@@ -52,10 +65,13 @@ def brute_information(game: ClueState, by: int, triple: tuple[int, int, int],
     return sum(float(w / total) * math.log2(w * total / (p_env[e] * p_ans[a])) for (e, a), w in joint.items())
 
 
+@pytest.mark.parametrize("engine", ENGINES)
 @pytest.mark.parametrize(("deck", "players", "seed", "games"), [
     pytest.param(SMALL, 3, 3, 1, marks=pytest.mark.slow), (SMALL, 2, 4, 1),
     pytest.param(FOUR, 3, 5, 1, marks=pytest.mark.slow)])
-def test_exact_information_matches_brute_force(deck, players: int, seed: int, games: int) -> None:
+def test_exact_information_matches_brute_force(deck, players: int, seed: int, games: int, engine: str,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    use_engine(monkeypatch, engine)
     rng = random.Random(seed)
     checked = positive = 0
     for _ in range(games):
@@ -115,8 +131,10 @@ def test_sampled_information_matches_deal_by_deal(players: int, k: int) -> None:
     assert sum(w > 0 for w in want) > 10
 
 
-def test_integer_sums_give_the_float_sums(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("engine", ENGINES)
+def test_integer_sums_give_the_float_sums(monkeypatch: pytest.MonkeyPatch, engine: str) -> None:
     """The exact advice adds counts in float64 when they stay below 2**53, in int64 otherwise: same scores."""
+    use_engine(monkeypatch, engine)
     sim = simulate(4, random.Random(7))
     game = sim.view(None, min(8, len(sim.suggestions)))
     prob = Problem.from_observations(game, game.observations())
@@ -128,6 +146,68 @@ def test_integer_sums_give_the_float_sums(monkeypatch: pytest.MonkeyPatch) -> No
     for t in triples:
         assert math.isclose(fast[t].bits, wide[t].bits, rel_tol=1e-12, abs_tol=1e-15)
         assert (fast[t].key[0][0] == -1) == (wide[t].key[0][0] == -1)
+
+
+def test_python_integer_sums_match_brute_force(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Past int64 (forced here) the counts are Python integers: the same scores as brute force, and the same
+    exact tie keys as in int64."""
+    sim = simulate(3, random.Random(3), deck=SMALL)
+    triples = list(itertools.product(*(SMALL.members(c) for c in range(3))))
+    for k in range(0, len(sim.suggestions) + 1, 4):
+        game = sim.view(None, k)
+        prob = Problem.from_observations(game, game.observations())
+        monkeypatch.setattr(suggest, "FLOAT_EXACT", 0)
+        wide = suggest.exact_information(prob, k % 3, triples)
+        monkeypatch.setattr(suggest, "INT_EXACT", 0)
+        widest = suggest.exact_information(prob, k % 3, triples)
+        monkeypatch.undo()
+        deals = [d for d in all_deals(game) if satisfies(d, game.observations())]
+        for t in triples:
+            assert math.isclose(widest[t].bits, brute_information(game, k % 3, t, deals), rel_tol=1e-9, abs_tol=1e-12)
+            assert widest[t].key == wide[t].key
+
+
+@pytest.mark.skipif(NO_NUMBA, reason="no numba")
+@pytest.mark.parametrize(("players", "seed", "turn", "by"), [(3, 1, 7, 1), (5, 2, 10, 0), (6, 3, 12, 2)])
+def test_compiled_and_numpy_give_the_same_scores(monkeypatch: pytest.MonkeyPatch, players: int, seed: int,
+                                                 turn: int, by: int) -> None:
+    """The compiled inner loop and the numpy rounds give the same scores and the same exact tie keys, on
+    full-size decks (every suggestion), in float64 and in int64."""
+    sim = simulate(players, random.Random(seed))
+    game = sim.view(None, min(turn, len(sim.suggestions)))
+    prob = Problem.from_observations(game, game.observations())
+    triples = list(itertools.product(*(game.deck.members(c) for c in range(3))))
+    for float_exact in (suggest.FLOAT_EXACT, 0):
+        monkeypatch.setattr(suggest, "FLOAT_EXACT", float_exact)
+        use_engine(monkeypatch, "compiled")
+        fast = suggest.exact_information(prob, by, triples)
+        use_engine(monkeypatch, "numpy")
+        slow = suggest.exact_information(prob, by, triples)
+        monkeypatch.undo()
+        assert fast.keys() == slow.keys() and len({s.bits for s in fast.values()}) > 5
+        for t in triples:
+            assert math.isclose(fast[t].bits, slow[t].bits, rel_tol=1e-12, abs_tol=1e-15)
+            assert fast[t].key == slow[t].key or fast[t].key[0][0] == slow[t].key[0][0] == -1
+
+
+def test_the_compiled_budget_applies_only_with_the_compiled_loop(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Past ``budget`` but within ``compiled_budget``: exact with the compiled loop, refused without it (the
+    refusal names the budget that applied)."""
+    sim = simulate(4, random.Random(3))
+    game = sim.view(None, min(6, len(sim.suggestions)))
+    prob = Problem.from_observations(game, game.observations())
+    triples = list(itertools.product(*(game.deck.members(c) for c in range(3))))
+    work = suggest.exact_work(prob, triples)
+    with pytest.raises(suggest.PastBudget) as past:
+        suggest.exact_information(prob, 2, triples, budget=work - 1, compiled_budget=work - 1)
+    assert past.value.budget == work - 1
+    if not NO_NUMBA:
+        assert suggest.exact_information(prob, 2, triples, budget=work - 1, compiled_budget=work) == \
+            suggest.exact_information(prob, 2, triples)
+    monkeypatch.setattr(suggest, "advice_kernel", NO_KERNEL)
+    with pytest.raises(suggest.PastBudget) as past:
+        suggest.exact_information(prob, 2, triples, budget=work - 1, compiled_budget=work)
+    assert past.value.work == work and past.value.budget == work - 1
 
 
 def test_the_budget_is_read_off_the_shared_pass() -> None:
@@ -175,6 +255,7 @@ def test_sampled_method_and_budget_fallback_are_labelled(cli, monkeypatch: pytes
     data = json.loads(cli(["suggest", CLASSIC, "--json", "--method", "sampled", "--set", "samples=200"]).out)
     assert data["estimate"] is True and data["samples"] == 200
     monkeypatch.setattr(suggest, "EXACT_BUDGET", 0)
+    monkeypatch.setattr(suggest, "COMPILED_BUDGET", 0)
     res = cli(["suggest", CLASSIC, "--json", "--set", "samples=200"])
     data = json.loads(res.out)
     assert data["estimate"] is True and any("past the budget" in n for n in data["notes"])

@@ -23,6 +23,7 @@ import ctypes
 import math
 import os
 import signal
+import sys
 import threading
 import time
 from collections.abc import Iterator, Mapping
@@ -178,6 +179,7 @@ def _bytes(n: float) -> str:
 # -- time ----------------------------------------------------------------------------------------------
 
 _deadline = threading.local()
+RETRY = 0.05   # seconds between repeats of the main thread's interrupt until the work stops
 
 
 def time_limit(options: Mapping[str, Any] | None) -> float | None:
@@ -211,7 +213,10 @@ def deadline(seconds: float | None) -> Iterator[None]:
     """Raise :class:`SolverTimeout` in this thread once ``seconds`` have passed (None: no limit).
 
     In the main thread a timer signal interrupts the work; elsewhere a timer thread raises the exception
-    asynchronously in this thread.  Either way it lands between Python steps, never inside a C call.
+    asynchronously in this thread.  Either way it lands between Python steps, never inside a C call.  In the
+    main thread the signal repeats every :data:`RETRY` seconds until the block is left, and raises again
+    unless a :class:`SolverTimeout` is already being handled: an interrupt swallowed where Python ignores
+    exceptions (a garbage-collector callback, ``__del__``) does not lose the deadline.
     """
     from .backends import SolverTimeout
 
@@ -223,12 +228,14 @@ def deadline(seconds: float | None) -> Iterator[None]:
     main = threading.current_thread() is threading.main_thread() and hasattr(signal, "setitimer")
     timer: threading.Timer | None = None
     previous: Any = None
+    armed = [True]   # cleared first thing on the way out: no interrupt after that
     try:
         if main:
             def on_alarm(signum: int, frame: object) -> None:
-                raise SolverTimeout(message)
+                if armed[0] and not isinstance(sys.exc_info()[1], SolverTimeout):
+                    raise SolverTimeout(message)
             previous = signal.signal(signal.SIGALRM, on_alarm)
-            signal.setitimer(signal.ITIMER_REAL, seconds)
+            signal.setitimer(signal.ITIMER_REAL, seconds, RETRY)
         else:
             ident = threading.get_ident()
             exc_type = type("SolverTimeoutHere", (SolverTimeout,), {"__init__": lambda self: SolverTimeout.__init__(
@@ -239,6 +246,7 @@ def deadline(seconds: float | None) -> Iterator[None]:
             timer.start()
         yield
     finally:
+        armed[0] = False
         if main:
             signal.setitimer(signal.ITIMER_REAL, 0)
             signal.signal(signal.SIGALRM, previous)

@@ -90,6 +90,45 @@ def _deck16() -> str:
     return f'game = "cardguess"\ndeck = {{{deck}}}\n{guesses}'
 
 
+def _tick() -> None:
+    """One Python call (the work below counts in calls)."""
+
+
+def test_a_swallowed_interrupt_lands_again() -> None:
+    """In the main thread, work that swallows the deadline's interrupt (as Python does inside a
+    garbage-collector callback or ``__del__``) is interrupted again, within a million calls; once the block
+    is left nothing lands."""
+    import time
+
+    from sleuth import limits
+    from sleuth.backends import SolverTimeout
+    from tests.steps import StepBudgetExceeded, call_budget
+
+    outcome: list[object] = []
+
+    def run() -> None:
+        swallowed = 0
+        try:
+            with call_budget(10 ** 6, when=limits.expired), limits.deadline(0.05):
+                while True:
+                    try:
+                        while True:
+                            _tick()
+                    except SolverTimeout:
+                        swallowed += 1
+                        if swallowed == 2:
+                            raise
+        except (SolverTimeout, StepBudgetExceeded) as exc:
+            outcome.append((swallowed, exc))
+        time.sleep(4 * limits.RETRY)   # a stray interrupt after the block would land here
+        outcome.append("after")
+
+    run()
+    assert len(outcome) == 2 and outcome[1] == "after", outcome
+    swallowed, exc = outcome[0]  # type: ignore[misc]
+    assert swallowed == 2 and isinstance(exc, SolverTimeout), outcome
+
+
 @pytest.mark.parametrize("in_thread", [False, True])
 def test_time_limit_interrupts_pure_python_work(in_thread: bool) -> None:
     """The deadline lands in the main thread (a timer signal) and in any other thread (an async exception).

@@ -120,9 +120,9 @@ if os.environ.get("BENCH_REPORT"):
             yield i, result
     def report_close(self):
         mark("close")
-        if self.client is not None:
+        if self.distributed:
             try:
-                workers.update(self.client.run(worker_report))
+                workers.update(self.on_workers(worker_report))
             except Exception:
                 pass
         close(self)

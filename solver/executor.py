@@ -336,13 +336,16 @@ class _DaskTasks:
         self.ex, self.client = ex, ex.client
         self.futures: dict[Any, int] = {}
         self.arrived = as_completed()
+        self.threads, self.asked = 1, -1e9
 
     deaths = 1  # the scheduler itself runs a lost chunk again, up to its ``allowed-failures``
 
     def slots(self) -> int:
-        """The worker threads of the cluster now (the client's copy of the scheduler's list)."""
-        workers = self.client.scheduler_info().get("workers", {})
-        return max(1, sum(int(w.get("nthreads", 1)) for w in workers.values()))
+        """The worker threads of the cluster (asked of the scheduler at most once a second: workers come and go)."""
+        now = time.monotonic()
+        if now - self.asked >= 1.0:
+            self.threads, self.asked = max(1, sum(self.client.nthreads().values())), now
+        return self.threads
 
     def submit(self, key: int, call: Callable[..., Any], *args: Any) -> None:
         fut = self.client.submit(call, *args, pure=False, retries=1)

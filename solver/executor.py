@@ -228,6 +228,7 @@ class _LocalPool:
             raise
 
     def _start(self, slot: int) -> None:
+        """A new worker process in ``slot``."""
         parent, child = self.context.Pipe()
         proc = self.context.Process(target=_serve, args=(child,), name=f"sleuth-worker-{slot}", daemon=True)
         proc.start()
@@ -477,7 +478,6 @@ class Executor:
         self.stats = RunStats(workers=workers)
         self._maps = 0
         self._skip: set[int] = set()
-        self._running: Any = None  # the current map's _LocalPool or _DaskTasks
 
     @classmethod
     def from_args(cls, args: argparse.Namespace, name: str, prepare: Callable[[], object] | None = None,

@@ -8,8 +8,8 @@
   already there), while the client is still sending the tasks; a task waits for it (:func:`wait_warm`) rather
   than building the same things again;
 * :class:`WorkerTuning`: a worker plugin, registered on every worker, present and future (a worker the nanny
-  restarts gets it again), that gives the worker the settings of sleuth's own ``--workers`` clusters: freed
-  memory kept in glibc's heap (:func:`tune_allocator`) and Dask's housekeeping woken up less (:func:`quiet`);
+  restarts gets it again), that gives the worker what a serial run or sleuth's ``--workers`` processes have:
+  freed memory kept in glibc's heap (:func:`tune_allocator`) and Dask's housekeeping woken up less (:func:`quiet`);
   it also loads numba's compiler (:func:`preload`) in a background thread, once per worker process, so that a
   worker started (or restarted) after sleuth's first connection does not pay it in its first task;
   :class:`NannyTuning` does the latter in the nannies.
@@ -72,7 +72,7 @@ SLOWER = {"tick": 1000.0, "memory_monitor": 1000.0}  # milliseconds (Dask's defa
 
 def quiet(server: Any) -> dict[str, float | bool]:
     """Stop the stack sampling of ``server`` (a worker or a nanny) and wake its event loop check and memory check
-    once a second (the settings of sleuth's local clusters); what they were, for :func:`restore`."""
+    once a second; what they were, for :func:`restore`."""
     callbacks = server.periodic_callbacks
     before: dict[str, float | bool] = {}
     for name in SAMPLING:

@@ -180,7 +180,8 @@ class Cost:
     wall: float
     client: float  # the process running the command (with the scheduler of a local cluster)
     workers: list[float] = field(default_factory=list)  # each worker process
-    other: float = 0.0  # the nannies, and the scheduler of an external cluster
+    other: float = 0.0  # the nannies and the scheduler of an external cluster; what else the leg started
+    others: str = "nannies and scheduler"
 
     @property
     def cpu(self) -> float:
@@ -189,8 +190,7 @@ class Cost:
     def show(self) -> str:
         parts = [f"client {self.client:.1f}"]
         if self.workers:
-            parts += [f"workers {' + '.join(f'{w:.1f}' for w in self.workers)}",
-                      f"nannies and scheduler {self.other:.1f}"]
+            parts += [f"workers {' + '.join(f'{w:.1f}' for w in self.workers)}", f"{self.others} {self.other:.1f}"]
         elif self.other >= 0.05:
             parts.append(f"other processes {self.other:.1f}")
         return f"{self.wall:.1f} s wall, {self.cpu:.1f} s CPU ({', '.join(parts)})"
@@ -275,7 +275,7 @@ def leg(argv: list[str], cache: Path, tuning: str = "", cluster: ColdCluster | N
         cost = Cost(wall, got["driver"], workers, sum(used.values()) - sum(workers))
     else:  # every process of the leg is a descendant, waited for: the nannies are what remains
         workers = [got["workers"][a] for a in sorted(got["workers"])]
-        cost = Cost(wall, got["driver"], workers, max(0.0, children - got["driver"] - sum(workers)))
+        cost = Cost(wall, got["driver"], workers, max(0.0, children - got["driver"] - sum(workers)), "other processes")
     return cost, _strip(json.loads(r.stdout)), timeline(got["timeline"], launched)
 
 

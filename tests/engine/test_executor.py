@@ -327,3 +327,21 @@ def test_a_failing_warm_up_leaves_the_task_to_report() -> None:
 def _raise_now() -> None:
     raise RuntimeError("no")
 
+
+
+def _fails(kind: str) -> None:
+    from sleuth.errors import InternalError
+    from sleuth.limits import LimitReached
+
+    raise {"internal": InternalError("x"), "puzzle": PuzzleError("m", file="f", place="p", allowed=[1, 2]),
+           "limit": LimitReached("over")}[kind]
+
+
+@pytest.mark.parametrize("kind", ["internal", "puzzle", "limit"])
+def test_a_worker_s_error_is_the_serial_run_s(kind: str) -> None:
+    """sleuth's own errors come back from a worker process as a serial run raises them: same type, same line."""
+    with pytest.raises(Exception) as serial, Executor() as ex:
+        ex.map_tasks(_fails, [kind])
+    with pytest.raises(Exception) as local, Executor(workers=2) as ex:
+        ex.map_tasks(_fails, [kind])
+    assert type(local.value) is type(serial.value) and str(local.value) == str(serial.value)

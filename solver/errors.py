@@ -147,4 +147,8 @@ class InternalError(RuntimeError):
     """Two exact computations of sleuth disagree: a bug in sleuth, never a verdict (the CLI exits 70)."""
 
     def __init__(self, message: str) -> None:
+        self.message = message
         super().__init__(f"internal error: {message}; please report it with the puzzle file")
+
+    def __reduce__(self) -> tuple[type, tuple[str]]:  # pickled as made (sent back by a worker process)
+        return type(self), (self.message,)

@@ -1,4 +1,4 @@
-"""One executor for every experiment: serial in this process, a local Dask cluster, or an existing one.
+"""One executor for every experiment: serial in this process, local worker processes, or a Dask cluster.
 
 An experiment cuts its work into tasks (a dictionary cell, a batch of rounds, a deck ...), each a plain,
 picklable item handed to a module-level function; whatever seed a task uses is derived from the experiment's
@@ -6,17 +6,20 @@ seed and the task's index (:func:`task_seed`), so results do not depend on the n
 order in which they finish.  :meth:`Executor.map_tasks` returns results in task order.
 
 * default: serial, in this process; Dask is not imported (it is the optional ``cluster`` extra);
-* ``--workers N``: a :class:`distributed.LocalCluster` of ``N`` single-threaded worker processes; on Linux they
-  are forked from this process after the experiment's ``prepare`` ran (its word lists, tables and compiled
+* ``--workers N``: ``N`` worker processes of this machine (:class:`_LocalPool`, no Dask); on Linux they are
+  forked from this process after the experiment's ``prepare`` ran (its word lists, tables and compiled
   kernels), so that no worker imports, reads or compiles them again;
-* ``--cluster ADDRESS``: an existing scheduler (``tcp://host:8786``); its workers need the same sleuth version
-  (checked when connecting), and sleuth gives them the settings of its local workers (:mod:`sleuth.cluster`).
+* ``--cluster ADDRESS``: an existing Dask scheduler (``tcp://host:8786``); its workers need the same sleuth
+  version (checked when connecting), and sleuth gives them its settings (:mod:`sleuth.cluster`).
 
-A worker that dies loses only its running tasks: the scheduler runs them again elsewhere (and a task that
-raises is retried once).  With ``--resume FILE`` every finished result is appended to FILE as it arrives;
-running the same command again skips the tasks already in it (the file names its experiment and a digest of
-the task list, and a file from another run is refused).  The file is JSON lines of results only
-(:mod:`sleuth.records`): reading it runs no code, so a file received from someone else is safe to resume from.
+Either way the client hands out the tasks itself, costliest first and one per worker thread at a time: the
+next goes to the first worker that frees up (longest-processing-time packing), never queued behind a long task
+on a busy worker.  A worker that dies loses only its running task, which runs again on another worker (on a
+cluster, a task that raises is also retried once).  With ``--resume FILE`` every finished result is appended to
+FILE as it arrives; running the same command again skips the tasks already in it (the file names its
+experiment and a digest of the task list, and a file from another run is refused).  The file is JSON lines of
+results only (:mod:`sleuth.records`): reading it runs no code, so a file received from someone else is safe to
+resume from.
 
 The experiment command line (:class:`ExperimentParser`, :func:`add_run_options`, :func:`bounded`) turns every
 bad option into one :class:`~sleuth.errors.PuzzleError` line naming the option and the allowed range.
@@ -28,10 +31,11 @@ import argparse
 import contextlib
 import hashlib
 import json
-import logging
 import os
+import signal
 import sys
 import time
+from collections import deque
 from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NoReturn, TypeVar
@@ -109,8 +113,8 @@ def add_run_options(p: argparse.ArgumentParser, *, jobs_alias: bool = False) -> 
     """``--workers``, ``--cluster``, ``--resume``, ``--quiet`` and ``--plot`` (see the module docstring)."""
     names = ["--workers", "--jobs"] if jobs_alias else ["--workers"]
     p.add_argument(*names, dest="workers", type=bounded(int, 1, MAX_WORKERS), default=1, metavar="N",
-                   help="run the tasks on a local Dask cluster of N worker processes (default 1: serial, "
-                        "in this process; needs the 'cluster' extra)")
+                   help="run the tasks on N worker processes of this machine (default 1: serial, in this "
+                        "process)")
     p.add_argument("--cluster", metavar="ADDRESS", help="run the tasks on an existing Dask scheduler, "
                    "e.g. tcp://10.0.0.5:8786 (its workers need the same sleuth version)")
     p.add_argument("--resume", metavar="FILE", help="append each finished task to FILE (JSON lines: reading "
@@ -204,6 +208,177 @@ def _chunks(todo: list[int], groups: Sequence[Hashable] | None, costs: Sequence[
     return out
 
 
+class _LocalPool:
+    """The worker processes of ``--workers N``: forked from this process (spawned where fork is unsafe), each
+    computing one chunk of tasks at a time, sent and returned through its own pipe; one that dies is replaced
+    (forked again) and its chunk reported lost (:meth:`finished`), so that the client runs it again."""
+
+    def __init__(self, workers: int, method: str) -> None:
+        import multiprocessing
+
+        self.context: Any = multiprocessing.get_context(method)
+        self.procs: list[Any] = [None] * workers
+        self.conns: list[Any] = [None] * workers
+        self.busy: dict[int, int] = {}  # worker slot -> the key of the chunk it computes
+        try:
+            for slot in range(workers):
+                self._start(slot)
+        except BaseException:
+            self.close()
+            raise
+
+    def _start(self, slot: int) -> None:
+        """A new worker process in ``slot``."""
+        parent, child = self.context.Pipe()
+        proc = self.context.Process(target=_serve, args=(child,), name=f"sleuth-worker-{slot}", daemon=True)
+        proc.start()
+        child.close()
+        self.procs[slot], self.conns[slot] = proc, parent
+
+    deaths = 2  # a chunk whose workers died this many times is not run again
+
+    def slots(self) -> int:
+        return len(self.procs)
+
+    def submit(self, key: int, call: Callable[..., Any], *args: Any, slot: int | None = None) -> None:
+        """``call(*args)`` on an idle worker (the caller keeps at most :meth:`slots` running), or on ``slot``."""
+        if slot is None:
+            slot = next(s for s in range(len(self.procs)) if s not in self.busy)
+        if self.procs[slot].exitcode is not None:  # died while idle
+            self._replace(slot)
+        try:
+            self.conns[slot].send((call, args))
+        except OSError:  # died just now: its replacement gets the call
+            self._replace(slot)
+            self.conns[slot].send((call, args))
+        self.busy[slot] = key
+
+    def finished(self) -> list[tuple[int, bool, Any]]:
+        """Wait until a running call ends: ``(key, True, result)``, ``(key, False, exception)`` for a call that
+        raised, ``(key, False, None)`` for one whose worker died (replaced here)."""
+        from multiprocessing.connection import wait
+
+        waiting = {self.conns[s]: s for s in self.busy} | {self.procs[s].sentinel: s for s in self.busy}
+        ready = {waiting[r] for r in wait(list(waiting))}
+        out: list[tuple[int, bool, Any]] = []
+        for slot in sorted(ready):
+            key = self.busy.pop(slot)
+            try:
+                ok, value = self.conns[slot].recv() if self.conns[slot].poll() else (False, None)
+            except (EOFError, OSError):
+                ok, value = False, None
+            if not ok and value is None:  # the worker died (killed, out of memory...): a fresh one in its place
+                self._replace(slot)
+            out.append((key, ok, value))
+        return out
+
+    def _replace(self, slot: int) -> None:
+        """A fresh worker in ``slot`` (the old one stopped if it still runs)."""
+        self.procs[slot].kill()
+        self.procs[slot].join()
+        self.conns[slot].close()
+        self._start(slot)
+
+    def abandon(self) -> None:
+        """Stop the running calls (their workers replaced by fresh ones)."""
+        for slot in list(self.busy):
+            self._replace(slot)
+        self.busy.clear()
+
+    def close(self) -> None:
+        for proc, conn in zip(self.procs, self.conns, strict=True):
+            if proc is not None:
+                with contextlib.suppress(OSError):
+                    conn.send(None)
+                conn.close()
+        for proc in self.procs:
+            if proc is not None:
+                proc.join(2.0)
+                if proc.exitcode is None:
+                    proc.kill()
+                    proc.join()
+        self.procs = [None] * len(self.procs)
+
+
+def _serve(conn: Any) -> None:
+    """A :class:`_LocalPool` worker: run each ``(call, args)`` received, send back ``(True, result)`` or
+    ``(False, exception)``, until ``None`` or the client is gone.  Ctrl-C is the client's to handle (it stops
+    the workers)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    while True:
+        try:
+            message = conn.recv()
+        except (EOFError, OSError):
+            return
+        if message is None:
+            return
+        call, args = message
+        try:
+            reply: tuple[bool, Any] = (True, call(*args))
+        except BaseException as exc:  # the task's own error, raised again in the client
+            reply = (False, exc)
+        try:
+            conn.send(reply)
+        except (EOFError, OSError):
+            return
+        except Exception as exc:  # a result or an exception that cannot be pickled
+            what = f"result ({type(reply[1]).__name__})" if reply[0] else f"error ({_one_line(reply[1])})"
+            conn.send((False, InternalError(f"a worker could not send back its task's {what}: "
+                                            f"{type(exc).__name__}: {_one_line(exc)}")))
+
+
+class _DaskTasks:
+    """The chunks of one map on a Dask cluster, in the shape of :class:`_LocalPool` (submitted by the client one
+    per worker thread at a time)."""
+
+    def __init__(self, ex: Executor) -> None:
+        from distributed import as_completed
+
+        self.ex, self.client = ex, ex.client
+        self.futures: dict[Any, int] = {}
+        self.arrived = as_completed()
+        self.threads, self.asked = 1, -1e9
+
+    deaths = 1  # the scheduler itself runs a lost chunk again, up to its ``allowed-failures``
+
+    def slots(self) -> int:
+        """The worker threads of the cluster (asked of the scheduler at most once a second: workers come and go)."""
+        now = time.monotonic()
+        if now - self.asked >= 1.0:
+            self.threads, self.asked = max(1, sum(self.client.nthreads().values())), now
+        return self.threads
+
+    def submit(self, key: int, call: Callable[..., Any], *args: Any) -> None:
+        fut = self.client.submit(call, *args, pure=False, retries=1)
+        self.futures[fut] = key
+        self.arrived.add(fut)
+
+    def finished(self) -> list[tuple[int, bool, Any]]:
+        fut = next(self.arrived)
+        key = self.futures.pop(fut)
+        try:
+            results = fut.result()
+        except SleuthError:
+            raise
+        except ModuleNotFoundError as exc:
+            raise SleuthError(f"{self.ex.name}: a Dask worker cannot import {exc.name!r}: install sleuth "
+                              "(same version) where the workers run") from None
+        except Exception as exc:
+            if type(exc).__name__ == "KilledWorker":
+                return [(key, False, None)]
+            if _raised_by_task(exc):
+                return [(key, False, exc)]  # the task's own exception, as in a serial run
+            raise self.ex._failure(exc, "lost the Dask cluster while waiting for results") from None
+        self.ex._check_version(fut, results)
+        fut.release()
+        return [(key, True, results)]
+
+    def abandon(self) -> None:
+        for fut in self.futures:
+            fut.cancel()
+        self.futures.clear()
+
+
 class _ResultsFile:
     """Finished results appended as JSON lines ``{"i": index, "r": result}`` (:mod:`.records`: reading them runs
     no code) after a header line naming the experiment and the digest of its task list."""
@@ -282,7 +457,8 @@ class _ResultsFile:
 
 
 class Executor:
-    """Maps task functions over items, serially or on Dask; use as a context manager (closes the cluster)."""
+    """Maps task functions over items, serially, on local worker processes or on Dask; use as a context manager
+    (stops the workers, closes the connection)."""
 
     connect_timeout = 10.0  # seconds to reach an existing scheduler
 
@@ -298,11 +474,10 @@ class Executor:
         self.workers, self.address, self.resume, self.quiet, self.name = workers, cluster, resume, quiet, name
         self.prepare, self.warm = prepare, warm
         self.client: Any = None
-        self._cluster: Any = None
+        self._pool: _LocalPool | None = None
         self.stats = RunStats(workers=workers)
         self._maps = 0
         self._skip: set[int] = set()
-        self._futures: dict[int, Any] = {}
 
     @classmethod
     def from_args(cls, args: argparse.Namespace, name: str, prepare: Callable[[], object] | None = None,
@@ -324,70 +499,64 @@ class Executor:
 
     def close(self) -> None:
         if self.client is not None:
-            if self.address and self.warm is not None:  # the next client's experiment may be another
+            if self.warm is not None:  # the next client's experiment may be another
                 with contextlib.suppress(Exception):
                     self.client.unregister_worker_plugin("sleuth-warm")
             self.client.close()
             self.client = None
-        if self._cluster is not None:
-            self._cluster.close()
-            self._cluster = None
+        if self._pool is not None:
+            self._pool.close()
+            self._pool = None
+
+    def on_workers(self, fn: Callable[[], R]) -> dict[str, R]:
+        """``fn()`` in every worker process (between tasks), by worker name (a Dask worker's address)."""
+        if self.client is not None:
+            return dict(self.client.run(fn))
+        if self._pool is None:
+            return {}
+        out: dict[str, R] = {}
+        for slot in range(self._pool.slots()):
+            self._pool.submit(slot, fn, slot=slot)
+            for _, ok, value in self._pool.finished():
+                if not ok:
+                    raise value if value is not None else SleuthError(f"{self.name}: a local worker died")
+                out[f"local-{slot}"] = value
+        return out
 
     def _connect(self) -> None:
+        if not self.address:
+            self._start_local()
+            return
         try:
-            from distributed import Client, LocalCluster
+            from distributed import Client
 
             from .cluster import check_workers
         except ImportError:
-            raise SleuthError("--workers and --cluster need dask.distributed: pip install 'sleuth[cluster]'") \
-                from None
+            raise SleuthError("--cluster needs dask.distributed: pip install 'sleuth[cluster]'") from None
         try:
-            if self.address:
-                self.client = Client(self.address, timeout=self.connect_timeout)
-            else:
-                import dask
-
-                with self._local_settings(dask):
-                    self._cluster = LocalCluster(n_workers=self.workers, threads_per_worker=1, processes=True,
-                                                 host="127.0.0.1", dashboard_address=":0",
-                                                 silence_logs=logging.CRITICAL)
-                self.client = Client(self._cluster)
-            self.stats.workers = check_workers(self.client, self.connect_timeout,
-                                               self.warm if self.address else None)
+            self.client = Client(self.address, timeout=self.connect_timeout)
+            self.stats.workers = check_workers(self.client, self.connect_timeout, self.warm)
         except SleuthError:
             self.close()
             raise
         except Exception as exc:  # Dask raises OSError, TimeoutError, ValueError, RuntimeError... : one line
             self.close()
-            if self.address:
-                raise PuzzleError(f"cannot reach the Dask scheduler ({_one_line(exc)})", place="--cluster",
-                                  allowed="the address of a running scheduler, e.g. tcp://host:8786") from None
-            raise self._failure(exc, "the local Dask cluster could not start") from None
+            raise PuzzleError(f"cannot reach the Dask scheduler ({_one_line(exc)})", place="--cluster",
+                              allowed="the address of a running scheduler, e.g. tcp://host:8786") from None
 
-    def _local_settings(self, dask: Any) -> Any:
-        """How the local workers start.  On Linux: forked from this process once ``prepare`` ran, so that they
-        inherit its modules and what it built (measured on the Egghead study: each spawned worker spent about
-        2 s of CPU importing numpy, numba and Dask and loading the kernels, and compiled them again when the
-        kernel cache was empty); their allocator is tuned by :func:`.cluster.check_workers`.  Elsewhere
-        (fork is unsafe on macOS): spawned with glibc's variables set, as below."""
-        # fewer wake-ups in the scheduler, nannies and workers (Dask's tick every 20 ms, memory checks every
-        # 100 ms, stack samples every 10 ms for the dashboard's profile): measured, an idle two-worker cluster
-        # then spends 0.5 s of CPU per 20 s instead of 2 s, a cost that grows with a run's wall time
-        settings: dict[str, Any] = {"distributed.admin.tick.interval": "1s",
-                                    "distributed.worker.memory.monitor-interval": "1s",
-                                    "distributed.worker.profile.enabled": False}
-        if sys.platform == "linux":
-            if self.prepare is not None:
-                self.prepare()
-            settings.update({"distributed.worker.multiprocessing-method": "fork",
-                             "distributed.nanny.pre-spawn-environ": {}})
-        else:
-            # Dask's default MALLOC_TRIM_THRESHOLD_=65536 turns off glibc's adaptive mmap threshold: every large
-            # numpy array is then mapped and faulted in afresh (2-4x the CPU of a serial run, measured on the
-            # Egghead and Motus tasks); keep freed memory in the heap instead (as sleuth's worker plugin does).
-            settings.update({"distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": 1 << 30,
-                             "distributed.nanny.pre-spawn-environ.MALLOC_MMAP_THRESHOLD_": 1 << 25})
-        return dask.config.set(settings)
+    def _start_local(self) -> None:
+        """``--workers N``: on Linux, ``N`` processes forked from this one once ``prepare`` ran, so that they
+        inherit its modules and what it built (spawned workers each spent about 2 s of CPU importing numpy and
+        numba and loading the kernels, measured on the Egghead study); elsewhere (fork is unsafe on macOS)
+        spawned, each building it on its first task.  Their allocator is this process's (glibc's defaults),
+        as in a serial run."""
+        fork = sys.platform == "linux"
+        if fork and self.prepare is not None:
+            self.prepare()
+        try:
+            self._pool = _LocalPool(self.workers, "fork" if fork else "spawn")
+        except Exception as exc:  # OSError (ulimit), ...: one line
+            raise self._failure(exc, "the local workers could not start") from None
 
     def _check_version(self, fut: Any, results: Any) -> None:
         """Refuse (one line) results computed by a worker that runs another sleuth: one that joined after
@@ -466,53 +635,47 @@ class Executor:
                 store.close()
 
     def cancel(self, indices: Iterator[int] | Sequence[int]) -> None:
-        """Drop tasks of the current :meth:`completed` loop that are not finished (their results never come)."""
+        """Drop tasks of the current :meth:`completed` loop that are not finished (their results never come):
+        those not sent yet are never sent."""
         self._skip.update(indices)
-        for fut in {self._futures[i] for i in self._skip if i in self._futures}:
-            if all(i in self._skip for i, f in self._futures.items() if f is fut):
-                fut.cancel()
 
     def _run(self, fn: Callable[[T], R], items: list[T], chunks: list[list[int]]
              ) -> Iterator[tuple[int, tuple[R, float, float, str]]]:
+        """Each task's result and timings (:func:`_timed_call`) as it finishes; on workers, the chunks are sent
+        in their order (costliest first), one per worker thread at a time, the next to the first that frees."""
         if not self.distributed:
             for i in (i for chunk in chunks for i in chunk):
                 if i not in self._skip:
                     yield i, _timed_call(fn, items[i])
             return
-        if self.client is None:
+        if self.client is None and self._pool is None:
             self._connect()
-        from distributed import as_completed
-
-        # the scheduler runs higher priorities first: the order of the chunks (costliest first)
-        futures = {self.client.submit(_timed_calls, fn, [items[i] for i in chunk], pure=False, retries=1,
-                                      priority=len(chunks) - rank): chunk for rank, chunk in enumerate(chunks)}
-        self._futures = {i: fut for fut, chunk in futures.items() for i in chunk}
+        tasks = self._pool if self._pool is not None else _DaskTasks(self)
+        pending, running, lost = deque(range(len(chunks))), set[int](), [0] * len(chunks)
         try:
-            for fut in as_completed(list(futures)):
-                chunk = futures[fut]
-                if all(i in self._skip for i in chunk):
-                    continue
-                try:
-                    results = fut.result()
-                except SleuthError:
-                    raise
-                except ModuleNotFoundError as exc:
-                    raise SleuthError(f"{self.name}: a Dask worker cannot import {exc.name!r}: install sleuth "
-                                      "(same version) where the workers run") from None
-                except Exception as exc:
-                    if type(exc).__name__ == "KilledWorker":
-                        raise SleuthError(f"{self.name}: task {chunk[0]} killed every worker that ran it "
-                                          "(out of memory?)") from None
-                    if _raised_by_task(exc):
-                        raise  # the task's own exception, as in a serial run
-                    raise self._failure(exc, "lost the Dask cluster while waiting for results") from None
-                self._check_version(fut, results)
-                for i, result in zip(chunk, results, strict=True):
-                    if i not in self._skip:
-                        yield i, result
-                fut.release()
+            while pending or running:
+                slots = tasks.slots()
+                while pending and len(running) < slots:
+                    c = pending.popleft()
+                    if not all(i in self._skip for i in chunks[c]):
+                        tasks.submit(c, _timed_calls, fn, [items[i] for i in chunks[c]])
+                        running.add(c)
+                if all(i in self._skip for c in running for i in chunks[c]):
+                    break  # nothing left whose result is wanted (cancelled)
+                for c, ok, value in tasks.finished():
+                    running.discard(c)
+                    if ok:
+                        for i, result in zip(chunks[c], value, strict=True):
+                            if i not in self._skip:
+                                yield i, result
+                    elif value is not None:
+                        raise value  # the task's own exception, as in a serial run
+                    else:  # its worker died: again, before the others (up to the backend's limit)
+                        lost[c] += 1
+                        if lost[c] >= tasks.deaths:
+                            raise SleuthError(f"{self.name}: task {chunks[c][0]} killed every worker that ran it "
+                                              "(out of memory?)")
+                        pending.appendleft(c)
         finally:
-            self._futures = {}
-            for fut in futures:
-                if not fut.done():
-                    fut.cancel()
+            if running:
+                tasks.abandon()

@@ -8,7 +8,10 @@ The cluster is started the ordinary way on 127.0.0.1: ``dask scheduler`` and ``d
 --nthreads 1`` (with the nanny), as separate processes.  Each leg is the command a user types (``sleuth
 experiment egghead --rounds 1000 --seed 7 --json``, ``sleuth experiment motus --lengths 7,8 --json``) run as a
 child process, timed from start to exit; every leg starts cold: a fresh cache (no word lists, no matrices), and
-on the cluster its worker processes restarted (``Client.restart``), as ``--workers 2`` starts new ones.  The
+on the cluster its worker processes restarted (``Client.restart``), as ``--workers 2`` starts new ones.  A
+restarted worker gets sleuth's ``sleuth-tuning`` plugin again as it joins (registered on the scheduler since
+the first connection), which loads numba's compiler in the background (:func:`sleuth.cluster.preload`), as on
+any cluster sleuth has used: the leg starts as soon as the workers are back, without waiting for it.  The
 cache holds the compiled kernels (numba) of a first run made before the legs, as on any machine after its
 first sleuth run since the install; ``--cold-kernels`` leaves them out too (every leg compiles them: the
 serial leg once, the parallel legs once per machine).  The legs of one repeat
@@ -16,8 +19,8 @@ run back to back (serial, ``--workers 2``, ``--cluster``), and their outputs, ti
 ``--untuned`` adds a leg on a second cluster whose workers keep Dask's settings (sleuth's worker plugin not
 registered: Dask's allocator setting, stack sampling every 10 ms): the figure before the fix;
 ``--allocator-only`` one whose workers get the allocator setting only (Dask's housekeeping as it is).  Each leg prints
-its wall time and the CPU seconds of every process: the client (with the scheduler of a local cluster), each
-worker, and the nannies with the external scheduler; ``--timeline`` adds where the wall time went: the client's
+its wall time and the CPU seconds of every process: the client, each worker, and the nannies with the
+external scheduler; ``--timeline`` adds where the wall time went: the client's
 steps (connecting, ``prepare``, tasks sent, each result with its task's seconds, closing) and each worker's
 start, its wait for its warm-up, kernels and tasks, in seconds from the launch of the command.  The machine may
 be shared: the load average is printed beside every figure, and the ratios of one run are what to read.
@@ -120,9 +123,9 @@ if os.environ.get("BENCH_REPORT"):
             yield i, result
     def report_close(self):
         mark("close")
-        if self.client is not None:
+        if self.distributed:
             try:
-                workers.update(self.client.run(worker_report))
+                workers.update(self.on_workers(worker_report))
             except Exception:
                 pass
         close(self)
@@ -177,7 +180,8 @@ class Cost:
     wall: float
     client: float  # the process running the command (with the scheduler of a local cluster)
     workers: list[float] = field(default_factory=list)  # each worker process
-    other: float = 0.0  # the nannies, and the scheduler of an external cluster
+    other: float = 0.0  # the nannies and the scheduler of an external cluster; what else the leg started
+    others: str = "nannies and scheduler"
 
     @property
     def cpu(self) -> float:
@@ -186,8 +190,7 @@ class Cost:
     def show(self) -> str:
         parts = [f"client {self.client:.1f}"]
         if self.workers:
-            parts += [f"workers {' + '.join(f'{w:.1f}' for w in self.workers)}",
-                      f"nannies and scheduler {self.other:.1f}"]
+            parts += [f"workers {' + '.join(f'{w:.1f}' for w in self.workers)}", f"{self.others} {self.other:.1f}"]
         elif self.other >= 0.05:
             parts.append(f"other processes {self.other:.1f}")
         return f"{self.wall:.1f} s wall, {self.cpu:.1f} s CPU ({', '.join(parts)})"
@@ -272,7 +275,7 @@ def leg(argv: list[str], cache: Path, tuning: str = "", cluster: ColdCluster | N
         cost = Cost(wall, got["driver"], workers, sum(used.values()) - sum(workers))
     else:  # every process of the leg is a descendant, waited for: the nannies are what remains
         workers = [got["workers"][a] for a in sorted(got["workers"])]
-        cost = Cost(wall, got["driver"], workers, max(0.0, children - got["driver"] - sum(workers)))
+        cost = Cost(wall, got["driver"], workers, max(0.0, children - got["driver"] - sum(workers)), "other processes")
     return cost, _strip(json.loads(r.stdout)), timeline(got["timeline"], launched)
 
 

@@ -1,12 +1,12 @@
-"""Benchmark of the experiments' executor: serial against a 2-worker local Dask cluster (prints figures; not a test).
+"""Benchmark of the experiments' executor: serial against 2 local worker processes (prints figures; not a test).
 
     python tests/bench/bench_executor.py [--lengths 7,8] [--letters A-Z] [--rounds 200] [--trivial 400]
 
 In the same run: the Motus study on the given lengths (one task per cell, or per group of methods for
 the largest cells, see ``study_jobs``; the costliest first), the Egghead study (four
 configurations, ``--batch`` rounds per task), each serial then on 2 workers, with wall seconds, CPU seconds
-(this process plus the workers' tasks), the ratio and whether the results are identical; and the scheduler's
-overhead per task on ``--trivial`` near-empty tasks.  What this process already holds (the word list, the
+(this process plus the workers' tasks), the ratio and whether the results are identical; and the overhead
+per task (sending, collecting) on ``--trivial`` near-empty tasks.  What this process already holds (the word list, the
 Egghead tables) is loaded on every worker before the clock starts; that set-up time is printed apart.  Each
 mode gets a fresh feedback-matrix cache, so that neither reads what the other computed.  The machine is
 shared: read the CPU seconds beside the wall times.
@@ -44,7 +44,7 @@ def measured(run: Callable[[Executor], Any], workers: int, warm: Callable[[], An
     t0 = time.perf_counter()
     with Executor(workers=workers, quiet=True) as ex:
         if ex.distributed:
-            ex.client.run(warm)
+            ex.on_workers(warm)
         setup = time.perf_counter() - t0
         start, cpu = time.perf_counter(), time.process_time()
         out = run(ex)

@@ -134,10 +134,11 @@ def test_missing_dask_is_a_clear_error(monkeypatch) -> None:  # type: ignore[no-
         return real(name, *a, **k)
 
     monkeypatch.setattr(builtins, "__import__", no_dask)
-    r = run_cli(["experiment", "cardguess", "--deck", "2,2", "--strategy", "greedy", "--workers", "2"])
+    r = run_cli(["experiment", "cardguess", "--deck", "2,2", "--strategy", "greedy", "--cluster", "tcp://127.0.0.1:9"])
     assert r.code == 2 and "sleuth[cluster]" in r.err and len(r.err.strip().splitlines()) == 1
-    r = run_cli(["experiment", "cardguess", "--deck", "2,2", "--strategy", "greedy"])  # serial: no dask needed
-    assert r.code == 0 and "greedy" in r.out
+    for more in ([], ["--workers", "2"]):  # serial and local workers: no Dask needed
+        r = run_cli(["experiment", "cardguess", "--deck", "2,2", "--strategy", "greedy", *more])
+        assert r.code == 0 and "greedy" in r.out, r.err
 
 
 # -- Dask: a cluster this test starts on the loopback address, and the executor's own local cluster ---------
@@ -180,23 +181,78 @@ def test_unreachable_cluster_is_bad_input(monkeypatch) -> None:  # type: ignore[
 
 
 def test_a_killed_worker_loses_only_its_tasks() -> None:
-    """A local cluster of 2 workers; one is killed (SIGKILL) after the first results: the study completes
-    and its results equal the serial run."""
-    pytest.importorskip("distributed")
+    """2 local workers; one is killed (SIGKILL) while it runs a task, after the first result: the study completes,
+    its results equal the serial run, and a fresh process took the dead one's place."""
     jobs = _batches(8, rounds=80)
     serial = [simulate_batch(j)[0] for j in jobs]
     got: dict[int, list] = {}
     with Executor(workers=2) as ex:
-        pids = ex.client.run(os.getpid)
+        pids = ex.on_workers(os.getpid)
         killed = False
         for i, (solves, _times) in ex.completed(simulate_batch, jobs):
             got[i] = solves
             if not killed:
-                os.kill(next(iter(pids.values())), signal.SIGKILL)
+                os.kill(pids["local-0"], signal.SIGKILL)
                 killed = True
-        after = ex.client.run(os.getpid)
+        after = ex.on_workers(os.getpid)
     assert killed and [got[i] for i in range(len(jobs))] == serial
-    assert set(after.values()) != set(pids.values())  # the nanny started a new worker process
+    assert after["local-0"] != pids["local-0"] and after["local-1"] == pids["local-1"]
+    assert ex.stats.tasks == len(jobs)
+
+
+def _die(x: int) -> int:
+    if x == 2:
+        os.kill(os.getpid(), signal.SIGKILL)
+    return x
+
+
+def test_a_task_that_kills_its_workers_is_one_line() -> None:
+    """A task whose worker dies each time it runs is run twice (a fresh worker each time), then the run stops with
+    one line naming the task."""
+    from sleuth.errors import SleuthError
+
+    got: list[int] = []
+    with pytest.raises(SleuthError) as info, Executor(workers=2, name="t") as ex:
+        for _, x in ex.completed(_die, [0, 1, 2, 3], costs=[1, 1, 9, 1]):
+            got.append(x)
+    assert str(info.value) == "t: task 2 killed every worker that ran it (out of memory?)"
+    assert set(got) <= {0, 1, 3} and ex._pool is None  # closed: no worker left behind
+
+
+def _where(x: float) -> tuple[float, int, float, float]:
+    """Sleeps ``x`` seconds (a task of known length); the process that ran it, its start and end."""
+    import time
+
+    start = time.monotonic()
+    time.sleep(x)
+    return x, os.getpid(), start, time.monotonic()
+
+
+LENGTHS = [0.2, 0.6, 0.3, 0.4]  # seconds (the tasks' costs): the longest is not the first task
+
+
+def _assert_longest_first(out: list[tuple[float, int, float, float]]) -> None:
+    """Tasks of :data:`LENGTHS` on 2 single-threaded workers: the two longest start first, one per worker; the
+    third longest goes to the worker that frees first, once it is free (two tasks queued per worker up front
+    would put it behind the longest); the shortest starts last."""
+    assert [x for x, _, _, _ in out] == LENGTHS  # in task order
+    by = {x: (pid, start, end) for x, pid, start, end in out}
+    assert by[0.6][0] != by[0.4][0]
+    assert max(by[0.6][1], by[0.4][1]) < min(by[0.3][1], by[0.2][1])
+    first = min((0.6, 0.4), key=lambda x: by[x][2])  # the one that ended first
+    assert by[0.3][0] == by[first][0] and by[0.3][1] >= by[first][2]
+    assert by[0.2][1] >= by[0.3][1]
+
+
+def test_local_workers_take_the_longest_task_first_one_at_a_time() -> None:
+    with Executor(workers=2) as ex:
+        _assert_longest_first(ex.map_tasks(_where, LENGTHS, costs=LENGTHS))
+
+
+def test_a_cluster_takes_the_longest_task_first_one_at_a_time(address) -> None:  # type: ignore[no-untyped-def]
+    """On Dask too, though its scheduler would queue two tasks on each single-threaded worker up front."""
+    with Executor(cluster=address) as ex:
+        _assert_longest_first(ex.map_tasks(_where, LENGTHS, costs=LENGTHS))
 
 
 def test_parser_help_is_not_an_error(capsys) -> None:  # type: ignore[no-untyped-def]
@@ -270,3 +326,22 @@ def test_a_failing_warm_up_leaves_the_task_to_report() -> None:
 
 def _raise_now() -> None:
     raise RuntimeError("no")
+
+
+
+def _fails(kind: str) -> None:
+    from sleuth.errors import InternalError
+    from sleuth.limits import LimitReached
+
+    raise {"internal": InternalError("x"), "puzzle": PuzzleError("m", file="f", place="p", allowed=[1, 2]),
+           "limit": LimitReached("over")}[kind]
+
+
+@pytest.mark.parametrize("kind", ["internal", "puzzle", "limit"])
+def test_a_worker_s_error_is_the_serial_run_s(kind: str) -> None:
+    """sleuth's own errors come back from a worker process as a serial run raises them: same type, same line."""
+    with pytest.raises(Exception) as serial, Executor() as ex:
+        ex.map_tasks(_fails, [kind])
+    with pytest.raises(Exception) as local, Executor(workers=2) as ex:
+        ex.map_tasks(_fails, [kind])
+    assert type(local.value) is type(serial.value) and str(local.value) == str(serial.value)

@@ -1,5 +1,5 @@
-"""Every experiment, small: serial, on a Dask cluster this module starts on 127.0.0.1, and (slow) on its own
-local cluster (``--workers 2``) give the same results; ``--plot`` writes a PNG for each."""
+"""Every experiment, small: serial, on a Dask cluster this module starts on 127.0.0.1, and on its own local
+workers (``--workers 2``) give the same results; ``--plot`` writes a PNG for each."""
 
 from __future__ import annotations
 
@@ -76,15 +76,10 @@ def test_experiment_on_a_loopback_cluster_equals_serial(name, address, tmp_path)
     assert _result(argv, how, "--cluster", address) == serial
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("name", list(RUNS))
-def test_experiment_on_its_own_local_cluster_equals_serial(name) -> None:  # type: ignore[no-untyped-def]
+@pytest.mark.parametrize("name", FAST)
+def test_experiment_on_its_own_local_workers_equals_serial(name) -> None:  # type: ignore[no-untyped-def]
+    """``--workers 2`` (forked processes, no Dask): the results of a serial run, for every experiment."""
     argv, how = RUNS[name]
-    assert _result(argv, how, "--workers", "2") == _result(argv, how)
-
-
-def test_one_experiment_on_its_own_local_cluster() -> None:
-    argv, how = RUNS["cardguess"]
     assert _result(argv, how, "--workers", "2") == _result(argv, how)
 
 

@@ -21,17 +21,21 @@ when none has it.
 from __future__ import annotations
 
 import itertools
+import os
 import random
 from collections import defaultdict
 from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import lru_cache
 from math import comb, factorial, prod
+from types import ModuleType
 from typing import Any, Literal
 
 import numpy as np
 
 from sleuth.errors import InternalError
+from sleuth.jit import load_kernel
 from sleuth.limits import TooLarge, check_size, max_items
 
 from .state import ClueState, Obs, ObsKind
@@ -167,6 +171,27 @@ def deal_bound(problem: Problem) -> int:
     return factorial(sum(sizes)) // prod(factorial(h) for h in sizes)
 
 
+KERNEL_FROM = 20_000   # entries in a layer of a split pass from which its remaining steps run compiled
+
+
+@lru_cache(maxsize=1)
+def split_kernel() -> ModuleType | None:
+    """The compiled loops of the split passes (:mod:`._split_kernel`, cached on disk by
+    :func:`sleuth.jit.load_kernel`), or None without numba (or with ``SLEUTH_CLUE_KERNEL=numpy``, which tests
+    use to compare both)."""
+    if os.environ.get("SLEUTH_CLUE_KERNEL", "") == "numpy":
+        return None
+    try:
+        return load_kernel(__name__.rsplit(".", 1)[0] + "._split_kernel", KERNELS, True, ("_codes", "_remaining"))
+    except ImportError:
+        return None
+
+
+BUFFER_BYTES = 1 << 28   # the compiled split passes keep up to this much of their buffers for the next pass
+_BUFFERS: list[np.ndarray] = []
+
+KERNELS = ("split_layer", "finish", "_codes", "_remaining", "knowledge_sums", "belief_sums")
+
 ENTRY_BYTES = 32  # what one state (key, forward and backward count) or one transition kept costs, in int64
 OBJECT_FACTOR = 5  # the same as Python integers in object arrays (the keys or counts past 62 bits)
 
@@ -196,6 +221,25 @@ def count_deals(problem: Problem, *, triples: bool = False, max_states: int | No
     if reduced is None:
         return Counts(0, tuple((0,) * n_places for _ in range(n_cards)), {} if triples else None)
     return _Counter(reduced, triples).run(max_states, options)
+
+
+@dataclass
+class SplitForm:
+    """The last layer of a compiled split pass by record (:mod:`._split_kernel`): record ``r`` has the value
+    ``rec_val[r]`` and the entries ``rec_start[r]:rec_start[r + 1]``, each a final state (an index in
+    ``states``), its deals and the OR of its envelope groups."""
+
+    states: np.ndarray
+    rec_start: np.ndarray
+    rec_val: np.ndarray
+    ent_state: np.ndarray
+    num: np.ndarray
+    env_groups: np.ndarray
+
+    def entries(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """One entry per (state, record): states, records, deals, envelope groups."""
+        return (self.states[self.ent_state], np.repeat(self.rec_val, np.diff(self.rec_start)), self.num,
+                self.env_groups)
 
 
 class _Counter:
@@ -459,8 +503,8 @@ class _Counter:
         return Counts(total, tuple(map(tuple, cells)), triples)
 
     def split(self, player: int | None, watched: Sequence[tuple[int, int]], *, counts: bool = True,
-              by_envelope: bool = False, ors: bool = True, options: Mapping[str, Any] | None = None
-              ) -> tuple[np.ndarray, list[int], list[int]]:
+              by_envelope: bool = False, ors: bool = True, options: Mapping[str, Any] | None = None,
+              rows: bool = True, kernel_from: int | None = None) -> tuple[np.ndarray, list[int], list[int]]:
         """One forward pass that keeps the deals apart by a *record*: how many cards of each group
         ``player`` takes (None: no player's), and for each ``(card, place)`` of ``watched`` (cards of
         one-card groups) whether the card is there.  Per record of the complete deals: the number of deals
@@ -468,7 +512,11 @@ class _Counter:
         them (0 when ``ors`` is off); returned as the records (a sorted array), the counts and the masks.
         ``by_envelope``: the record also holds the envelope slots (:meth:`codes`; meaningful when every group
         has a code, ``track_all``) from bit ``record_width`` on.  ``record_layout`` gives each field's bit:
-        per group index its count's shift, per watched pair its bit."""
+        per group index its count's shift, per watched pair its bit.  From :data:`KERNEL_FROM` (or
+        ``kernel_from``) entries in a layer, with numba, the rest of the pass runs compiled and :attr:`form`
+        keeps its last layer by record (else :attr:`form` is None); with ``rows`` off the rows are then not
+        made (empty arrays returned)."""
+        self.form: SplitForm | None = None
         pbit = 0 if player is None else 1 << player
         env = self.prob.n
         shifts: dict[int, int] = {}
@@ -497,18 +545,26 @@ class _Counter:
         entry = 2 * ENTRY_BYTES * (OBJECT_FACTOR if wide else 1)
         most = max_items(options, entry)
         steps = self._group_steps()
+        kernel = split_kernel() if not wide and or_dtype is np.int64 else None
         for i, moves in enumerate(steps):
             gi = moves[0][0]
             bound = keys.size * (len(self.groups[gi].cards) + len(moves))
             if bound > most:
                 check_size(f"Clue states kept apart by hand and shown cards (step {i + 1} of {len(steps)})", bound,
                            options, entry, error=LayerTooLarge)
-            one = len(self.groups[gi].cards) == 1   # every move places the card: one way, one card
-            src, nxt, ways, placed, ends = self._transitions(moves, keys, whole=True)
-            per_move = np.diff([0, *ends])
             card = self.groups[gi].cards[0]
             rec_steps = [(1 << shifts[gi] if q == player else 0) + (1 << bits[(card, q)] if (card, q) in bits else 0)
                          for _, q, *_ in moves]
+            if kernel is not None and keys.size >= (KERNEL_FROM if kernel_from is None else kernel_from):
+                self.form = self._split_compiled(kernel, steps[i:], keys, recs, num, env_groups, player, shifts,
+                                                 bits, most, options, entry)
+                if not rows:
+                    return np.zeros(0, dtype=np.int64), [], []
+                keys, recs, num, env_groups = self.form.entries()
+                break
+            one = len(self.groups[gi].cards) == 1   # every move places the card: one way, one card
+            src, nxt, ways, placed, ends = self._transitions(moves, keys, whole=True)
+            per_move = np.diff([0, *ends])
             nrec = recs[src]
             if any(rec_steps):
                 inc: np.ndarray = np.repeat(np.array(rec_steps, dtype=rec_dtype), per_move)
@@ -546,6 +602,62 @@ class _Counter:
         masks = _segment_or(dst, env_groups[ok], out_recs.size, or_dtype).tolist() if ors else [0] * out_recs.size
         sums = _segment_sum(dst, num[ok], out_recs.size, self.dtype).tolist() if counts else [0] * out_recs.size
         return out_recs, sums, masks
+
+    def _split_compiled(self, kernel: ModuleType, steps: list[list[tuple[int, int, bool, int, int]]],
+                        keys: np.ndarray, recs: np.ndarray, num: np.ndarray, env_groups: np.ndarray,
+                        player: int | None, shifts: dict[int, int], bits: dict[tuple[int, int], int], most: int,
+                        options: Mapping[str, Any] | None, entry: int
+                        ) -> SplitForm:
+        """:meth:`split`'s remaining ``steps`` from the layer of (state, record) entries ``keys``, ``recs``
+        (deals ``num``, envelope groups ``env_groups``), by the compiled :func:`._split_kernel.split_layer`
+        (int64 throughout): each step's transitions are computed once per distinct state.  Returns the last
+        layer by record."""
+        if num.size != keys.size:         # counts off: not kept
+            num = np.zeros(keys.size, dtype=np.int64)
+        if env_groups.size != keys.size:  # ors off: not kept
+            env_groups = np.zeros(keys.size, dtype=np.int64)
+        by_rec = np.argsort(recs, kind="stable")
+        recs, keys, num, env_groups = recs[by_rec], keys[by_rec], num[by_rec], env_groups[by_rec]
+        starts = np.flatnonzero(np.concatenate(([True], recs[1:] != recs[:-1])))
+        rec_start = np.append(starts, recs.size).astype(np.int64)
+        rec_val = recs[starts].astype(np.int64)
+        states, ent_state = _unique(keys, "quicksort")
+        num, env_groups = num.astype(np.int64), env_groups.astype(np.int64)
+        env = self.prob.n
+        # the buffers the next step writes to, and those the layer is in: reused from step to step and from
+        # pass to pass (fresh memory costs a page fault per page written)
+        small = [np.zeros(1, dtype=np.int64)] * 5
+        spare, held = _BUFFERS[:5] or small, _BUFFERS[5:] or small
+        _BUFFERS.clear()
+        for i, moves in enumerate(steps):
+            gi = moves[0][0]
+            bound = ent_state.size * (len(self.groups[gi].cards) + len(moves))
+            if bound > most:
+                check_size(f"Clue states kept apart by hand and shown cards (step {i + 1} of {len(steps)} left)",
+                           bound, options, entry, error=LayerTooLarge)
+            card = self.groups[gi].cards[0]
+            src, nxt, ways, placed, ends = self._transitions(moves, states, whole=True)
+            per_move = np.diff([0, *ends])
+            rec_steps = [(1 << shifts[gi] if q == player else 0) + (1 << bits[(card, q)] if (card, q) in bits else 0)
+                         for _, q, *_ in moves]
+            inc = np.repeat(np.array(rec_steps, dtype=np.int64), per_move) * placed
+            env_or = np.repeat(np.array([1 << gi if q == env else 0 for _, q, *_ in moves], dtype=np.int64),
+                               per_move) * (placed > 0)
+            cls_inc, cls = _unique(inc, "quicksort")
+            order = np.argsort(src, kind="stable")
+            tr_start = np.searchsorted(src[order], np.arange(states.size + 1)).astype(np.int64)
+            states, dst = _unique(nxt, "quicksort")
+            *out, n_rec, n_ent = kernel.split_layer(
+                rec_start, rec_val, ent_state, num, env_groups, tr_start, dst[order].astype(np.int64),
+                ways[order].astype(np.int64), cls[order].astype(np.int64), env_or[order], cls_inc, int(states.size),
+                *spare)
+            spare, held = held, out
+            rec_start, rec_val = out[0][:n_rec + 1], out[1][:n_rec]
+            ent_state, num, env_groups = (x[:n_ent] for x in out[2:])
+        form = SplitForm(states, rec_start.copy(), rec_val.copy(), ent_state.copy(), num.copy(), env_groups.copy())
+        if sum(x.nbytes for x in (*spare, *held)) <= BUFFER_BYTES:
+            _BUFFERS[:] = [*spare, *held]
+        return form
 
     def _group_steps(self) -> list[list[tuple[int, int, bool, int, int]]]:
         """The moves grouped into steps that each make one layer: a one-card group in one step (its card

@@ -612,8 +612,8 @@ class _Counter:
         (deals ``num``, envelope groups ``env_groups``), by the compiled :func:`._split_kernel.split_layer`
         (int64 throughout): each step's transitions are computed once per distinct state.  Returns the last
         layer by record."""
-        if num.size != keys.size:         # counts off: not kept
-            num = np.zeros(keys.size, dtype=np.int64)
+        if num.size != keys.size:         # counts off: not kept (1 per entry from here: a positive number)
+            num = np.ones(keys.size, dtype=np.int64)
         if env_groups.size != keys.size:  # ors off: not kept
             env_groups = np.zeros(keys.size, dtype=np.int64)
         by_rec = np.argsort(recs, kind="stable")
@@ -626,8 +626,8 @@ class _Counter:
         env = self.prob.n
         # the buffers the next step writes to, and those the layer is in: reused from step to step and from
         # pass to pass (fresh memory costs a page fault per page written)
-        small = [np.zeros(1, dtype=np.int64)] * 5
-        spare, held = _BUFFERS[:5] or small, _BUFFERS[5:] or small
+        spare = _BUFFERS[:5] or [np.zeros(0, dtype=np.int64) for _ in range(5)]
+        held = _BUFFERS[5:] or [np.zeros(0, dtype=np.int64) for _ in range(5)]
         _BUFFERS.clear()
         for i, moves in enumerate(steps):
             gi = moves[0][0]

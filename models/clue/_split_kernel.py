@@ -30,57 +30,57 @@ def split_layer(rec_start: np.ndarray, rec_val: np.ndarray, ent_state: np.ndarra
     if out_rec_val.shape[0] < n_rec * n_cls:
         out_rec_val = np.empty(n_rec * n_cls, np.int64)
         out_rec_start = np.empty(n_rec * n_cls + 1, np.int64)
+    cell = np.empty(tr_dst.shape[0], np.int64)   # a transition's cell: (class, next state)
+    for t in range(tr_dst.shape[0]):
+        cell[t] = tr_cls[t] * n_next + tr_dst[t]
     cap = out_state.shape[0]
-    slot = np.full(n_cls * n_next, -1, np.int64)
+    mark = np.zeros(n_cls * n_next, np.int64)      # r + 1 once record r has reached the cell
     acc_num = np.zeros(n_cls * n_next, np.int64)
     acc_or = np.zeros(n_cls * n_next, np.int64)
-    touched = np.empty((n_cls, n_next), np.int64)
-    n_touched = np.zeros(n_cls, np.int64)
+    touched = np.empty(n_cls * n_next, np.int64)
     n_out = 0
     n_out_rec = 0
     for r in range(n_rec):
+        n_touched = 0
         for e in range(rec_start[r], rec_start[r + 1]):
             s = ent_state[e]
             num = ent_num[e]
             env = ent_or[e]
             for t in range(tr_start[s], tr_start[s + 1]):
-                c = tr_cls[t]
-                i = c * n_next + tr_dst[t]
-                if slot[i] < 0:
-                    slot[i] = 1
-                    touched[c, n_touched[c]] = i
-                    n_touched[c] += 1
+                i = cell[t]
+                if mark[i] != r + 1:
+                    mark[i] = r + 1
+                    touched[n_touched] = i
+                    n_touched += 1
                     acc_num[i] = num * tr_ways[t]
                     acc_or[i] = env | tr_or[t]
                 else:
                     acc_num[i] += num * tr_ways[t]
                     acc_or[i] |= env | tr_or[t]
-        for c in range(n_cls):
-            k = n_touched[c]
-            if k == 0:
-                continue
-            if n_out + k > cap:
-                cap = max(2 * cap, n_out + k, 1024)
-                grown = np.empty(cap, np.int64)
-                grown[:n_out] = out_state[:n_out]
-                out_state = grown
-                grown = np.empty(cap, np.int64)
-                grown[:n_out] = out_num[:n_out]
-                out_num = grown
-                grown = np.empty(cap, np.int64)
-                grown[:n_out] = out_or[:n_out]
-                out_or = grown
-            out_rec_val[n_out_rec] = rec_val[r] + cls_inc[c]
-            out_rec_start[n_out_rec] = n_out
-            n_out_rec += 1
-            for j in range(k):
-                i = touched[c, j]
-                out_state[n_out] = i - c * n_next
-                out_num[n_out] = acc_num[i]
-                out_or[n_out] = acc_or[i]
-                n_out += 1
-                slot[i] = -1
-            n_touched[c] = 0
+        if n_out + n_touched > cap:
+            cap = max(2 * cap, n_out + n_touched, 1024)
+            grown = np.empty(cap, np.int64)
+            grown[:n_out] = out_state[:n_out]
+            out_state = grown
+            grown = np.empty(cap, np.int64)
+            grown[:n_out] = out_num[:n_out]
+            out_num = grown
+            grown = np.empty(cap, np.int64)
+            grown[:n_out] = out_or[:n_out]
+            out_or = grown
+        for c in range(n_cls):   # a child record per class reached, its entries together
+            start = n_out
+            for j in range(n_touched):
+                i = touched[j]
+                if i // n_next == c:
+                    out_state[n_out] = i - c * n_next
+                    out_num[n_out] = acc_num[i]
+                    out_or[n_out] = acc_or[i]
+                    n_out += 1
+            if n_out > start:
+                out_rec_val[n_out_rec] = rec_val[r] + cls_inc[c]
+                out_rec_start[n_out_rec] = start
+                n_out_rec += 1
     out_rec_start[n_out_rec] = n_out
     return out_rec_start, out_rec_val, out_state, out_num, out_or, n_out_rec, n_out
 
@@ -176,19 +176,29 @@ def knowledge_sums(order: np.ndarray, comp: np.ndarray, held: np.ndarray, nums: 
             v = touched[t]
             if state[v] & 1 and not state[v] & 2:
                 out[4] = 1
-            sizes = np.zeros(3, np.int64)
+            s0 = s1 = s2 = 0
             mask = acc_env[v]
             gi = 0
             while mask >> gi:
                 if (mask >> gi) & 1:
-                    sizes[group_cat[gi]] += _remaining(gi, c0, group_size, group_class, class_shift, class_mask)
+                    left = _remaining(gi, c0, group_size, group_class, class_shift, class_mask)
+                    cat = group_cat[gi]
+                    if cat == 0:
+                        s0 += left
+                    elif cat == 1:
+                        s1 += left
+                    else:
+                        s2 += left
                 gi += 1
             w = acc_w[v]
-            if sizes[0] == 1 and sizes[1] == 1 and sizes[2] == 1:
+            if s0 == 1 and s1 == 1 and s2 == 1:
                 out[0] += w
-            for part in range(3):
-                if sizes[part] == 1:
-                    out[1 + part] += w
+            if s0 == 1:
+                out[1] += w
+            if s1 == 1:
+                out[2] += w
+            if s2 == 1:
+                out[3] += w
             acc_w[v] = 0
             acc_env[v] = 0
             state[v] = 0
@@ -292,3 +302,24 @@ def belief_sums(order: np.ndarray, comp: np.ndarray, held: np.ndarray, rec_start
             ent[v] = 0.0
             state[v] = 0
     return entropy, knows, missing
+
+
+def read_records(records: np.ndarray, field_shift: np.ndarray, field_mask: np.ndarray, field_to: np.ndarray,
+                 pair_pos: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per record: the hand code (field ``f``, ``(record >> field_shift[f]) & field_mask[f]``, added at bit
+    ``field_to[f]``) and the held bits (bit ``i`` from the record's bit ``pair_pos[i]``, 0 where it is -1)."""
+    n = records.shape[0]
+    comp = np.zeros(n, np.int64)
+    held = np.zeros(n, np.int64)
+    for r in range(n):
+        x = records[r]
+        c = 0
+        for f in range(field_shift.shape[0]):
+            c |= ((x >> field_shift[f]) & field_mask[f]) << field_to[f]
+        h = 0
+        for i in range(pair_pos.shape[0]):
+            if pair_pos[i] >= 0:
+                h |= ((x >> pair_pos[i]) & 1) << i
+        comp[r] = c
+        held[r] = h
+    return comp, held

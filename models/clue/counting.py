@@ -190,7 +190,8 @@ def split_kernel() -> ModuleType | None:
 BUFFER_BYTES = 1 << 28   # the compiled split passes keep up to this much of their buffers for the next pass
 _BUFFERS: list[np.ndarray] = []
 
-KERNELS = ("split_layer", "finish", "_codes", "_remaining", "knowledge_sums", "belief_sums")
+KERNELS = ("split_layer", "finish", "_codes", "_remaining", "knowledge_sums", "belief_sums",
+           "read_records")
 
 ENTRY_BYTES = 32  # what one state (key, forward and backward count) or one transition kept costs, in int64
 OBJECT_FACTOR = 5  # the same as Python integers in object arrays (the keys or counts past 62 bits)

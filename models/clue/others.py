@@ -164,7 +164,14 @@ class _Split:
         self.group_class = [class_of.get(g.cards[0], -1) for g in counter.groups]
         self._held: dict[int, list[tuple[int, ...]]] = {}
         if self.form is not None:
-            self.comp, self.held_bits = self._read(self.form.rec_val)
+            group_shift, pair_bit = counter.record_layout
+            fields = [(sh, (1 << len(classes[k][0]).bit_length()) - 1, self.shift[k]) for gi, sh in group_shift.items()
+                      for k in [class_of[counter.groups[gi].cards[0]]]]
+            kernel = split_kernel()
+            assert kernel is not None
+            self.comp, self.held_bits = kernel.read_records(
+                self.form.rec_val, *(np.array([f[i] for f in fields], dtype=np.int64) for i in range(3)),
+                np.array([pair_bit.get(pair, -1) for pair in self.watched], dtype=np.int64))
             return
         records = records.astype(object) if width > 62 or len(self.watched) > 62 else records
         comp, held = self._read(records)

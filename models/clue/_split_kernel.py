@@ -16,12 +16,14 @@ import numpy as np
 
 def split_layer(rec_start: np.ndarray, rec_val: np.ndarray, ent_state: np.ndarray, ent_num: np.ndarray,
                 ent_or: np.ndarray, tr_start: np.ndarray, tr_dst: np.ndarray, tr_ways: np.ndarray,
-                tr_cls: np.ndarray, tr_or: np.ndarray, cls_inc: np.ndarray, n_next: int, out_rec_start: np.ndarray,
+                tr_cls: np.ndarray, tr_or: np.ndarray, cls_inc: np.ndarray, n_next: int, use_or: bool,
+                out_rec_start: np.ndarray,
                 out_rec_val: np.ndarray, out_state: np.ndarray, out_num: np.ndarray, out_or: np.ndarray
                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, int, int]:
     """One step: record ``r`` holds the entries ``rec_start[r]:rec_start[r + 1]`` (state index, deals, OR of
     envelope groups); state ``s`` has the transitions ``tr_start[s]:tr_start[s + 1]`` (next state, ways, class
-    of the record's increment, envelope group bit).  Writes the next layer the same way to the ``out_``
+    of the record's increment, envelope group bit; without ``use_or`` the envelope groups are not kept and
+    the output's are left unset).  Writes the next layer the same way to the ``out_``
     buffers (reused from step to step: fresh memory costs a page fault per page), grown when too small, and
     returns them with the numbers of records and entries written; each record's children in the order of
     the classes."""
@@ -45,7 +47,7 @@ def split_layer(rec_start: np.ndarray, rec_val: np.ndarray, ent_state: np.ndarra
         for e in range(rec_start[r], rec_start[r + 1]):
             s = ent_state[e]
             num = ent_num[e]
-            env = ent_or[e]
+            env = ent_or[e] if use_or else 0
             for t in range(tr_start[s], tr_start[s + 1]):
                 i = cell[t]
                 if mark[i] != r + 1:
@@ -53,10 +55,12 @@ def split_layer(rec_start: np.ndarray, rec_val: np.ndarray, ent_state: np.ndarra
                     touched[n_touched] = i
                     n_touched += 1
                     acc_num[i] = num * tr_ways[t]
-                    acc_or[i] = env | tr_or[t]
+                    if use_or:
+                        acc_or[i] = env | tr_or[t]
                 else:
                     acc_num[i] += num * tr_ways[t]
-                    acc_or[i] |= env | tr_or[t]
+                    if use_or:
+                        acc_or[i] |= env | tr_or[t]
         if n_out + n_touched > cap:
             cap = max(2 * cap, n_out + n_touched, 1024)
             grown = np.empty(cap, np.int64)
@@ -65,9 +69,10 @@ def split_layer(rec_start: np.ndarray, rec_val: np.ndarray, ent_state: np.ndarra
             grown = np.empty(cap, np.int64)
             grown[:n_out] = out_num[:n_out]
             out_num = grown
-            grown = np.empty(cap, np.int64)
-            grown[:n_out] = out_or[:n_out]
-            out_or = grown
+            if use_or:
+                grown = np.empty(cap, np.int64)
+                grown[:n_out] = out_or[:n_out]
+                out_or = grown
         for c in range(n_cls):   # a child record per class reached, its entries together
             start = n_out
             for j in range(n_touched):
@@ -75,7 +80,8 @@ def split_layer(rec_start: np.ndarray, rec_val: np.ndarray, ent_state: np.ndarra
                 if i // n_next == c:
                     out_state[n_out] = i - c * n_next
                     out_num[n_out] = acc_num[i]
-                    out_or[n_out] = acc_or[i]
+                    if use_or:
+                        out_or[n_out] = acc_or[i]
                     n_out += 1
             if n_out > start:
                 out_rec_val[n_out_rec] = rec_val[r] + cls_inc[c]

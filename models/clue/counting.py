@@ -558,7 +558,7 @@ class _Counter:
                          for _, q, *_ in moves]
             if kernel is not None and keys.size >= (KERNEL_FROM if kernel_from is None else kernel_from):
                 self.form = self._split_compiled(kernel, steps[i:], keys, recs, num, env_groups, player, shifts,
-                                                 bits, most, options, entry)
+                                                 bits, ors, most, options, entry)
                 if not rows:
                     return np.zeros(0, dtype=np.int64), [], []
                 keys, recs, num, env_groups = self.form.entries()
@@ -606,7 +606,8 @@ class _Counter:
 
     def _split_compiled(self, kernel: ModuleType, steps: list[list[tuple[int, int, bool, int, int]]],
                         keys: np.ndarray, recs: np.ndarray, num: np.ndarray, env_groups: np.ndarray,
-                        player: int | None, shifts: dict[int, int], bits: dict[tuple[int, int], int], most: int,
+                        player: int | None, shifts: dict[int, int], bits: dict[tuple[int, int], int], ors: bool,
+                        most: int,
                         options: Mapping[str, Any] | None, entry: int
                         ) -> SplitForm:
         """:meth:`split`'s remaining ``steps`` from the layer of (state, record) entries ``keys``, ``recs``
@@ -651,11 +652,13 @@ class _Counter:
             *out, n_rec, n_ent = kernel.split_layer(
                 rec_start, rec_val, ent_state, num, env_groups, tr_start, dst[order].astype(np.int64),
                 ways[order].astype(np.int64), cls[order].astype(np.int64), env_or[order], cls_inc, int(states.size),
-                *spare)
+                ors, *spare)
             spare, held = held, out
             rec_start, rec_val = out[0][:n_rec + 1], out[1][:n_rec]
-            ent_state, num, env_groups = (x[:n_ent] for x in out[2:])
-        form = SplitForm(states, rec_start.copy(), rec_val.copy(), ent_state.copy(), num.copy(), env_groups.copy())
+            ent_state, num = out[2][:n_ent], out[3][:n_ent]
+            env_groups = out[4][:n_ent if ors else 0]
+        form = SplitForm(states, rec_start.copy(), rec_val.copy(), ent_state.copy(), num.copy(),
+                         env_groups.copy() if ors else np.zeros(ent_state.size, dtype=np.int64))
         if sum(x.nbytes for x in (*spare, *held)) <= BUFFER_BYTES:
             _BUFFERS[:] = [*spare, *held]
         return form

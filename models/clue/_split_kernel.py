@@ -151,6 +151,8 @@ def knowledge_sums(order: np.ndarray, comp: np.ndarray, held: np.ndarray, nums: 
     the weights of the views that know the envelope, the suspect, the weapon, the room, and in the last
     entry 1 when a weighed view has no row of role 2 (else 0)."""
     out = np.zeros(5, np.int64)
+    n_groups = group_size.shape[0]
+    left = np.empty(n_groups, np.int64)   # per group: its cards outside the hand
     acc_w = np.zeros(n_codes, np.int64)
     acc_env = np.zeros(n_codes, np.int64)
     state = np.zeros(n_codes, np.int64)   # bit 1: weighed, bit 2: seen by the player's pass, 4: touched
@@ -178,6 +180,8 @@ def knowledge_sums(order: np.ndarray, comp: np.ndarray, held: np.ndarray, nums: 
                 if role[r] & 2:
                     acc_env[v] |= env[r]
                     state[v] |= 2
+        for gi in range(n_groups):
+            left[gi] = _remaining(gi, c0, group_size, group_class, class_shift, class_mask)
         for t in range(n_touched):
             v = touched[t]
             if state[v] & 1 and not state[v] & 2:
@@ -187,14 +191,13 @@ def knowledge_sums(order: np.ndarray, comp: np.ndarray, held: np.ndarray, nums: 
             gi = 0
             while mask >> gi:
                 if (mask >> gi) & 1:
-                    left = _remaining(gi, c0, group_size, group_class, class_shift, class_mask)
                     cat = group_cat[gi]
                     if cat == 0:
-                        s0 += left
+                        s0 += left[gi]
                     elif cat == 1:
-                        s1 += left
+                        s1 += left[gi]
                     else:
-                        s2 += left
+                        s2 += left[gi]
                 gi += 1
             w = acc_w[v]
             if s0 == 1 and s1 == 1 and s2 == 1:

@@ -187,9 +187,6 @@ def split_kernel() -> ModuleType | None:
         return None
 
 
-BUFFER_BYTES = 1 << 28   # the compiled split passes keep up to this much of their buffers for the next pass
-_BUFFERS: list[np.ndarray] = []
-
 KERNELS = ("split_layer", "finish", "_codes", "_remaining", "knowledge_sums", "belief_sums",
            "read_records")
 
@@ -626,11 +623,6 @@ class _Counter:
         states, ent_state = _unique(keys, "quicksort")
         num, env_groups = num.astype(np.int64), env_groups.astype(np.int64)
         env = self.prob.n
-        # the buffers the next step writes to, and those the layer is in: reused from step to step and from
-        # pass to pass (fresh memory costs a page fault per page written)
-        spare = _BUFFERS[:5] or [np.zeros(0, dtype=np.int64) for _ in range(5)]
-        held = _BUFFERS[5:] or [np.zeros(0, dtype=np.int64) for _ in range(5)]
-        _BUFFERS.clear()
         for i, moves in enumerate(steps):
             gi = moves[0][0]
             bound = ent_state.size * (len(self.groups[gi].cards) + len(moves))
@@ -649,19 +641,22 @@ class _Counter:
             order = np.argsort(src, kind="stable")
             tr_start = np.searchsorted(src[order], np.arange(states.size + 1)).astype(np.int64)
             states, dst = _unique(nxt, "quicksort")
+            # the next layer's buffers, as large as it may be, from numpy (which asks for huge pages: fresh memory
+            # costs a page fault per page written); the kernel writes what it needs
+            most_out = ent_state.size * int(np.diff(tr_start).max(initial=0))
+            out = [np.empty(rec_val.size * cls_inc.size + 1, dtype=np.int64),
+                   np.empty(rec_val.size * cls_inc.size, dtype=np.int64),
+                   *(np.empty(most_out, dtype=np.int64) for _ in range(2)),
+                   np.empty(most_out if ors else 0, dtype=np.int64)]
             *out, n_rec, n_ent = kernel.split_layer(
                 rec_start, rec_val, ent_state, num, env_groups, tr_start, dst[order].astype(np.int64),
                 ways[order].astype(np.int64), cls[order].astype(np.int64), env_or[order], cls_inc, int(states.size),
-                ors, *spare)
-            spare, held = held, out
+                ors, *out)
             rec_start, rec_val = out[0][:n_rec + 1], out[1][:n_rec]
             ent_state, num = out[2][:n_ent], out[3][:n_ent]
             env_groups = out[4][:n_ent if ors else 0]
-        form = SplitForm(states, rec_start.copy(), rec_val.copy(), ent_state.copy(), num.copy(),
-                         env_groups.copy() if ors else np.zeros(ent_state.size, dtype=np.int64))
-        if sum(x.nbytes for x in (*spare, *held)) <= BUFFER_BYTES:
-            _BUFFERS[:] = [*spare, *held]
-        return form
+        return SplitForm(states, rec_start, rec_val, ent_state, num,
+                         env_groups if ors else np.zeros(ent_state.size, dtype=np.int64))
 
     def _group_steps(self) -> list[list[tuple[int, int, bool, int, int]]]:
         """The moves grouped into steps that each make one layer: a one-card group in one step (its card

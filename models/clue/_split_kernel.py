@@ -75,10 +75,12 @@ def split_layer(rec_start: np.ndarray, rec_val: np.ndarray, ent_state: np.ndarra
                 out_or = grown
         for c in range(n_cls):   # a child record per class reached, its entries together
             start = n_out
+            lo = c * n_next
+            hi = lo + n_next
             for j in range(n_touched):
                 i = touched[j]
-                if i // n_next == c:
-                    out_state[n_out] = i - c * n_next
+                if lo <= i < hi:
+                    out_state[n_out] = i - lo
                     out_num[n_out] = acc_num[i]
                     if use_or:
                         out_or[n_out] = acc_or[i]

@@ -154,7 +154,9 @@ def knowledge_sums(order: np.ndarray, comp: np.ndarray, held: np.ndarray, nums: 
     entry 1 when a weighed view has no row of role 2 (else 0)."""
     out = np.zeros(5, np.int64)
     n_groups = group_size.shape[0]
-    left = np.empty(n_groups, np.int64)   # per group: its cards outside the hand
+    cat_mask = np.zeros(3, np.int64)   # per category: its groups, as a bit mask
+    for gi in range(n_groups):
+        cat_mask[group_cat[gi]] |= np.int64(1) << gi
     acc_w = np.zeros(n_codes, np.int64)
     acc_env = np.zeros(n_codes, np.int64)
     state = np.zeros(n_codes, np.int64)   # bit 1: weighed, bit 2: seen by the player's pass, 4: touched
@@ -182,34 +184,27 @@ def knowledge_sums(order: np.ndarray, comp: np.ndarray, held: np.ndarray, nums: 
                 if role[r] & 2:
                     acc_env[v] |= env[r]
                     state[v] |= 2
+        some = 0    # the groups with a card outside the hand, and those with two or more
+        many = 0
         for gi in range(n_groups):
-            left[gi] = _remaining(gi, c0, group_size, group_class, class_shift, class_mask)
+            left = _remaining(gi, c0, group_size, group_class, class_shift, class_mask)
+            if left > 0:
+                some |= np.int64(1) << gi
+            if left > 1:
+                many |= np.int64(1) << gi
         for t in range(n_touched):
             v = touched[t]
             if state[v] & 1 and not state[v] & 2:
                 out[4] = 1
-            s0 = s1 = s2 = 0
-            mask = acc_env[v]
-            gi = 0
-            while mask >> gi:
-                if (mask >> gi) & 1:
-                    cat = group_cat[gi]
-                    if cat == 0:
-                        s0 += left[gi]
-                    elif cat == 1:
-                        s1 += left[gi]
-                    else:
-                        s2 += left[gi]
-                gi += 1
             w = acc_w[v]
-            if s0 == 1 and s1 == 1 and s2 == 1:
+            known = 0   # a category is known when its possible envelope cards are one group's one card
+            for k in range(3):
+                x = acc_env[v] & cat_mask[k] & some
+                if x != 0 and x & (x - 1) == 0 and x & many == 0:
+                    out[1 + k] += w
+                    known += 1
+            if known == 3:
                 out[0] += w
-            if s0 == 1:
-                out[1] += w
-            if s1 == 1:
-                out[2] += w
-            if s2 == 1:
-                out[3] += w
             acc_w[v] = 0
             acc_env[v] = 0
             state[v] = 0

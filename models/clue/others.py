@@ -407,6 +407,10 @@ def _compiled_rows(parts: Sequence[tuple[_Split, int]], triples: bool) -> dict[s
     if triples:
         args["rec_start"] = np.append(args["rec_start"], base)
     args["order"] = np.argsort(args["comp"], kind="stable")
+    if not triples:   # the rows in that order: the kernel then reads them one after the other
+        for name in ("comp", "held", "nums", "env", "role"):
+            args[name] = args[name][args["order"]]
+        args["order"] = np.arange(args["comp"].size)
     index = {pair: i for i, pair in enumerate(own.watched)}
     args["pair_bit"] = np.array([[index[(c, s.shower)] for c in s.cards] for s in own.unseen],
                                 dtype=np.int64).reshape(len(own.unseen), 3)

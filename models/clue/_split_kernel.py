@@ -189,9 +189,9 @@ def knowledge_sums(order: np.ndarray, comp: np.ndarray, held: np.ndarray, nums: 
         for gi in range(n_groups):
             left = _remaining(gi, c0, group_size, group_class, class_shift, class_mask)
             if left > 0:
-                some |= np.int64(1) << gi
+                some |= 1 << gi
             if left > 1:
-                many |= np.int64(1) << gi
+                many |= 1 << gi
         for t in range(n_touched):
             v = touched[t]
             if state[v] & 1 and not state[v] & 2:

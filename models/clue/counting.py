@@ -242,10 +242,12 @@ class SplitForm:
 
 class _Counter:
     def __init__(self, prob: Problem, track_all: bool, *, wide: bool = False,
-                 refine: Callable[[int], Hashable] | None = None) -> None:
+                 refine: Callable[[int], Hashable] | None = None, reverse: bool = False) -> None:
         """``wide``: Python integers for keys and counts even where int64 would do (tests use it).
         ``refine``: cards with different values are never placed in one block (a card mapped to a tuple
-        ``("single", ...)`` is always a block of its own)."""
+        ``("single", ...)`` is always a block of its own).  ``reverse``: the one-card groups in the reverse of
+        :meth:`_order` (sets open early and closed late become sets open early and closed early: a split
+        pass, whose records multiply towards the end, then keeps fewer states per record there)."""
         self.prob = prob
         self.track_all = track_all
         n = prob.n
@@ -261,7 +263,8 @@ class _Counter:
                 blocks[(prob.card_category[c], mask, extra)].append(c)
         groups = [_Group(cards, cat, mask) for (cat, mask, _), cards in
                   sorted(blocks.items(), key=lambda kv: (kv[0][0], kv[0][1], kv[1][0]))]
-        groups += [_Group([c], prob.card_category[c], prob.allowed[c]) for c in self._order(singles)]
+        order = self._order(singles)
+        groups += [_Group([c], prob.card_category[c], prob.allowed[c]) for c in (order[::-1] if reverse else order)]
         per_category = [0, 0, 0]
         for g in groups:
             if track_all or any(c in accused for c in g.cards):

@@ -152,7 +152,7 @@ class _Split:
         self.bit = {pair: 1 << i for i, pair in enumerate(self.watched)}
         single = {c for c, _ in self.watched}
         counter = self.counter = _Counter(prob, envelopes, refine=lambda c: ("single", c) if c in single
-                                          else class_of.get(c))
+                                          else class_of.get(c), reverse=True)
         self.shift, width = [], 0
         for cards, _ in classes:
             self.shift.append(width)

@@ -151,8 +151,14 @@ class _Split:
         self.watched = sorted({(c, s.shower) for s in unseen for c in s.cards})
         self.bit = {pair: 1 << i for i, pair in enumerate(self.watched)}
         single = {c for c, _ in self.watched}
-        counter = self.counter = _Counter(prob, envelopes, refine=lambda c: ("single", c) if c in single
-                                          else class_of.get(c), reverse=True)
+        counters = [_Counter(prob, envelopes, refine=lambda c: ("single", c) if c in single else class_of.get(c),
+                             reverse=reverse) for reverse in (False, True)]
+        # the named cards in the reverse of the counting order (fewer (record, state) entries on most slow
+        # states), unless an estimate finds the counting order far better (each is far better on some)
+        counter = self.counter = counters[1]
+        if compiled and [g.cards for g in counters[0].groups] != [g.cards for g in counters[1].groups] and \
+                counters[0].split_cost(player, self.watched) < 0.6 * counters[1].split_cost(player, self.watched):
+            counter = self.counter = counters[0]
         self.shift, width = [], 0
         for cards, _ in classes:
             self.shift.append(width)
@@ -193,6 +199,13 @@ class _Split:
         if self.form is None:
             return self
         return _Split(self.counter.prob, self.player, self.classes, self.unseen, **self.args)
+
+    @functools.cached_property
+    def complete_deals(self) -> int:
+        """The complete deals of a compiled pass (:attr:`form`)."""
+        form = self.form
+        assert form is not None
+        return int(form.num[self.counter.accept(form.states)[form.ent_state]].sum())
 
     @property
     def empty(self) -> bool:
@@ -403,7 +416,7 @@ def _compiled_rows(parts: Sequence[tuple[_Split, int]], triples: bool) -> dict[s
             for name, x in (("comp", split.comp), ("held", split.held_bits), ("nums", nums), ("env", ors)):
                 out[name].append(x[kept])
             out["role"].append(np.full(kept.size, role, dtype=np.int64))
-    args: dict[str, Any] = {name: np.concatenate(x) for name, x in out.items()}
+    args: dict[str, Any] = {name: x[0] if len(x) == 1 else np.concatenate(x) for name, x in out.items()}
     if triples:
         args["rec_start"] = np.append(args["rec_start"], base)
     args["order"] = np.argsort(args["comp"], kind="stable")
@@ -425,9 +438,7 @@ def _compiled_rows(parts: Sequence[tuple[_Split, int]], triples: bool) -> dict[s
 
 def _weighed_deals(split: _Split) -> int:
     """The complete deals of a compiled pass (:attr:`_Split.form`)."""
-    form = split.form
-    assert form is not None
-    return int(form.num[split.counter.accept(form.states)[form.ent_state]].sum())
+    return split.complete_deals
 
 
 def _joined_views(weights: _Split, own: _Split) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

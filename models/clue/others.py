@@ -156,7 +156,8 @@ class _Split:
         # the named cards in the reverse of the counting order (fewer (record, state) entries on most slow
         # states), unless an estimate finds the counting order far better (each is far better on some)
         counter = self.counter = counters[1]
-        if compiled and [g.cards for g in counters[0].groups] != [g.cards for g in counters[1].groups] and \
+        if compiled and _records_bound(prob, player, single) >= ESTIMATE_FROM and \
+                [g.cards for g in counters[0].groups] != [g.cards for g in counters[1].groups] and \
                 counters[0].split_cost(player, self.watched) < 0.6 * counters[1].split_cost(player, self.watched):
             counter = self.counter = counters[0]
         self.shift, width = [], 0
@@ -302,6 +303,15 @@ class _Split:
                 out[self.counter.groups[gi].category] += self.remaining(gi, comp)
             gi += 1
         return out
+
+
+ESTIMATE_FROM = 10_000_000   # the records bound from which a split pass compares its two card orders
+
+
+def _records_bound(prob: Problem, player: int, watched: set[int]) -> int:
+    """A rough size of a split pass's records: the player's possible hands (cards they may hold, choose their
+    hand size) times 2 per watched card (at most 12)."""
+    return math.comb(sum(1 for m in prob.allowed if m >> player & 1), prob.sizes[player]) * 2 ** min(len(watched), 12)
 
 
 def _classes(game: ClueState, pv: Problem, reduced: Problem, player: int) -> Classes:

@@ -151,15 +151,19 @@ class _Split:
         self.watched = sorted({(c, s.shower) for s in unseen for c in s.cards})
         self.bit = {pair: 1 << i for i, pair in enumerate(self.watched)}
         single = {c for c, _ in self.watched}
-        counters = [_Counter(prob, envelopes, refine=lambda c: ("single", c) if c in single else class_of.get(c),
-                             reverse=reverse) for reverse in (False, True)]
-        # the named cards in the reverse of the counting order (fewer (record, state) entries on most slow
-        # states), unless an estimate finds the counting order far better (each is far better on some)
-        counter = self.counter = counters[1]
-        if compiled and _records_bound(prob, player, single) >= ESTIMATE_FROM and \
-                [g.cards for g in counters[0].groups] != [g.cards for g in counters[1].groups] and \
-                counters[0].split_cost(player, self.watched) < 0.6 * counters[1].split_cost(player, self.watched):
-            counter = self.counter = counters[0]
+        def counter_in(reverse: bool) -> _Counter:
+            return _Counter(prob, envelopes, refine=lambda c: ("single", c) if c in single else class_of.get(c),
+                            reverse=reverse)
+
+        # compiled passes: the named cards in the reverse of the counting order (fewer (record, state) entries
+        # on most slow states), unless an estimate finds the counting order far better (each is far better on
+        # some); the numpy pass as it was
+        counter = self.counter = counter_in(split_kernel() is not None)
+        if compiled and split_kernel() is not None and _records_bound(prob, player, single) >= ESTIMATE_FROM:
+            plain = counter_in(False)
+            if [g.cards for g in plain.groups] != [g.cards for g in counter.groups] and \
+                    plain.split_cost(player, self.watched) < 0.6 * counter.split_cost(player, self.watched):
+                counter = self.counter = plain
         self.shift, width = [], 0
         for cards, _ in classes:
             self.shift.append(width)
@@ -211,7 +215,7 @@ class _Split:
     @property
     def empty(self) -> bool:
         """No complete deal."""
-        return _weighed_deals(self) == 0 if self.form is not None else not self.nums
+        return self.complete_deals == 0 if self.form is not None else not self.nums
 
     def _read(self, records: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The hand code and the held bits of each record."""
@@ -446,11 +450,6 @@ def _compiled_rows(parts: Sequence[tuple[_Split, int]], triples: bool) -> dict[s
     return args
 
 
-def _weighed_deals(split: _Split) -> int:
-    """The complete deals of a compiled pass (:attr:`_Split.form`)."""
-    return split.complete_deals
-
-
 def _joined_views(weights: _Split, own: _Split) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The views (hand, card shown at each unseen showing) of the viewer's pass ``weights`` joined with the
     player's own pass ``own``, all at once (arrays of (row, view) pairs, :meth:`_Split.pairs`): each view's
@@ -481,7 +480,7 @@ def _knowledge_sums(weights: _Split, own: _Split) -> dict[str, Fraction]:
     (:func:`_joined_views`).  The player knows a part in a view when one card of it is possible.  Compiled
     passes (:attr:`_Split.form`) are judged by :func:`._split_kernel.knowledge_sums`."""
     if weights.form is not None and own.form is not None:
-        total = _weighed_deals(weights) * 6 ** len(weights.unseen)
+        total = weights.complete_deals * 6 ** len(weights.unseen)
         if total < 1 << 62:
             args = _compiled_rows([(weights, 3)] if own is weights else [(weights, 1), (own, 2)], False)
             args["group_cat"] = np.array([g.category for g in own.counter.groups], dtype=np.int64)
@@ -627,7 +626,7 @@ def envelope_beliefs(game: ClueState, player: int) -> dict[str, Any]:
     if weights.empty:
         return {}
     if own.form is not None and weights.form is not None:
-        denominator = _weighed_deals(weights) * 6 ** len(unseen)
+        denominator = weights.complete_deals * 6 ** len(unseen)
         if denominator < 1 << 62:
             args = _compiled_rows([(own, 3)] if own is weights else [(weights, 1), (own, 2)], True)
             triple = args["state_triple"]   # the groups' triple index: compact, 0 for the weighing pass's states

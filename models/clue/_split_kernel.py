@@ -17,16 +17,15 @@ import numpy as np
 def split_layer(rec_start: np.ndarray, rec_val: np.ndarray, ent_state: np.ndarray, ent_num: np.ndarray,
                 ent_or: np.ndarray, tr_start: np.ndarray, tr_dst: np.ndarray, tr_ways: np.ndarray,
                 tr_cls: np.ndarray, tr_or: np.ndarray, cls_inc: np.ndarray, n_next: int, use_or: bool,
-                out_rec_start: np.ndarray,
-                out_rec_val: np.ndarray, out_state: np.ndarray, out_num: np.ndarray, out_or: np.ndarray
-                ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, int, int]:
+                out_rec_start: np.ndarray, out_rec_val: np.ndarray, out_state: np.ndarray, out_num: np.ndarray,
+                out_or: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, int, int]:
     """One step: record ``r`` holds the entries ``rec_start[r]:rec_start[r + 1]`` (state index, deals, OR of
     envelope groups); state ``s`` has the transitions ``tr_start[s]:tr_start[s + 1]`` (next state, ways, class
     of the record's increment, envelope group bit; without ``use_or`` the envelope groups are not kept and
-    the output's are left unset).  Writes the next layer the same way to the ``out_``
-    buffers (reused from step to step: fresh memory costs a page fault per page), grown when too small, and
-    returns them with the numbers of records and entries written; each record's children in the order of
-    the classes."""
+    the output's are left unset).  Writes the next layer the same way to the ``out_`` buffers (the caller
+    sizes them for the most the layer may hold; replaced by larger ones here when too small) and returns
+    them with the numbers of records and entries written; each record's children in the order of the
+    classes."""
     n_cls = cls_inc.shape[0]
     n_rec = rec_val.shape[0]
     if out_rec_val.shape[0] < n_rec * n_cls:

@@ -21,17 +21,21 @@ when none has it.
 from __future__ import annotations
 
 import itertools
+import os
 import random
 from collections import defaultdict
 from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import lru_cache
 from math import comb, factorial, prod
+from types import ModuleType
 from typing import Any, Literal
 
 import numpy as np
 
 from sleuth.errors import InternalError
+from sleuth.jit import load_kernel
 from sleuth.limits import TooLarge, check_size, max_items
 
 from .state import ClueState, Obs, ObsKind
@@ -167,6 +171,25 @@ def deal_bound(problem: Problem) -> int:
     return factorial(sum(sizes)) // prod(factorial(h) for h in sizes)
 
 
+KERNEL_FROM = 20_000   # entries in a layer of a split pass from which its remaining steps run compiled
+
+
+@lru_cache(maxsize=1)
+def split_kernel() -> ModuleType | None:
+    """The compiled loops of the split passes (:mod:`._split_kernel`, cached on disk by
+    :func:`sleuth.jit.load_kernel`), or None without numba (or with ``SLEUTH_CLUE_KERNEL=numpy``, which tests
+    use to compare both)."""
+    if os.environ.get("SLEUTH_CLUE_KERNEL", "") == "numpy":
+        return None
+    try:
+        return load_kernel(__name__.rsplit(".", 1)[0] + "._split_kernel", KERNELS, True, ("_codes", "_remaining"))
+    except ImportError:
+        return None
+
+
+KERNELS = ("split_layer", "finish", "_codes", "_remaining", "knowledge_sums", "belief_sums",
+           "read_records")
+
 ENTRY_BYTES = 32  # what one state (key, forward and backward count) or one transition kept costs, in int64
 OBJECT_FACTOR = 5  # the same as Python integers in object arrays (the keys or counts past 62 bits)
 
@@ -198,12 +221,33 @@ def count_deals(problem: Problem, *, triples: bool = False, max_states: int | No
     return _Counter(reduced, triples).run(max_states, options)
 
 
+@dataclass
+class SplitForm:
+    """The last layer of a compiled split pass by record (:mod:`._split_kernel`): record ``r`` has the value
+    ``rec_val[r]`` and the entries ``rec_start[r]:rec_start[r + 1]``, each a final state (an index in
+    ``states``), its deals and the OR of its envelope groups."""
+
+    states: np.ndarray
+    rec_start: np.ndarray
+    rec_val: np.ndarray
+    ent_state: np.ndarray
+    num: np.ndarray
+    env_groups: np.ndarray
+
+    def entries(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """One entry per (state, record): states, records, deals, envelope groups."""
+        return (self.states[self.ent_state], np.repeat(self.rec_val, np.diff(self.rec_start)), self.num,
+                self.env_groups)
+
+
 class _Counter:
     def __init__(self, prob: Problem, track_all: bool, *, wide: bool = False,
-                 refine: Callable[[int], Hashable] | None = None) -> None:
+                 refine: Callable[[int], Hashable] | None = None, reverse: bool = False) -> None:
         """``wide``: Python integers for keys and counts even where int64 would do (tests use it).
         ``refine``: cards with different values are never placed in one block (a card mapped to a tuple
-        ``("single", ...)`` is always a block of its own)."""
+        ``("single", ...)`` is always a block of its own).  ``reverse``: the one-card groups in the reverse of
+        :meth:`_order` (sets open early and closed late become sets open early and closed early: a split
+        pass, whose records multiply towards the end, then keeps fewer states per record there)."""
         self.prob = prob
         self.track_all = track_all
         n = prob.n
@@ -219,7 +263,8 @@ class _Counter:
                 blocks[(prob.card_category[c], mask, extra)].append(c)
         groups = [_Group(cards, cat, mask) for (cat, mask, _), cards in
                   sorted(blocks.items(), key=lambda kv: (kv[0][0], kv[0][1], kv[1][0]))]
-        groups += [_Group([c], prob.card_category[c], prob.allowed[c]) for c in self._order(singles)]
+        order = self._order(singles)
+        groups += [_Group([c], prob.card_category[c], prob.allowed[c]) for c in (order[::-1] if reverse else order)]
         per_category = [0, 0, 0]
         for g in groups:
             if track_all or any(c in accused for c in g.cards):
@@ -459,8 +504,8 @@ class _Counter:
         return Counts(total, tuple(map(tuple, cells)), triples)
 
     def split(self, player: int | None, watched: Sequence[tuple[int, int]], *, counts: bool = True,
-              by_envelope: bool = False, ors: bool = True, options: Mapping[str, Any] | None = None
-              ) -> tuple[np.ndarray, list[int], list[int]]:
+              by_envelope: bool = False, ors: bool = True, options: Mapping[str, Any] | None = None,
+              rows: bool = True, kernel_from: int | None = None) -> tuple[np.ndarray, list[int], list[int]]:
         """One forward pass that keeps the deals apart by a *record*: how many cards of each group
         ``player`` takes (None: no player's), and for each ``(card, place)`` of ``watched`` (cards of
         one-card groups) whether the card is there.  Per record of the complete deals: the number of deals
@@ -468,7 +513,11 @@ class _Counter:
         them (0 when ``ors`` is off); returned as the records (a sorted array), the counts and the masks.
         ``by_envelope``: the record also holds the envelope slots (:meth:`codes`; meaningful when every group
         has a code, ``track_all``) from bit ``record_width`` on.  ``record_layout`` gives each field's bit:
-        per group index its count's shift, per watched pair its bit."""
+        per group index its count's shift, per watched pair its bit.  From :data:`KERNEL_FROM` (or
+        ``kernel_from``) entries in a layer, with numba, the rest of the pass runs compiled and :attr:`form`
+        keeps its last layer by record (else :attr:`form` is None); with ``rows`` off the rows are then not
+        made (empty arrays returned)."""
+        self.form: SplitForm | None = None
         pbit = 0 if player is None else 1 << player
         env = self.prob.n
         shifts: dict[int, int] = {}
@@ -497,18 +546,26 @@ class _Counter:
         entry = 2 * ENTRY_BYTES * (OBJECT_FACTOR if wide else 1)
         most = max_items(options, entry)
         steps = self._group_steps()
+        kernel = split_kernel() if not wide and or_dtype is np.int64 else None
         for i, moves in enumerate(steps):
             gi = moves[0][0]
             bound = keys.size * (len(self.groups[gi].cards) + len(moves))
             if bound > most:
                 check_size(f"Clue states kept apart by hand and shown cards (step {i + 1} of {len(steps)})", bound,
                            options, entry, error=LayerTooLarge)
-            one = len(self.groups[gi].cards) == 1   # every move places the card: one way, one card
-            src, nxt, ways, placed, ends = self._transitions(moves, keys, whole=True)
-            per_move = np.diff([0, *ends])
             card = self.groups[gi].cards[0]
             rec_steps = [(1 << shifts[gi] if q == player else 0) + (1 << bits[(card, q)] if (card, q) in bits else 0)
                          for _, q, *_ in moves]
+            if kernel is not None and keys.size >= (KERNEL_FROM if kernel_from is None else kernel_from):
+                self.form = self._split_compiled(kernel, steps[i:], keys, recs, num, env_groups, player, shifts,
+                                                 bits, ors, most, options, entry)
+                if not rows:
+                    return np.zeros(0, dtype=np.int64), [], []
+                keys, recs, num, env_groups = self.form.entries()
+                break
+            one = len(self.groups[gi].cards) == 1   # every move places the card: one way, one card
+            src, nxt, ways, placed, ends = self._transitions(moves, keys, whole=True)
+            per_move = np.diff([0, *ends])
             nrec = recs[src]
             if any(rec_steps):
                 inc: np.ndarray = np.repeat(np.array(rec_steps, dtype=rec_dtype), per_move)
@@ -546,6 +603,79 @@ class _Counter:
         masks = _segment_or(dst, env_groups[ok], out_recs.size, or_dtype).tolist() if ors else [0] * out_recs.size
         sums = _segment_sum(dst, num[ok], out_recs.size, self.dtype).tolist() if counts else [0] * out_recs.size
         return out_recs, sums, masks
+
+    def split_cost(self, player: int | None, watched: Sequence[tuple[int, int]]) -> float:
+        """An estimate of the (state, record) entries :meth:`split` keeps: per step, the states of the plain
+        count times 1.3 per group so far that the record follows (the player may take it, or it is watched).
+        Only to compare card orders (:class:`_Counter` ``reverse``); a forward pass over the states alone."""
+        keys: np.ndarray = np.array([self.initial()], dtype=self.key_dtype)
+        followed = {c for c, _ in watched}
+        pbit = 0 if player is None else 1 << player
+        cost, grow = 0.0, 1.0
+        for moves in self._group_steps():
+            group = self.groups[moves[0][0]]
+            if group.mask & pbit or group.cards[0] in followed:
+                grow *= 1.3
+            keys = _unique(self._transitions(moves, keys, whole=True)[1], "quicksort")[0]
+            cost += keys.size * grow
+        return cost
+
+    def _split_compiled(self, kernel: ModuleType, steps: list[list[tuple[int, int, bool, int, int]]],
+                        keys: np.ndarray, recs: np.ndarray, num: np.ndarray, env_groups: np.ndarray,
+                        player: int | None, shifts: dict[int, int], bits: dict[tuple[int, int], int], ors: bool,
+                        most: int,
+                        options: Mapping[str, Any] | None, entry: int
+                        ) -> SplitForm:
+        """:meth:`split`'s remaining ``steps`` from the layer of (state, record) entries ``keys``, ``recs``
+        (deals ``num``, envelope groups ``env_groups``), by the compiled :func:`._split_kernel.split_layer`
+        (int64 throughout): each step's transitions are computed once per distinct state.  Returns the last
+        layer by record."""
+        if num.size != keys.size:         # counts off: not kept (1 per entry from here: a positive number)
+            num = np.ones(keys.size, dtype=np.int64)
+        if env_groups.size != keys.size:  # ors off: not kept
+            env_groups = np.zeros(keys.size, dtype=np.int64)
+        by_rec = np.argsort(recs, kind="stable")
+        recs, keys, num, env_groups = recs[by_rec], keys[by_rec], num[by_rec], env_groups[by_rec]
+        starts = np.flatnonzero(np.concatenate(([True], recs[1:] != recs[:-1])))
+        rec_start = np.append(starts, recs.size).astype(np.int64)
+        rec_val = recs[starts].astype(np.int64)
+        states, ent_state = _unique(keys, "quicksort")
+        num, env_groups = num.astype(np.int64), env_groups.astype(np.int64)
+        env = self.prob.n
+        for i, moves in enumerate(steps):
+            gi = moves[0][0]
+            bound = ent_state.size * (len(self.groups[gi].cards) + len(moves))
+            if bound > most:
+                check_size(f"Clue states kept apart by hand and shown cards (step {i + 1} of {len(steps)} left)",
+                           bound, options, entry, error=LayerTooLarge)
+            card = self.groups[gi].cards[0]
+            src, nxt, ways, placed, ends = self._transitions(moves, states, whole=True)
+            per_move = np.diff([0, *ends])
+            rec_steps = [(1 << shifts[gi] if q == player else 0) + (1 << bits[(card, q)] if (card, q) in bits else 0)
+                         for _, q, *_ in moves]
+            inc = np.repeat(np.array(rec_steps, dtype=np.int64), per_move) * placed
+            env_or = np.repeat(np.array([1 << gi if q == env else 0 for _, q, *_ in moves], dtype=np.int64),
+                               per_move) * (placed > 0)
+            cls_inc, cls = _unique(inc, "quicksort")
+            order = np.argsort(src, kind="stable")
+            tr_start = np.searchsorted(src[order], np.arange(states.size + 1)).astype(np.int64)
+            states, dst = _unique(nxt, "quicksort")
+            # the next layer's buffers, as large as it may be, from numpy (which asks for huge pages: fresh memory
+            # costs a page fault per page written); the kernel writes what it needs
+            most_out = ent_state.size * int(np.diff(tr_start).max(initial=0))
+            out = [np.empty(rec_val.size * cls_inc.size + 1, dtype=np.int64),
+                   np.empty(rec_val.size * cls_inc.size, dtype=np.int64),
+                   *(np.empty(most_out, dtype=np.int64) for _ in range(2)),
+                   np.empty(most_out if ors else 0, dtype=np.int64)]
+            *out, n_rec, n_ent = kernel.split_layer(
+                rec_start, rec_val, ent_state, num, env_groups, tr_start, dst[order].astype(np.int64),
+                ways[order].astype(np.int64), cls[order].astype(np.int64), env_or[order], cls_inc, int(states.size),
+                ors, *out)
+            rec_start, rec_val = out[0][:n_rec + 1], out[1][:n_rec]
+            ent_state, num = out[2][:n_ent], out[3][:n_ent]
+            env_groups = out[4][:n_ent if ors else 0]
+        return SplitForm(states, rec_start, rec_val, ent_state, num,
+                         env_groups if ors else np.zeros(ent_state.size, dtype=np.int64))
 
     def _group_steps(self) -> list[list[tuple[int, int, bool, int, int]]]:
         """The moves grouped into steps that each make one layer: a one-card group in one step (its card

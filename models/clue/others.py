@@ -35,7 +35,7 @@ import numpy as np
 from sleuth.errors import InternalError
 from sleuth import knowledge as kn
 
-from .counting import Counts, Problem, _Counter, _segment_or, _segment_sum, _unique_pairs
+from .counting import Counts, Problem, _Counter, _segment_or, _segment_sum, _unique_pairs, split_kernel
 from .state import CATEGORIES, Deck, ClueState, Obs, ObsKind, Suggestion
 
 PARTS = ("envelope", *CATEGORIES)
@@ -140,29 +140,52 @@ class _Split:
     groups + g2``); without ``masks`` (and with ``envelopes``) the masks are not kept (all 0)."""
 
     def __init__(self, prob: Problem, player: int, classes: Classes, unseen: Sequence[Showing], *,
-                 counts: bool, envelopes: bool = False, masks: bool = True) -> None:
+                 counts: bool, envelopes: bool = False, masks: bool = True, compiled: bool = False,
+                 kernel_from: int | None = None) -> None:
+        """``compiled``: where the pass runs compiled (:attr:`form` not None; from ``kernel_from`` entries in a
+        layer, default :data:`.counting.KERNEL_FROM`), keep its last layer by record (:attr:`comp` and
+        :attr:`held_bits` per record of :attr:`form`) and make no rows."""
         self.classes, self.unseen, self.player = classes, unseen, player
-        class_of = {c: k for k, (cards, _) in enumerate(classes) for c in cards}
+        self.args = {"counts": counts, "envelopes": envelopes, "masks": masks}
+        class_of = self.class_of = {c: k for k, (cards, _) in enumerate(classes) for c in cards}
         self.watched = sorted({(c, s.shower) for s in unseen for c in s.cards})
         self.bit = {pair: 1 << i for i, pair in enumerate(self.watched)}
         single = {c for c, _ in self.watched}
-        counter = self.counter = _Counter(prob, envelopes, refine=lambda c: ("single", c) if c in single
-                                          else class_of.get(c))
-        records, nums, ors = counter.split(player, self.watched, counts=counts, by_envelope=envelopes,
-                                           ors=masks and not envelopes)
+        def counter_in(reverse: bool) -> _Counter:
+            return _Counter(prob, envelopes, refine=lambda c: ("single", c) if c in single else class_of.get(c),
+                            reverse=reverse)
+
+        # compiled passes: the named cards in the reverse of the counting order (fewer (record, state) entries
+        # on most slow states), unless an estimate finds the counting order far better (each is far better on
+        # some); the numpy pass as it was
+        counter = self.counter = counter_in(split_kernel() is not None)
+        if compiled and split_kernel() is not None and _records_bound(prob, player, single) >= ESTIMATE_FROM:
+            plain = counter_in(False)
+            if [g.cards for g in plain.groups] != [g.cards for g in counter.groups] and \
+                    plain.split_cost(player, self.watched) < 0.6 * counter.split_cost(player, self.watched):
+                counter = self.counter = plain
         self.shift, width = [], 0
         for cards, _ in classes:
             self.shift.append(width)
             width += len(cards).bit_length()
-        group_shift, pair_bit = counter.record_layout
+        compiled = compiled and width <= 62 and len(self.watched) <= 62 and 3 ** len(unseen) <= MAX_CODES
+        records, nums, ors = counter.split(player, self.watched, counts=counts, by_envelope=envelopes,
+                                           ors=masks and not envelopes, rows=not compiled, kernel_from=kernel_from)
+        self.form = counter.form if compiled else None
+        self.group_class = [class_of.get(g.cards[0], -1) for g in counter.groups]
+        self._held: dict[int, list[tuple[int, ...]]] = {}
+        if self.form is not None:
+            group_shift, pair_bit = counter.record_layout
+            fields = [(sh, (1 << len(classes[k][0]).bit_length()) - 1, self.shift[k]) for gi, sh in group_shift.items()
+                      for k in [class_of[counter.groups[gi].cards[0]]]]
+            kernel = split_kernel()
+            assert kernel is not None
+            self.comp, self.held_bits = kernel.read_records(
+                self.form.rec_val, *(np.array([f[i] for f in fields], dtype=np.int64) for i in range(3)),
+                np.array([pair_bit.get(pair, -1) for pair in self.watched], dtype=np.int64))
+            return
         records = records.astype(object) if width > 62 or len(self.watched) > 62 else records
-        comp, held = records & 0, records & 0
-        for gi, sh in group_shift.items():
-            k = class_of[counter.groups[gi].cards[0]]
-            comp = comp | (((records >> sh) & ((1 << len(classes[k][0]).bit_length()) - 1)) << self.shift[k])
-        for i, pair in enumerate(self.watched):
-            if pair in pair_bit:
-                held = held | (((records >> pair_bit[pair]) & 1) << i)
+        comp, held = self._read(records)
         env: Any = ors
         if envelopes:   # the envelope's three groups, as one number (g0 * groups + g1) * groups + g2
             slot, n_groups = (1 << counter.env_bits) - 1, len(counter.groups)
@@ -175,8 +198,36 @@ class _Split:
                 codes = ((records >> (counter.record_width + k * counter.env_bits)) & slot).astype(np.int64)
                 env = env * n_groups + group[codes]
         self.comp, self.held_bits, self.nums, self.env = comp, held, nums, env
-        self.group_class = [class_of.get(g.cards[0], -1) for g in counter.groups]
-        self._held: dict[int, list[tuple[int, ...]]] = {}
+
+    def with_rows(self) -> _Split:
+        """This pass with rows (run again without :attr:`form` when it has one)."""
+        if self.form is None:
+            return self
+        return _Split(self.counter.prob, self.player, self.classes, self.unseen, **self.args)
+
+    @functools.cached_property
+    def complete_deals(self) -> int:
+        """The complete deals of a compiled pass (:attr:`form`)."""
+        form = self.form
+        assert form is not None
+        return int(form.num[self.counter.accept(form.states)[form.ent_state]].sum())
+
+    @property
+    def empty(self) -> bool:
+        """No complete deal."""
+        return self.complete_deals == 0 if self.form is not None else not self.nums
+
+    def _read(self, records: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The hand code and the held bits of each record."""
+        group_shift, pair_bit = self.counter.record_layout
+        comp, held = records & 0, records & 0
+        for gi, sh in group_shift.items():
+            k = self.class_of[self.counter.groups[gi].cards[0]]
+            comp = comp | (((records >> sh) & ((1 << len(self.classes[k][0]).bit_length()) - 1)) << self.shift[k])
+        for i, pair in enumerate(self.watched):
+            if pair in pair_bit:
+                held = held | (((records >> pair_bit[pair]) & 1) << i)
+        return comp, held
 
     @functools.cached_property
     def rows(self) -> list[tuple[int, int, int, Any]]:
@@ -258,6 +309,15 @@ class _Split:
         return out
 
 
+ESTIMATE_FROM = 10_000_000   # the records bound from which a split pass compares its two card orders
+
+
+def _records_bound(prob: Problem, player: int, watched: set[int]) -> int:
+    """A rough size of a split pass's records: the player's possible hands (cards they may hold, choose their
+    hand size) times 2 per watched card (at most 12)."""
+    return math.comb(sum(1 for m in prob.allowed if m >> player & 1), prob.sizes[player]) * 2 ** min(len(watched), 12)
+
+
 def _classes(game: ClueState, pv: Problem, reduced: Problem, player: int) -> Classes:
     """The player's possible cards in classes of interchangeable cards, each with whether it is certainly
     in the player's hand (then every card of the class is)."""
@@ -316,16 +376,78 @@ def others_knowledge(game: ClueState, players: Sequence[int] | None = None) -> d
         space = _view_space(game, p)
         if space is not None:
             reduced, unseen, classes = space
-            split = _Split(reduced, p, classes, unseen, counts=True)
-            if split.nums:
+            split = _Split(reduced, p, classes, unseen, counts=True, compiled=True)
+            if not split.empty:
                 prob = player_problem(game, p, reduced)
                 if prob is None:
                     raise InternalError(f"the viewer's worlds have views {game.players[p]} finds impossible")
                 # an outside observer's problem is the public one: the player's pass is the same pass
-                own = split if prob == reduced else _Split(prob, p, classes, unseen, counts=False)
+                own = split if prob == reduced else _Split(prob, p, classes, unseen, counts=False,
+                                                           compiled=split.form is not None, kernel_from=0)
                 sums = _knowledge_sums(split, own)
         out[p] = {part: sums.get(part, Fraction(0)) for part in PARTS}
     return out
+
+
+MAX_CODES = 1 << 20   # views per hand (3 ** unseen showings) past which the compiled judgement is not used
+
+
+def _compiled_rows(parts: Sequence[tuple[_Split, int]], triples: bool) -> dict[str, Any]:
+    """The records of compiled split passes (:attr:`_Split.form`), each pass with its role (1: weighs the
+    views, 2: the player's own deals, 3: both), as the arguments of :func:`._split_kernel.knowledge_sums`
+    (``triples`` off: a row per record with some complete deal) or :func:`._split_kernel.belief_sums` (per
+    final state its envelope group triple, -1 when it is not a complete deal)."""
+    kernel = split_kernel()
+    own = parts[-1][0]
+    out: dict[str, list[np.ndarray]] = defaultdict(list)
+    base = n_states = 0
+    for split, role in parts:
+        form, counter = split.form, split.counter
+        assert form is not None and kernel is not None
+        ok = counter.accept(form.states)
+        if triples:
+            value = np.where(ok, 0, -1).astype(np.int64)
+            if role & 2:
+                slot, n_groups = (1 << counter.env_bits) - 1, len(counter.groups)
+                for k, codes in enumerate(counter.codes(form.states)):
+                    group = np.zeros(slot + 1, dtype=np.int64)
+                    for (cat, code), gi in counter.code_group.items():
+                        if cat == k:
+                            group[code] = gi
+                    value = np.where(ok, value * n_groups + group[codes], -1)
+            out["comp"].append(split.comp)
+            out["held"].append(split.held_bits)
+            out["rec_start"].append(form.rec_start[:-1] + base)
+            out["ent_state"].append(form.ent_state + n_states)
+            out["ent_num"].append(form.num)
+            out["state_triple"].append(value)
+            out["role"].append(np.full(split.comp.size, role, dtype=np.int64))
+            base += form.ent_state.size
+            n_states += form.states.size
+        else:
+            nums, ors = kernel.finish(form.rec_start, form.ent_state, form.num, form.env_groups, ok)
+            kept = np.flatnonzero(nums)
+            for name, x in (("comp", split.comp), ("held", split.held_bits), ("nums", nums), ("env", ors)):
+                out[name].append(x[kept])
+            out["role"].append(np.full(kept.size, role, dtype=np.int64))
+    args: dict[str, Any] = {name: x[0] if len(x) == 1 else np.concatenate(x) for name, x in out.items()}
+    if triples:
+        args["rec_start"] = np.append(args["rec_start"], base)
+    args["order"] = np.argsort(args["comp"], kind="stable")
+    if not triples:   # the rows in that order: the kernel then reads them one after the other
+        for name in ("comp", "held", "nums", "env", "role"):
+            args[name] = args[name][args["order"]]
+        args["order"] = np.arange(args["comp"].size)
+    index = {pair: i for i, pair in enumerate(own.watched)}
+    args["pair_bit"] = np.array([[index[(c, s.shower)] for c in s.cards] for s in own.unseen],
+                                dtype=np.int64).reshape(len(own.unseen), 3)
+    args["n_codes"] = args["max_views"] = 3 ** len(own.unseen)
+    args["group_size"] = np.array([len(g.cards) for g in own.counter.groups], dtype=np.int64)
+    args["group_class"] = np.array(own.group_class, dtype=np.int64)
+    args["class_shift"] = np.array([*own.shift, 0], dtype=np.int64)
+    args["class_mask"] = np.array([(1 << len(cards).bit_length()) - 1 for cards, _ in own.classes] + [0],
+                                  dtype=np.int64)
+    return args
 
 
 def _joined_views(weights: _Split, own: _Split) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -355,7 +477,24 @@ def _joined_views(weights: _Split, own: _Split) -> tuple[np.ndarray, np.ndarray,
 def _knowledge_sums(weights: _Split, own: _Split) -> dict[str, Fraction]:
     """The viewer's probability that the player knows each part: every view's weight from the viewer's
     pass (``weights``), and the envelope cards the player's own pass (``own``) leaves possible in that view
-    (:func:`_joined_views`).  The player knows a part in a view when one card of it is possible."""
+    (:func:`_joined_views`).  The player knows a part in a view when one card of it is possible.  Compiled
+    passes (:attr:`_Split.form`) are judged by :func:`._split_kernel.knowledge_sums`."""
+    if weights.form is not None and own.form is not None:
+        total = weights.complete_deals * 6 ** len(weights.unseen)
+        if total < 1 << 62:
+            args = _compiled_rows([(weights, 3)] if own is weights else [(weights, 1), (own, 2)], False)
+            args["group_cat"] = np.array([g.category for g in own.counter.groups], dtype=np.int64)
+            kernel = split_kernel()
+            assert kernel is not None
+            got = kernel.knowledge_sums(**args).tolist()
+            if got[4]:
+                raise InternalError("a view of the viewer's worlds has no deal in the player's own problem")
+            return {part: Fraction(got[i], total) for i, part in enumerate(PARTS)}
+    if weights.form is not None or own.form is not None:
+        if own is weights:
+            weights = own = weights.with_rows()
+        else:
+            weights, own = weights.with_rows(), own.with_rows()
     comp, own_view, weight = _joined_views(weights, own)
     env_dtype: type = np.int64 if len(own.counter.groups) <= 62 else object
     env = _segment_or(own_view, np.array(own.env, dtype=env_dtype)[own.pairs[0]], comp.size, env_dtype)
@@ -479,12 +618,35 @@ def envelope_beliefs(game: ClueState, player: int) -> dict[str, Any]:
     prob = player_problem(game, player, reduced)
     if prob is None:
         return {}
-    own = _Split(prob, player, classes, unseen, counts=True, envelopes=True)
+    own = _Split(prob, player, classes, unseen, counts=True, envelopes=True, compiled=True)
     # an outside observer's problem is the public one: the player's pass, summed over the envelopes, weighs
     # the views too
-    weights = own if prob == reduced else _Split(reduced, player, classes, unseen, counts=True, masks=False)
-    if not weights.nums:
+    weights = own if prob == reduced else _Split(reduced, player, classes, unseen, counts=True, masks=False,
+                                                 compiled=own.form is not None, kernel_from=0)
+    if weights.empty:
         return {}
+    if own.form is not None and weights.form is not None:
+        denominator = weights.complete_deals * 6 ** len(unseen)
+        if denominator < 1 << 62:
+            args = _compiled_rows([(own, 3)] if own is weights else [(weights, 1), (own, 2)], True)
+            triple = args["state_triple"]   # the groups' triple index: compact, 0 for the weighing pass's states
+            n_groups = len(own.counter.groups)
+            present, index = np.unique(triple[triple >= 0], return_inverse=True)
+            if args["n_codes"] * present.size <= MAX_CODES:
+                triple[triple >= 0] = index
+                args["triple_groups"] = np.stack([present // (n_groups * n_groups), present // n_groups % n_groups,
+                                                  present % n_groups], axis=1).astype(np.int64)
+                kernel = split_kernel()
+                assert kernel is not None
+                entropy, knows, missing = kernel.belief_sums(**args)
+                if missing:
+                    raise InternalError("a view of the viewer's worlds has no deal in the player's own problem")
+                return {"entropy": entropy / denominator, "knows": Fraction(knows, denominator)}
+    if own.form is not None or weights.form is not None:
+        if weights is own:
+            weights = own = own.with_rows()
+        else:
+            weights, own = weights.with_rows(), own.with_rows()
     denominator = sum(weights.nums) * 6 ** len(unseen)
     comp, weight, view, triple, deals = _belief_cells(weights, own)
     n_groups = len(own.counter.groups)

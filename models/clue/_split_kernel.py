@@ -1,0 +1,330 @@
+"""The inner loops of Clue's counting passes kept apart by a player's view, compiled with numba
+(:mod:`sleuth.jit`; :func:`.counting.split_kernel` loads them): without numba the numpy code of
+:meth:`.counting._Counter.split` and :mod:`.others` runs instead, and tests check that both agree.
+
+A layer of the split pass is stored by *record*: records never merge (a move adds to a record a field or a
+bit no earlier move touched), so the layer is a list of records, each with its own few (state, deals,
+envelope groups) entries, the states numbered in the layer's sorted distinct states.  The transitions are
+computed once per distinct state (numpy, a few hundred states); a step applies them to every entry, adding
+up the entries of one record that reach the same state in dense scratch arrays (no hashing, no sorting).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+def split_layer(rec_start: np.ndarray, rec_val: np.ndarray, ent_state: np.ndarray, ent_num: np.ndarray,
+                ent_or: np.ndarray, tr_start: np.ndarray, tr_dst: np.ndarray, tr_ways: np.ndarray,
+                tr_cls: np.ndarray, tr_or: np.ndarray, cls_inc: np.ndarray, n_next: int, use_or: bool,
+                out_rec_start: np.ndarray, out_rec_val: np.ndarray, out_state: np.ndarray, out_num: np.ndarray,
+                out_or: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, int, int]:
+    """One step: record ``r`` holds the entries ``rec_start[r]:rec_start[r + 1]`` (state index, deals, OR of
+    envelope groups); state ``s`` has the transitions ``tr_start[s]:tr_start[s + 1]`` (next state, ways, class
+    of the record's increment, envelope group bit; without ``use_or`` the envelope groups are not kept and
+    the output's are left unset).  Writes the next layer the same way to the ``out_`` buffers (the caller
+    sizes them for the most the layer may hold; replaced by larger ones here when too small) and returns
+    them with the numbers of records and entries written; each record's children in the order of the
+    classes."""
+    n_cls = cls_inc.shape[0]
+    n_rec = rec_val.shape[0]
+    if out_rec_val.shape[0] < n_rec * n_cls:
+        out_rec_val = np.empty(n_rec * n_cls, np.int64)
+        out_rec_start = np.empty(n_rec * n_cls + 1, np.int64)
+    cell = np.empty(tr_dst.shape[0], np.int64)   # a transition's cell: (class, next state)
+    for t in range(tr_dst.shape[0]):
+        cell[t] = tr_cls[t] * n_next + tr_dst[t]
+    cap = out_state.shape[0]
+    mark = np.zeros(n_cls * n_next, np.int64)      # r + 1 once record r has reached the cell
+    acc_num = np.zeros(n_cls * n_next, np.int64)
+    acc_or = np.zeros(n_cls * n_next, np.int64)
+    touched = np.empty(n_cls * n_next, np.int64)
+    n_out = 0
+    n_out_rec = 0
+    for r in range(n_rec):
+        n_touched = 0
+        for e in range(rec_start[r], rec_start[r + 1]):
+            s = ent_state[e]
+            num = ent_num[e]
+            env = ent_or[e] if use_or else 0
+            for t in range(tr_start[s], tr_start[s + 1]):
+                i = cell[t]
+                if mark[i] != r + 1:
+                    mark[i] = r + 1
+                    touched[n_touched] = i
+                    n_touched += 1
+                    acc_num[i] = num * tr_ways[t]
+                    if use_or:
+                        acc_or[i] = env | tr_or[t]
+                else:
+                    acc_num[i] += num * tr_ways[t]
+                    if use_or:
+                        acc_or[i] |= env | tr_or[t]
+        if n_out + n_touched > cap:
+            cap = max(2 * cap, n_out + n_touched, 1024)
+            grown = np.empty(cap, np.int64)
+            grown[:n_out] = out_state[:n_out]
+            out_state = grown
+            grown = np.empty(cap, np.int64)
+            grown[:n_out] = out_num[:n_out]
+            out_num = grown
+            if use_or:
+                grown = np.empty(cap, np.int64)
+                grown[:n_out] = out_or[:n_out]
+                out_or = grown
+        for c in range(n_cls):   # a child record per class reached, its entries together
+            start = n_out
+            lo = c * n_next
+            hi = lo + n_next
+            for j in range(n_touched):
+                i = touched[j]
+                if lo <= i < hi:
+                    out_state[n_out] = i - lo
+                    out_num[n_out] = acc_num[i]
+                    if use_or:
+                        out_or[n_out] = acc_or[i]
+                    n_out += 1
+            if n_out > start:
+                out_rec_val[n_out_rec] = rec_val[r] + cls_inc[c]
+                out_rec_start[n_out_rec] = start
+                n_out_rec += 1
+    out_rec_start[n_out_rec] = n_out
+    return out_rec_start, out_rec_val, out_state, out_num, out_or, n_out_rec, n_out
+
+
+def finish(rec_start: np.ndarray, ent_state: np.ndarray, ent_num: np.ndarray, ent_or: np.ndarray,
+           state_ok: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per record of the last layer: its deals and the OR of its envelope groups over the accepted states."""
+    n_rec = rec_start.shape[0] - 1
+    nums = np.zeros(n_rec, np.int64)
+    ors = np.zeros(n_rec, np.int64)
+    for r in range(n_rec):
+        for e in range(rec_start[r], rec_start[r + 1]):
+            if state_ok[ent_state[e]]:
+                nums[r] += ent_num[e]
+                ors[r] |= ent_or[e]
+    return nums, ors
+
+
+def _codes(held: int, pair_bit: np.ndarray, codes: np.ndarray, shares: np.ndarray) -> int:
+    """The views a record's held bits allow: per unseen showing, a suggested card the shower holds (digit:
+    its position in the suggestion, the first showing most significant), each with its share times 6 per
+    showing (6 / cards held).  Written to ``codes``, ``shares``; returns how many (0 when a showing has none)."""
+    u = pair_bit.shape[0]
+    n = 1
+    codes[0] = 0
+    shares[0] = 1
+    for j in range(u):
+        h = 0
+        for k in range(3):
+            if pair_bit[j, k] >= 0 and (held >> pair_bit[j, k]) & 1:
+                h += 1
+        if h == 0:
+            return 0
+        part = 6 // h
+        m = n * h
+        for i in range(n - 1, -1, -1):   # from the end: the n old entries spread to n * h new ones in place
+            c, s = codes[i], shares[i]
+            for k in range(2, -1, -1):
+                if pair_bit[j, k] >= 0 and (held >> pair_bit[j, k]) & 1:
+                    m -= 1
+                    codes[m] = c * 3 + k
+                    shares[m] = s * part
+        n = n * h
+    return n
+
+
+def _remaining(gi: int, comp: int, group_size: np.ndarray, group_class: np.ndarray, class_shift: np.ndarray,
+               class_mask: np.ndarray) -> int:
+    k = group_class[gi]
+    if k < 0:
+        return group_size[gi]
+    return group_size[gi] - ((comp >> class_shift[k]) & class_mask[k])
+
+
+def knowledge_sums(order: np.ndarray, comp: np.ndarray, held: np.ndarray, nums: np.ndarray, env: np.ndarray,
+                   role: np.ndarray, pair_bit: np.ndarray, n_codes: int, group_cat: np.ndarray,
+                   group_size: np.ndarray, group_class: np.ndarray, class_shift: np.ndarray,
+                   class_mask: np.ndarray, max_views: int) -> np.ndarray:
+    """Rows (records: hand code, held bits, deals, envelope groups), visited in ``order`` (grouped by hand):
+    a row with ``role & 1`` weighs its views (deals times its share), one with ``role & 2`` ORs its
+    envelope groups into them.  Per view, the player knows a part when one card of it is possible.  Returns
+    the weights of the views that know the envelope, the suspect, the weapon, the room, and in the last
+    entry 1 when a weighed view has no row of role 2 (else 0)."""
+    out = np.zeros(5, np.int64)
+    n_groups = group_size.shape[0]
+    cat_mask = np.zeros(3, np.int64)   # per category: its groups, as a bit mask
+    for gi in range(n_groups):
+        cat_mask[group_cat[gi]] |= np.int64(1) << gi
+    acc_w = np.zeros(n_codes, np.int64)
+    acc_env = np.zeros(n_codes, np.int64)
+    state = np.zeros(n_codes, np.int64)   # bit 1: weighed, bit 2: seen by the player's pass, 4: touched
+    touched = np.empty(n_codes, np.int64)
+    codes = np.empty(max_views, np.int64)
+    shares = np.empty(max_views, np.int64)
+    n = order.shape[0]
+    i = 0
+    while i < n:
+        c0 = comp[order[i]]
+        n_touched = 0
+        while i < n and comp[order[i]] == c0:
+            r = order[i]
+            i += 1
+            k = _codes(held[r], pair_bit, codes, shares)
+            for j in range(k):
+                v = codes[j]
+                if state[v] == 0:
+                    touched[n_touched] = v
+                    n_touched += 1
+                    state[v] = 4
+                if role[r] & 1:
+                    acc_w[v] += nums[r] * shares[j]
+                    state[v] |= 1
+                if role[r] & 2:
+                    acc_env[v] |= env[r]
+                    state[v] |= 2
+        some = 0    # the groups with a card outside the hand, and those with two or more
+        many = 0
+        for gi in range(n_groups):
+            left = _remaining(gi, c0, group_size, group_class, class_shift, class_mask)
+            if left > 0:
+                some |= 1 << gi
+            if left > 1:
+                many |= 1 << gi
+        for t in range(n_touched):
+            v = touched[t]
+            if state[v] & 1 and not state[v] & 2:
+                out[4] = 1
+            w = acc_w[v]
+            known = 0   # a category is known when its possible envelope cards are one group's one card
+            for k in range(3):
+                x = acc_env[v] & cat_mask[k] & some
+                if x != 0 and x & (x - 1) == 0 and x & many == 0:
+                    out[1 + k] += w
+                    known += 1
+            if known == 3:
+                out[0] += w
+            acc_w[v] = 0
+            acc_env[v] = 0
+            state[v] = 0
+    return out
+
+
+def belief_sums(order: np.ndarray, comp: np.ndarray, held: np.ndarray, rec_start: np.ndarray,
+                ent_state: np.ndarray, ent_num: np.ndarray, state_triple: np.ndarray, role: np.ndarray,
+                pair_bit: np.ndarray, n_codes: int, triple_groups: np.ndarray, group_size: np.ndarray,
+                group_class: np.ndarray, class_shift: np.ndarray, class_mask: np.ndarray, max_views: int
+                ) -> tuple[float, int, int]:
+    """Records (hand code, held bits, entries: final state and deals), visited in ``order`` (grouped by
+    hand); a final state's envelope triple: an index in ``triple_groups`` (the three groups it takes its
+    cards from), -1 when the state is not a complete deal.  A record with ``role & 1`` weighs its views
+    (deals times share), one with ``role & 2`` counts the player's deals per (view, envelope triple), in a
+    dense table per hand.  Returns the sum over views of weight x entropy of the player's envelope
+    distribution (bits), the weight of the views where one envelope is left, and 1 when a weighed view has
+    no deal of role 2 (else 0)."""
+    entropy = 0.0
+    knows = 0
+    missing = 0
+    n_trip = triple_groups.shape[0]
+    acc_w = np.zeros(n_codes, np.int64)
+    total = np.zeros(n_codes, np.int64)
+    triples = np.zeros(n_codes, np.int64)
+    ent = np.zeros(n_codes, np.float64)
+    state = np.zeros(n_codes, np.int64)
+    touched = np.empty(n_codes, np.int64)
+    cells = np.zeros(n_codes * n_trip, np.int64)
+    cell_list = np.empty(n_codes * n_trip, np.int64)
+    ways_of = np.empty(n_trip, np.int64)
+    codes = np.empty(max_views, np.int64)
+    shares = np.empty(max_views, np.int64)
+    n = order.shape[0]
+    i = 0
+    while i < n:
+        c0 = comp[order[i]]
+        n_touched = 0
+        n_cells = 0
+        while i < n and comp[order[i]] == c0:
+            r = order[i]
+            i += 1
+            k = _codes(held[r], pair_bit, codes, shares)
+            if k == 0:
+                continue
+            deals = 0
+            for e in range(rec_start[r], rec_start[r + 1]):
+                tr = state_triple[ent_state[e]]
+                if tr < 0:
+                    continue
+                num = ent_num[e]
+                deals += num
+                if role[r] & 2:
+                    for j in range(k):
+                        x = codes[j] * n_trip + tr
+                        if cells[x] == 0:
+                            cell_list[n_cells] = x
+                            n_cells += 1
+                        cells[x] += num
+            if deals == 0:
+                continue
+            for j in range(k):
+                v = codes[j]
+                if state[v] == 0:
+                    touched[n_touched] = v
+                    n_touched += 1
+                    state[v] = 4
+                if role[r] & 1:
+                    acc_w[v] += deals * shares[j]
+                    state[v] |= 1
+                if role[r] & 2:
+                    state[v] |= 2
+        for tr in range(n_trip):   # envelopes per triple: the cards of each group outside the hand
+            ways_of[tr] = (_remaining(triple_groups[tr, 0], c0, group_size, group_class, class_shift, class_mask)
+                           * _remaining(triple_groups[tr, 1], c0, group_size, group_class, class_shift, class_mask)
+                           * _remaining(triple_groups[tr, 2], c0, group_size, group_class, class_shift, class_mask))
+        for j in range(n_cells):
+            x = cell_list[j]
+            v = x // n_trip
+            total[v] += cells[x]
+            triples[v] += ways_of[x % n_trip]
+        for j in range(n_cells):
+            x = cell_list[j]
+            v = x // n_trip
+            d = float(cells[x])
+            t = float(total[v])
+            ent[v] += d / t * np.log2(ways_of[x % n_trip] * t / d)
+            cells[x] = 0
+        for t in range(n_touched):
+            v = touched[t]
+            if state[v] & 1:
+                if not state[v] & 2:
+                    missing = 1
+                if acc_w[v] != 0:
+                    entropy += float(acc_w[v]) * ent[v]
+                    if triples[v] == 1:
+                        knows += acc_w[v]
+            acc_w[v] = 0
+            total[v] = 0
+            triples[v] = 0
+            ent[v] = 0.0
+            state[v] = 0
+    return entropy, knows, missing
+
+
+def read_records(records: np.ndarray, field_shift: np.ndarray, field_mask: np.ndarray, field_to: np.ndarray,
+                 pair_pos: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per record: the hand code (field ``f``, ``(record >> field_shift[f]) & field_mask[f]``, added at bit
+    ``field_to[f]``) and the held bits (bit ``i`` from the record's bit ``pair_pos[i]``, 0 where it is -1)."""
+    n = records.shape[0]
+    comp = np.zeros(n, np.int64)
+    held = np.zeros(n, np.int64)
+    for r in range(n):
+        x = records[r]
+        c = 0
+        for f in range(field_shift.shape[0]):
+            c |= ((x >> field_shift[f]) & field_mask[f]) << field_to[f]
+        h = 0
+        for i in range(pair_pos.shape[0]):
+            if pair_pos[i] >= 0:
+                h |= ((x >> pair_pos[i]) & 1) << i
+        comp[r] = c
+        held[r] = h
+    return comp, held

@@ -1,0 +1,125 @@
+"""Clue, what the other players know and their envelope beliefs through the compiled split passes
+(:mod:`sleuth.models.clue._split_kernel`): the same answers as brute force over every deal and shown card on
+small decks (every layer compiled, Hypothesis drawing the games), and as the numpy path on the classic deck."""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from sleuth.models.clue import counting
+from sleuth.models.clue.counting import _Counter
+from sleuth.models.clue.others import brute_force_others, envelope_beliefs, others_knowledge
+from sleuth.models.clue.simulate import simulate
+from sleuth.models.clue.state import ClueState
+from tests.games.test_clue import random_problem
+from tests.games.test_clue_others import SMALL, small_states
+from tests.games.test_clue_others_split import brute_beliefs
+
+pytestmark = pytest.mark.skipif(counting.split_kernel() is None, reason="numba is not installed")
+
+
+@contextmanager
+def engine(name: str, kernel_from: int = 0) -> Iterator[list[int]]:
+    """``compiled``: the split passes compiled from ``kernel_from`` entries in a layer; ``numpy``: never.
+    Yields a list that counts the compiled passes."""
+    runs: list[int] = []
+    original = _Counter._split_compiled
+
+    def counted(self: _Counter, *args: object, **kw: object) -> counting.SplitForm:
+        runs.append(1)
+        return original(self, *args, **kw)  # type: ignore[arg-type]
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(_Counter, "_split_compiled", counted)
+        if name == "numpy":
+            mp.setattr(counting, "split_kernel", lambda: None)
+        mp.setattr(counting, "KERNEL_FROM", kernel_from)
+        yield runs
+
+
+def check_against_brute_force(game: ClueState) -> int:
+    """others_knowledge and envelope_beliefs of every other player, compiled, against brute force; how many
+    (player, part) pairs may be known."""
+    known = 0
+    players = [p for p in range(len(game.players)) if p != game.viewer]
+    with engine("compiled") as runs:
+        fast = others_knowledge(game)
+        beliefs = {p: envelope_beliefs(game, p) for p in players}
+    assert runs
+    for p in players:
+        assert fast[p] == brute_force_others(game, p), (game, p)
+        want_known, want_entropy = brute_beliefs(game, p)
+        assert beliefs[p]["knows"] == want_known, (game, p)
+        assert math.isclose(beliefs[p]["entropy"], want_entropy, rel_tol=1e-9, abs_tol=1e-12), (game, p)
+        known += sum(x > 0 for x in fast[p].values())
+    return known
+
+
+@pytest.mark.parametrize(("seed", "players"), [(51, 3), (52, 2)])
+def test_compiled_passes_match_brute_force(seed: int, players: int) -> None:
+    known = sum(check_against_brute_force(game) for game in small_states(seed, players, 3, 1))
+    assert known
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10**6), players=st.integers(2, 3), observer=st.booleans(), turn=st.integers(0, 40))
+def test_compiled_passes_match_brute_force_on_drawn_games(seed: int, players: int, observer: bool, turn: int) -> None:
+    sim = simulate(players, random.Random(seed), deck=SMALL)
+    check_against_brute_force(sim.view(None if observer else 0, min(turn, len(sim.suggestions))))
+
+
+def test_compiled_split_rows_match_numpy() -> None:
+    """The rows of a split pass (records, deals, envelope groups), with every layer compiled, equal the numpy
+    pass's, with and without the envelope in the record."""
+    rng = random.Random(9)
+    checked = 0
+    for _ in range(40):
+        problem = random_problem(rng).propagate()
+        if problem is None:
+            continue
+        watched = sorted({(c, q) for q, s in problem.some for c in s})
+        for p in range(problem.n):
+            for by_envelope in (False, True):
+                got = {}
+                for name in ("numpy", "compiled"):
+                    with engine(name) as runs:
+                        rows = _Counter(problem, by_envelope).split(p, watched, by_envelope=by_envelope,
+                                                                     ors=not by_envelope)
+                    assert bool(runs) == (name == "compiled")
+                    got[name] = (rows[0].tolist(), rows[1], rows[2])
+                assert got["numpy"] == got["compiled"]
+                checked += bool(got["numpy"][0])
+    assert checked > 40
+
+
+def classic_states() -> list[tuple[ClueState, int]]:
+    out = []
+    for players, seed, turns in ((3, 61, (7, 12)), (4, 62, (9,)), (6, 63, (10,))):
+        sim = simulate(players, random.Random(seed))
+        for k in turns:
+            out += [(sim.view(None, k), k % players), (sim.view(0, k), 1)]
+    return out
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("index", range(8))
+def test_compiled_equals_numpy_on_the_classic_deck(index: int) -> None:
+    """Full decks: the compiled passes (from 2,000 entries in a layer: numpy first, then compiled) give the
+    numpy path's exact answers (the entropy to rounding)."""
+    game, p = classic_states()[index]
+    got = {}
+    for name in ("numpy", "compiled"):
+        with engine(name, 2000) as runs:
+            got[name] = (others_knowledge(game), envelope_beliefs(game, p))
+        assert bool(runs) == (name == "compiled")
+    (others_n, beliefs_n), (others_c, beliefs_c) = got["numpy"], got["compiled"]
+    assert others_c == others_n
+    assert beliefs_c["knows"] == beliefs_n["knows"]
+    assert math.isclose(beliefs_c["entropy"], beliefs_n["entropy"], rel_tol=1e-12)

@@ -192,6 +192,7 @@ KERNELS = ("split_layer", "finish", "_codes", "_remaining", "knowledge_sums", "b
 
 ENTRY_BYTES = 32  # what one state (key, forward and backward count) or one transition kept costs, in int64
 OBJECT_FACTOR = 5  # the same as Python integers in object arrays (the keys or counts past 62 bits)
+COMPILED_ENTRY_BYTES = 48  # a (state, record) entry of a compiled split layer: 3 int64 columns, this layer and next
 
 
 class LayerTooLarge(TooLarge):
@@ -558,7 +559,7 @@ class _Counter:
                          for _, q, *_ in moves]
             if kernel is not None and keys.size >= (KERNEL_FROM if kernel_from is None else kernel_from):
                 self.form = self._split_compiled(kernel, steps[i:], keys, recs, num, env_groups, player, shifts,
-                                                 bits, ors, most, options, entry)
+                                                 bits, ors, options)
                 if not rows:
                     return np.zeros(0, dtype=np.int64), [], []
                 keys, recs, num, env_groups = self.form.entries()
@@ -623,9 +624,7 @@ class _Counter:
     def _split_compiled(self, kernel: ModuleType, steps: list[list[tuple[int, int, bool, int, int]]],
                         keys: np.ndarray, recs: np.ndarray, num: np.ndarray, env_groups: np.ndarray,
                         player: int | None, shifts: dict[int, int], bits: dict[tuple[int, int], int], ors: bool,
-                        most: int,
-                        options: Mapping[str, Any] | None, entry: int
-                        ) -> SplitForm:
+                        options: Mapping[str, Any] | None) -> SplitForm:
         """:meth:`split`'s remaining ``steps`` from the layer of (state, record) entries ``keys``, ``recs``
         (deals ``num``, envelope groups ``env_groups``), by the compiled :func:`._split_kernel.split_layer`
         (int64 throughout): each step's transitions are computed once per distinct state.  Returns the last
@@ -644,12 +643,14 @@ class _Counter:
         env = self.prob.n
         for i, moves in enumerate(steps):
             gi = moves[0][0]
-            bound = ent_state.size * (len(self.groups[gi].cards) + len(moves))
-            if bound > most:
-                check_size(f"Clue states kept apart by hand and shown cards (step {i + 1} of {len(steps)} left)",
-                           bound, options, entry, error=LayerTooLarge)
             card = self.groups[gi].cards[0]
-            src, nxt, ways, placed, ends = self._transitions(moves, states, whole=True)
+            src, nxt, ways, placed, ends = self._transitions(moves, states, whole=True)  # per distinct state
+            per_state = np.bincount(src, minlength=states.size)
+            # the next layer's entries at most: each entry's transitions; in memory, this layer's three int64
+            # columns and the next one's (two without the envelope groups)
+            most_out = ent_state.size * int(per_state.max(initial=0))
+            check_size(f"Clue states kept apart by hand and shown cards (step {i + 1} of {len(steps)} left)",
+                       most_out, options, COMPILED_ENTRY_BYTES, error=LayerTooLarge)
             per_move = np.diff([0, *ends])
             rec_steps = [(1 << shifts[gi] if q == player else 0) + (1 << bits[(card, q)] if (card, q) in bits else 0)
                          for _, q, *_ in moves]
@@ -662,7 +663,6 @@ class _Counter:
             states, dst = _unique(nxt, "quicksort")
             # the next layer's buffers, as large as it may be, from numpy (which asks for huge pages: fresh memory
             # costs a page fault per page written); the kernel writes what it needs
-            most_out = ent_state.size * int(np.diff(tr_start).max(initial=0))
             out = [np.empty(rec_val.size * cls_inc.size + 1, dtype=np.int64),
                    np.empty(rec_val.size * cls_inc.size, dtype=np.int64),
                    *(np.empty(most_out, dtype=np.int64) for _ in range(2)),

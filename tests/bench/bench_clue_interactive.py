@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from sleuth.executor import task_seed
+from sleuth.limits import TooLarge
 from sleuth.models.clue import suggest
 from sleuth.models.clue.counting import Problem, count_deals, sample_deals
 from sleuth.models.clue.model import build_model
@@ -78,6 +79,17 @@ def timed(fn: Callable[..., Any], *args: Any, **kw: Any) -> tuple[float, Any]:
     return time.process_time() - start, result
 
 
+def refusable(out: dict[str, float], fn: Callable[..., Any], *args: Any) -> float:
+    """CPU seconds of one call; a refusal past the memory budget (``TooLarge``, bounded before the work) is
+    timed too and counted in ``out["refused"]``."""
+    start = time.process_time()
+    try:
+        fn(*args)
+    except TooLarge:
+        out["refused"] = out.get("refused", 0.0) + 1
+    return time.process_time() - start
+
+
 def state_times(game: ClueState, by: int, parts: tuple[str, ...]) -> dict[str, float]:
     """CPU seconds per part at one state; ``advice_exact`` (1 or 0): whether the advice was exact."""
     problem = Problem.from_observations(game, game.observations())
@@ -87,13 +99,13 @@ def state_times(game: ClueState, by: int, parts: tuple[str, ...]) -> dict[str, f
     if "probabilities" in parts:
         out["probabilities"] = cpu(count_deals, problem, triples=True)
     if "others" in parts:
-        out["others"] = cpu(others_knowledge, game)
+        out["others"] = refusable(out, others_knowledge, game)
     if "advice" in parts:
         out["advice"], exact = timed(advice, game, by)
         out["advice_exact"] = float(exact)
     if "beliefs" in parts:   # what `suggest --show` computes per card: another player's envelope beliefs
         other = by if by != game.viewer else (by + 1) % len(game.players)
-        out["beliefs"] = cpu(envelope_beliefs, game, other)
+        out["beliefs"] = refusable(out, envelope_beliefs, game, other)
     return out
 
 
@@ -111,6 +123,7 @@ def table(runs: list[dict[str, Any]], parts: tuple[str, ...], as_json: bool) -> 
                                                                 "slowest": {}, "exact": 0})
         row["games"] += run["games"]
         row["exact"] += run.get("exact", 0)
+        row["refused"] = row.get("refused", 0) + run.get("refused", 0)
         for part in parts:
             row["times"][part] += run["times"][part]
             if run["slowest"][part][0] >= row["slowest"].get(part, [0.0])[0]:
@@ -121,11 +134,13 @@ def table(runs: list[dict[str, Any]], parts: tuple[str, ...], as_json: bool) -> 
                         **{p: {**stats(row["times"][p]), "slowest_game_turn": row["slowest"][p][1:]} for p in parts}})
         if "advice" in parts:
             results[-1]["advice"]["exact_states"] = row["exact"]
+        results[-1]["refused"] = row["refused"]
         if not as_json:
             r = results[-1]
             print(f"{n} players, {view:<8} ({r['games']} games, {r[parts[0]]['states']} states): " + "; ".join(
                 f"{p} {r[p]['median_ms']:.1f} / {r[p]['p95_ms']:.0f} / {r[p]['max_ms']:.0f}" for p in parts)
-                + (f"; advice exact at {row['exact']} of {r['advice']['states']} states" if "advice" in parts else ""),
+                + (f"; advice exact at {row['exact']} of {r['advice']['states']} states" if "advice" in parts else "")
+                + (f"; refused past the memory budget: {row['refused']}" if row["refused"] else ""),
                 flush=True)
     load = os.getloadavg()
     if as_json:
@@ -154,7 +169,8 @@ def main() -> None:
     runs = []
     for n in map(int, args.players.split(",")):
         mine = {view: {"players": n, "view": view, "games": 0, "times": {p: [] for p in parts},
-                       "slowest": {p: (0.0, 0, 0) for p in parts}, "exact": 0} for view in args.views.split(",")}
+                       "slowest": {p: (0.0, 0, 0) for p in parts}, "exact": 0, "refused": 0}
+                for view in args.views.split(",")}
         runs += mine.values()
         for g in range(args.first, args.first + args.games):   # both views of a game, then the next game
             sim = simulate(n, random.Random(task_seed(args.seed, n, g)))
@@ -163,8 +179,8 @@ def main() -> None:
                 for k in range(len(sim.suggestions) + 1):
                     by = 0 if viewer == 0 else k % n
                     for part, dt in state_times(sim.view(viewer, k), by, parts).items():
-                        if part == "advice_exact":
-                            run["exact"] += int(dt)
+                        if part in ("advice_exact", "refused"):
+                            run["exact" if part == "advice_exact" else "refused"] += int(dt)
                             continue
                         run["times"][part].append(dt)
                         if dt > run["slowest"][part][0]:

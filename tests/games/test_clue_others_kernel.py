@@ -123,3 +123,31 @@ def test_compiled_equals_numpy_on_the_classic_deck(index: int) -> None:
     assert others_c == others_n
     assert beliefs_c["knows"] == beliefs_n["knows"]
     assert math.isclose(beliefs_c["entropy"], beliefs_n["entropy"], rel_tol=1e-12)
+
+
+def test_compiled_split_refuses_just_past_what_it_allocates(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The compiled pass is bounded by the entries its layers may hold (what it allocates: 48 bytes each), not
+    by a looser estimate: under a memory budget of exactly that it answers, one byte less and it refuses,
+    naming the layer."""
+    from sleuth.executor import task_seed
+
+    game = simulate(3, random.Random(task_seed(11, 3, 2))).view(None, 13)   # a busy outside observer's state
+    asked: list[int] = []
+    real = counting.check_size
+
+    def recorded(what: str, estimate: int, *args: object, **kw: object) -> None:
+        if "kept apart by hand" in what and "left" in what:
+            asked.append(estimate)
+        real(what, estimate, *args, **kw)  # type: ignore[arg-type]
+
+    with engine("compiled", 2000) as runs:
+        monkeypatch.setattr(counting, "check_size", recorded)
+        want = envelope_beliefs(game, 1)
+        assert runs and asked
+        need = max(asked) * counting.COMPILED_ENTRY_BYTES
+        monkeypatch.setenv("SLEUTH_MEMORY_BUDGET", str(need))
+        assert envelope_beliefs(game, 1) == want
+        monkeypatch.setenv("SLEUTH_MEMORY_BUDGET", str(need - 1))
+        refusal = r"kept apart by hand and shown cards \(step \d+ of \d+ left\)"   # the compiled layer's
+        with pytest.raises(counting.LayerTooLarge, match=refusal):
+            envelope_beliefs(game, 1)

@@ -32,8 +32,6 @@ once, and the allocator setting when the workers restart.
 from __future__ import annotations
 
 import contextlib
-import ctypes
-import sys
 import threading
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -45,26 +43,7 @@ from distributed.diagnostics.plugin import NannyPlugin, WorkerPlugin
 
 from . import __version__
 from .errors import PuzzleError
-
-TRIM_THRESHOLD = 1 << 30  # bytes of free memory at the top of the heap before glibc returns it to the system
-MMAP_THRESHOLD = 1 << 25  # allocations from this size up are mapped on their own (32 MiB)
-_M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD = -1, -3  # glibc's <malloc.h>
-
-
-def tune_allocator(trim: int = TRIM_THRESHOLD, mmap: int = MMAP_THRESHOLD) -> bool:
-    """Set glibc's trim and mmap thresholds in this process (``mallopt``); False, doing nothing, where the
-    allocator is not glibc's (macOS, Windows, musl)."""
-    if not sys.platform.startswith("linux"):
-        return False
-    try:
-        libc = ctypes.CDLL(None)
-        libc.gnu_get_libc_version  # noqa: B018 - only glibc has it
-        mallopt = libc.mallopt
-    except (OSError, AttributeError):
-        return False
-    mallopt.argtypes, mallopt.restype = [ctypes.c_int, ctypes.c_int], ctypes.c_int
-    return bool(mallopt(_M_TRIM_THRESHOLD, trim) == 1 and mallopt(_M_MMAP_THRESHOLD, mmap) == 1)
-
+from .executor import MMAP_THRESHOLD, TRIM_THRESHOLD, tune_allocator  # noqa: F401 - also sleuth.cluster's
 
 SAMPLING = ("profile", "profile-cycle")  # a worker's periodic callbacks sampling its tasks' stacks (every 10 ms)
 SLOWER = {"tick": 1000.0, "memory_monitor": 1000.0}  # milliseconds (Dask's defaults: 20 and 100)

@@ -200,6 +200,24 @@ def test_a_killed_worker_loses_only_its_tasks() -> None:
     assert ex.stats.tasks == len(jobs)
 
 
+def _allocator_tuned() -> bool | None:
+    from sleuth import executor
+
+    return executor.worker_allocator_tuned
+
+
+def test_local_workers_keep_freed_memory_in_the_heap() -> None:
+    """Each local worker sets glibc's thresholds as it starts (True where glibc is the allocator, as in this
+    process is glibc's or not); the client's own allocator is left as it is."""
+    import platform
+    import sys
+
+    with Executor(workers=2) as ex:
+        tuned = ex.on_workers(_allocator_tuned)
+    glibc = sys.platform.startswith("linux") and platform.libc_ver()[0] == "glibc"
+    assert set(tuned) == {"local-0", "local-1"} and set(tuned.values()) == {glibc}
+
+
 def _die(x: int) -> int:
     if x == 2:
         os.kill(os.getpid(), signal.SIGKILL)

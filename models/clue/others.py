@@ -191,12 +191,8 @@ class _Split:
             slot, n_groups = (1 << counter.env_bits) - 1, len(counter.groups)
             env = np.zeros(len(nums), dtype=np.int64)
             for k in range(3):
-                group = np.zeros(slot + 1, dtype=np.int64)
-                for (cat, code), gi in counter.code_group.items():
-                    if cat == k:
-                        group[code] = gi
                 codes = ((records >> (counter.record_width + k * counter.env_bits)) & slot).astype(np.int64)
-                env = env * n_groups + group[codes]
+                env = env * n_groups + _code_groups(counter, k)[codes]
         self.comp, self.held_bits, self.nums, self.env = comp, held, nums, env
 
     def with_rows(self) -> _Split:
@@ -392,6 +388,25 @@ def others_knowledge(game: ClueState, players: Sequence[int] | None = None) -> d
 MAX_CODES = 1 << 20   # views per hand (3 ** unseen showings) past which the compiled judgement is not used
 
 
+def _code_groups(counter: _Counter, category: int) -> np.ndarray:
+    """Per envelope slot code of ``category``, the index of the counter's group it stands for."""
+    group = np.zeros(1 << counter.env_bits, dtype=np.int64)
+    for (cat, code), gi in counter.code_group.items():
+        if cat == category:
+            group[code] = gi
+    return group
+
+
+def _as_rows(weights: _Split, own: _Split) -> tuple[_Split, _Split]:
+    """The two passes with their rows (the numpy judging), one pass where they are one."""
+    if weights.form is None and own.form is None:
+        return weights, own
+    if own is weights:
+        both = own.with_rows()
+        return both, both
+    return weights.with_rows(), own.with_rows()
+
+
 def _compiled_rows(parts: Sequence[tuple[_Split, int]], triples: bool) -> dict[str, Any]:
     """The records of compiled split passes (:attr:`_Split.form`), each pass with its role (1: weighs the
     views, 2: the player's own deals, 3: both), as the arguments of :func:`._split_kernel.knowledge_sums`
@@ -408,13 +423,9 @@ def _compiled_rows(parts: Sequence[tuple[_Split, int]], triples: bool) -> dict[s
         if triples:
             value = np.where(ok, 0, -1).astype(np.int64)
             if role & 2:
-                slot, n_groups = (1 << counter.env_bits) - 1, len(counter.groups)
+                n_groups = len(counter.groups)
                 for k, codes in enumerate(counter.codes(form.states)):
-                    group = np.zeros(slot + 1, dtype=np.int64)
-                    for (cat, code), gi in counter.code_group.items():
-                        if cat == k:
-                            group[code] = gi
-                    value = np.where(ok, value * n_groups + group[codes], -1)
+                    value = np.where(ok, value * n_groups + _code_groups(counter, k)[codes], -1)
             out["comp"].append(split.comp)
             out["held"].append(split.held_bits)
             out["rec_start"].append(form.rec_start[:-1] + base)
@@ -490,11 +501,7 @@ def _knowledge_sums(weights: _Split, own: _Split) -> dict[str, Fraction]:
             if got[4]:
                 raise InternalError("a view of the viewer's worlds has no deal in the player's own problem")
             return {part: Fraction(got[i], total) for i, part in enumerate(PARTS)}
-    if weights.form is not None or own.form is not None:
-        if own is weights:
-            weights = own = weights.with_rows()
-        else:
-            weights, own = weights.with_rows(), own.with_rows()
+    weights, own = _as_rows(weights, own)
     comp, own_view, weight = _joined_views(weights, own)
     env_dtype: type = np.int64 if len(own.counter.groups) <= 62 else object
     env = _segment_or(own_view, np.array(own.env, dtype=env_dtype)[own.pairs[0]], comp.size, env_dtype)
@@ -642,11 +649,7 @@ def envelope_beliefs(game: ClueState, player: int) -> dict[str, Any]:
                 if missing:
                     raise InternalError("a view of the viewer's worlds has no deal in the player's own problem")
                 return {"entropy": entropy / denominator, "knows": Fraction(knows, denominator)}
-    if own.form is not None or weights.form is not None:
-        if weights is own:
-            weights = own = own.with_rows()
-        else:
-            weights, own = weights.with_rows(), own.with_rows()
+    weights, own = _as_rows(weights, own)
     denominator = sum(weights.nums) * 6 ** len(unseen)
     comp, weight, view, triple, deals = _belief_cells(weights, own)
     n_groups = len(own.counter.groups)

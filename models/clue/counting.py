@@ -20,6 +20,7 @@ when none has it.
 
 from __future__ import annotations
 
+import importlib.util
 import itertools
 import os
 import random
@@ -172,6 +173,25 @@ def deal_bound(problem: Problem) -> int:
 
 
 KERNEL_FROM = 20_000   # entries in a layer of a split pass from which its remaining steps run compiled
+COLD_KERNEL_WORK = 2_000_000  # ... once the entries the pass handled in numpy and this layer's times the steps
+# left reach this many (about 0.4 s in numpy), when the kernel is not loaded yet in this process: loading numba
+# and the kernel takes 0.6-0.9 s, more than the whole numpy pass of most states (a command line's only answer)
+
+
+@lru_cache(maxsize=1)
+def kernel_available() -> bool:
+    """Whether :func:`split_kernel` may load (numba installed, ``SLEUTH_CLUE_KERNEL`` not ``numpy``), without
+    loading it: importing numba and loading the kernel take 0.6-0.9 s, so a split pass loads it only when it
+    turns out long (:data:`COLD_KERNEL_WORK`)."""
+    return os.environ.get("SLEUTH_CLUE_KERNEL", "") != "numpy" and importlib.util.find_spec("numba") is not None
+
+
+_kernel_tried: list[bool] = []  # not empty once this process called split_kernel
+
+
+def kernel_loaded() -> bool:
+    """Whether this process has loaded (or tried to load) :func:`split_kernel`."""
+    return bool(_kernel_tried)
 
 
 @lru_cache(maxsize=1)
@@ -179,6 +199,7 @@ def split_kernel() -> ModuleType | None:
     """The compiled loops of the split passes (:mod:`._split_kernel`, cached on disk by
     :func:`sleuth.jit.load_kernel`), or None without numba (or with ``SLEUTH_CLUE_KERNEL=numpy``, which tests
     use to compare both)."""
+    _kernel_tried.append(True)
     if os.environ.get("SLEUTH_CLUE_KERNEL", "") == "numpy":
         return None
     try:
@@ -547,7 +568,8 @@ class _Counter:
         entry = 2 * ENTRY_BYTES * (OBJECT_FACTOR if wide else 1)
         most = max_items(options, entry)
         steps = self._group_steps()
-        kernel = split_kernel() if not wide and or_dtype is np.int64 else None
+        can_compile = kernel_available() and not wide and or_dtype is np.int64
+        work = COLD_KERNEL_WORK if kernel_loaded() else 0  # entries handled in numpy (see COLD_KERNEL_WORK)
         for i, moves in enumerate(steps):
             gi = moves[0][0]
             bound = keys.size * (len(self.groups[gi].cards) + len(moves))
@@ -557,7 +579,8 @@ class _Counter:
             card = self.groups[gi].cards[0]
             rec_steps = [(1 << shifts[gi] if q == player else 0) + (1 << bits[(card, q)] if (card, q) in bits else 0)
                          for _, q, *_ in moves]
-            if kernel is not None and keys.size >= (KERNEL_FROM if kernel_from is None else kernel_from):
+            if can_compile and keys.size >= (KERNEL_FROM if kernel_from is None else kernel_from) and \
+                    work + keys.size * (len(steps) - i) >= COLD_KERNEL_WORK and (kernel := split_kernel()) is not None:
                 self.form = self._split_compiled(kernel, steps[i:], keys, recs, num, env_groups, player, shifts,
                                                  bits, ors, options)
                 if not rows:
@@ -565,6 +588,7 @@ class _Counter:
                 keys, recs, num, env_groups = self.form.entries()
                 break
             one = len(self.groups[gi].cards) == 1   # every move places the card: one way, one card
+            work += keys.size
             src, nxt, ways, placed, ends = self._transitions(moves, keys, whole=True)
             per_move = np.diff([0, *ends])
             nrec = recs[src]

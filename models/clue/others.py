@@ -35,7 +35,8 @@ import numpy as np
 from sleuth.errors import InternalError
 from sleuth import knowledge as kn
 
-from .counting import Counts, Problem, _Counter, _segment_or, _segment_sum, _unique_pairs, split_kernel
+from .counting import (Counts, Problem, _Counter, _segment_or, _segment_sum, _unique_pairs, kernel_available,
+                       kernel_loaded, split_kernel)
 from .state import CATEGORIES, Deck, ClueState, Obs, ObsKind, Suggestion
 
 PARTS = ("envelope", *CATEGORIES)
@@ -157,9 +158,11 @@ class _Split:
 
         # compiled passes: the named cards in the reverse of the counting order (fewer (record, state) entries
         # on most slow states), unless an estimate finds the counting order far better (each is far better on
-        # some); the numpy pass as it was
-        counter = self.counter = counter_in(split_kernel() is not None)
-        if compiled and split_kernel() is not None and _records_bound(prob, player, single) >= ESTIMATE_FROM:
+        # some); the numpy pass as it was, and so until the kernel is loaded (a pass loads it when it
+        # turns out long: :data:`.counting.COLD_KERNEL_WORK`)
+        warm = kernel_available() and kernel_loaded()
+        counter = self.counter = counter_in(kernel_available())
+        if compiled and warm and _records_bound(prob, player, single) >= ESTIMATE_FROM:
             plain = counter_in(False)
             if [g.cards for g in plain.groups] != [g.cards for g in counter.groups] and \
                     plain.split_cost(player, self.watched) < 0.6 * counter.split_cost(player, self.watched):

@@ -4,8 +4,11 @@ small decks (every layer compiled, Hypothesis drawing the games), and as the num
 
 from __future__ import annotations
 
+import json
 import math
 import random
+import subprocess
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -18,6 +21,8 @@ from sleuth.models.clue.counting import _Counter
 from sleuth.models.clue.others import brute_force_others, envelope_beliefs, others_knowledge
 from sleuth.models.clue.simulate import simulate
 from sleuth.models.clue.state import ClueState
+from sleuth.puzzle import load_puzzle
+from tests.conftest import PUZZLES
 from tests.games.test_clue import random_problem
 from tests.games.test_clue_others import SMALL, small_states
 from tests.games.test_clue_others_split import brute_beliefs
@@ -41,6 +46,7 @@ def engine(name: str, kernel_from: int = 0) -> Iterator[list[int]]:
         if name == "numpy":
             mp.setattr(counting, "split_kernel", lambda: None)
         mp.setattr(counting, "KERNEL_FROM", kernel_from)
+        mp.setattr(counting, "COLD_KERNEL_WORK", 0)  # as in a process that has loaded the kernel already
         yield runs
 
 
@@ -151,3 +157,34 @@ def test_compiled_split_refuses_just_past_what_it_allocates(monkeypatch: pytest.
         refusal = r"kept apart by hand and shown cards \(step \d+ of \d+ left\)"   # the compiled layer's
         with pytest.raises(counting.LayerTooLarge, match=refusal):
             envelope_beliefs(game, 1)
+
+
+COLD = """
+import json, sys
+from sleuth.models.clue import counting
+from sleuth.puzzle import load_puzzle
+from sleuth.models.clue.others import others_knowledge
+game = load_puzzle(sys.argv[1]).state
+print(json.dumps({"others": {str(p): {str(k): str(v) for k, v in sorted(o.items())} for p, o in
+                             others_knowledge(game).items()},
+                  "kernel": counting.kernel_loaded(), "numba": "numba" in sys.modules}))
+"""
+
+
+def _others_json(game: ClueState) -> dict[str, dict[str, str]]:
+    return {str(p): {str(k): str(v) for k, v in sorted(o.items())} for p, o in others_knowledge(game).items()}
+
+
+@pytest.mark.parametrize(("name", "loads"), [("classic-3-players", False), ("master-detective", True)])
+def test_a_fresh_process_loads_the_kernel_only_for_a_long_pass(name: str, loads: bool) -> None:
+    """A command line's only answer: a small state is answered in numpy without importing numba (0.6-0.9 s);
+    a long one loads the kernel in the middle of a pass and switches to it, with the answers of a process
+    that had it loaded from the start."""
+    path = PUZZLES / "clue" / f"{name}.toml"
+    out = subprocess.run([sys.executable, "-c", COLD, str(path)], capture_output=True, text=True, check=True)
+    cold = json.loads(out.stdout)
+    assert (cold["kernel"], cold["numba"]) == (loads, loads)
+    assert counting.kernel_loaded()
+    with engine("compiled", counting.KERNEL_FROM) as runs:
+        assert cold["others"] == _others_json(load_puzzle(str(path)).state)
+    assert runs

@@ -173,9 +173,10 @@ def deal_bound(problem: Problem) -> int:
 
 
 KERNEL_FROM = 20_000   # entries in a layer of a split pass from which its remaining steps run compiled
-COLD_KERNEL_WORK = 2_000_000  # ... once the entries the pass handled in numpy and this layer's times the steps
-# left reach this many (about 0.4 s in numpy), when the kernel is not loaded yet in this process: loading numba
-# and the kernel takes 0.6-0.9 s, more than the whole numpy pass of most states (a command line's only answer)
+COLD_KERNEL_WORK = 1_000_000  # ... once the layer entries the pass handled in numpy, and this layer's times
+# the steps left, reach this many (about 0.15 s of numpy), where this process has not loaded the kernel yet:
+# loading numba and the kernel takes 0.6-0.9 s, more than the whole numpy pass of most states (a command
+# line's only answer)
 
 
 @lru_cache(maxsize=1)
@@ -569,7 +570,7 @@ class _Counter:
         most = max_items(options, entry)
         steps = self._group_steps()
         can_compile = kernel_available() and not wide and or_dtype is np.int64
-        work = COLD_KERNEL_WORK if kernel_loaded() else 0  # entries handled in numpy (see COLD_KERNEL_WORK)
+        work = 0  # layer entries handled in numpy (see COLD_KERNEL_WORK)
         for i, moves in enumerate(steps):
             gi = moves[0][0]
             bound = keys.size * (len(self.groups[gi].cards) + len(moves))
@@ -580,7 +581,8 @@ class _Counter:
             rec_steps = [(1 << shifts[gi] if q == player else 0) + (1 << bits[(card, q)] if (card, q) in bits else 0)
                          for _, q, *_ in moves]
             if can_compile and keys.size >= (KERNEL_FROM if kernel_from is None else kernel_from) and \
-                    work + keys.size * (len(steps) - i) >= COLD_KERNEL_WORK and (kernel := split_kernel()) is not None:
+                    (kernel_loaded() or work + keys.size * (len(steps) - i) >= COLD_KERNEL_WORK) and \
+                    (kernel := split_kernel()) is not None:
                 self.form = self._split_compiled(kernel, steps[i:], keys, recs, num, env_groups, player, shifts,
                                                  bits, ors, options)
                 if not rows:

@@ -36,7 +36,7 @@ from sleuth.errors import InternalError
 from sleuth import knowledge as kn
 
 from .counting import (Counts, Problem, _Counter, _segment_or, _segment_sum, _unique_pairs, kernel_available,
-                       kernel_loaded, split_kernel)
+                       split_kernel)
 from .state import CATEGORIES, Deck, ClueState, Obs, ObsKind, Suggestion
 
 PARTS = ("envelope", *CATEGORIES)
@@ -158,11 +158,10 @@ class _Split:
 
         # compiled passes: the named cards in the reverse of the counting order (fewer (record, state) entries
         # on most slow states), unless an estimate finds the counting order far better (each is far better on
-        # some); the numpy pass as it was, and so until the kernel is loaded (a pass loads it when it
-        # turns out long: :data:`.counting.COLD_KERNEL_WORK`)
-        warm = kernel_available() and kernel_loaded()
+        # some); the numpy pass as it was.  (The kernel is loaded by the first pass of the process that needs it:
+        # :data:`.counting.COLD_KERNEL_WORK`.)
         counter = self.counter = counter_in(kernel_available())
-        if compiled and warm and _records_bound(prob, player, single) >= ESTIMATE_FROM:
+        if compiled and kernel_available() and _records_bound(prob, player, single) >= ESTIMATE_FROM:
             plain = counter_in(False)
             if [g.cards for g in plain.groups] != [g.cards for g in counter.groups] and \
                     plain.split_cost(player, self.watched) < 0.6 * counter.split_cost(player, self.watched):

@@ -370,3 +370,34 @@ def test_printed_url_carries_a_token_off_loopback(monkeypatch, tmp_path):
             client = TestClient(guard)
             assert client.get("/api/games").status_code == 403
             assert client.get(f"/api/games?token={token.group(1)}").status_code == 200
+
+
+WARM_CHILD = """
+import sys
+import sleuth.serve.warm
+from sleuth.models.clue import counting
+loaded = set(sys.modules)
+from sleuth.resources import find_example
+from sleuth.serve.jobs import run_command
+example = find_example(sys.argv[1])
+run_command(example.text(), example.ref, "solve", {"others": True})
+run_command(example.text(), example.ref, "suggest", {"method": "information"})
+print(counting.kernel_available() == counting.kernel_loaded(), sorted(m for m in set(sys.modules) - loaded
+                                                                      if m.split(".")[0] in ("sleuth", "numpy")))
+"""
+
+
+@pytest.mark.parametrize("example", ["clue/six-players", "clue/master-detective"])
+def test_background_answers_start_from_a_warm_fork_server(example):
+    """The fork server the jobs are forked from (where the platform has one) has loaded, before any job,
+    sleuth's and numpy's modules a Clue answer imports and, with numba, the compiled kernels: a child imports
+    none of them again (0.3 s) and loads no kernel (0.6-0.9 s)."""
+    import subprocess
+    import sys
+
+    from sleuth.serve import jobs
+
+    if "forkserver" in __import__("multiprocessing").get_all_start_methods():
+        assert jobs.Jobs()._ctx.get_start_method() == "forkserver"
+    out = subprocess.run([sys.executable, "-c", WARM_CHILD, example], capture_output=True, text=True, check=True)
+    assert out.stdout.split(maxsplit=1) == ["True", "[]\n"], out.stdout

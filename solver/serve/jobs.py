@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import multiprocessing
 import secrets
+import sys
 import threading
 import time
 from dataclasses import dataclass, field
@@ -85,9 +86,10 @@ class Job:
 def _context() -> Any:
     """Where the children come from: a fork server (never a fork of the threaded server itself) that imported
     the games and loaded the compiled kernels once (:mod:`.warm`), so that each answer starts at once instead
-    of importing them again (0.3 s, and 0.6-0.9 s more when an answer needs numba); spawned children where the
-    platform has no fork server (Windows).  The fork server starts here, in the background."""
-    if "forkserver" not in multiprocessing.get_all_start_methods():
+    of importing them again (0.3 s, and 0.6-0.9 s more when an answer needs numba); on Linux (elsewhere forks
+    of a process that loaded numpy's system libraries are unsafe, as for the executor's local workers: spawned
+    children).  The fork server starts here, in the background."""
+    if sys.platform != "linux":
         return multiprocessing.get_context("spawn")
     from multiprocessing import forkserver
 

@@ -11,6 +11,10 @@ interpreter, back to back, for a before/after table.
 
     python tests/bench/bench_clue_interactive.py --games 5 --players 3,4,5,6
 
+Numba and the compiled loops are loaded before the first state is timed, as ``sleuth serve`` has them loaded
+before its first answer; ``--cold`` leaves that to the first state that needs them (it then pays 0.6-0.9 s more,
+as a command line's answer on a long state does).
+
 A long run can be cut into pieces run side by side (``--first`` and ``--games`` pick the games, ``--save``
 keeps every state's times) and put together with ``--merge FILE...`` (the table over all the pieces).
 """
@@ -149,6 +153,15 @@ def table(runs: list[dict[str, Any]], parts: tuple[str, ...], as_json: bool) -> 
         print(f"CPU ms per state: median / p95 / max; load average {load[0]:.1f} {load[1]:.1f} {load[2]:.1f}")
 
 
+def load_kernels() -> None:
+    """The compiled loops of what the others know and of the advice, where this checkout has them."""
+    from sleuth.models.clue import counting
+
+    for loader in (getattr(counting, "split_kernel", None), getattr(suggest, "advice_kernel", None)):
+        if loader is not None:
+            loader()
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=50, help="simulated games per player count (default 50)")
@@ -160,12 +173,15 @@ def main() -> None:
     ap.add_argument("--save", help="also write every state's times to this JSON file (for --merge)")
     ap.add_argument("--merge", nargs="+", metavar="FILE", help="print the table of saved runs, run nothing")
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--cold", action="store_true", help="do not load the compiled loops before timing")
     args = ap.parse_args()
     parts = tuple(p for p in args.parts.split(",") if p)
     if args.merge:
         runs = [run for name in args.merge for run in json.loads(Path(name).read_text())]
         table(runs, tuple(p for p in parts if all(p in run["times"] for run in runs)), args.json)
         return
+    if not args.cold:
+        load_kernels()
     runs = []
     for n in map(int, args.players.split(",")):
         mine = {view: {"players": n, "view": view, "games": 0, "times": {p: [] for p in parts},

@@ -141,9 +141,9 @@ def encode(words: tuple[str, ...] | list[str], length: int) -> np.ndarray:
 @lru_cache(maxsize=64)
 def _cell(d: WordList, length: int, first: str | None) -> Cell:
     answers = _by_cell(d.answers).get((length, first), ())
-    guesses = answers if d.guesses is d.answers else _by_cell(d.guesses).get((length, first), ())
+    guesses = answers
     if d.guesses is not d.answers:
-        guesses = tuple(sorted(set(guesses) | set(answers)))
+        guesses = tuple(sorted(set(_by_cell(d.guesses).get((length, first), ())) | set(answers)))
     return Cell(d, length, first, answers, guesses)
 
 

@@ -141,10 +141,12 @@ class _Split:
 
     def __init__(self, prob: Problem, player: int, classes: Classes, unseen: Sequence[Showing], *,
                  counts: bool, envelopes: bool = False, masks: bool = True, compiled: bool = False,
-                 kernel_from: int | None = None) -> None:
+                 kernel_from: int | None = None, weigh: bool = False, unweighed: bool = False) -> None:
         """``compiled``: where the pass runs compiled (:attr:`form` not None; from ``kernel_from`` entries in a
         layer, default :data:`.counting.KERNEL_FROM`), keep its last layer by record (:attr:`comp` and
-        :attr:`held_bits` per record of :attr:`form`) and make no rows."""
+        :attr:`held_bits` per record of :attr:`form`) and make no rows; the compiled part resolves the unseen
+        showings into the card shown (a record is then one view, :attr:`code`), its deals weighed by the
+        view's share with ``weigh`` (and kept unweighed too with ``unweighed``)."""
         self.classes, self.unseen, self.player = classes, unseen, player
         self.args = {"counts": counts, "envelopes": envelopes, "masks": masks}
         class_of = self.class_of = {c: k for k, (cards, _) in enumerate(classes) for c in cards}
@@ -170,7 +172,9 @@ class _Split:
             width += len(cards).bit_length()
         compiled = compiled and width <= 62 and len(self.watched) <= 62 and 3 ** len(unseen) <= MAX_CODES
         records, nums, ors = counter.split(player, self.watched, counts=counts, by_envelope=envelopes,
-                                           ors=masks and not envelopes, rows=not compiled, kernel_from=kernel_from)
+                                           ors=masks and not envelopes, rows=not compiled, kernel_from=kernel_from,
+                                           showings=[[(c, s.shower) for c in s.cards] for s in unseen],
+                                           weigh=weigh and counts, unweighed=unweighed)
         self.form = counter.form if compiled else None
         self.group_class = [class_of.get(g.cards[0], -1) for g in counter.groups]
         self._held: dict[int, list[tuple[int, ...]]] = {}
@@ -183,6 +187,9 @@ class _Split:
             self.comp, self.held_bits = kernel.read_records(
                 self.form.rec_val, *(np.array([f[i] for f in fields], dtype=np.int64) for i in range(3)),
                 np.array([pair_bit.get(pair, -1) for pair in self.watched], dtype=np.int64))
+            self.code = np.zeros(self.comp.size, dtype=np.int64)   # the view's base-3 code (:meth:`pairs`)
+            for sh in self.form.digit_shift:
+                self.code = self.code * 3 + ((self.form.rec_val >> sh) & 3)
             return
         records = records.astype(object) if width > 62 or len(self.watched) > 62 else records
         comp, held = self._read(records)
@@ -206,7 +213,11 @@ class _Split:
         """The complete deals of a compiled pass (:attr:`form`)."""
         form = self.form
         assert form is not None
-        return int(form.num[self.counter.accept(form.states)[form.ent_state]].sum())
+        if form.resolved and not form.weighted:   # a deal is in each of its views: not countable from them
+            raise InternalError("the deals of a resolved pass are read from its weighed counts")
+        # weighed: every deal's views' shares add up to 6 per unseen showing
+        ok = self.counter.accept(form.states)[form.ent_state]
+        return int(form.num[ok].sum()) // (6 ** len(self.unseen) if form.weighted else 1)
 
     @property
     def empty(self) -> bool:
@@ -372,7 +383,7 @@ def others_knowledge(game: ClueState, players: Sequence[int] | None = None) -> d
         space = _view_space(game, p)
         if space is not None:
             reduced, unseen, classes = space
-            split = _Split(reduced, p, classes, unseen, counts=True, compiled=True)
+            split = _Split(reduced, p, classes, unseen, counts=True, compiled=True, weigh=True)
             if not split.empty:
                 prob = player_problem(game, p, reduced)
                 if prob is None:
@@ -428,9 +439,12 @@ def _compiled_rows(parts: Sequence[tuple[_Split, int]], triples: bool) -> dict[s
                     value = np.where(ok, value * n_groups + _code_groups(counter, k)[codes], -1)
             out["comp"].append(split.comp)
             out["held"].append(split.held_bits)
+            out["code"].append(split.code)
+            out["resolved"].append(np.full(split.comp.size, form.resolved, dtype=np.int64))
             out["rec_start"].append(form.rec_start[:-1] + base)
             out["ent_state"].append(form.ent_state + n_states)
-            out["ent_num"].append(form.num)
+            out["ent_num"].append(form.num2 if form.num2.size else form.num)
+            out["ent_w"].append(form.num)
             out["state_triple"].append(value)
             out["role"].append(np.full(split.comp.size, role, dtype=np.int64))
             base += form.ent_state.size
@@ -438,15 +452,17 @@ def _compiled_rows(parts: Sequence[tuple[_Split, int]], triples: bool) -> dict[s
         else:
             nums, ors = kernel.finish(form.rec_start, form.ent_state, form.num, form.env_groups, ok)
             kept = np.flatnonzero(nums)
-            for name, x in (("comp", split.comp), ("held", split.held_bits), ("nums", nums), ("env", ors)):
+            for name, x in (("comp", split.comp), ("held", split.held_bits), ("code", split.code), ("nums", nums),
+                            ("env", ors)):
                 out[name].append(x[kept])
+            out["resolved"].append(np.full(kept.size, form.resolved, dtype=np.int64))
             out["role"].append(np.full(kept.size, role, dtype=np.int64))
     args: dict[str, Any] = {name: x[0] if len(x) == 1 else np.concatenate(x) for name, x in out.items()}
     if triples:
         args["rec_start"] = np.append(args["rec_start"], base)
     args["order"] = np.argsort(args["comp"], kind="stable")
     if not triples:   # the rows in that order: the kernel then reads them one after the other
-        for name in ("comp", "held", "nums", "env", "role"):
+        for name in ("comp", "held", "code", "resolved", "nums", "env", "role"):
             args[name] = args[name][args["order"]]
         args["order"] = np.arange(args["comp"].size)
     index = {pair: i for i, pair in enumerate(own.watched)}
@@ -625,11 +641,13 @@ def envelope_beliefs(game: ClueState, player: int) -> dict[str, Any]:
     prob = player_problem(game, player, reduced)
     if prob is None:
         return {}
-    own = _Split(prob, player, classes, unseen, counts=True, envelopes=True, compiled=True)
+    observer = prob == reduced
+    own = _Split(prob, player, classes, unseen, counts=True, envelopes=True, compiled=True, weigh=observer,
+                 unweighed=observer)
     # an outside observer's problem is the public one: the player's pass, summed over the envelopes, weighs
     # the views too
-    weights = own if prob == reduced else _Split(reduced, player, classes, unseen, counts=True, masks=False,
-                                                 compiled=own.form is not None, kernel_from=0)
+    weights = own if observer else _Split(reduced, player, classes, unseen, counts=True, masks=False, weigh=True,
+                                          compiled=own.form is not None, kernel_from=0)
     if weights.empty:
         return {}
     if own.form is not None and weights.form is not None:

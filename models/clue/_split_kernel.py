@@ -40,11 +40,11 @@ def split_layer(rec_start: np.ndarray, rec_val: np.ndarray, ent_state: np.ndarra
     acc_num = np.zeros(n_cls * n_next, np.int64)
     acc_or = np.zeros(n_cls * n_next, np.int64)
     acc_num2 = np.zeros(n_cls * n_next, np.int64)
-    touched = np.empty(n_cls * n_next, np.int64)
+    touched = np.empty(n_cls * n_next, np.int64)   # per class c, from c * n_next: the cells reached
+    count = np.zeros(n_cls, np.int64)
     n_out = 0
     n_out_rec = 0
     for r in range(n_rec):
-        n_touched = 0
         for e in range(rec_start[r], rec_start[r + 1]):
             s = ent_state[e]
             num = ent_num[e]
@@ -54,8 +54,9 @@ def split_layer(rec_start: np.ndarray, rec_val: np.ndarray, ent_state: np.ndarra
                 i = cell[t]
                 if mark[i] != r + 1:
                     mark[i] = r + 1
-                    touched[n_touched] = i
-                    n_touched += 1
+                    c = tr_cls[t]
+                    touched[c * n_next + count[c]] = i
+                    count[c] += 1
                     acc_num[i] = num * tr_ways[t]
                     if use_num2:
                         acc_num2[i] = num2 * tr_ways[t]
@@ -67,6 +68,9 @@ def split_layer(rec_start: np.ndarray, rec_val: np.ndarray, ent_state: np.ndarra
                         acc_num2[i] += num2 * tr_ways[t]
                     if use_or:
                         acc_or[i] |= env | tr_or[t]
+        n_touched = 0
+        for c in range(n_cls):
+            n_touched += count[c]
         if n_out + n_touched > cap:
             cap = max(2 * cap, n_out + n_touched, 1024)
             grown = np.empty(cap, np.int64)
@@ -84,23 +88,23 @@ def split_layer(rec_start: np.ndarray, rec_val: np.ndarray, ent_state: np.ndarra
                 grown[:n_out] = out_or[:n_out]
                 out_or = grown
         for c in range(n_cls):   # a child record per class reached, its entries together
-            start = n_out
+            k = count[c]
+            if k == 0:
+                continue
+            out_rec_val[n_out_rec] = rec_val[r] + cls_inc[c]
+            out_rec_start[n_out_rec] = n_out
+            n_out_rec += 1
             lo = c * n_next
-            hi = lo + n_next
-            for j in range(n_touched):
+            for j in range(lo, lo + k):
                 i = touched[j]
-                if lo <= i < hi:
-                    out_state[n_out] = i - lo
-                    out_num[n_out] = acc_num[i]
-                    if use_num2:
-                        out_num2[n_out] = acc_num2[i]
-                    if use_or:
-                        out_or[n_out] = acc_or[i]
-                    n_out += 1
-            if n_out > start:
-                out_rec_val[n_out_rec] = rec_val[r] + cls_inc[c]
-                out_rec_start[n_out_rec] = start
-                n_out_rec += 1
+                out_state[n_out] = i - lo
+                out_num[n_out] = acc_num[i]
+                if use_num2:
+                    out_num2[n_out] = acc_num2[i]
+                if use_or:
+                    out_or[n_out] = acc_or[i]
+                n_out += 1
+            count[c] = 0
     out_rec_start[n_out_rec] = n_out
     return out_rec_start, out_rec_val, out_state, out_num, out_num2, out_or, n_out_rec, n_out
 
@@ -207,7 +211,8 @@ def _remaining(gi: int, comp: int, group_size: np.ndarray, group_class: np.ndarr
 
 
 def knowledge_sums(order: np.ndarray, comp: np.ndarray, held: np.ndarray, code: np.ndarray, resolved: np.ndarray,
-                   nums: np.ndarray, env: np.ndarray, role: np.ndarray, pair_bit: np.ndarray, n_codes: int, group_cat: np.ndarray,
+                   nums: np.ndarray, env: np.ndarray, role: np.ndarray, pair_bit: np.ndarray, n_codes: int,
+                   group_cat: np.ndarray,
                    group_size: np.ndarray, group_class: np.ndarray, class_shift: np.ndarray,
                    class_mask: np.ndarray, max_views: int) -> np.ndarray:
     """Rows (records: hand code, held bits, deals, envelope groups), visited in ``order`` (grouped by hand):
@@ -281,17 +286,18 @@ def knowledge_sums(order: np.ndarray, comp: np.ndarray, held: np.ndarray, code: 
 
 
 def belief_sums(order: np.ndarray, comp: np.ndarray, held: np.ndarray, code: np.ndarray, resolved: np.ndarray,
-                rec_start: np.ndarray, ent_state: np.ndarray, ent_num: np.ndarray, ent_w: np.ndarray, state_triple: np.ndarray, role: np.ndarray,
+                rec_start: np.ndarray, ent_state: np.ndarray, ent_num: np.ndarray, ent_w: np.ndarray,
+                state_triple: np.ndarray, role: np.ndarray,
                 pair_bit: np.ndarray, n_codes: int, triple_groups: np.ndarray, group_size: np.ndarray,
                 group_class: np.ndarray, class_shift: np.ndarray, class_mask: np.ndarray, max_views: int
                 ) -> tuple[float, int, int]:
     """Records (hand code, held bits, entries: final state and deals), visited in ``order`` (grouped by
     hand); a final state's envelope triple: an index in ``triple_groups`` (the three groups it takes its
     cards from), -1 when the state is not a complete deal.  A record with ``role & 1`` weighs its views
-    (deals times share; a ``resolved`` record is one view, ``code``, weighed by its entries' ``ent_w``), one with ``role & 2`` counts the player's deals per (view, envelope triple), in a
-    dense table per hand.  Returns the sum over views of weight x entropy of the player's envelope
-    distribution (bits), the weight of the views where one envelope is left, and 1 when a weighed view has
-    no deal of role 2 (else 0)."""
+    (deals times share; a ``resolved`` record is one view, ``code``, weighed by its entries' ``ent_w``), one
+    with ``role & 2`` counts the player's deals per (view, envelope triple), in a dense table per hand.
+    Returns the sum over views of weight x entropy of the player's envelope distribution (bits), the weight
+    of the views where one envelope is left, and 1 when a weighed view has no deal of role 2 (else 0)."""
     entropy = 0.0
     knows = 0
     missing = 0

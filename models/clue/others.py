@@ -35,7 +35,7 @@ import numpy as np
 from sleuth.errors import InternalError
 from sleuth import knowledge as kn
 
-from .counting import Counts, Problem, _Counter, _segment_or, _segment_sum, _unique_pairs, split_kernel
+from .counting import Counts, Problem, _Counter, _segment_or, _segment_sum, _unique_pairs, deal_bound, split_kernel
 from .state import CATEGORIES, Deck, ClueState, Obs, ObsKind, Suggestion
 
 PARTS = ("envelope", *CATEGORIES)
@@ -157,11 +157,14 @@ class _Split:
             return _Counter(prob, envelopes, refine=lambda c: ("single", c) if c in single else class_of.get(c),
                             reverse=reverse)
 
-        # compiled passes: the named cards in the reverse of the counting order (fewer (record, state) entries
-        # on most slow states), unless an estimate finds the counting order far better (each is far better on
-        # some); the numpy pass as it was
-        counter = self.counter = counter_in(split_kernel() is not None)
-        if compiled and split_kernel() is not None and _records_bound(prob, player, single) >= ESTIMATE_FROM:
+        # compiled passes that resolve the showings (:meth:`.counting._Counter.split`; while the record and the
+        # weighed counts fit in int64): the named cards in the counting order, which closes the showings' sets
+        # early; else in the reverse order (fewer entries on most slow states without resolving), unless an
+        # estimate finds the counting order far better; the numpy pass as it was
+        self.resolving = compiled and _resolvable(prob, player, len(self.watched), len(unseen), weigh and counts)
+        counter = self.counter = counter_in(split_kernel() is not None and not self.resolving)
+        if compiled and not self.resolving and split_kernel() is not None and \
+                _records_bound(prob, player, single) >= ESTIMATE_FROM:
             plain = counter_in(False)
             if [g.cards for g in plain.groups] != [g.cards for g in counter.groups] and \
                     plain.split_cost(player, self.watched) < 0.6 * counter.split_cost(player, self.watched):
@@ -173,7 +176,8 @@ class _Split:
         compiled = compiled and width <= 62 and len(self.watched) <= 62 and 3 ** len(unseen) <= MAX_CODES
         records, nums, ors = counter.split(player, self.watched, counts=counts, by_envelope=envelopes,
                                            ors=masks and not envelopes, rows=not compiled, kernel_from=kernel_from,
-                                           showings=[[(c, s.shower) for c in s.cards] for s in unseen],
+                                           showings=[[(c, s.shower) for c in s.cards] for s in unseen]
+                                           if self.resolving else (),
                                            weigh=weigh and counts, unweighed=unweighed)
         self.form = counter.form if compiled else None
         self.group_class = [class_of.get(g.cards[0], -1) for g in counter.groups]
@@ -317,6 +321,14 @@ class _Split:
 
 
 ESTIMATE_FROM = 10_000_000   # the records bound from which a split pass compares its two card orders
+
+
+def _resolvable(prob: Problem, player: int, watched: int, unseen: int, weigh: bool) -> bool:
+    """Whether a compiled split pass may resolve its showings: the record with a 2-bit field per showing fits
+    in int64 (bounded by a bit per card the player may hold and per watched pair), and with ``weigh`` the
+    weighed counts do (at most the deal bound times 6 per showing)."""
+    bits = sum(1 for m in prob.allowed if m >> player & 1) + watched + 2 * unseen
+    return unseen > 0 and bits <= 62 and (not weigh or deal_bound(prob) * 6 ** unseen < 1 << 62)
 
 
 def _records_bound(prob: Problem, player: int, watched: set[int]) -> int:

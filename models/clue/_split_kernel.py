@@ -14,19 +14,23 @@ from __future__ import annotations
 import numpy as np
 
 
-def split_layer(rec_start: np.ndarray, rec_val: np.ndarray, ent_state: np.ndarray, ent_num: np.ndarray,
+def split_layer(rec_start: np.ndarray, rec_val: np.ndarray, group_start: np.ndarray, src_rec: np.ndarray,
+                src_factor: np.ndarray, ent_state: np.ndarray, ent_num: np.ndarray,
                 ent_num2: np.ndarray, ent_or: np.ndarray, tr_start: np.ndarray, tr_dst: np.ndarray,
                 tr_ways: np.ndarray, tr_cls: np.ndarray, tr_or: np.ndarray, cls_inc: np.ndarray, n_next: int,
                 use_num2: bool, use_or: bool, out_rec_start: np.ndarray, out_rec_val: np.ndarray,
                 out_state: np.ndarray, out_num: np.ndarray, out_num2: np.ndarray, out_or: np.ndarray
                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, int, int]:
     """One step: record ``r`` holds the entries ``rec_start[r]:rec_start[r + 1]`` (state index, deals, a
-    second count of deals with ``use_num2``, OR of envelope groups); state ``s`` has the transitions
-    ``tr_start[s]:tr_start[s + 1]`` (next state, ways, class of the record's increment, envelope group bit;
-    without ``use_or`` the envelope groups are not kept and the output's are left unset, likewise the second
-    count).  Writes the next layer the same way to the ``out_`` buffers (the caller sizes them for the most
-    the layer may hold; replaced by larger ones here when too small) and returns them with the numbers of
-    records and entries written; each record's children in the order of the classes."""
+    second count of deals with ``use_num2``, OR of envelope groups).  The step reads them merged: its record
+    ``g``, of value ``rec_val[g]``, is the records ``src_rec[group_start[g]:group_start[g + 1]]`` together,
+    the deals of each times its ``src_factor`` (not the second count: see :func:`merge_records`).  State
+    ``s`` has the transitions ``tr_start[s]:tr_start[s + 1]`` (next state, ways, class of the record's
+    increment, envelope group bit; without ``use_or`` the envelope groups are not kept and the output's are
+    left unset, likewise the second count).  Writes the next layer the same way to the ``out_`` buffers (the
+    caller sizes them for the most the layer may hold; replaced by larger ones here when too small) and
+    returns them with the numbers of records and entries written; each record's children in the order of the
+    classes."""
     n_cls = cls_inc.shape[0]
     n_rec = rec_val.shape[0]
     if out_rec_val.shape[0] < n_rec * n_cls:
@@ -36,38 +40,39 @@ def split_layer(rec_start: np.ndarray, rec_val: np.ndarray, ent_state: np.ndarra
     for t in range(tr_dst.shape[0]):
         cell[t] = tr_cls[t] * n_next + tr_dst[t]
     cap = out_state.shape[0]
-    mark = np.zeros(n_cls * n_next, np.int64)      # r + 1 once record r has reached the cell
-    acc_num = np.zeros(n_cls * n_next, np.int64)
-    acc_or = np.zeros(n_cls * n_next, np.int64)
-    acc_num2 = np.zeros(n_cls * n_next, np.int64)
+    # per cell, side by side (one cache line): r + 1 once record r has reached it, deals, second count, OR
+    acc = np.zeros((n_cls * n_next, 4), np.int64)
     touched = np.empty(n_cls * n_next, np.int64)   # per class c, from c * n_next: the cells reached
     count = np.zeros(n_cls, np.int64)
     n_out = 0
     n_out_rec = 0
     for r in range(n_rec):
-        for e in range(rec_start[r], rec_start[r + 1]):
-            s = ent_state[e]
-            num = ent_num[e]
-            env = ent_or[e] if use_or else 0
-            num2 = ent_num2[e] if use_num2 else 0
-            for t in range(tr_start[s], tr_start[s + 1]):
-                i = cell[t]
-                if mark[i] != r + 1:
-                    mark[i] = r + 1
-                    c = tr_cls[t]
-                    touched[c * n_next + count[c]] = i
-                    count[c] += 1
-                    acc_num[i] = num * tr_ways[t]
-                    if use_num2:
-                        acc_num2[i] = num2 * tr_ways[t]
-                    if use_or:
-                        acc_or[i] = env | tr_or[t]
-                else:
-                    acc_num[i] += num * tr_ways[t]
-                    if use_num2:
-                        acc_num2[i] += num2 * tr_ways[t]
-                    if use_or:
-                        acc_or[i] |= env | tr_or[t]
+        for g in range(group_start[r], group_start[r + 1]):
+            sr = src_rec[g]
+            f = src_factor[g]
+            for e in range(rec_start[sr], rec_start[sr + 1]):
+                s = ent_state[e]
+                num = ent_num[e] * f
+                env = ent_or[e] if use_or else 0
+                num2 = ent_num2[e] if use_num2 else 0
+                for t in range(tr_start[s], tr_start[s + 1]):
+                    i = cell[t]
+                    if acc[i, 0] != r + 1:
+                        acc[i, 0] = r + 1
+                        c = tr_cls[t]
+                        touched[c * n_next + count[c]] = i
+                        count[c] += 1
+                        acc[i, 1] = num * tr_ways[t]
+                        if use_num2:
+                            acc[i, 2] = num2 * tr_ways[t]
+                        if use_or:
+                            acc[i, 3] = env | tr_or[t]
+                    else:
+                        acc[i, 1] += num * tr_ways[t]
+                        if use_num2:
+                            acc[i, 2] += num2 * tr_ways[t]
+                        if use_or:
+                            acc[i, 3] |= env | tr_or[t]
         n_touched = 0
         for c in range(n_cls):
             n_touched += count[c]
@@ -98,11 +103,11 @@ def split_layer(rec_start: np.ndarray, rec_val: np.ndarray, ent_state: np.ndarra
             for j in range(lo, lo + k):
                 i = touched[j]
                 out_state[n_out] = i - lo
-                out_num[n_out] = acc_num[i]
+                out_num[n_out] = acc[i, 1]
                 if use_num2:
-                    out_num2[n_out] = acc_num2[i]
+                    out_num2[n_out] = acc[i, 2]
                 if use_or:
-                    out_or[n_out] = acc_or[i]
+                    out_or[n_out] = acc[i, 3]
                 n_out += 1
             count[c] = 0
     out_rec_start[n_out_rec] = n_out

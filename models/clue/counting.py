@@ -657,8 +657,8 @@ class _Counter:
         """:meth:`split`'s remaining ``steps`` from the layer of (state, record) entries ``keys``, ``recs``
         (deals ``num``, envelope groups ``env_groups``), by the compiled :func:`._split_kernel.split_layer`
         (int64 throughout): each step's transitions are computed once per distinct state; with ``resolve``,
-        each showing resolved after the step that places its last card (:meth:`_resolved`).  Returns the last
-        layer by record."""
+        each showing resolved after the step that places its last card (:func:`_resolved`, merged as the next
+        step reads the records).  Returns the last layer by record."""
         if num.size != keys.size:         # counts off: not kept (1 per entry from here: a positive number)
             num = np.ones(keys.size, dtype=np.int64)
         if env_groups.size != keys.size:  # ors off: not kept
@@ -686,31 +686,39 @@ class _Counter:
                 due[max([at.get(c, -1) for c, q in pairs if (c, q) in bits], default=-1)].append(j)
         pending = set(range(len(resolve.showings))) if resolve is not None else set()
         layer = [rec_start, rec_val, ent_state, num, num2, env_groups]
+        # the records as the next step reads them: record g is the layer's records src[start[g]:start[g + 1]]
+        # together, their deals times factor (the identity until a showing is resolved)
+        merged = _identity(rec_val)
+        unmerged = False   # merged is not the identity
 
         def resolve_due(i: int) -> None:
+            nonlocal merged, unmerged
             assert resolve is not None
             for j in due.get(i, []):
+                unmerged = True
                 pending.discard(j)
                 still = {bits[pair] for k in pending for pair in resolve.showings[k] if pair in bits}
                 pos = [bits.get(pair, -1) for pair in resolve.showings[j]]
                 clear = sum(1 << b for b in pos if b >= 0 and b not in still)
-                layer[:] = self._resolved(kernel, layer, int(states.size), pos, clear, digit_shift[j], resolve.weigh,
-                                          use2, ors, options)
+                merged = _resolved(merged, pos, clear, digit_shift[j], resolve.weigh)
 
         env = self.prob.n
         if resolve is not None:
             resolve_due(-1)
         for i, moves in enumerate(steps):
-            rec_start, rec_val, ent_state, num, num2, env_groups = layer
+            rec_start, _, ent_state, num, num2, env_groups = layer
+            vals, group_start, src, factor = merged
             gi = moves[0][0]
             card = self.groups[gi].cards[0]
-            src, nxt, ways, placed, ends = self._transitions(moves, states, whole=True)  # per distinct state
-            per_state = np.bincount(src, minlength=states.size)
-            # the next layer's entries at most: each entry's transitions; in memory, this layer's three int64
-            # columns and the next one's (two without the envelope groups)
-            most_out = ent_state.size * int(per_state.max(initial=0))
+            src_, nxt, ways, placed, ends = self._transitions(moves, states, whole=True)  # per distinct state
+            per_state = np.bincount(src_, minlength=states.size)
+            # the next layer's entries at most: each entry read (an entry of a record merged into several
+            # records is read for each) times its transitions; in memory, this layer's three int64 columns and the
+            # next one's (two without the envelope groups)
+            n_read = ent_state.size if src.size == rec_start.size - 1 else int(np.diff(rec_start)[src].sum())
+            most_out = n_read * int(per_state.max(initial=0))
             check_size(f"Clue states kept apart by hand and shown cards (step {i + 1} of {len(steps)} left)",
-                       most_out, options, COMPILED_ENTRY_BYTES, error=LayerTooLarge)
+                       max(most_out, ent_state.size), options, COMPILED_ENTRY_BYTES, error=LayerTooLarge)
             per_move = np.diff([0, *ends])
             rec_steps = [(1 << shifts[gi] if q == player else 0) + (1 << bits[(card, q)] if (card, q) in bits else 0)
                          for _, q, *_ in moves]
@@ -718,59 +726,40 @@ class _Counter:
             env_or = np.repeat(np.array([1 << gi if q == env else 0 for _, q, *_ in moves], dtype=np.int64),
                                per_move) * (placed > 0)
             cls_inc, cls = _unique(inc, "quicksort")
-            order = np.argsort(src, kind="stable")
-            tr_start = np.searchsorted(src[order], np.arange(states.size + 1)).astype(np.int64)
+            order = np.argsort(src_, kind="stable")
+            tr_start = np.searchsorted(src_[order], np.arange(states.size + 1)).astype(np.int64)
             states, dst = _unique(nxt, "quicksort")
             # the next layer's buffers, as large as it may be, from numpy (which asks for huge pages: fresh memory
             # costs a page fault per page written); the kernel writes what it needs
-            out = [np.empty(rec_val.size * cls_inc.size + 1, dtype=np.int64),
-                   np.empty(rec_val.size * cls_inc.size, dtype=np.int64),
+            out = [np.empty(vals.size * cls_inc.size + 1, dtype=np.int64),
+                   np.empty(vals.size * cls_inc.size, dtype=np.int64),
                    *(np.empty(most_out, dtype=np.int64) for _ in range(2)),
                    np.empty(most_out if use2 else 0, dtype=np.int64),
                    np.empty(most_out if ors else 0, dtype=np.int64)]
             *out, n_rec, n_ent = kernel.split_layer(
-                rec_start, rec_val, ent_state, num, num2, env_groups, tr_start, dst[order].astype(np.int64),
-                ways[order].astype(np.int64), cls[order].astype(np.int64), env_or[order], cls_inc, int(states.size),
-                use2, ors, *out)
+                rec_start, vals, group_start, src, factor, ent_state, num, num2, env_groups, tr_start,
+                dst[order].astype(np.int64), ways[order].astype(np.int64), cls[order].astype(np.int64), env_or[order],
+                cls_inc, int(states.size), use2, ors, *out)
             layer[:] = [out[0][:n_rec + 1], out[1][:n_rec], out[2][:n_ent], out[3][:n_ent],
                         out[4][:n_ent if use2 else 0], out[5][:n_ent if ors else 0]]
+            merged, unmerged = _identity(layer[1]), False
             if resolve is not None:
                 resolve_due(i)
         rec_start, rec_val, ent_state, num, num2, env_groups = layer
+        vals, group_start, src, factor = merged
+        if unmerged:   # resolved after the last step: merge now
+            n_read = int(np.diff(rec_start)[src].sum())
+            check_size("Clue states kept apart by hand and shown cards (the showings resolved, no step left)", n_read,
+                       options, COMPILED_ENTRY_BYTES, error=LayerTooLarge)
+            out = [np.empty(vals.size + 1, dtype=np.int64), *(np.empty(n_read, dtype=np.int64) for _ in range(2)),
+                   np.empty(n_read if use2 else 0, dtype=np.int64), np.empty(n_read if ors else 0, dtype=np.int64)]
+            n_ent = kernel.merge_records(group_start, src, factor, rec_start, ent_state, num, num2, env_groups,
+                                         int(states.size), use2, ors, *out)
+            rec_start, rec_val, ent_state = out[0], vals, out[1][:n_ent]
+            num, num2, env_groups = out[2][:n_ent], out[3][:n_ent if use2 else 0], out[4][:n_ent if ors else 0]
         return SplitForm(states, rec_start, rec_val, ent_state, num,
                          env_groups if ors else np.zeros(ent_state.size, dtype=np.int64), digit_shift,
                          resolve is not None and resolve.weigh, num2)
-
-    def _resolved(self, kernel: ModuleType, layer: list[np.ndarray], n_states: int, pos: list[int], clear: int,
-                  shift: int, weigh: bool, use2: bool, ors: bool, options: Mapping[str, Any] | None
-                  ) -> list[np.ndarray]:
-        """A layer (``rec_start, rec_val, ent_state, num, num2, env_groups``) with one showing resolved: each
-        record once per card of the showing the shower holds (``pos``: the cards' watched bits, -1 for a card
-        the shower cannot hold), that card's position in the field at bit ``shift``, the bits ``clear`` dropped,
-        the deals times 6 / |held| with ``weigh``; records of one value merged
-        (:func:`._split_kernel.merge_records`)."""
-        rec_start, rec_val, ent_state, num, num2, env_groups = layer
-        held = [(rec_val >> b) & 1 if b >= 0 else np.zeros(rec_val.size, dtype=np.int64) for b in pos]
-        h = held[0] + held[1] + held[2]
-        base = rec_val & ~clear
-        src = [np.flatnonzero(x) for x in held]
-        vals = np.concatenate([base[s] | (k << shift) for k, s in enumerate(src)])
-        src_rec = np.concatenate(src)
-        factor = 6 // h[src_rec] if weigh else np.ones(src_rec.size, dtype=np.int64)
-        order = np.argsort(vals, kind="stable")
-        vals, src_rec, factor = vals[order], src_rec[order], factor[order]
-        first = np.flatnonzero(np.concatenate(([True], vals[1:] != vals[:-1]))) if vals.size else np.zeros(0, np.int64)
-        group_start = np.append(first, vals.size).astype(np.int64)
-        most_out = int(np.diff(rec_start)[src_rec].sum())
-        check_size("Clue states kept apart by hand and shown cards (a showing resolved, steps left)", most_out,
-                   options, COMPILED_ENTRY_BYTES, error=LayerTooLarge)
-        out = [np.empty(first.size + 1, dtype=np.int64), np.empty(most_out, dtype=np.int64),
-               np.empty(most_out, dtype=np.int64), np.empty(most_out if use2 else 0, dtype=np.int64),
-               np.empty(most_out if ors else 0, dtype=np.int64)]
-        n_ent = kernel.merge_records(group_start, src_rec.astype(np.int64), factor.astype(np.int64), rec_start,
-                                     ent_state, num, num2, env_groups, n_states, use2, ors, *out)
-        return [out[0], vals[first], out[1][:n_ent], out[2][:n_ent], out[3][:n_ent if use2 else 0],
-                out[4][:n_ent if ors else 0]]
 
     def _group_steps(self) -> list[list[tuple[int, int, bool, int, int]]]:
         """The moves grouped into steps that each make one layer: a one-card group in one step (its card
@@ -813,6 +802,38 @@ class _Counter:
                 deals[who, pools[gi][who, taken[gi][who]]] = where[who]
                 taken[gi][who] += 1
         return [tuple(row) for row in deals.tolist()]
+
+
+Merged = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]   # values, group starts, source records, factors
+
+
+def _identity(rec_val: np.ndarray) -> Merged:
+    """Every record on its own (:meth:`_Counter._split_compiled`'s merged records)."""
+    n = rec_val.size
+    return rec_val, np.arange(n + 1, dtype=np.int64), np.arange(n, dtype=np.int64), np.ones(n, dtype=np.int64)
+
+
+def _resolved(merged: Merged, pos: list[int], clear: int, shift: int, weigh: bool) -> Merged:
+    """Merged records with one showing resolved: each record once per card of the showing the shower holds
+    (``pos``: the cards' watched bits, -1 for a card the shower cannot hold), that card's position in the
+    field at bit ``shift``, the bits ``clear`` dropped, the deals times 6 / |held| with ``weigh``; records of
+    one value merged (their sources listed together)."""
+    vals, start, src, factor = merged
+    held = [(vals >> b) & 1 if b >= 0 else np.zeros(vals.size, dtype=np.int64) for b in pos]
+    h = held[0] + held[1] + held[2]
+    base = vals & ~clear
+    which = [np.flatnonzero(x) for x in held]
+    new = np.concatenate([base[w] | (k << shift) for k, w in enumerate(which)])
+    rec = np.concatenate(which)
+    order = np.argsort(new, kind="stable")
+    new, rec = new[order], rec[order]
+    f = 6 // h[rec] if weigh else np.ones(rec.size, dtype=np.int64)
+    sizes = start[rec + 1] - start[rec]   # each expansion's sources
+    ends = np.cumsum(sizes)
+    at = np.arange(int(ends[-1]) if ends.size else 0, dtype=np.int64) - np.repeat(ends - sizes - start[rec], sizes)
+    first = np.flatnonzero(np.concatenate(([True], new[1:] != new[:-1]))) if new.size else np.zeros(0, np.int64)
+    group_start = np.append((ends - sizes)[first], ends[-1] if ends.size else 0).astype(np.int64)
+    return new[first], group_start, src[at], factor[at] * np.repeat(f, sizes)
 
 
 _BINOM = np.array([[comb(r, x) for x in range(64)] for r in range(64)], dtype=np.int64)  # fits: C(63, 31) < 2**63

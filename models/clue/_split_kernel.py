@@ -24,7 +24,8 @@ def split_layer(rec_start: np.ndarray, rec_val: np.ndarray, group_start: np.ndar
     """One step: record ``r`` holds the entries ``rec_start[r]:rec_start[r + 1]`` (state index, deals, a
     second count of deals with ``use_num2``, OR of envelope groups).  The step reads them merged: its record
     ``g``, of value ``rec_val[g]``, is the records ``src_rec[group_start[g]:group_start[g + 1]]`` together,
-    the deals of each times its ``src_factor`` (not the second count: see :func:`merge_records`).  State
+    the deals of each times its ``src_factor`` (not the second count: see :func:`merge_records`); with no
+    ``group_start`` (empty), every record on its own.  State
     ``s`` has the transitions ``tr_start[s]:tr_start[s + 1]`` (next state, ways, class of the record's
     increment, envelope group bit; without ``use_or`` the envelope groups are not kept and the output's are
     left unset, likewise the second count).  Writes the next layer the same way to the ``out_`` buffers (the
@@ -44,12 +45,14 @@ def split_layer(rec_start: np.ndarray, rec_val: np.ndarray, group_start: np.ndar
     acc = np.zeros((n_cls * n_next, 4), np.int64)
     touched = np.empty(n_cls * n_next, np.int64)   # per class c, from c * n_next: the cells reached
     count = np.zeros(n_cls, np.int64)
+    merged = group_start.shape[0] > 0
     n_out = 0
     n_out_rec = 0
     for r in range(n_rec):
-        for g in range(group_start[r], group_start[r + 1]):
-            sr = src_rec[g]
-            f = src_factor[g]
+        g0, g1 = (group_start[r], group_start[r + 1]) if merged else (r, r + 1)
+        for g in range(g0, g1):
+            sr = src_rec[g] if merged else g
+            f = src_factor[g] if merged else 1
             for e in range(rec_start[sr], rec_start[sr + 1]):
                 s = ent_state[e]
                 num = ent_num[e] * f

@@ -715,7 +715,7 @@ class _Counter:
             # the next layer's entries at most: each entry read (an entry of a record merged into several
             # records is read for each) times its transitions; in memory, this layer's three int64 columns and the
             # next one's (two without the envelope groups)
-            n_read = ent_state.size if src.size == rec_start.size - 1 else int(np.diff(rec_start)[src].sum())
+            n_read = ent_state.size if not group_start.size else int(np.diff(rec_start)[src].sum())
             most_out = n_read * int(per_state.max(initial=0))
             check_size(f"Clue states kept apart by hand and shown cards (step {i + 1} of {len(steps)} left)",
                        max(most_out, ent_state.size), options, COMPILED_ENTRY_BYTES, error=LayerTooLarge)
@@ -808,9 +808,13 @@ Merged = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]   # values, group
 
 
 def _identity(rec_val: np.ndarray) -> Merged:
-    """Every record on its own (:meth:`_Counter._split_compiled`'s merged records)."""
-    n = rec_val.size
-    return rec_val, np.arange(n + 1, dtype=np.int64), np.arange(n, dtype=np.int64), np.ones(n, dtype=np.int64)
+    """Every record on its own (:meth:`_Counter._split_compiled`'s merged records; the lists left empty)."""
+    empty = np.zeros(0, dtype=np.int64)
+    return rec_val, empty, empty, empty
+
+
+def _identity_lists(n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    return np.arange(n + 1, dtype=np.int64), np.arange(n, dtype=np.int64), np.ones(n, dtype=np.int64)
 
 
 def _resolved(merged: Merged, pos: list[int], clear: int, shift: int, weigh: bool) -> Merged:
@@ -819,13 +823,15 @@ def _resolved(merged: Merged, pos: list[int], clear: int, shift: int, weigh: boo
     field at bit ``shift``, the bits ``clear`` dropped, the deals times 6 / |held| with ``weigh``; records of
     one value merged (their sources listed together)."""
     vals, start, src, factor = merged
+    if not start.size:
+        start, src, factor = _identity_lists(vals.size)
     held = [(vals >> b) & 1 if b >= 0 else np.zeros(vals.size, dtype=np.int64) for b in pos]
     h = held[0] + held[1] + held[2]
     base = vals & ~clear
     which = [np.flatnonzero(x) for x in held]
     new = np.concatenate([base[w] | (k << shift) for k, w in enumerate(which)])
     rec = np.concatenate(which)
-    order = np.argsort(new, kind="stable")
+    order = np.argsort(new, kind="quicksort")   # any order of a merged record's sources will do
     new, rec = new[order], rec[order]
     f = 6 // h[rec] if weigh else np.ones(rec.size, dtype=np.int64)
     sizes = start[rec + 1] - start[rec]   # each expansion's sources

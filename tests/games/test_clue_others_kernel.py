@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from sleuth.models.clue import counting
 from sleuth.models.clue.counting import _Counter
-from sleuth.models.clue.others import brute_force_others, envelope_beliefs, others_knowledge
+from sleuth.models.clue.others import brute_force_others, envelope_beliefs, others_knowledge, showings_to
 from sleuth.models.clue.simulate import simulate
 from sleuth.models.clue.state import ClueState
 from tests.games.test_clue import random_problem
@@ -28,16 +28,22 @@ pytestmark = pytest.mark.skipif(counting.split_kernel() is None, reason="numba i
 @contextmanager
 def engine(name: str, kernel_from: int = 0) -> Iterator[list[int]]:
     """``compiled``: the split passes compiled from ``kernel_from`` entries in a layer; ``numpy``: never.
-    Yields a list that counts the compiled passes."""
+    Yields a list that counts the compiled passes (1 each) and the showings they resolved (2 each)."""
     runs: list[int] = []
     original = _Counter._split_compiled
+    resolved = counting._resolved
 
     def counted(self: _Counter, *args: object, **kw: object) -> counting.SplitForm:
         runs.append(1)
         return original(self, *args, **kw)  # type: ignore[arg-type]
 
+    def counted_resolution(*args: object, **kw: object) -> counting.Merged:
+        runs.append(2)
+        return resolved(*args, **kw)  # type: ignore[arg-type]
+
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(_Counter, "_split_compiled", counted)
+        mp.setattr(counting, "_resolved", counted_resolution)
         if name == "numpy":
             mp.setattr(counting, "split_kernel", lambda: None)
         mp.setattr(counting, "KERNEL_FROM", kernel_from)
@@ -53,6 +59,8 @@ def check_against_brute_force(game: ClueState) -> int:
         fast = others_knowledge(game)
         beliefs = {p: envelope_beliefs(game, p) for p in players}
     assert runs
+    if any(s.card is None for p in players for s in showings_to(game, p)):   # showings resolved into views
+        assert 2 in runs
     for p in players:
         assert fast[p] == brute_force_others(game, p), (game, p)
         want_known, want_entropy = brute_beliefs(game, p)
@@ -119,6 +127,7 @@ def test_compiled_equals_numpy_on_the_classic_deck(index: int) -> None:
         with engine(name, 2000) as runs:
             got[name] = (others_knowledge(game), envelope_beliefs(game, p))
         assert bool(runs) == (name == "compiled")
+        assert (2 in runs) == (name == "compiled")   # the compiled passes resolved showings
     (others_n, beliefs_n), (others_c, beliefs_c) = got["numpy"], got["compiled"]
     assert others_c == others_n
     assert beliefs_c["knows"] == beliefs_n["knows"]

@@ -159,16 +159,18 @@ class _Split:
 
         # compiled passes that resolve the showings (:meth:`.counting._Counter.split`; while the record and the
         # weighed counts fit in int64): the named cards in the counting order, which closes the showings' sets
-        # early; else in the reverse order (fewer entries on most slow states without resolving), unless an
-        # estimate finds the counting order far better; the numpy pass as it was
+        # early, unless an estimate finds the reverse order clearly cheaper; passes that do not resolve: the
+        # reverse order (fewer entries on most slow states without resolving), unless the estimate finds the
+        # counting order far cheaper (each order is far better than the other on some slow states); the numpy
+        # pass as it was
         self.resolving = compiled and _resolvable(prob, player, len(self.watched), len(unseen), weigh and counts)
         counter = self.counter = counter_in(split_kernel() is not None and not self.resolving)
-        if compiled and not self.resolving and split_kernel() is not None and \
-                _records_bound(prob, player, single) >= ESTIMATE_FROM:
-            plain = counter_in(False)
-            if [g.cards for g in plain.groups] != [g.cards for g in counter.groups] and \
-                    plain.split_cost(player, self.watched) < 0.6 * counter.split_cost(player, self.watched):
-                counter = self.counter = plain
+        if compiled and split_kernel() is not None and _records_bound(prob, player, single) >= ESTIMATE_FROM:
+            other = counter_in(self.resolving)   # the other order
+            if [g.cards for g in other.groups] != [g.cards for g in counter.groups] and \
+                    other.split_cost(player, self.watched) < (0.8 if self.resolving else 0.6) * \
+                    counter.split_cost(player, self.watched):
+                counter = self.counter = other
         self.shift, width = [], 0
         for cards, _ in classes:
             self.shift.append(width)
@@ -320,7 +322,7 @@ class _Split:
         return out
 
 
-ESTIMATE_FROM = 10_000_000   # the records bound from which a split pass compares its two card orders
+ESTIMATE_FROM = 1_000_000   # the records bound from which a split pass compares its two card orders
 
 
 def _resolvable(prob: Problem, player: int, watched: int, unseen: int, weigh: bool) -> bool:

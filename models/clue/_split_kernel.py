@@ -318,9 +318,12 @@ def belief_sums(order: np.ndarray, comp: np.ndarray, held: np.ndarray, code: np.
     touched = np.empty(n_codes, np.int64)
     cells = np.zeros(n_codes * n_trip, np.int64)
     cell_list = np.empty(n_codes * n_trip, np.int64)
-    ways_of = np.empty(n_codes * n_trip, np.int64)
     n_groups = group_size.shape[0]
     left = np.empty(n_groups, np.int64)
+    n_log = 1 << 12
+    log2_of = np.zeros(n_log, np.float64)   # log2 of small integers, looked up
+    for x in range(1, n_log):
+        log2_of[x] = np.log2(x)
     codes = np.empty(max_views, np.int64)
     shares = np.empty(max_views, np.int64)
     n = order.shape[0]
@@ -375,15 +378,12 @@ def belief_sums(order: np.ndarray, comp: np.ndarray, held: np.ndarray, code: np.
             x = cell_list[j]
             v = x // n_trip
             tr = x % n_trip
-            ways_of[j] = left[triple_groups[tr, 0]] * left[triple_groups[tr, 1]] * left[triple_groups[tr, 2]]
-            total[v] += cells[x]
-            triples[v] += ways_of[j]
-        for j in range(n_cells):
-            x = cell_list[j]
-            v = x // n_trip
-            d = float(cells[x])
-            t = float(total[v])
-            ent[v] += d / t * np.log2(ways_of[j] * t / d)
+            w = left[triple_groups[tr, 0]] * left[triple_groups[tr, 1]] * left[triple_groups[tr, 2]]
+            d = cells[x]
+            total[v] += d
+            triples[v] += w
+            # the view's entropy is log2(total) + sum(d * (log2 w - log2 d)) / total (d: deals of a cell)
+            ent[v] += d * ((log2_of[w] if w < n_log else np.log2(w)) - (log2_of[d] if d < n_log else np.log2(d)))
             cells[x] = 0
         for t in range(n_touched):
             v = touched[t]
@@ -391,7 +391,7 @@ def belief_sums(order: np.ndarray, comp: np.ndarray, held: np.ndarray, code: np.
                 if not state[v] & 2:
                     missing = 1
                 if acc_w[v] != 0:
-                    entropy += float(acc_w[v]) * ent[v]
+                    entropy += float(acc_w[v]) * (np.log2(total[v]) + ent[v] / total[v])
                     if triples[v] == 1:
                         knows += acc_w[v]
             acc_w[v] = 0

@@ -165,7 +165,8 @@ class _Split:
         # pass as it was
         self.resolving = compiled and _resolvable(prob, player, len(self.watched), len(unseen), weigh and counts)
         counter = self.counter = counter_in(split_kernel() is not None and not self.resolving)
-        if compiled and split_kernel() is not None and _records_bound(prob, player, single) >= ESTIMATE_FROM:
+        if compiled and split_kernel() is not None and \
+                _records_bound(prob, player, single) >= ESTIMATE_FROM[self.resolving]:
             other = counter_in(self.resolving)   # the other order
             if [g.cards for g in other.groups] != [g.cards for g in counter.groups] and \
                     other.split_cost(player, self.watched) < (0.8 if self.resolving else 0.6) * \
@@ -322,7 +323,8 @@ class _Split:
         return out
 
 
-ESTIMATE_FROM = 1_000_000   # the records bound from which a split pass compares its two card orders
+# the records bound from which a split pass compares its two card orders (without, with resolving)
+ESTIMATE_FROM = (10_000_000, 100_000)
 
 
 def _resolvable(prob: Problem, player: int, watched: int, unseen: int, weigh: bool) -> bool:

@@ -672,9 +672,11 @@ class _Counter:
         num, env_groups = num.astype(np.int64), env_groups.astype(np.int64)
         width = max([*(b + 1 for b in bits.values()), *(sh + len(self.groups[gi].cards).bit_length()
                                                         for gi, sh in shifts.items()), 0])
-        if resolve is not None and (width + 2 * len(resolve.showings) > 62 or resolve.weigh
-                                    and deal_bound(self.prob) * 6 ** len(resolve.showings) >= 1 << 62):
-            resolve = None   # the digits past int64, or the weighed counts might be
+        if resolve is not None and (width + 2 * len(resolve.showings) > 62 or
+                                    deal_bound(self.prob) * 6 ** len(resolve.showings) >= 1 << 62):
+            # the digits past int64, or the counts might be: a deal is in up to 3 records per showing resolved
+            # (weighed: its shares add up to 6)
+            resolve = None
         use2 = resolve is not None and resolve.weigh and resolve.unweighed
         num2 = num.copy() if use2 else np.zeros(0, dtype=np.int64)
         digit_shift = tuple(width + 2 * j for j in range(len(resolve.showings))) if resolve is not None else ()

@@ -163,7 +163,7 @@ class _Split:
         # reverse order (fewer entries on most slow states without resolving), unless the estimate finds the
         # counting order far cheaper (each order is far better than the other on some slow states); the numpy
         # pass as it was
-        self.resolving = compiled and _resolvable(prob, player, len(self.watched), len(unseen), weigh and counts)
+        self.resolving = compiled and _resolvable(prob, player, len(self.watched), len(unseen))
         counter = self.counter = counter_in(split_kernel() is not None and not self.resolving)
         if compiled and split_kernel() is not None and \
                 _records_bound(prob, player, single) >= ESTIMATE_FROM[self.resolving]:
@@ -327,12 +327,12 @@ class _Split:
 ESTIMATE_FROM = (10_000_000, 100_000)
 
 
-def _resolvable(prob: Problem, player: int, watched: int, unseen: int, weigh: bool) -> bool:
+def _resolvable(prob: Problem, player: int, watched: int, unseen: int) -> bool:
     """Whether a compiled split pass may resolve its showings: the record with a 2-bit field per showing fits
-    in int64 (bounded by a bit per card the player may hold and per watched pair), and with ``weigh`` the
-    weighed counts do (at most the deal bound times 6 per showing)."""
+    in int64 (bounded by a bit per card the player may hold and per watched pair), and so do the counts (at
+    most the deal bound times 6 per showing: a deal is in up to 3 views per showing, weighed 6 in all)."""
     bits = sum(1 for m in prob.allowed if m >> player & 1) + watched + 2 * unseen
-    return unseen > 0 and bits <= 62 and (not weigh or deal_bound(prob) * 6 ** unseen < 1 << 62)
+    return unseen > 0 and bits <= 62 and deal_bound(prob) * 6 ** unseen < 1 << 62
 
 
 def _records_bound(prob: Problem, player: int, watched: set[int]) -> int:

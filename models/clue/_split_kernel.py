@@ -421,3 +421,76 @@ def read_records(records: np.ndarray, field_shift: np.ndarray, field_mask: np.nd
         comp[r] = c
         held[r] = h
     return comp, held
+
+
+def resolve_records(vals: np.ndarray, group_start: np.ndarray, src_rec: np.ndarray, src_factor: np.ndarray,
+                    pos: np.ndarray, clear: int, shift: int, weigh: bool
+                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Merged records (values ``vals``, record ``g`` the layer's records ``src_rec[group_start[g]:group_start[g
+    + 1]]`` times ``src_factor``; every record on its own when ``group_start`` is empty) with one showing
+    resolved: each record once per card ``k`` of the showing its shower holds (bit ``pos[k]`` of the value;
+    -1: never), its value with the bits ``clear`` dropped and ``k`` at bit ``shift``, its deals times 6 /
+    (cards held) with ``weigh``.  Records of one value are merged (a hash table, values modulo a prime; in the
+    order they first appear).  Returns the new values, group starts, sources and factors."""
+    n = vals.shape[0]
+    merged = group_start.shape[0] > 0
+    size = 6 * n + 3   # a prime at least that (values mod a prime spread well, whatever bits they vary in)
+    while True:
+        d = 2
+        while d * d <= size and size % d:
+            d += 1
+        if d * d > size:
+            break
+        size += 1
+    slot_val = np.empty(size, np.int64)
+    slot_id = np.full(size, -1, np.int64)
+    exp_out = np.empty(3 * n, np.int64)   # per expansion: its new record, its record, its factor
+    exp_rec = np.empty(3 * n, np.int64)
+    exp_f = np.empty(3 * n, np.int64)
+    out_vals = np.empty(3 * n, np.int64)
+    n_exp = 0
+    n_out = 0
+    for g in range(n):
+        h = 0
+        for k in range(3):
+            if pos[k] >= 0 and (vals[g] >> pos[k]) & 1:
+                h += 1
+        if h == 0:
+            continue
+        for k in range(3):
+            if pos[k] >= 0 and (vals[g] >> pos[k]) & 1:
+                v = (vals[g] & ~clear) | (k << shift)
+                i = v % size
+                while slot_id[i] >= 0 and slot_val[i] != v:
+                    i = i + 1 if i + 1 < size else 0
+                if slot_id[i] < 0:
+                    slot_id[i] = n_out
+                    slot_val[i] = v
+                    out_vals[n_out] = v
+                    n_out += 1
+                exp_out[n_exp] = slot_id[i]
+                exp_rec[n_exp] = g
+                exp_f[n_exp] = 6 // h if weigh else 1
+                n_exp += 1
+    out_start = np.zeros(n_out + 1, np.int64)
+    for e in range(n_exp):
+        g = exp_rec[e]
+        out_start[exp_out[e] + 1] += group_start[g + 1] - group_start[g] if merged else 1
+    for o in range(n_out):
+        out_start[o + 1] += out_start[o]
+    fill = out_start[:n_out].copy()
+    out_src = np.empty(out_start[n_out], np.int64)
+    out_factor = np.empty(out_start[n_out], np.int64)
+    for e in range(n_exp):
+        g = exp_rec[e]
+        o = exp_out[e]
+        if merged:
+            for j in range(group_start[g], group_start[g + 1]):
+                out_src[fill[o]] = src_rec[j]
+                out_factor[fill[o]] = src_factor[j] * exp_f[e]
+                fill[o] += 1
+        else:
+            out_src[fill[o]] = g
+            out_factor[fill[o]] = exp_f[e]
+            fill[o] += 1
+    return out_vals[:n_out], out_start, out_src, out_factor

@@ -187,8 +187,8 @@ def split_kernel() -> ModuleType | None:
         return None
 
 
-KERNELS = ("split_layer", "merge_records", "finish", "_codes", "_remaining", "knowledge_sums", "belief_sums",
-           "read_records")
+KERNELS = ("split_layer", "merge_records", "resolve_records", "finish", "_codes", "_remaining", "knowledge_sums",
+           "belief_sums", "read_records")
 
 ENTRY_BYTES = 32  # what one state (key, forward and backward count) or one transition kept costs, in int64
 OBJECT_FACTOR = 5  # the same as Python integers in object arrays (the keys or counts past 62 bits)
@@ -250,6 +250,10 @@ class SplitForm:
         """One entry per (state, record): states, records, deals, envelope groups."""
         return (self.states[self.ent_state], np.repeat(self.rec_val, np.diff(self.rec_start)), self.num,
                 self.env_groups)
+
+
+class Reorder(Exception):
+    """A split pass stopped to be run in another card order (:meth:`_Counter.split` ``reorder``)."""
 
 
 @dataclass
@@ -528,8 +532,8 @@ class _Counter:
     def split(self, player: int | None, watched: Sequence[tuple[int, int]], *, counts: bool = True,
               by_envelope: bool = False, ors: bool = True, options: Mapping[str, Any] | None = None,
               rows: bool = True, kernel_from: int | None = None,
-              showings: Sequence[Sequence[tuple[int, int]]] = (), weigh: bool = False, unweighed: bool = False
-              ) -> tuple[np.ndarray, list[int], list[int]]:
+              showings: Sequence[Sequence[tuple[int, int]]] = (), weigh: bool = False, unweighed: bool = False,
+              reorder: Callable[[], bool] | None = None) -> tuple[np.ndarray, list[int], list[int]]:
         """One forward pass that keeps the deals apart by a *record*: how many cards of each group
         ``player`` takes (None: no player's), and for each ``(card, place)`` of ``watched`` (cards of
         one-card groups) whether the card is there.  Per record of the complete deals: the number of deals
@@ -545,7 +549,8 @@ class _Counter:
         becomes one record per card the shower holds there (the card shown, a field of the record) and the
         watched bits no showing still needs are dropped, so that records of one view merge early
         (:class:`SplitForm` ``digit_shift``); ``weigh``: the deals are then weighed by 6 / |held| per showing,
-        and ``unweighed`` keeps them unweighed too (``num2``)."""
+        and ``unweighed`` keeps them unweighed too (``num2``).  ``reorder``: asked when the pass turns compiled
+        (a large pass), raises :class:`Reorder` when it says so (the caller runs the pass in another order)."""
         self.form: SplitForm | None = None
         pbit = 0 if player is None else 1 << player
         env = self.prob.n
@@ -586,6 +591,8 @@ class _Counter:
             rec_steps = [(1 << shifts[gi] if q == player else 0) + (1 << bits[(card, q)] if (card, q) in bits else 0)
                          for _, q, *_ in moves]
             if kernel is not None and keys.size >= (KERNEL_FROM if kernel_from is None else kernel_from):
+                if reorder is not None and reorder():
+                    raise Reorder
                 resolve = _Resolve(showings, weigh, unweighed) if showings and not rows else None
                 self.form = self._split_compiled(kernel, steps[i:], keys, recs, num, env_groups, player, shifts,
                                                  bits, ors, options, resolve)
@@ -815,33 +822,15 @@ def _identity(rec_val: np.ndarray) -> Merged:
     return rec_val, empty, empty, empty
 
 
-def _identity_lists(n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    return np.arange(n + 1, dtype=np.int64), np.arange(n, dtype=np.int64), np.ones(n, dtype=np.int64)
-
-
 def _resolved(merged: Merged, pos: list[int], clear: int, shift: int, weigh: bool) -> Merged:
-    """Merged records with one showing resolved: each record once per card of the showing the shower holds
-    (``pos``: the cards' watched bits, -1 for a card the shower cannot hold), that card's position in the
-    field at bit ``shift``, the bits ``clear`` dropped, the deals times 6 / |held| with ``weigh``; records of
-    one value merged (their sources listed together)."""
-    vals, start, src, factor = merged
-    if not start.size:
-        start, src, factor = _identity_lists(vals.size)
-    held = [(vals >> b) & 1 if b >= 0 else np.zeros(vals.size, dtype=np.int64) for b in pos]
-    h = held[0] + held[1] + held[2]
-    base = vals & ~clear
-    which = [np.flatnonzero(x) for x in held]
-    new = np.concatenate([base[w] | (k << shift) for k, w in enumerate(which)])
-    rec = np.concatenate(which)
-    order = np.argsort(new, kind="quicksort")   # any order of a merged record's sources will do
-    new, rec = new[order], rec[order]
-    f = 6 // h[rec] if weigh else np.ones(rec.size, dtype=np.int64)
-    sizes = start[rec + 1] - start[rec]   # each expansion's sources
-    ends = np.cumsum(sizes)
-    at = np.arange(int(ends[-1]) if ends.size else 0, dtype=np.int64) - np.repeat(ends - sizes - start[rec], sizes)
-    first = np.flatnonzero(np.concatenate(([True], new[1:] != new[:-1]))) if new.size else np.zeros(0, np.int64)
-    group_start = np.append((ends - sizes)[first], ends[-1] if ends.size else 0).astype(np.int64)
-    return new[first], group_start, src[at], factor[at] * np.repeat(f, sizes)
+    """Merged records with one showing resolved (:func:`._split_kernel.resolve_records`): each record once per
+    card of the showing the shower holds (``pos``: the cards' watched bits, -1 for a card the shower cannot
+    hold), that card's position in the field at bit ``shift``, the bits ``clear`` dropped, the deals times 6
+    / |held| with ``weigh``; records of one value merged (their sources listed together)."""
+    kernel = split_kernel()
+    assert kernel is not None
+    out: Merged = kernel.resolve_records(*merged, np.array(pos, dtype=np.int64), clear, shift, weigh)
+    return out
 
 
 _BINOM = np.array([[comb(r, x) for x in range(64)] for r in range(64)], dtype=np.int64)  # fits: C(63, 31) < 2**63

@@ -35,7 +35,8 @@ import numpy as np
 from sleuth.errors import InternalError
 from sleuth import knowledge as kn
 
-from .counting import Counts, Problem, _Counter, _segment_or, _segment_sum, _unique_pairs, deal_bound, split_kernel
+from .counting import (Counts, Problem, Reorder, _Counter, _segment_or, _segment_sum, _unique_pairs, deal_bound,
+                       split_kernel)
 from .state import CATEGORIES, Deck, ClueState, Obs, ObsKind, Suggestion
 
 PARTS = ("envelope", *CATEGORIES)
@@ -158,30 +159,39 @@ class _Split:
                             reverse=reverse)
 
         # compiled passes that resolve the showings (:meth:`.counting._Counter.split`; while the record and the
-        # weighed counts fit in int64): the named cards in the counting order, which closes the showings' sets
-        # early, unless an estimate finds the reverse order clearly cheaper; passes that do not resolve: the
-        # reverse order (fewer entries on most slow states without resolving), unless the estimate finds the
-        # counting order far cheaper (each order is far better than the other on some slow states); the numpy
-        # pass as it was
+        # counts fit in int64): the named cards in the counting order, which closes the showings' sets early; a
+        # pass large enough to turn compiled asks an estimate (:meth:`.counting._Counter.split_cost`) and starts
+        # again in the reverse order where that is clearly cheaper (each order is far better than the other on
+        # some slow states).  Passes that do not resolve: the reverse order (fewer entries on most slow states
+        # without resolving), unless the estimate finds the counting order far cheaper.  The numpy pass as it was
         self.resolving = compiled and _resolvable(prob, player, len(self.watched), len(unseen))
         counter = self.counter = counter_in(split_kernel() is not None and not self.resolving)
-        if compiled and split_kernel() is not None and \
-                _records_bound(prob, player, single) >= ESTIMATE_FROM[self.resolving]:
-            other = counter_in(self.resolving)   # the other order
+        if compiled and split_kernel() is not None and not self.resolving and \
+                _records_bound(prob, player, single) >= ESTIMATE_FROM:
+            other = counter_in(False)
             if [g.cards for g in other.groups] != [g.cards for g in counter.groups] and \
-                    other.split_cost(player, self.watched) < (0.8 if self.resolving else 0.6) * \
-                    counter.split_cost(player, self.watched):
+                    other.split_cost(player, self.watched) < 0.6 * counter.split_cost(player, self.watched):
                 counter = self.counter = other
+        reverse: list[_Counter] = []
+
+        def reorder() -> bool:   # a large resolving pass: the reverse order where clearly cheaper
+            reverse.append(counter_in(True))
+            return [g.cards for g in reverse[0].groups] != [g.cards for g in counter.groups] and \
+                reverse[0].split_cost(player, self.watched) < 0.8 * counter.split_cost(player, self.watched)
         self.shift, width = [], 0
         for cards, _ in classes:
             self.shift.append(width)
             width += len(cards).bit_length()
         compiled = compiled and width <= 62 and len(self.watched) <= 62 and 3 ** len(unseen) <= MAX_CODES
-        records, nums, ors = counter.split(player, self.watched, counts=counts, by_envelope=envelopes,
-                                           ors=masks and not envelopes, rows=not compiled, kernel_from=kernel_from,
-                                           showings=[[(c, s.shower) for c in s.cards] for s in unseen]
-                                           if self.resolving else (),
-                                           weigh=weigh and counts, unweighed=unweighed)
+        run = functools.partial(_Counter.split, player=player, watched=self.watched, counts=counts,
+                                by_envelope=envelopes, ors=masks and not envelopes, rows=not compiled,
+                                kernel_from=kernel_from, weigh=weigh and counts, unweighed=unweighed,
+                                showings=[[(c, s.shower) for c in s.cards] for s in unseen] if self.resolving else ())
+        try:
+            records, nums, ors = run(counter, reorder=reorder if self.resolving and compiled else None)
+        except Reorder:
+            counter = self.counter = reverse[0]
+            records, nums, ors = run(counter)
         self.form = counter.form if compiled else None
         self.group_class = [class_of.get(g.cards[0], -1) for g in counter.groups]
         self._held: dict[int, list[tuple[int, ...]]] = {}
@@ -323,8 +333,7 @@ class _Split:
         return out
 
 
-# the records bound from which a split pass compares its two card orders (without, with resolving)
-ESTIMATE_FROM = (10_000_000, 100_000)
+ESTIMATE_FROM = 10_000_000   # the records bound from which a pass that does not resolve compares its two orders
 
 
 def _resolvable(prob: Problem, player: int, watched: int, unseen: int) -> bool:

@@ -4,6 +4,7 @@ small decks (every layer compiled, Hypothesis drawing the games), and as the num
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
 from collections.abc import Iterator
@@ -50,20 +51,27 @@ def engine(name: str, kernel_from: int = 0) -> Iterator[list[int]]:
         yield runs
 
 
-def check_against_brute_force(game: ClueState, resolving: bool = True) -> int:
+def check_against_brute_force(game: ClueState, resolving: bool = True, reordered: bool = False) -> int:
     """others_knowledge and envelope_beliefs of every other player, compiled, against brute force; how many
     (player, part) pairs may be known.  ``resolving`` off: the passes told that their records or counts might
-    pass int64 once the showings are resolved (they then keep the held cards apart to the end)."""
+    pass int64 once the showings are resolved (they then keep the held cards apart to the end).
+    ``reordered``: the estimate always finds the reverse order cheaper (the passes start again in it)."""
     known = 0
     players = [p for p in range(len(game.players)) if p != game.viewer]
     with engine("compiled") as runs, pytest.MonkeyPatch.context() as mp:
         if not resolving:
             mp.setattr(others, "_resolvable", lambda *args: False)
+        if reordered:   # asked for the reverse order first, then for the counting order
+            costs = itertools.cycle([0.0, 1.0])
+            mp.setattr(_Counter, "split_cost", lambda *args: next(costs))
+            restarted = counting.Reorder.__init__
+            mp.setattr(counting.Reorder, "__init__", lambda *args: runs.append(3) or restarted(*args))
         fast = others_knowledge(game)
         beliefs = {p: envelope_beliefs(game, p) for p in players}
     assert runs
     if any(s.card is None for p in players for s in showings_to(game, p)):   # showings resolved into views
         assert (2 in runs) == resolving
+        assert (3 in runs) == reordered
     for p in players:
         assert fast[p] == brute_force_others(game, p), (game, p)
         want_known, want_entropy = brute_beliefs(game, p)
@@ -77,6 +85,10 @@ def check_against_brute_force(game: ClueState, resolving: bool = True) -> int:
 def test_compiled_passes_match_brute_force(seed: int, players: int) -> None:
     known = sum(check_against_brute_force(game) for game in small_states(seed, players, 3, 1))
     assert known
+
+
+def test_compiled_passes_restarted_in_the_reverse_order_match_brute_force() -> None:
+    assert sum(check_against_brute_force(game, reordered=True) for game in small_states(54, 3, 3, 1))
 
 
 def test_compiled_passes_that_cannot_resolve_match_brute_force() -> None:

@@ -174,10 +174,16 @@ class _Split:
                 counter = self.counter = other
         reverse: list[_Counter] = []
 
-        def reorder() -> bool:   # a large resolving pass: the reverse order where clearly cheaper
+        def reorder() -> bool:
+            """A large resolving pass: start again in the reverse order where the estimate finds it clearly
+            cheaper; a pass kept apart by the envelope (many states per record: a showing resolved early copies
+            them) where it finds it not clearly dearer, and then without resolving (measured on the slowest
+            states of three-player games)."""
             reverse.append(counter_in(True))
-            return [g.cards for g in reverse[0].groups] != [g.cards for g in counter.groups] and \
-                reverse[0].split_cost(player, self.watched) < 0.8 * counter.split_cost(player, self.watched)
+            if [g.cards for g in reverse[0].groups] == [g.cards for g in counter.groups]:
+                return False
+            cost, other = counter.split_cost(player, self.watched), reverse[0].split_cost(player, self.watched)
+            return other < (1 / 0.9 if envelopes else 0.8) * cost
         self.shift, width = [], 0
         for cards, _ in classes:
             self.shift.append(width)
@@ -191,7 +197,8 @@ class _Split:
             records, nums, ors = run(counter, reorder=reorder if self.resolving and compiled else None)
         except Reorder:
             counter = self.counter = reverse[0]
-            records, nums, ors = run(counter)
+            self.resolving = not envelopes
+            records, nums, ors = run(counter, showings=run.keywords["showings"] if self.resolving else ())
         self.form = counter.form if compiled else None
         self.group_class = [class_of.get(g.cards[0], -1) for g in counter.groups]
         self._held: dict[int, list[tuple[int, ...]]] = {}

@@ -55,14 +55,15 @@ def check_against_brute_force(game: ClueState, resolving: bool = True, reordered
     """others_knowledge and envelope_beliefs of every other player, compiled, against brute force; how many
     (player, part) pairs may be known.  ``resolving`` off: the passes told that their records or counts might
     pass int64 once the showings are resolved (they then keep the held cards apart to the end).
-    ``reordered``: the estimate always finds the reverse order cheaper (the passes start again in it)."""
+    ``reordered``: the estimate always finds the reverse order cheaper (the passes start again in it, those
+    kept apart by the envelope without resolving)."""
     known = 0
     players = [p for p in range(len(game.players)) if p != game.viewer]
     with engine("compiled") as runs, pytest.MonkeyPatch.context() as mp:
         if not resolving:
             mp.setattr(others, "_resolvable", lambda *args: False)
-        if reordered:   # asked for the reverse order first, then for the counting order
-            costs = itertools.cycle([0.0, 1.0])
+        if reordered:   # asked for the counting order first, then for the reverse
+            costs = itertools.cycle([1.0, 0.0])
             mp.setattr(_Counter, "split_cost", lambda *args: next(costs))
             restarted = counting.Reorder.__init__
             mp.setattr(counting.Reorder, "__init__", lambda *args: runs.append(3) or restarted(*args))

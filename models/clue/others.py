@@ -142,12 +142,13 @@ class _Split:
 
     def __init__(self, prob: Problem, player: int, classes: Classes, unseen: Sequence[Showing], *,
                  counts: bool, envelopes: bool = False, masks: bool = True, compiled: bool = False,
-                 kernel_from: int | None = None, weigh: bool = False, unweighed: bool = False) -> None:
+                 kernel_from: int | None = None, weigh: bool = False, unweighed: bool = False,
+                 resolve: bool = True) -> None:
         """``compiled``: where the pass runs compiled (:attr:`form` not None; from ``kernel_from`` entries in a
         layer, default :data:`.counting.KERNEL_FROM`), keep its last layer by record (:attr:`comp` and
         :attr:`held_bits` per record of :attr:`form`) and make no rows; the compiled part resolves the unseen
-        showings into the card shown (a record is then one view, :attr:`code`), its deals weighed by the
-        view's share with ``weigh`` (and kept unweighed too with ``unweighed``)."""
+        showings into the card shown (a record is then one view, :attr:`code`; not with ``resolve`` off), its
+        deals weighed by the view's share with ``weigh`` (and kept unweighed too with ``unweighed``)."""
         self.classes, self.unseen, self.player = classes, unseen, player
         self.args = {"counts": counts, "envelopes": envelopes, "masks": masks}
         class_of = self.class_of = {c: k for k, (cards, _) in enumerate(classes) for c in cards}
@@ -164,7 +165,7 @@ class _Split:
         # again in the reverse order where that is clearly cheaper (each order is far better than the other on
         # some slow states).  Passes that do not resolve: the reverse order (fewer entries on most slow states
         # without resolving), unless the estimate finds the counting order far cheaper.  The numpy pass as it was
-        self.resolving = compiled and _resolvable(prob, player, len(self.watched), len(unseen))
+        self.resolving = compiled and resolve and _resolvable(prob, player, len(self.watched), len(unseen))
         counter = self.counter = counter_in(split_kernel() is not None and not self.resolving)
         if compiled and split_kernel() is not None and not self.resolving and \
                 _records_bound(prob, player, single) >= ESTIMATE_FROM:
@@ -415,14 +416,17 @@ def others_knowledge(game: ClueState, players: Sequence[int] | None = None) -> d
         space = _view_space(game, p)
         if space is not None:
             reduced, unseen, classes = space
-            split = _Split(reduced, p, classes, unseen, counts=True, compiled=True, weigh=True)
+            # resolving the showings pays for the outside observer (the slow states), not in a player's view
+            observer = game.viewer is None
+            split = _Split(reduced, p, classes, unseen, counts=True, compiled=True, weigh=True, resolve=observer)
             if not split.empty:
                 prob = player_problem(game, p, reduced)
                 if prob is None:
                     raise InternalError(f"the viewer's worlds have views {game.players[p]} finds impossible")
                 # an outside observer's problem is the public one: the player's pass is the same pass
                 own = split if prob == reduced else _Split(prob, p, classes, unseen, counts=False,
-                                                           compiled=split.form is not None, kernel_from=0)
+                                                           compiled=split.form is not None, kernel_from=0,
+                                                           resolve=observer)
                 sums = _knowledge_sums(split, own)
         out[p] = {part: sums.get(part, Fraction(0)) for part in PARTS}
     return out
@@ -674,12 +678,14 @@ def envelope_beliefs(game: ClueState, player: int) -> dict[str, Any]:
     if prob is None:
         return {}
     observer = prob == reduced
+    # resolving the showings pays for the outside observer (the slow states), not in a player's view
+    resolve = game.viewer is None
     own = _Split(prob, player, classes, unseen, counts=True, envelopes=True, compiled=True, weigh=observer,
-                 unweighed=observer)
+                 unweighed=observer, resolve=resolve)
     # an outside observer's problem is the public one: the player's pass, summed over the envelopes, weighs
     # the views too
     weights = own if observer else _Split(reduced, player, classes, unseen, counts=True, masks=False, weigh=True,
-                                          compiled=own.form is not None, kernel_from=0)
+                                          compiled=own.form is not None, kernel_from=0, resolve=resolve)
     if weights.empty:
         return {}
     if own.form is not None and weights.form is not None:

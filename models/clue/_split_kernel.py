@@ -14,17 +14,23 @@ from __future__ import annotations
 import numpy as np
 
 
-def split_layer(rec_start: np.ndarray, rec_val: np.ndarray, ent_state: np.ndarray, ent_num: np.ndarray,
-                ent_or: np.ndarray, tr_start: np.ndarray, tr_dst: np.ndarray, tr_ways: np.ndarray,
-                tr_cls: np.ndarray, tr_or: np.ndarray, cls_inc: np.ndarray, n_next: int, use_or: bool,
-                out_rec_start: np.ndarray, out_rec_val: np.ndarray, out_state: np.ndarray, out_num: np.ndarray,
-                out_or: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, int, int]:
-    """One step: record ``r`` holds the entries ``rec_start[r]:rec_start[r + 1]`` (state index, deals, OR of
-    envelope groups); state ``s`` has the transitions ``tr_start[s]:tr_start[s + 1]`` (next state, ways, class
-    of the record's increment, envelope group bit; without ``use_or`` the envelope groups are not kept and
-    the output's are left unset).  Writes the next layer the same way to the ``out_`` buffers (the caller
-    sizes them for the most the layer may hold; replaced by larger ones here when too small) and returns
-    them with the numbers of records and entries written; each record's children in the order of the
+def split_layer(rec_start: np.ndarray, rec_val: np.ndarray, group_start: np.ndarray, src_rec: np.ndarray,
+                src_factor: np.ndarray, ent_state: np.ndarray, ent_num: np.ndarray,
+                ent_num2: np.ndarray, ent_or: np.ndarray, tr_start: np.ndarray, tr_dst: np.ndarray,
+                tr_ways: np.ndarray, tr_cls: np.ndarray, tr_or: np.ndarray, cls_inc: np.ndarray, n_next: int,
+                use_num2: bool, use_or: bool, out_rec_start: np.ndarray, out_rec_val: np.ndarray,
+                out_state: np.ndarray, out_num: np.ndarray, out_num2: np.ndarray, out_or: np.ndarray
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, int, int]:
+    """One step: record ``r`` holds the entries ``rec_start[r]:rec_start[r + 1]`` (state index, deals, a
+    second count of deals with ``use_num2``, OR of envelope groups).  The step reads them merged: its record
+    ``g``, of value ``rec_val[g]``, is the records ``src_rec[group_start[g]:group_start[g + 1]]`` together,
+    the deals of each times its ``src_factor`` (not the second count: see :func:`merge_records`); with no
+    ``group_start`` (empty), every record on its own.  State
+    ``s`` has the transitions ``tr_start[s]:tr_start[s + 1]`` (next state, ways, class of the record's
+    increment, envelope group bit; without ``use_or`` the envelope groups are not kept and the output's are
+    left unset, likewise the second count).  Writes the next layer the same way to the ``out_`` buffers (the
+    caller sizes them for the most the layer may hold; replaced by larger ones here when too small) and
+    returns them with the numbers of records and entries written; each record's children in the order of the
     classes."""
     n_cls = cls_inc.shape[0]
     n_rec = rec_val.shape[0]
@@ -35,31 +41,44 @@ def split_layer(rec_start: np.ndarray, rec_val: np.ndarray, ent_state: np.ndarra
     for t in range(tr_dst.shape[0]):
         cell[t] = tr_cls[t] * n_next + tr_dst[t]
     cap = out_state.shape[0]
-    mark = np.zeros(n_cls * n_next, np.int64)      # r + 1 once record r has reached the cell
-    acc_num = np.zeros(n_cls * n_next, np.int64)
-    acc_or = np.zeros(n_cls * n_next, np.int64)
-    touched = np.empty(n_cls * n_next, np.int64)
+    # per cell, side by side (one cache line): r + 1 once record r has reached it, deals, second count, OR
+    acc = np.zeros((n_cls * n_next, 4), np.int64)
+    touched = np.empty(n_cls * n_next, np.int64)   # per class c, from c * n_next: the cells reached
+    count = np.zeros(n_cls, np.int64)
+    merged = group_start.shape[0] > 0
     n_out = 0
     n_out_rec = 0
     for r in range(n_rec):
+        g0, g1 = (group_start[r], group_start[r + 1]) if merged else (r, r + 1)
+        for g in range(g0, g1):
+            sr = src_rec[g] if merged else g
+            f = src_factor[g] if merged else 1
+            for e in range(rec_start[sr], rec_start[sr + 1]):
+                s = ent_state[e]
+                num = ent_num[e] * f
+                env = ent_or[e] if use_or else 0
+                num2 = ent_num2[e] if use_num2 else 0
+                for t in range(tr_start[s], tr_start[s + 1]):
+                    i = cell[t]
+                    if acc[i, 0] != r + 1:
+                        acc[i, 0] = r + 1
+                        c = tr_cls[t]
+                        touched[c * n_next + count[c]] = i
+                        count[c] += 1
+                        acc[i, 1] = num * tr_ways[t]
+                        if use_num2:
+                            acc[i, 2] = num2 * tr_ways[t]
+                        if use_or:
+                            acc[i, 3] = env | tr_or[t]
+                    else:
+                        acc[i, 1] += num * tr_ways[t]
+                        if use_num2:
+                            acc[i, 2] += num2 * tr_ways[t]
+                        if use_or:
+                            acc[i, 3] |= env | tr_or[t]
         n_touched = 0
-        for e in range(rec_start[r], rec_start[r + 1]):
-            s = ent_state[e]
-            num = ent_num[e]
-            env = ent_or[e] if use_or else 0
-            for t in range(tr_start[s], tr_start[s + 1]):
-                i = cell[t]
-                if mark[i] != r + 1:
-                    mark[i] = r + 1
-                    touched[n_touched] = i
-                    n_touched += 1
-                    acc_num[i] = num * tr_ways[t]
-                    if use_or:
-                        acc_or[i] = env | tr_or[t]
-                else:
-                    acc_num[i] += num * tr_ways[t]
-                    if use_or:
-                        acc_or[i] |= env | tr_or[t]
+        for c in range(n_cls):
+            n_touched += count[c]
         if n_out + n_touched > cap:
             cap = max(2 * cap, n_out + n_touched, 1024)
             grown = np.empty(cap, np.int64)
@@ -68,28 +87,85 @@ def split_layer(rec_start: np.ndarray, rec_val: np.ndarray, ent_state: np.ndarra
             grown = np.empty(cap, np.int64)
             grown[:n_out] = out_num[:n_out]
             out_num = grown
+            if use_num2:
+                grown = np.empty(cap, np.int64)
+                grown[:n_out] = out_num2[:n_out]
+                out_num2 = grown
             if use_or:
                 grown = np.empty(cap, np.int64)
                 grown[:n_out] = out_or[:n_out]
                 out_or = grown
         for c in range(n_cls):   # a child record per class reached, its entries together
-            start = n_out
+            k = count[c]
+            if k == 0:
+                continue
+            out_rec_val[n_out_rec] = rec_val[r] + cls_inc[c]
+            out_rec_start[n_out_rec] = n_out
+            n_out_rec += 1
             lo = c * n_next
-            hi = lo + n_next
-            for j in range(n_touched):
+            for j in range(lo, lo + k):
                 i = touched[j]
-                if lo <= i < hi:
-                    out_state[n_out] = i - lo
-                    out_num[n_out] = acc_num[i]
-                    if use_or:
-                        out_or[n_out] = acc_or[i]
-                    n_out += 1
-            if n_out > start:
-                out_rec_val[n_out_rec] = rec_val[r] + cls_inc[c]
-                out_rec_start[n_out_rec] = start
-                n_out_rec += 1
+                out_state[n_out] = i - lo
+                out_num[n_out] = acc[i, 1]
+                if use_num2:
+                    out_num2[n_out] = acc[i, 2]
+                if use_or:
+                    out_or[n_out] = acc[i, 3]
+                n_out += 1
+            count[c] = 0
     out_rec_start[n_out_rec] = n_out
-    return out_rec_start, out_rec_val, out_state, out_num, out_or, n_out_rec, n_out
+    return out_rec_start, out_rec_val, out_state, out_num, out_num2, out_or, n_out_rec, n_out
+
+
+def merge_records(group_start: np.ndarray, src_rec: np.ndarray, src_factor: np.ndarray, rec_start: np.ndarray,
+                  ent_state: np.ndarray, ent_num: np.ndarray, ent_num2: np.ndarray, ent_or: np.ndarray,
+                  n_states: int, use_num2: bool, use_or: bool, out_rec_start: np.ndarray, out_state: np.ndarray,
+                  out_num: np.ndarray, out_num2: np.ndarray, out_or: np.ndarray) -> int:
+    """Records put together: output record ``o`` gathers the input records ``src_rec[group_start[o]:group_start[o
+    + 1]]``, the deals of each times its ``src_factor`` (not the second count), adding up the entries of one
+    state (dense scratch arrays over the ``n_states`` states).  Writes the output's entries to the ``out_``
+    buffers (sized by the caller for every input entry of every source) and returns how many."""
+    mark = np.zeros(n_states, np.int64)
+    acc_num = np.zeros(n_states, np.int64)
+    acc_num2 = np.zeros(n_states, np.int64)
+    acc_or = np.zeros(n_states, np.int64)
+    touched = np.empty(n_states, np.int64)
+    n_out = 0
+    n_groups = group_start.shape[0] - 1
+    for o in range(n_groups):
+        out_rec_start[o] = n_out
+        n_touched = 0
+        for i in range(group_start[o], group_start[o + 1]):
+            r = src_rec[i]
+            f = src_factor[i]
+            for e in range(rec_start[r], rec_start[r + 1]):
+                s = ent_state[e]
+                if mark[s] != o + 1:
+                    mark[s] = o + 1
+                    touched[n_touched] = s
+                    n_touched += 1
+                    acc_num[s] = ent_num[e] * f
+                    if use_num2:
+                        acc_num2[s] = ent_num2[e]
+                    if use_or:
+                        acc_or[s] = ent_or[e]
+                else:
+                    acc_num[s] += ent_num[e] * f
+                    if use_num2:
+                        acc_num2[s] += ent_num2[e]
+                    if use_or:
+                        acc_or[s] |= ent_or[e]
+        for j in range(n_touched):
+            s = touched[j]
+            out_state[n_out] = s
+            out_num[n_out] = acc_num[s]
+            if use_num2:
+                out_num2[n_out] = acc_num2[s]
+            if use_or:
+                out_or[n_out] = acc_or[s]
+            n_out += 1
+    out_rec_start[n_groups] = n_out
+    return n_out
 
 
 def finish(rec_start: np.ndarray, ent_state: np.ndarray, ent_num: np.ndarray, ent_or: np.ndarray,
@@ -142,12 +218,14 @@ def _remaining(gi: int, comp: int, group_size: np.ndarray, group_class: np.ndarr
     return group_size[gi] - ((comp >> class_shift[k]) & class_mask[k])
 
 
-def knowledge_sums(order: np.ndarray, comp: np.ndarray, held: np.ndarray, nums: np.ndarray, env: np.ndarray,
-                   role: np.ndarray, pair_bit: np.ndarray, n_codes: int, group_cat: np.ndarray,
+def knowledge_sums(order: np.ndarray, comp: np.ndarray, held: np.ndarray, code: np.ndarray, resolved: np.ndarray,
+                   nums: np.ndarray, env: np.ndarray, role: np.ndarray, pair_bit: np.ndarray, n_codes: int,
+                   group_cat: np.ndarray,
                    group_size: np.ndarray, group_class: np.ndarray, class_shift: np.ndarray,
                    class_mask: np.ndarray, max_views: int) -> np.ndarray:
     """Rows (records: hand code, held bits, deals, envelope groups), visited in ``order`` (grouped by hand):
-    a row with ``role & 1`` weighs its views (deals times its share), one with ``role & 2`` ORs its
+    a row with ``role & 1`` weighs its views (deals times its share; a ``resolved`` row is one view, ``code``,
+    its deals already weighed), one with ``role & 2`` ORs its
     envelope groups into them.  Per view, the player knows a part when one card of it is possible.  Returns
     the weights of the views that know the envelope, the suspect, the weapon, the room, and in the last
     entry 1 when a weighed view has no row of role 2 (else 0)."""
@@ -170,7 +248,12 @@ def knowledge_sums(order: np.ndarray, comp: np.ndarray, held: np.ndarray, nums: 
         while i < n and comp[order[i]] == c0:
             r = order[i]
             i += 1
-            k = _codes(held[r], pair_bit, codes, shares)
+            if resolved[r]:
+                codes[0] = code[r]
+                shares[0] = 1
+                k = 1
+            else:
+                k = _codes(held[r], pair_bit, codes, shares)
             for j in range(k):
                 v = codes[j]
                 if state[v] == 0:
@@ -210,18 +293,19 @@ def knowledge_sums(order: np.ndarray, comp: np.ndarray, held: np.ndarray, nums: 
     return out
 
 
-def belief_sums(order: np.ndarray, comp: np.ndarray, held: np.ndarray, rec_start: np.ndarray,
-                ent_state: np.ndarray, ent_num: np.ndarray, state_triple: np.ndarray, role: np.ndarray,
+def belief_sums(order: np.ndarray, comp: np.ndarray, held: np.ndarray, code: np.ndarray, resolved: np.ndarray,
+                rec_start: np.ndarray, ent_state: np.ndarray, ent_num: np.ndarray, ent_w: np.ndarray,
+                state_triple: np.ndarray, role: np.ndarray,
                 pair_bit: np.ndarray, n_codes: int, triple_groups: np.ndarray, group_size: np.ndarray,
                 group_class: np.ndarray, class_shift: np.ndarray, class_mask: np.ndarray, max_views: int
                 ) -> tuple[float, int, int]:
     """Records (hand code, held bits, entries: final state and deals), visited in ``order`` (grouped by
     hand); a final state's envelope triple: an index in ``triple_groups`` (the three groups it takes its
     cards from), -1 when the state is not a complete deal.  A record with ``role & 1`` weighs its views
-    (deals times share), one with ``role & 2`` counts the player's deals per (view, envelope triple), in a
-    dense table per hand.  Returns the sum over views of weight x entropy of the player's envelope
-    distribution (bits), the weight of the views where one envelope is left, and 1 when a weighed view has
-    no deal of role 2 (else 0)."""
+    (deals times share; a ``resolved`` record is one view, ``code``, weighed by its entries' ``ent_w``), one
+    with ``role & 2`` counts the player's deals per (view, envelope triple), in a dense table per hand.
+    Returns the sum over views of weight x entropy of the player's envelope distribution (bits), the weight
+    of the views where one envelope is left, and 1 when a weighed view has no deal of role 2 (else 0)."""
     entropy = 0.0
     knows = 0
     missing = 0
@@ -234,7 +318,12 @@ def belief_sums(order: np.ndarray, comp: np.ndarray, held: np.ndarray, rec_start
     touched = np.empty(n_codes, np.int64)
     cells = np.zeros(n_codes * n_trip, np.int64)
     cell_list = np.empty(n_codes * n_trip, np.int64)
-    ways_of = np.empty(n_trip, np.int64)
+    n_groups = group_size.shape[0]
+    left = np.empty(n_groups, np.int64)
+    n_log = 1 << 12
+    log2_of = np.zeros(n_log, np.float64)   # log2 of small integers, looked up
+    for x in range(1, n_log):
+        log2_of[x] = np.log2(x)
     codes = np.empty(max_views, np.int64)
     shares = np.empty(max_views, np.int64)
     n = order.shape[0]
@@ -246,16 +335,23 @@ def belief_sums(order: np.ndarray, comp: np.ndarray, held: np.ndarray, rec_start
         while i < n and comp[order[i]] == c0:
             r = order[i]
             i += 1
-            k = _codes(held[r], pair_bit, codes, shares)
+            if resolved[r]:
+                codes[0] = code[r]
+                shares[0] = 1
+                k = 1
+            else:
+                k = _codes(held[r], pair_bit, codes, shares)
             if k == 0:
                 continue
             deals = 0
+            weighed = 0
             for e in range(rec_start[r], rec_start[r + 1]):
                 tr = state_triple[ent_state[e]]
                 if tr < 0:
                     continue
                 num = ent_num[e]
                 deals += num
+                weighed += ent_w[e]
                 if role[r] & 2:
                     for j in range(k):
                         x = codes[j] * n_trip + tr
@@ -272,25 +368,22 @@ def belief_sums(order: np.ndarray, comp: np.ndarray, held: np.ndarray, rec_start
                     n_touched += 1
                     state[v] = 4
                 if role[r] & 1:
-                    acc_w[v] += deals * shares[j]
+                    acc_w[v] += weighed if resolved[r] else deals * shares[j]
                     state[v] |= 1
                 if role[r] & 2:
                     state[v] |= 2
-        for tr in range(n_trip):   # envelopes per triple: the cards of each group outside the hand
-            ways_of[tr] = (_remaining(triple_groups[tr, 0], c0, group_size, group_class, class_shift, class_mask)
-                           * _remaining(triple_groups[tr, 1], c0, group_size, group_class, class_shift, class_mask)
-                           * _remaining(triple_groups[tr, 2], c0, group_size, group_class, class_shift, class_mask))
-        for j in range(n_cells):
+        for gi in range(n_groups):   # the cards of each group outside the hand
+            left[gi] = _remaining(gi, c0, group_size, group_class, class_shift, class_mask)
+        for j in range(n_cells):   # envelopes per cell's triple: the product of its groups' cards left
             x = cell_list[j]
             v = x // n_trip
-            total[v] += cells[x]
-            triples[v] += ways_of[x % n_trip]
-        for j in range(n_cells):
-            x = cell_list[j]
-            v = x // n_trip
-            d = float(cells[x])
-            t = float(total[v])
-            ent[v] += d / t * np.log2(ways_of[x % n_trip] * t / d)
+            tr = x % n_trip
+            w = left[triple_groups[tr, 0]] * left[triple_groups[tr, 1]] * left[triple_groups[tr, 2]]
+            d = cells[x]
+            total[v] += d
+            triples[v] += w
+            # the view's entropy is log2(total) + sum(d * (log2 w - log2 d)) / total (d: deals of a cell)
+            ent[v] += d * ((log2_of[w] if w < n_log else np.log2(w)) - (log2_of[d] if d < n_log else np.log2(d)))
             cells[x] = 0
         for t in range(n_touched):
             v = touched[t]
@@ -298,7 +391,7 @@ def belief_sums(order: np.ndarray, comp: np.ndarray, held: np.ndarray, rec_start
                 if not state[v] & 2:
                     missing = 1
                 if acc_w[v] != 0:
-                    entropy += float(acc_w[v]) * ent[v]
+                    entropy += float(acc_w[v]) * (np.log2(total[v]) + ent[v] / total[v])
                     if triples[v] == 1:
                         knows += acc_w[v]
             acc_w[v] = 0
@@ -328,3 +421,76 @@ def read_records(records: np.ndarray, field_shift: np.ndarray, field_mask: np.nd
         comp[r] = c
         held[r] = h
     return comp, held
+
+
+def resolve_records(vals: np.ndarray, group_start: np.ndarray, src_rec: np.ndarray, src_factor: np.ndarray,
+                    pos: np.ndarray, clear: int, shift: int, weigh: bool
+                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Merged records (values ``vals``, record ``g`` the layer's records ``src_rec[group_start[g]:group_start[g
+    + 1]]`` times ``src_factor``; every record on its own when ``group_start`` is empty) with one showing
+    resolved: each record once per card ``k`` of the showing its shower holds (bit ``pos[k]`` of the value;
+    -1: never), its value with the bits ``clear`` dropped and ``k`` at bit ``shift``, its deals times 6 /
+    (cards held) with ``weigh``.  Records of one value are merged (a hash table, values modulo a prime; in the
+    order they first appear).  Returns the new values, group starts, sources and factors."""
+    n = vals.shape[0]
+    merged = group_start.shape[0] > 0
+    size = 6 * n + 3   # a prime at least that (values mod a prime spread well, whatever bits they vary in)
+    while True:
+        d = 2
+        while d * d <= size and size % d:
+            d += 1
+        if d * d > size:
+            break
+        size += 1
+    slot_val = np.empty(size, np.int64)
+    slot_id = np.full(size, -1, np.int64)
+    exp_out = np.empty(3 * n, np.int64)   # per expansion: its new record, its record, its factor
+    exp_rec = np.empty(3 * n, np.int64)
+    exp_f = np.empty(3 * n, np.int64)
+    out_vals = np.empty(3 * n, np.int64)
+    n_exp = 0
+    n_out = 0
+    for g in range(n):
+        h = 0
+        for k in range(3):
+            if pos[k] >= 0 and (vals[g] >> pos[k]) & 1:
+                h += 1
+        if h == 0:
+            continue
+        for k in range(3):
+            if pos[k] >= 0 and (vals[g] >> pos[k]) & 1:
+                v = (vals[g] & ~clear) | (k << shift)
+                i = v % size
+                while slot_id[i] >= 0 and slot_val[i] != v:
+                    i = i + 1 if i + 1 < size else 0
+                if slot_id[i] < 0:
+                    slot_id[i] = n_out
+                    slot_val[i] = v
+                    out_vals[n_out] = v
+                    n_out += 1
+                exp_out[n_exp] = slot_id[i]
+                exp_rec[n_exp] = g
+                exp_f[n_exp] = 6 // h if weigh else 1
+                n_exp += 1
+    out_start = np.zeros(n_out + 1, np.int64)
+    for e in range(n_exp):
+        g = exp_rec[e]
+        out_start[exp_out[e] + 1] += group_start[g + 1] - group_start[g] if merged else 1
+    for o in range(n_out):
+        out_start[o + 1] += out_start[o]
+    fill = out_start[:n_out].copy()
+    out_src = np.empty(out_start[n_out], np.int64)
+    out_factor = np.empty(out_start[n_out], np.int64)
+    for e in range(n_exp):
+        g = exp_rec[e]
+        o = exp_out[e]
+        if merged:
+            for j in range(group_start[g], group_start[g + 1]):
+                out_src[fill[o]] = src_rec[j]
+                out_factor[fill[o]] = src_factor[j] * exp_f[e]
+                fill[o] += 1
+        else:
+            out_src[fill[o]] = g
+            out_factor[fill[o]] = exp_f[e]
+            fill[o] += 1
+    return out_vals[:n_out], out_start, out_src, out_factor

@@ -209,8 +209,8 @@ def split_kernel() -> ModuleType | None:
         return None
 
 
-KERNELS = ("split_layer", "finish", "_codes", "_remaining", "knowledge_sums", "belief_sums",
-           "read_records")
+KERNELS = ("split_layer", "merge_records", "resolve_records", "finish", "_codes", "_remaining", "knowledge_sums",
+           "belief_sums", "read_records")
 
 ENTRY_BYTES = 32  # what one state (key, forward and backward count) or one transition kept costs, in int64
 OBJECT_FACTOR = 5  # the same as Python integers in object arrays (the keys or counts past 62 bits)
@@ -248,7 +248,11 @@ def count_deals(problem: Problem, *, triples: bool = False, max_states: int | No
 class SplitForm:
     """The last layer of a compiled split pass by record (:mod:`._split_kernel`): record ``r`` has the value
     ``rec_val[r]`` and the entries ``rec_start[r]:rec_start[r + 1]``, each a final state (an index in
-    ``states``), its deals and the OR of its envelope groups."""
+    ``states``), its deals and the OR of its envelope groups.  A pass that resolved its showings
+    (:meth:`_Counter.split` ``showings``): ``digit_shift`` gives per showing the bit of its 2-bit field, the
+    position in the showing of the card shown (the watched pairs' bits are then all 0); with ``weighted`` the
+    deals are weighed (times 6 / |cards the shower holds| per showing) and ``num2`` (when not empty) has
+    them unweighed."""
 
     states: np.ndarray
     rec_start: np.ndarray
@@ -256,11 +260,32 @@ class SplitForm:
     ent_state: np.ndarray
     num: np.ndarray
     env_groups: np.ndarray
+    digit_shift: tuple[int, ...] = ()
+    weighted: bool = False
+    num2: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+
+    @property
+    def resolved(self) -> bool:
+        return bool(self.digit_shift)
 
     def entries(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """One entry per (state, record): states, records, deals, envelope groups."""
         return (self.states[self.ent_state], np.repeat(self.rec_val, np.diff(self.rec_start)), self.num,
                 self.env_groups)
+
+
+class Reorder(Exception):
+    """A split pass stopped to be run in another card order (:meth:`_Counter.split` ``reorder``)."""
+
+
+@dataclass
+class _Resolve:
+    """What :meth:`_Counter.split` resolves: per showing its three (card, shower) pairs; whether the deals are
+    weighed, and kept unweighed too."""
+
+    showings: Sequence[Sequence[tuple[int, int]]]
+    weigh: bool
+    unweighed: bool
 
 
 class _Counter:
@@ -528,7 +553,9 @@ class _Counter:
 
     def split(self, player: int | None, watched: Sequence[tuple[int, int]], *, counts: bool = True,
               by_envelope: bool = False, ors: bool = True, options: Mapping[str, Any] | None = None,
-              rows: bool = True, kernel_from: int | None = None) -> tuple[np.ndarray, list[int], list[int]]:
+              rows: bool = True, kernel_from: int | None = None,
+              showings: Sequence[Sequence[tuple[int, int]]] = (), weigh: bool = False, unweighed: bool = False,
+              reorder: Callable[[], bool] | None = None) -> tuple[np.ndarray, list[int], list[int]]:
         """One forward pass that keeps the deals apart by a *record*: how many cards of each group
         ``player`` takes (None: no player's), and for each ``(card, place)`` of ``watched`` (cards of
         one-card groups) whether the card is there.  Per record of the complete deals: the number of deals
@@ -539,7 +566,13 @@ class _Counter:
         per group index its count's shift, per watched pair its bit.  From :data:`KERNEL_FROM` (or
         ``kernel_from``) entries in a layer, with numba, the rest of the pass runs compiled and :attr:`form`
         keeps its last layer by record (else :attr:`form` is None); with ``rows`` off the rows are then not
-        made (empty arrays returned)."""
+        made (empty arrays returned).  With ``rows`` off, the compiled part also *resolves* ``showings`` (per
+        showing, its three (card, shower) pairs, all watched): once a showing's cards are placed, a record
+        becomes one record per card the shower holds there (the card shown, a field of the record) and the
+        watched bits no showing still needs are dropped, so that records of one view merge early
+        (:class:`SplitForm` ``digit_shift``); ``weigh``: the deals are then weighed by 6 / |held| per showing,
+        and ``unweighed`` keeps them unweighed too (``num2``).  ``reorder``: asked when the pass turns compiled
+        (a large pass), raises :class:`Reorder` when it says so (the caller runs the pass in another order)."""
         self.form: SplitForm | None = None
         pbit = 0 if player is None else 1 << player
         env = self.prob.n
@@ -583,8 +616,11 @@ class _Counter:
             if can_compile and keys.size >= (KERNEL_FROM if kernel_from is None else kernel_from) and \
                     (kernel_loaded() or work + keys.size * (len(steps) - i) >= COLD_KERNEL_WORK) and \
                     (kernel := split_kernel()) is not None:
+                if reorder is not None and reorder():
+                    raise Reorder
+                resolve = _Resolve(showings, weigh, unweighed) if showings and not rows else None
                 self.form = self._split_compiled(kernel, steps[i:], keys, recs, num, env_groups, player, shifts,
-                                                 bits, ors, options)
+                                                 bits, ors, options, resolve)
                 if not rows:
                     return np.zeros(0, dtype=np.int64), [], []
                 keys, recs, num, env_groups = self.form.entries()
@@ -650,11 +686,12 @@ class _Counter:
     def _split_compiled(self, kernel: ModuleType, steps: list[list[tuple[int, int, bool, int, int]]],
                         keys: np.ndarray, recs: np.ndarray, num: np.ndarray, env_groups: np.ndarray,
                         player: int | None, shifts: dict[int, int], bits: dict[tuple[int, int], int], ors: bool,
-                        options: Mapping[str, Any] | None) -> SplitForm:
+                        options: Mapping[str, Any] | None, resolve: _Resolve | None = None) -> SplitForm:
         """:meth:`split`'s remaining ``steps`` from the layer of (state, record) entries ``keys``, ``recs``
         (deals ``num``, envelope groups ``env_groups``), by the compiled :func:`._split_kernel.split_layer`
-        (int64 throughout): each step's transitions are computed once per distinct state.  Returns the last
-        layer by record."""
+        (int64 throughout): each step's transitions are computed once per distinct state; with ``resolve``,
+        each showing resolved after the step that places its last card (:func:`_resolved`, merged as the next
+        step reads the records).  Returns the last layer by record."""
         if num.size != keys.size:         # counts off: not kept (1 per entry from here: a positive number)
             num = np.ones(keys.size, dtype=np.int64)
         if env_groups.size != keys.size:  # ors off: not kept
@@ -666,17 +703,57 @@ class _Counter:
         rec_val = recs[starts].astype(np.int64)
         states, ent_state = _unique(keys, "quicksort")
         num, env_groups = num.astype(np.int64), env_groups.astype(np.int64)
+        width = max([*(b + 1 for b in bits.values()), *(sh + len(self.groups[gi].cards).bit_length()
+                                                        for gi, sh in shifts.items()), 0])
+        if resolve is not None and (width + 2 * len(resolve.showings) > 62 or
+                                    deal_bound(self.prob) * 6 ** len(resolve.showings) >= 1 << 62):
+            # the digits past int64, or the counts might be: a deal is in up to 3 records per showing resolved
+            # (weighed: its shares add up to 6)
+            resolve = None
+        use2 = resolve is not None and resolve.weigh and resolve.unweighed
+        num2 = num.copy() if use2 else np.zeros(0, dtype=np.int64)
+        digit_shift = tuple(width + 2 * j for j in range(len(resolve.showings))) if resolve is not None else ()
+        due: dict[int, list[int]] = defaultdict(list)   # per step (-1: before the first), the showings it completes
+        if resolve is not None:
+            at = {self.groups[moves[0][0]].cards[0]: i for i, moves in enumerate(steps)
+                  if len(self.groups[moves[0][0]].cards) == 1}
+            for j, pairs in enumerate(resolve.showings):
+                due[max([at.get(c, -1) for c, q in pairs if (c, q) in bits], default=-1)].append(j)
+        pending = set(range(len(resolve.showings))) if resolve is not None else set()
+        layer = [rec_start, rec_val, ent_state, num, num2, env_groups]
+        # the records as the next step reads them: record g is the layer's records src[start[g]:start[g + 1]]
+        # together, their deals times factor (the identity until a showing is resolved)
+        merged = _identity(rec_val)
+        unmerged = False   # merged is not the identity
+
+        def resolve_due(i: int) -> None:
+            nonlocal merged, unmerged
+            assert resolve is not None
+            for j in due.get(i, []):
+                unmerged = True
+                pending.discard(j)
+                still = {bits[pair] for k in pending for pair in resolve.showings[k] if pair in bits}
+                pos = [bits.get(pair, -1) for pair in resolve.showings[j]]
+                clear = sum(1 << b for b in pos if b >= 0 and b not in still)
+                merged = _resolved(merged, pos, clear, digit_shift[j], resolve.weigh)
+
         env = self.prob.n
+        if resolve is not None:
+            resolve_due(-1)
         for i, moves in enumerate(steps):
+            rec_start, _, ent_state, num, num2, env_groups = layer
+            vals, group_start, src, factor = merged
             gi = moves[0][0]
             card = self.groups[gi].cards[0]
-            src, nxt, ways, placed, ends = self._transitions(moves, states, whole=True)  # per distinct state
-            per_state = np.bincount(src, minlength=states.size)
-            # the next layer's entries at most: each entry's transitions; in memory, this layer's three int64
-            # columns and the next one's (two without the envelope groups)
-            most_out = ent_state.size * int(per_state.max(initial=0))
+            src_, nxt, ways, placed, ends = self._transitions(moves, states, whole=True)  # per distinct state
+            per_state = np.bincount(src_, minlength=states.size)
+            # the next layer's entries at most: each entry read (an entry of a record merged into several
+            # records is read for each) times its transitions; in memory, this layer's three int64 columns and the
+            # next one's (two without the envelope groups)
+            n_read = ent_state.size if not group_start.size else int(np.diff(rec_start)[src].sum())
+            most_out = n_read * int(per_state.max(initial=0))
             check_size(f"Clue states kept apart by hand and shown cards (step {i + 1} of {len(steps)} left)",
-                       most_out, options, COMPILED_ENTRY_BYTES, error=LayerTooLarge)
+                       max(most_out, ent_state.size), options, COMPILED_ENTRY_BYTES, error=LayerTooLarge)
             per_move = np.diff([0, *ends])
             rec_steps = [(1 << shifts[gi] if q == player else 0) + (1 << bits[(card, q)] if (card, q) in bits else 0)
                          for _, q, *_ in moves]
@@ -684,24 +761,40 @@ class _Counter:
             env_or = np.repeat(np.array([1 << gi if q == env else 0 for _, q, *_ in moves], dtype=np.int64),
                                per_move) * (placed > 0)
             cls_inc, cls = _unique(inc, "quicksort")
-            order = np.argsort(src, kind="stable")
-            tr_start = np.searchsorted(src[order], np.arange(states.size + 1)).astype(np.int64)
+            order = np.argsort(src_, kind="stable")
+            tr_start = np.searchsorted(src_[order], np.arange(states.size + 1)).astype(np.int64)
             states, dst = _unique(nxt, "quicksort")
             # the next layer's buffers, as large as it may be, from numpy (which asks for huge pages: fresh memory
             # costs a page fault per page written); the kernel writes what it needs
-            out = [np.empty(rec_val.size * cls_inc.size + 1, dtype=np.int64),
-                   np.empty(rec_val.size * cls_inc.size, dtype=np.int64),
+            out = [np.empty(vals.size * cls_inc.size + 1, dtype=np.int64),
+                   np.empty(vals.size * cls_inc.size, dtype=np.int64),
                    *(np.empty(most_out, dtype=np.int64) for _ in range(2)),
+                   np.empty(most_out if use2 else 0, dtype=np.int64),
                    np.empty(most_out if ors else 0, dtype=np.int64)]
             *out, n_rec, n_ent = kernel.split_layer(
-                rec_start, rec_val, ent_state, num, env_groups, tr_start, dst[order].astype(np.int64),
-                ways[order].astype(np.int64), cls[order].astype(np.int64), env_or[order], cls_inc, int(states.size),
-                ors, *out)
-            rec_start, rec_val = out[0][:n_rec + 1], out[1][:n_rec]
-            ent_state, num = out[2][:n_ent], out[3][:n_ent]
-            env_groups = out[4][:n_ent if ors else 0]
+                rec_start, vals, group_start, src, factor, ent_state, num, num2, env_groups, tr_start,
+                dst[order].astype(np.int64), ways[order].astype(np.int64), cls[order].astype(np.int64), env_or[order],
+                cls_inc, int(states.size), use2, ors, *out)
+            layer[:] = [out[0][:n_rec + 1], out[1][:n_rec], out[2][:n_ent], out[3][:n_ent],
+                        out[4][:n_ent if use2 else 0], out[5][:n_ent if ors else 0]]
+            merged, unmerged = _identity(layer[1]), False
+            if resolve is not None:
+                resolve_due(i)
+        rec_start, rec_val, ent_state, num, num2, env_groups = layer
+        vals, group_start, src, factor = merged
+        if unmerged:   # resolved after the last step: merge now
+            n_read = int(np.diff(rec_start)[src].sum())
+            check_size("Clue states kept apart by hand and shown cards (the showings resolved, no step left)", n_read,
+                       options, COMPILED_ENTRY_BYTES, error=LayerTooLarge)
+            out = [np.empty(vals.size + 1, dtype=np.int64), *(np.empty(n_read, dtype=np.int64) for _ in range(2)),
+                   np.empty(n_read if use2 else 0, dtype=np.int64), np.empty(n_read if ors else 0, dtype=np.int64)]
+            n_ent = kernel.merge_records(group_start, src, factor, rec_start, ent_state, num, num2, env_groups,
+                                         int(states.size), use2, ors, *out)
+            rec_start, rec_val, ent_state = out[0], vals, out[1][:n_ent]
+            num, num2, env_groups = out[2][:n_ent], out[3][:n_ent if use2 else 0], out[4][:n_ent if ors else 0]
         return SplitForm(states, rec_start, rec_val, ent_state, num,
-                         env_groups if ors else np.zeros(ent_state.size, dtype=np.int64))
+                         env_groups if ors else np.zeros(ent_state.size, dtype=np.int64), digit_shift,
+                         resolve is not None and resolve.weigh, num2)
 
     def _group_steps(self) -> list[list[tuple[int, int, bool, int, int]]]:
         """The moves grouped into steps that each make one layer: a one-card group in one step (its card
@@ -744,6 +837,26 @@ class _Counter:
                 deals[who, pools[gi][who, taken[gi][who]]] = where[who]
                 taken[gi][who] += 1
         return [tuple(row) for row in deals.tolist()]
+
+
+Merged = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]   # values, group starts, source records, factors
+
+
+def _identity(rec_val: np.ndarray) -> Merged:
+    """Every record on its own (:meth:`_Counter._split_compiled`'s merged records; the lists left empty)."""
+    empty = np.zeros(0, dtype=np.int64)
+    return rec_val, empty, empty, empty
+
+
+def _resolved(merged: Merged, pos: list[int], clear: int, shift: int, weigh: bool) -> Merged:
+    """Merged records with one showing resolved (:func:`._split_kernel.resolve_records`): each record once per
+    card of the showing the shower holds (``pos``: the cards' watched bits, -1 for a card the shower cannot
+    hold), that card's position in the field at bit ``shift``, the bits ``clear`` dropped, the deals times 6
+    / |held| with ``weigh``; records of one value merged (their sources listed together)."""
+    kernel = split_kernel()
+    assert kernel is not None
+    out: Merged = kernel.resolve_records(*merged, np.array(pos, dtype=np.int64), clear, shift, weigh)
+    return out
 
 
 _BINOM = np.array([[comb(r, x) for x in range(64)] for r in range(64)], dtype=np.int64)  # fits: C(63, 31) < 2**63

@@ -35,8 +35,8 @@ import numpy as np
 from sleuth.errors import InternalError
 from sleuth import knowledge as kn
 
-from .counting import (Counts, Problem, _Counter, _segment_or, _segment_sum, _unique_pairs, kernel_available,
-                       split_kernel)
+from .counting import (Counts, Problem, Reorder, _Counter, _segment_or, _segment_sum, _unique_pairs, deal_bound,
+                       kernel_available, split_kernel)
 from .state import CATEGORIES, Deck, ClueState, Obs, ObsKind, Suggestion
 
 PARTS = ("envelope", *CATEGORIES)
@@ -142,10 +142,13 @@ class _Split:
 
     def __init__(self, prob: Problem, player: int, classes: Classes, unseen: Sequence[Showing], *,
                  counts: bool, envelopes: bool = False, masks: bool = True, compiled: bool = False,
-                 kernel_from: int | None = None) -> None:
+                 kernel_from: int | None = None, weigh: bool = False, unweighed: bool = False,
+                 resolve: bool = True) -> None:
         """``compiled``: where the pass runs compiled (:attr:`form` not None; from ``kernel_from`` entries in a
         layer, default :data:`.counting.KERNEL_FROM`), keep its last layer by record (:attr:`comp` and
-        :attr:`held_bits` per record of :attr:`form`) and make no rows."""
+        :attr:`held_bits` per record of :attr:`form`) and make no rows; the compiled part resolves the unseen
+        showings into the card shown (a record is then one view, :attr:`code`; not with ``resolve`` off), its
+        deals weighed by the view's share with ``weigh`` (and kept unweighed too with ``unweighed``)."""
         self.classes, self.unseen, self.player = classes, unseen, player
         self.args = {"counts": counts, "envelopes": envelopes, "masks": masks}
         class_of = self.class_of = {c: k for k, (cards, _) in enumerate(classes) for c in cards}
@@ -156,23 +159,48 @@ class _Split:
             return _Counter(prob, envelopes, refine=lambda c: ("single", c) if c in single else class_of.get(c),
                             reverse=reverse)
 
-        # compiled passes: the named cards in the reverse of the counting order (fewer (record, state) entries
-        # on most slow states), unless an estimate finds the counting order far better (each is far better on
-        # some); the numpy pass as it was.  (The kernel is loaded by the first pass of the process that needs it:
-        # :data:`.counting.COLD_KERNEL_WORK`.)
-        counter = self.counter = counter_in(kernel_available())
-        if compiled and kernel_available() and _records_bound(prob, player, single) >= ESTIMATE_FROM:
-            plain = counter_in(False)
-            if [g.cards for g in plain.groups] != [g.cards for g in counter.groups] and \
-                    plain.split_cost(player, self.watched) < 0.6 * counter.split_cost(player, self.watched):
-                counter = self.counter = plain
+        # compiled passes that resolve the showings (:meth:`.counting._Counter.split`; while the record and the
+        # counts fit in int64): the named cards in the counting order, which closes the showings' sets early; a
+        # pass large enough to turn compiled asks an estimate (:meth:`.counting._Counter.split_cost`) and starts
+        # again in the reverse order where that is clearly cheaper (each order is far better than the other on
+        # some slow states).  Passes that do not resolve: the reverse order (fewer entries on most slow states
+        # without resolving), unless the estimate finds the counting order far cheaper.  The numpy pass as it was.
+        # (The kernel is loaded by the first pass of the process that needs it: :data:`.counting.COLD_KERNEL_WORK`.)
+        self.resolving = compiled and resolve and _resolvable(prob, player, len(self.watched), len(unseen))
+        counter = self.counter = counter_in(kernel_available() and not self.resolving)
+        if compiled and kernel_available() and not self.resolving and \
+                _records_bound(prob, player, single) >= ESTIMATE_FROM:
+            other = counter_in(False)
+            if [g.cards for g in other.groups] != [g.cards for g in counter.groups] and \
+                    other.split_cost(player, self.watched) < 0.6 * counter.split_cost(player, self.watched):
+                counter = self.counter = other
+        reverse: list[_Counter] = []
+
+        def reorder() -> bool:
+            """A large resolving pass: start again in the reverse order where the estimate finds it clearly
+            cheaper; a pass kept apart by the envelope (many states per record: a showing resolved early copies
+            them) where it finds it not clearly dearer, and then without resolving (measured on the slowest
+            states of three-player games)."""
+            reverse.append(counter_in(True))
+            if [g.cards for g in reverse[0].groups] == [g.cards for g in counter.groups]:
+                return False
+            cost, other = counter.split_cost(player, self.watched), reverse[0].split_cost(player, self.watched)
+            return other < (1 / 0.9 if envelopes else 0.8) * cost
         self.shift, width = [], 0
         for cards, _ in classes:
             self.shift.append(width)
             width += len(cards).bit_length()
         compiled = compiled and width <= 62 and len(self.watched) <= 62 and 3 ** len(unseen) <= MAX_CODES
-        records, nums, ors = counter.split(player, self.watched, counts=counts, by_envelope=envelopes,
-                                           ors=masks and not envelopes, rows=not compiled, kernel_from=kernel_from)
+        run = functools.partial(_Counter.split, player=player, watched=self.watched, counts=counts,
+                                by_envelope=envelopes, ors=masks and not envelopes, rows=not compiled,
+                                kernel_from=kernel_from, weigh=weigh and counts, unweighed=unweighed,
+                                showings=[[(c, s.shower) for c in s.cards] for s in unseen] if self.resolving else ())
+        try:
+            records, nums, ors = run(counter, reorder=reorder if self.resolving and compiled else None)
+        except Reorder:
+            counter = self.counter = reverse[0]
+            self.resolving = not envelopes
+            records, nums, ors = run(counter, showings=run.keywords["showings"] if self.resolving else ())
         self.form = counter.form if compiled else None
         self.group_class = [class_of.get(g.cards[0], -1) for g in counter.groups]
         self._held: dict[int, list[tuple[int, ...]]] = {}
@@ -185,6 +213,9 @@ class _Split:
             self.comp, self.held_bits = kernel.read_records(
                 self.form.rec_val, *(np.array([f[i] for f in fields], dtype=np.int64) for i in range(3)),
                 np.array([pair_bit.get(pair, -1) for pair in self.watched], dtype=np.int64))
+            self.code = np.zeros(self.comp.size, dtype=np.int64)   # the view's base-3 code (:meth:`pairs`)
+            for sh in self.form.digit_shift:
+                self.code = self.code * 3 + ((self.form.rec_val >> sh) & 3)
             return
         records = records.astype(object) if width > 62 or len(self.watched) > 62 else records
         comp, held = self._read(records)
@@ -208,7 +239,11 @@ class _Split:
         """The complete deals of a compiled pass (:attr:`form`)."""
         form = self.form
         assert form is not None
-        return int(form.num[self.counter.accept(form.states)[form.ent_state]].sum())
+        if form.resolved and not form.weighted:   # a deal is in each of its views: not countable from them
+            raise InternalError("the deals of a resolved pass are read from its weighed counts")
+        # weighed: every deal's views' shares add up to 6 per unseen showing
+        ok = self.counter.accept(form.states)[form.ent_state]
+        return int(form.num[ok].sum()) // (6 ** len(self.unseen) if form.weighted else 1)
 
     @property
     def empty(self) -> bool:
@@ -307,7 +342,15 @@ class _Split:
         return out
 
 
-ESTIMATE_FROM = 10_000_000   # the records bound from which a split pass compares its two card orders
+ESTIMATE_FROM = 10_000_000   # the records bound from which a pass that does not resolve compares its two orders
+
+
+def _resolvable(prob: Problem, player: int, watched: int, unseen: int) -> bool:
+    """Whether a compiled split pass may resolve its showings: the record with a 2-bit field per showing fits
+    in int64 (bounded by a bit per card the player may hold and per watched pair), and so do the counts (at
+    most the deal bound times 6 per showing: a deal is in up to 3 views per showing, weighed 6 in all)."""
+    bits = sum(1 for m in prob.allowed if m >> player & 1) + watched + 2 * unseen
+    return unseen > 0 and bits <= 62 and deal_bound(prob) * 6 ** unseen < 1 << 62
 
 
 def _records_bound(prob: Problem, player: int, watched: set[int]) -> int:
@@ -374,14 +417,17 @@ def others_knowledge(game: ClueState, players: Sequence[int] | None = None) -> d
         space = _view_space(game, p)
         if space is not None:
             reduced, unseen, classes = space
-            split = _Split(reduced, p, classes, unseen, counts=True, compiled=True)
+            # resolving the showings pays for the outside observer (the slow states), not in a player's view
+            observer = game.viewer is None
+            split = _Split(reduced, p, classes, unseen, counts=True, compiled=True, weigh=True, resolve=observer)
             if not split.empty:
                 prob = player_problem(game, p, reduced)
                 if prob is None:
                     raise InternalError(f"the viewer's worlds have views {game.players[p]} finds impossible")
                 # an outside observer's problem is the public one: the player's pass is the same pass
                 own = split if prob == reduced else _Split(prob, p, classes, unseen, counts=False,
-                                                           compiled=split.form is not None, kernel_from=0)
+                                                           compiled=split.form is not None, kernel_from=0,
+                                                           resolve=observer)
                 sums = _knowledge_sums(split, own)
         out[p] = {part: sums.get(part, Fraction(0)) for part in PARTS}
     return out
@@ -430,9 +476,12 @@ def _compiled_rows(parts: Sequence[tuple[_Split, int]], triples: bool) -> dict[s
                     value = np.where(ok, value * n_groups + _code_groups(counter, k)[codes], -1)
             out["comp"].append(split.comp)
             out["held"].append(split.held_bits)
+            out["code"].append(split.code)
+            out["resolved"].append(np.full(split.comp.size, form.resolved, dtype=np.int64))
             out["rec_start"].append(form.rec_start[:-1] + base)
             out["ent_state"].append(form.ent_state + n_states)
-            out["ent_num"].append(form.num)
+            out["ent_num"].append(form.num2 if form.num2.size else form.num)
+            out["ent_w"].append(form.num)
             out["state_triple"].append(value)
             out["role"].append(np.full(split.comp.size, role, dtype=np.int64))
             base += form.ent_state.size
@@ -440,15 +489,17 @@ def _compiled_rows(parts: Sequence[tuple[_Split, int]], triples: bool) -> dict[s
         else:
             nums, ors = kernel.finish(form.rec_start, form.ent_state, form.num, form.env_groups, ok)
             kept = np.flatnonzero(nums)
-            for name, x in (("comp", split.comp), ("held", split.held_bits), ("nums", nums), ("env", ors)):
+            for name, x in (("comp", split.comp), ("held", split.held_bits), ("code", split.code), ("nums", nums),
+                            ("env", ors)):
                 out[name].append(x[kept])
+            out["resolved"].append(np.full(kept.size, form.resolved, dtype=np.int64))
             out["role"].append(np.full(kept.size, role, dtype=np.int64))
     args: dict[str, Any] = {name: x[0] if len(x) == 1 else np.concatenate(x) for name, x in out.items()}
     if triples:
         args["rec_start"] = np.append(args["rec_start"], base)
     args["order"] = np.argsort(args["comp"], kind="stable")
     if not triples:   # the rows in that order: the kernel then reads them one after the other
-        for name in ("comp", "held", "nums", "env", "role"):
+        for name in ("comp", "held", "code", "resolved", "nums", "env", "role"):
             args[name] = args[name][args["order"]]
         args["order"] = np.arange(args["comp"].size)
     index = {pair: i for i, pair in enumerate(own.watched)}
@@ -627,11 +678,15 @@ def envelope_beliefs(game: ClueState, player: int) -> dict[str, Any]:
     prob = player_problem(game, player, reduced)
     if prob is None:
         return {}
-    own = _Split(prob, player, classes, unseen, counts=True, envelopes=True, compiled=True)
+    observer = prob == reduced
+    # resolving the showings pays for the outside observer (the slow states), not in a player's view
+    resolve = game.viewer is None
+    own = _Split(prob, player, classes, unseen, counts=True, envelopes=True, compiled=True, weigh=observer,
+                 unweighed=observer, resolve=resolve)
     # an outside observer's problem is the public one: the player's pass, summed over the envelopes, weighs
     # the views too
-    weights = own if prob == reduced else _Split(reduced, player, classes, unseen, counts=True, masks=False,
-                                                 compiled=own.form is not None, kernel_from=0)
+    weights = own if observer else _Split(reduced, player, classes, unseen, counts=True, masks=False, weigh=True,
+                                          compiled=own.form is not None, kernel_from=0, resolve=resolve)
     if weights.empty:
         return {}
     if own.form is not None and weights.form is not None:

@@ -4,6 +4,7 @@ small decks (every layer compiled, Hypothesis drawing the games), and as the num
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 import random
@@ -16,9 +17,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sleuth.models.clue import counting
+from sleuth.models.clue import counting, others
 from sleuth.models.clue.counting import _Counter
-from sleuth.models.clue.others import brute_force_others, envelope_beliefs, others_knowledge
+from sleuth.models.clue.others import brute_force_others, envelope_beliefs, others_knowledge, showings_to
 from sleuth.models.clue.simulate import simulate
 from sleuth.models.clue.state import ClueState
 from sleuth.puzzle import load_puzzle
@@ -33,16 +34,22 @@ pytestmark = pytest.mark.skipif(counting.split_kernel() is None, reason="numba i
 @contextmanager
 def engine(name: str, kernel_from: int = 0) -> Iterator[list[int]]:
     """``compiled``: the split passes compiled from ``kernel_from`` entries in a layer; ``numpy``: never.
-    Yields a list that counts the compiled passes."""
+    Yields a list that counts the compiled passes (1 each) and the showings they resolved (2 each)."""
     runs: list[int] = []
     original = _Counter._split_compiled
+    resolved = counting._resolved
 
     def counted(self: _Counter, *args: object, **kw: object) -> counting.SplitForm:
         runs.append(1)
         return original(self, *args, **kw)  # type: ignore[arg-type]
 
+    def counted_resolution(*args: object, **kw: object) -> counting.Merged:
+        runs.append(2)
+        return resolved(*args, **kw)  # type: ignore[arg-type]
+
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(_Counter, "_split_compiled", counted)
+        mp.setattr(counting, "_resolved", counted_resolution)
         if name == "numpy":
             mp.setattr(counting, "split_kernel", lambda: None)
         mp.setattr(counting, "KERNEL_FROM", kernel_from)
@@ -50,15 +57,31 @@ def engine(name: str, kernel_from: int = 0) -> Iterator[list[int]]:
         yield runs
 
 
-def check_against_brute_force(game: ClueState) -> int:
+def check_against_brute_force(game: ClueState, resolving: bool = True, reordered: bool = False) -> int:
     """others_knowledge and envelope_beliefs of every other player, compiled, against brute force; how many
-    (player, part) pairs may be known."""
+    (player, part) pairs may be known.  ``resolving`` off: the passes told that their records or counts might
+    pass int64 once the showings are resolved (they then keep the held cards apart to the end).
+    ``reordered``: the estimate always finds the reverse order cheaper (the passes start again in it, those
+    kept apart by the envelope without resolving)."""
     known = 0
     players = [p for p in range(len(game.players)) if p != game.viewer]
-    with engine("compiled") as runs:
+    with engine("compiled") as runs, pytest.MonkeyPatch.context() as mp:
+        if not resolving:
+            mp.setattr(others, "_resolvable", lambda *args: False)
+        if reordered:   # asked for the counting order first, then for the reverse
+            costs = itertools.cycle([1.0, 0.0])
+            mp.setattr(_Counter, "split_cost", lambda *args: next(costs))
+            restarted = counting.Reorder.__init__
+            mp.setattr(counting.Reorder, "__init__", lambda *args: runs.append(3) or restarted(*args))
         fast = others_knowledge(game)
         beliefs = {p: envelope_beliefs(game, p) for p in players}
     assert runs
+    # an outside observer's passes resolve the showings into views (a player's view keeps the held cards apart)
+    if game.viewer is None and any(s.card is None for p in players for s in showings_to(game, p)):
+        assert (2 in runs) == resolving
+        assert (3 in runs) == reordered
+    elif game.viewer is not None:
+        assert 2 not in runs
     for p in players:
         assert fast[p] == brute_force_others(game, p), (game, p)
         want_known, want_entropy = brute_beliefs(game, p)
@@ -72,6 +95,16 @@ def check_against_brute_force(game: ClueState) -> int:
 def test_compiled_passes_match_brute_force(seed: int, players: int) -> None:
     known = sum(check_against_brute_force(game) for game in small_states(seed, players, 3, 1))
     assert known
+
+
+def test_compiled_passes_restarted_in_the_reverse_order_match_brute_force() -> None:
+    assert sum(check_against_brute_force(game, reordered=True) for game in small_states(54, 3, 3, 1))
+
+
+def test_compiled_passes_that_cannot_resolve_match_brute_force() -> None:
+    """Where the counts might pass int64 once resolved, the compiled passes keep the held cards apart (the
+    path before resolving) and still answer exactly."""
+    assert sum(check_against_brute_force(game, resolving=False) for game in small_states(53, 3, 3, 1))
 
 
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -125,6 +158,7 @@ def test_compiled_equals_numpy_on_the_classic_deck(index: int) -> None:
         with engine(name, 2000) as runs:
             got[name] = (others_knowledge(game), envelope_beliefs(game, p))
         assert bool(runs) == (name == "compiled")
+        assert (2 in runs) == (name == "compiled" and game.viewer is None)   # an observer's passes resolved
     (others_n, beliefs_n), (others_c, beliefs_c) = got["numpy"], got["compiled"]
     assert others_c == others_n
     assert beliefs_c["knows"] == beliefs_n["knows"]

@@ -9,9 +9,11 @@ The cluster is started the ordinary way on 127.0.0.1: ``dask scheduler`` and ``d
 experiment egghead --rounds 1000 --seed 7 --json``, ``sleuth experiment motus --lengths 7,8 --json``) run as a
 child process, timed from start to exit; every leg starts cold: a fresh cache (no word lists, no matrices), and
 on the cluster its worker processes restarted (``Client.restart``), as ``--workers 2`` starts new ones.  A
-restarted worker gets sleuth's ``sleuth-tuning`` plugin again as it joins (registered on the scheduler since
-the first connection), which loads numba's compiler in the background (:func:`sleuth.cluster.preload`), as on
-any cluster sleuth has used: the leg starts as soon as the workers are back, without waiting for it.  The
+restarted worker gets sleuth's ``sleuth-tuning`` plugin again as it joins (registered on the scheduler by a
+first connection made when the cluster starts, as on any cluster sleuth has used), which loads numba's compiler
+in the background (:func:`sleuth.cluster.preload`); the leg starts once the workers are idle, as a cluster's
+workers are between two runs (``--busy-workers``: as soon as they are back, still loading it, the first leg
+registering the plugin).  The
 cache holds the compiled kernels (numba) of a first run made before the legs, as on any machine after its
 first sleuth run since the install; ``--cold-kernels`` leaves them out too (every leg compiles them: the
 serial leg once, the parallel legs once per machine).  The legs of one repeat
@@ -200,8 +202,8 @@ class ColdCluster:
     """A two-worker external cluster whose workers use ``cache``: :meth:`restart` restarts them (fresh processes,
     a fresh cache), :meth:`cpu` gives the CPU seconds used so far by each of its processes."""
 
-    def __init__(self, address: str, client: Any, cache: Path) -> None:
-        self.address, self.client, self.cache = address, client, cache
+    def __init__(self, address: str, client: Any, cache: Path, settle: bool) -> None:
+        self.address, self.client, self.cache, self.settle = address, client, cache, settle
         self.procs: dict[str, Any] = {}
 
     def restart(self) -> str:
@@ -209,6 +211,8 @@ class ColdCluster:
 
         fresh(self.cache)
         self.client.restart(wait_for_workers=True)
+        if self.settle:  # until each worker has finished what it does as it starts (sleuth-tuning's preload)
+            self.client.run(_settled)
         self.procs = {"scheduler": psutil.Process(self.client.run_on_scheduler(os.getpid))}
         for i, (pid, parent) in enumerate(sorted(self.client.run(_pids).values())):
             self.procs[f"worker {i}"], self.procs[f"nanny {i}"] = psutil.Process(pid), psutil.Process(parent)
@@ -219,12 +223,29 @@ class ColdCluster:
 
 
 @contextlib.contextmanager
-def cold_cluster(cache: Path) -> Iterator[ColdCluster]:
+def cold_cluster(cache: Path, settle: bool = False) -> Iterator[ColdCluster]:
+    """``settle``: the workers as they are on a cluster sleuth has used before, between two runs: sleuth's
+    ``sleuth-tuning`` plugin registered (by a first connection, here), and each leg's restarted workers idle
+    before the leg starts; else (``--busy-workers``) the first leg registers the plugin and every leg starts as
+    soon as its restarted workers are back."""
     from distributed import Client
 
     cache.mkdir(exist_ok=True)
     with external_cluster(2, env={"SLEUTH_CACHE": str(cache)}) as address, Client(address) as client:
-        yield ColdCluster(str(address), client, cache)
+        if settle:
+            from sleuth.cluster import check_workers
+
+            check_workers(client, 60)
+        yield ColdCluster(str(address), client, cache, settle)
+
+
+def _settled() -> None:
+    """Wait for this worker's background start-up (:func:`sleuth.cluster.wait_warm`), if it has one."""
+    import sys
+
+    cluster = sys.modules.get("sleuth.cluster")
+    if cluster is not None:
+        cluster.wait_warm()
 
 
 def _pids() -> tuple[int, int]:
@@ -298,6 +319,9 @@ def main() -> int:
                     help="print each leg's timeline: the client's steps and each worker's tasks, in seconds from "
                          "the launch of the command")
     ap.add_argument("--cold-kernels", action="store_true", help="every leg compiles the kernels (empty caches)")
+    ap.add_argument("--busy-workers", action="store_true",
+                    help="start each cluster leg as soon as its restarted workers are back, still loading numba's "
+                         "compiler (the first leg registering sleuth's plugin), instead of once they are idle")
     args = ap.parse_args()
     global KERNELS
     legs = set(args.legs.split(",")) | ({"cluster"} if args.untuned or args.allocator_only else set())
@@ -311,7 +335,8 @@ def main() -> int:
         if not args.cold_kernels:
             KERNELS = Path(tmp, "kernels")
             compile_kernels(KERNELS)
-        tuned = stack.enter_context(cold_cluster(caches["cluster"])) if "cluster" in legs else None
+        tuned = stack.enter_context(cold_cluster(caches["cluster"], not args.busy_workers)) if "cluster" in legs \
+            else None
         others = [(f"--cluster {what}", stack.enter_context(cold_cluster(caches[what])), tuning)
                   for what, tuning, wanted in (("untuned", "UNTUNED", args.untuned),
                                                ("allocator only", "ALLOCATOR", args.allocator_only)) if wanted]

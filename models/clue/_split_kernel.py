@@ -182,6 +182,17 @@ def finish(rec_start: np.ndarray, ent_state: np.ndarray, ent_num: np.ndarray, en
     return nums, ors
 
 
+def _record_codes(r: int, resolved: np.ndarray, code: np.ndarray, held: np.ndarray, pair_bit: np.ndarray,
+                  codes: np.ndarray, shares: np.ndarray) -> int:
+    """The views of record ``r``: its one view once its showings are resolved (``code[r]``, share 1), else
+    :func:`_codes` of its held bits; written to ``codes``, ``shares``; returns how many."""
+    if resolved[r]:
+        codes[0] = code[r]
+        shares[0] = 1
+        return 1
+    return _codes(held[r], pair_bit, codes, shares)
+
+
 def _codes(held: int, pair_bit: np.ndarray, codes: np.ndarray, shares: np.ndarray) -> int:
     """The views a record's held bits allow: per unseen showing, a suggested card the shower holds (digit:
     its position in the suggestion, the first showing most significant), each with its share times 6 per
@@ -248,12 +259,7 @@ def knowledge_sums(order: np.ndarray, comp: np.ndarray, held: np.ndarray, code: 
         while i < n and comp[order[i]] == c0:
             r = order[i]
             i += 1
-            if resolved[r]:
-                codes[0] = code[r]
-                shares[0] = 1
-                k = 1
-            else:
-                k = _codes(held[r], pair_bit, codes, shares)
+            k = _record_codes(r, resolved, code, held, pair_bit, codes, shares)
             for j in range(k):
                 v = codes[j]
                 if state[v] == 0:
@@ -335,12 +341,7 @@ def belief_sums(order: np.ndarray, comp: np.ndarray, held: np.ndarray, code: np.
         while i < n and comp[order[i]] == c0:
             r = order[i]
             i += 1
-            if resolved[r]:
-                codes[0] = code[r]
-                shares[0] = 1
-                k = 1
-            else:
-                k = _codes(held[r], pair_bit, codes, shares)
+            k = _record_codes(r, resolved, code, held, pair_bit, codes, shares)
             if k == 0:
                 continue
             deals = 0

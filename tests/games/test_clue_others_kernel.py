@@ -17,6 +17,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from sleuth.executor import task_seed
 from sleuth.models.clue import counting, others
 from sleuth.models.clue.counting import _Counter
 from sleuth.models.clue.others import brute_force_others, envelope_beliefs, others_knowledge, showings_to
@@ -194,11 +195,17 @@ def test_compiled_split_refuses_just_past_what_it_allocates(monkeypatch: pytest.
 
 
 COLD = """
-import json, sys
+import json, random, sys
+from sleuth.executor import task_seed
 from sleuth.models.clue import counting
+from sleuth.models.clue.simulate import simulate
 from sleuth.puzzle import load_puzzle
 from sleuth.models.clue.others import others_knowledge
-game = load_puzzle(sys.argv[1]).state
+if sys.argv[1].startswith("observer:"):  # an outside observer's state of a simulated game: players, game, turn
+    n, g, k = map(int, sys.argv[1].split(":")[1:])
+    game = simulate(n, random.Random(task_seed(11, n, g))).view(None, k)
+else:
+    game = load_puzzle(sys.argv[1]).state
 print(json.dumps({"others": {str(p): {str(k): str(v) for k, v in sorted(o.items())} for p, o in
                              others_knowledge(game).items()},
                   "kernel": counting.kernel_loaded(), "numba": "numba" in sys.modules}))
@@ -209,16 +216,22 @@ def _others_json(game: ClueState) -> dict[str, dict[str, str]]:
     return {str(p): {str(k): str(v) for k, v in sorted(o.items())} for p, o in others_knowledge(game).items()}
 
 
-@pytest.mark.parametrize(("name", "loads"), [("classic-3-players", False), ("master-detective", True)])
+@pytest.mark.parametrize(("name", "loads"), [("classic-3-players", False), ("master-detective", True),
+                                            ("observer:3:38:11", True)])
 def test_a_fresh_process_loads_the_kernel_only_for_a_long_pass(name: str, loads: bool) -> None:
     """A command line's only answer: a small state is answered in numpy without importing numba (0.6-0.9 s);
-    a long one loads the kernel in the middle of a pass and switches to it, with the answers of a process
-    that had it loaded from the start."""
-    path = PUZZLES / "clue" / f"{name}.toml"
-    out = subprocess.run([sys.executable, "-c", COLD, str(path)], capture_output=True, text=True, check=True)
+    a long one loads the kernel in the middle of a pass and switches to it (for an outside observer, a pass
+    that resolves the showings), with the answers of a process that had it loaded from the start."""
+    if name.startswith("observer:"):
+        n, g, k = map(int, name.split(":")[1:])
+        arg, game = name, simulate(n, random.Random(task_seed(11, n, g))).view(None, k)
+    else:
+        arg = str(PUZZLES / "clue" / f"{name}.toml")
+        game = load_puzzle(arg).state
+    out = subprocess.run([sys.executable, "-c", COLD, arg], capture_output=True, text=True, check=True)
     cold = json.loads(out.stdout)
     assert (cold["kernel"], cold["numba"]) == (loads, loads)
     assert counting.kernel_loaded()
     with engine("compiled", counting.KERNEL_FROM) as runs:
-        assert cold["others"] == _others_json(load_puzzle(str(path)).state)
+        assert cold["others"] == _others_json(game)
     assert runs

@@ -275,6 +275,13 @@ class SplitForm:
                 self.env_groups)
 
 
+def resolution_fits(problem: Problem, width: int, showings: int) -> bool:
+    """Whether a split pass whose records are ``width`` bits may resolve ``showings`` showings in int64: the
+    records with a 2-bit field per showing, and the counts (a deal is in up to 3 records per showing resolved;
+    weighed, its shares add up to 6)."""
+    return width + 2 * showings <= 62 and deal_bound(problem) * 6 ** showings < 1 << 62
+
+
 class Reorder(Exception):
     """A split pass stopped to be run in another card order (:meth:`_Counter.split` ``reorder``)."""
 
@@ -706,10 +713,7 @@ class _Counter:
         num, env_groups = num.astype(np.int64), env_groups.astype(np.int64)
         width = max([*(b + 1 for b in bits.values()), *(sh + len(self.groups[gi].cards).bit_length()
                                                         for gi, sh in shifts.items()), 0])
-        if resolve is not None and (width + 2 * len(resolve.showings) > 62 or
-                                    deal_bound(self.prob) * 6 ** len(resolve.showings) >= 1 << 62):
-            # the digits past int64, or the counts might be: a deal is in up to 3 records per showing resolved
-            # (weighed: its shares add up to 6)
+        if resolve is not None and not resolution_fits(self.prob, width, len(resolve.showings)):
             resolve = None
         use2 = resolve is not None and resolve.weigh and resolve.unweighed
         num2 = num.copy() if use2 else np.zeros(0, dtype=np.int64)
@@ -724,14 +728,12 @@ class _Counter:
         layer = [rec_start, rec_val, ent_state, num, num2, env_groups]
         # the records as the next step reads them: record g is the layer's records src[start[g]:start[g + 1]]
         # together, their deals times factor (the identity until a showing is resolved)
-        merged = _identity(rec_val)
-        unmerged = False   # merged is not the identity
+        merged = _identity(rec_val)   # group starts not empty: records merged (the kernels read them so)
 
         def resolve_due(i: int) -> None:
-            nonlocal merged, unmerged
+            nonlocal merged
             assert resolve is not None
             for j in due.get(i, []):
-                unmerged = True
                 pending.discard(j)
                 still = {bits[pair] for k in pending for pair in resolve.showings[k] if pair in bits}
                 pos = [bits.get(pair, -1) for pair in resolve.showings[j]]
@@ -778,12 +780,12 @@ class _Counter:
                 cls_inc, int(states.size), use2, ors, *out)
             layer[:] = [out[0][:n_rec + 1], out[1][:n_rec], out[2][:n_ent], out[3][:n_ent],
                         out[4][:n_ent if use2 else 0], out[5][:n_ent if ors else 0]]
-            merged, unmerged = _identity(layer[1]), False
+            merged = _identity(layer[1])
             if resolve is not None:
                 resolve_due(i)
         rec_start, rec_val, ent_state, num, num2, env_groups = layer
         vals, group_start, src, factor = merged
-        if unmerged:   # resolved after the last step: merge now
+        if group_start.size:   # resolved after the last step: merge now
             n_read = int(np.diff(rec_start)[src].sum())
             check_size("Clue states kept apart by hand and shown cards (the showings resolved, no step left)", n_read,
                        options, COMPILED_ENTRY_BYTES, error=LayerTooLarge)

@@ -35,8 +35,8 @@ import numpy as np
 from sleuth.errors import InternalError
 from sleuth import knowledge as kn
 
-from .counting import (Counts, Problem, Reorder, _Counter, _segment_or, _segment_sum, _unique_pairs, deal_bound,
-                       kernel_available, split_kernel)
+from .counting import (Counts, Problem, Reorder, _Counter, _segment_or, _segment_sum, _unique_pairs,
+                       kernel_available, resolution_fits, split_kernel)
 from .state import CATEGORIES, Deck, ClueState, Obs, ObsKind, Suggestion
 
 PARTS = ("envelope", *CATEGORIES)
@@ -346,11 +346,11 @@ ESTIMATE_FROM = 10_000_000   # the records bound from which a pass that does not
 
 
 def _resolvable(prob: Problem, player: int, watched: int, unseen: int) -> bool:
-    """Whether a compiled split pass may resolve its showings: the record with a 2-bit field per showing fits
-    in int64 (bounded by a bit per card the player may hold and per watched pair), and so do the counts (at
-    most the deal bound times 6 per showing: a deal is in up to 3 views per showing, weighed 6 in all)."""
-    bits = sum(1 for m in prob.allowed if m >> player & 1) + watched + 2 * unseen
-    return unseen > 0 and bits <= 62 and deal_bound(prob) * 6 ** unseen < 1 << 62
+    """Whether a compiled split pass may resolve its showings (:func:`.counting.resolution_fits`, the record's
+    width bounded by a bit per card the player may hold and per watched pair); the pass checks again with its
+    record's actual width."""
+    width = sum(1 for m in prob.allowed if m >> player & 1) + watched
+    return unseen > 0 and resolution_fits(prob, width, unseen)
 
 
 def _records_bound(prob: Problem, player: int, watched: set[int]) -> int:
@@ -678,14 +678,14 @@ def envelope_beliefs(game: ClueState, player: int) -> dict[str, Any]:
     prob = player_problem(game, player, reduced)
     if prob is None:
         return {}
-    observer = prob == reduced
+    one_pass = prob == reduced
     # resolving the showings pays for the outside observer (the slow states), not in a player's view
     resolve = game.viewer is None
-    own = _Split(prob, player, classes, unseen, counts=True, envelopes=True, compiled=True, weigh=observer,
-                 unweighed=observer, resolve=resolve)
+    own = _Split(prob, player, classes, unseen, counts=True, envelopes=True, compiled=True, weigh=one_pass,
+                 unweighed=one_pass, resolve=resolve)
     # an outside observer's problem is the public one: the player's pass, summed over the envelopes, weighs
     # the views too
-    weights = own if observer else _Split(reduced, player, classes, unseen, counts=True, masks=False, weigh=True,
+    weights = own if one_pass else _Split(reduced, player, classes, unseen, counts=True, masks=False, weigh=True,
                                           compiled=own.form is not None, kernel_from=0, resolve=resolve)
     if weights.empty:
         return {}

@@ -524,10 +524,7 @@ class Executor:
         self.close()
 
     def close(self) -> None:
-        if self.client is not None:
-            if self.warm is not None:  # the next client's experiment may be another
-                with contextlib.suppress(Exception):
-                    self.client.unregister_worker_plugin("sleuth-warm")
+        if self.client is not None:  # the warm-up stays registered: :func:`.cluster.check_workers`
             self.client.close()
             self.client = None
         if self._pool is not None:

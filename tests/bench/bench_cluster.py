@@ -13,7 +13,9 @@ restarted worker gets sleuth's ``sleuth-tuning`` plugin again as it joins (regis
 first connection made when the cluster starts, as on any cluster sleuth has used), which loads numba's compiler
 in the background (:func:`sleuth.cluster.preload`); the leg starts once the workers are idle, as a cluster's
 workers are between two runs (``--busy-workers``: as soon as they are back, still loading it, the first leg
-registering the plugin).  The
+registering the plugin).  The last experiment's ``sleuth-warm`` plugin stays registered too, so that an
+Egghead leg after another Egghead leg finds its restarted workers already warmed up, as on a cluster where the
+same study runs again (a Motus leg in between removes it: the Egghead leg after it registers it afresh).  The
 cache holds the compiled kernels (numba) of a first run made before the legs, as on any machine after its
 first sleuth run since the install; ``--cold-kernels`` leaves them out too (every leg compiles them: the
 serial leg once, the parallel legs once per machine).  The legs of one repeat

@@ -95,10 +95,11 @@ def test_the_workers_run_this_sleuth_tuned(address: str) -> None:
         assert client.run(_nanny_housekeeping, nanny=True) == nannies
 
 
-def test_the_workers_warm_up_as_the_client_connects(address: str) -> None:
+def test_the_workers_warm_up_as_the_client_connects(address: str, tmp_path: Path) -> None:
     """Egghead's shared set-up (its kernels, world space and compiled questions) is built on every worker when
     the client connects, before any task is sent; the client, which computes no task, builds none of it; the
-    warm-up plugin is gone once the client closes (the next client's experiment may be another one)."""
+    warm-up plugin stays registered once the client closes, so that a worker joining later (as a restarted one)
+    builds the set-up as it joins, before any task; the next experiment without one removes it."""
     from distributed import Client
 
     from sleuth.models.egghead import experiment as egghead
@@ -129,12 +130,20 @@ def test_the_workers_warm_up_as_the_client_connects(address: str) -> None:
         assert set(ex.client.run(_built).values()) == {(1, 1, 1)}  # no task was sent
         assert warm_plugins(ex.client) == ["sleuth-warm"]
     with Client(address) as client:
-        assert warm_plugins(client) == []
+        assert warm_plugins(client) == ["sleuth-warm"]
+        before = set(client.scheduler_info()["workers"])
+        with joining_worker(address, str(tmp_path)):
+            client.wait_for_workers(len(before) + 1, timeout=120)
+            joined = sorted(set(client.scheduler_info()["workers"]) - before)
+            assert client.run(_built, workers=joined) == {joined[0]: (1, 1, 1)}  # no task was sent to it
     assert _result(argv, "json", "--cluster", address) == _result(argv, "json")
     _forget()
     r = run_cli(["experiment", *argv, "--cluster", address])
     assert r.code == 0, r.err
     assert [f.cache_info().misses for f in (egghead.kernels_ready, egghead._space)] == [0, 0]  # not here
+    assert run_cli(["experiment", "cardguess", "--deck", "2,2", "--cluster", address]).code == 0
+    with Client(address) as client:
+        assert warm_plugins(client) == []
 
 
 def test_a_worker_with_another_sleuth_version_is_refused(other_version: str) -> None:

@@ -18,102 +18,156 @@ def split_layer(rec_start: np.ndarray, rec_val: np.ndarray, group_start: np.ndar
                 src_factor: np.ndarray, ent_state: np.ndarray, ent_num: np.ndarray,
                 ent_num2: np.ndarray, ent_or: np.ndarray, tr_start: np.ndarray, tr_dst: np.ndarray,
                 tr_ways: np.ndarray, tr_cls: np.ndarray, tr_or: np.ndarray, cls_inc: np.ndarray, n_next: int,
+                tr_start2: np.ndarray, tr_dst2: np.ndarray, tr_ways2: np.ndarray, tr_cls2: np.ndarray,
+                tr_or2: np.ndarray, cls_inc2: np.ndarray, n_next2: int,
                 use_num2: bool, use_or: bool, out_rec_start: np.ndarray, out_rec_val: np.ndarray,
                 out_state: np.ndarray, out_num: np.ndarray, out_num2: np.ndarray, out_or: np.ndarray
                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, int, int]:
-    """One step: record ``r`` holds the entries ``rec_start[r]:rec_start[r + 1]`` (state index, deals, a
+    """One step, or two: record ``r`` holds the entries ``rec_start[r]:rec_start[r + 1]`` (state index, deals, a
     second count of deals with ``use_num2``, OR of envelope groups).  The step reads them merged: its record
     ``g``, of value ``rec_val[g]``, is the records ``src_rec[group_start[g]:group_start[g + 1]]`` together,
     the deals of each times its ``src_factor`` (not the second count: see :func:`merge_records`); with no
     ``group_start`` (empty), every record on its own.  State
     ``s`` has the transitions ``tr_start[s]:tr_start[s + 1]`` (next state, ways, class of the record's
     increment, envelope group bit; without ``use_or`` the envelope groups are not kept and the output's are
-    left unset, likewise the second count).  Writes the next layer the same way to the ``out_`` buffers (the
-    caller sizes them for the most the layer may hold; replaced by larger ones here when too small) and
-    returns them with the numbers of records and entries written; each record's children in the order of the
-    classes."""
+    left unset, likewise the second count).  With a second step (``cls_inc2`` not empty, its transitions the
+    same way from the first step's ``n_next`` states to ``n_next2``), each record's entries after the first
+    step go through the second one at once, without being written out.  Writes the next layer the same way
+    to the ``out_`` buffers (the caller sizes them for the most the layer may hold; replaced by larger ones
+    here when too small) and returns them with the numbers of records and entries written; each record's
+    children in the order of the classes (of the first step, then the second)."""
     n_cls = cls_inc.shape[0]
+    n_cls2 = cls_inc2.shape[0]
+    two = n_cls2 > 0
     n_rec = rec_val.shape[0]
-    if out_rec_val.shape[0] < n_rec * n_cls:
-        out_rec_val = np.empty(n_rec * n_cls, np.int64)
-        out_rec_start = np.empty(n_rec * n_cls + 1, np.int64)
-    cell = np.empty(tr_dst.shape[0], np.int64)   # a transition's cell: (class, next state)
-    for t in range(tr_dst.shape[0]):
-        cell[t] = tr_cls[t] * n_next + tr_dst[t]
-    cap = out_state.shape[0]
-    # per cell, side by side (one cache line): r + 1 once record r has reached it, deals, second count, OR
+    most_rec = n_rec * n_cls * (n_cls2 if two else 1)
+    if out_rec_val.shape[0] < most_rec:
+        out_rec_val = np.empty(most_rec, np.int64)
+        out_rec_start = np.empty(most_rec + 1, np.int64)
+    cell = _cells(tr_dst, tr_cls, n_next)   # a transition's cell: (class, next state)
+    cell2 = _cells(tr_dst2, tr_cls2, n_next2)
+    # per cell, side by side (one cache line): a mark once this record has reached it, deals, second count, OR
     acc = np.zeros((n_cls * n_next, 4), np.int64)
     touched = np.empty(n_cls * n_next, np.int64)   # per class c, from c * n_next: the cells reached
     count = np.zeros(n_cls, np.int64)
+    acc2 = np.zeros((n_cls2 * n_next2, 4), np.int64)   # the same after the second step
+    touched2 = np.empty(n_cls2 * n_next2, np.int64)
+    count2 = np.zeros(n_cls2, np.int64)
     merged = group_start.shape[0] > 0
     n_out = 0
     n_out_rec = 0
+    mark2 = 0
     for r in range(n_rec):
         g0, g1 = (group_start[r], group_start[r + 1]) if merged else (r, r + 1)
         for g in range(g0, g1):
             sr = src_rec[g] if merged else g
             f = src_factor[g] if merged else 1
             for e in range(rec_start[sr], rec_start[sr + 1]):
-                s = ent_state[e]
-                num = ent_num[e] * f
-                env = ent_or[e] if use_or else 0
-                num2 = ent_num2[e] if use_num2 else 0
-                for t in range(tr_start[s], tr_start[s + 1]):
-                    i = cell[t]
-                    if acc[i, 0] != r + 1:
-                        acc[i, 0] = r + 1
-                        c = tr_cls[t]
-                        touched[c * n_next + count[c]] = i
-                        count[c] += 1
-                        acc[i, 1] = num * tr_ways[t]
-                        if use_num2:
-                            acc[i, 2] = num2 * tr_ways[t]
-                        if use_or:
-                            acc[i, 3] = env | tr_or[t]
-                    else:
-                        acc[i, 1] += num * tr_ways[t]
-                        if use_num2:
-                            acc[i, 2] += num2 * tr_ways[t]
-                        if use_or:
-                            acc[i, 3] |= env | tr_or[t]
-        n_touched = 0
-        for c in range(n_cls):
-            n_touched += count[c]
-        if n_out + n_touched > cap:
-            cap = max(2 * cap, n_out + n_touched, 1024)
-            grown = np.empty(cap, np.int64)
-            grown[:n_out] = out_state[:n_out]
-            out_state = grown
-            grown = np.empty(cap, np.int64)
-            grown[:n_out] = out_num[:n_out]
-            out_num = grown
-            if use_num2:
-                grown = np.empty(cap, np.int64)
-                grown[:n_out] = out_num2[:n_out]
-                out_num2 = grown
-            if use_or:
-                grown = np.empty(cap, np.int64)
-                grown[:n_out] = out_or[:n_out]
-                out_or = grown
-        for c in range(n_cls):   # a child record per class reached, its entries together
-            k = count[c]
-            if k == 0:
-                continue
-            out_rec_val[n_out_rec] = rec_val[r] + cls_inc[c]
-            out_rec_start[n_out_rec] = n_out
-            n_out_rec += 1
+                _accumulate(acc, touched, count, n_next, r + 1, ent_state[e], ent_num[e] * f,
+                            ent_num2[e] if use_num2 else 0, ent_or[e] if use_or else 0, tr_start, cell, tr_ways,
+                            tr_cls, tr_or, use_num2, use_or)
+        if not two:
+            out_rec_start, out_rec_val, out_state, out_num, out_num2, out_or, n_out_rec, n_out = _write_children(
+                rec_val[r], acc, touched, count, n_next, cls_inc, use_num2, use_or, out_rec_start, out_rec_val,
+                out_state, out_num, out_num2, out_or, n_out_rec, n_out)
+            continue
+        for c in range(n_cls):   # each child of the first step through the second
             lo = c * n_next
-            for j in range(lo, lo + k):
+            if count[c] == 0:
+                continue
+            mark2 += 1
+            for j in range(lo, lo + count[c]):
                 i = touched[j]
-                out_state[n_out] = i - lo
-                out_num[n_out] = acc[i, 1]
-                if use_num2:
-                    out_num2[n_out] = acc[i, 2]
-                if use_or:
-                    out_or[n_out] = acc[i, 3]
-                n_out += 1
+                _accumulate(acc2, touched2, count2, n_next2, mark2, i - lo, acc[i, 1], acc[i, 2], acc[i, 3],
+                            tr_start2, cell2, tr_ways2, tr_cls2, tr_or2, use_num2, use_or)
             count[c] = 0
+            out_rec_start, out_rec_val, out_state, out_num, out_num2, out_or, n_out_rec, n_out = _write_children(
+                rec_val[r] + cls_inc[c], acc2, touched2, count2, n_next2, cls_inc2, use_num2, use_or, out_rec_start,
+                out_rec_val, out_state, out_num, out_num2, out_or, n_out_rec, n_out)
     out_rec_start[n_out_rec] = n_out
+    return out_rec_start, out_rec_val, out_state, out_num, out_num2, out_or, n_out_rec, n_out
+
+
+def _cells(tr_dst: np.ndarray, tr_cls: np.ndarray, n_next: int) -> np.ndarray:
+    """Each transition's cell of :func:`split_layer`'s scratch table: (class, next state)."""
+    cell = np.empty(tr_dst.shape[0], np.int64)
+    for t in range(tr_dst.shape[0]):
+        cell[t] = tr_cls[t] * n_next + tr_dst[t]
+    return cell
+
+
+def _accumulate(acc: np.ndarray, touched: np.ndarray, count: np.ndarray, n_next: int, mark: int, s: int, num: int,
+                num2: int, env: int, tr_start: np.ndarray, cell: np.ndarray, tr_ways: np.ndarray,
+                tr_cls: np.ndarray, tr_or: np.ndarray, use_num2: bool, use_or: bool) -> None:
+    """An entry (state ``s``, its counts and envelope groups) through its transitions into the scratch table
+    ``acc``: a cell not yet marked ``mark`` starts afresh and is listed in ``touched`` under its class."""
+    for t in range(tr_start[s], tr_start[s + 1]):
+        i = cell[t]
+        if acc[i, 0] != mark:
+            acc[i, 0] = mark
+            c = tr_cls[t]
+            touched[c * n_next + count[c]] = i
+            count[c] += 1
+            acc[i, 1] = num * tr_ways[t]
+            if use_num2:
+                acc[i, 2] = num2 * tr_ways[t]
+            if use_or:
+                acc[i, 3] = env | tr_or[t]
+        else:
+            acc[i, 1] += num * tr_ways[t]
+            if use_num2:
+                acc[i, 2] += num2 * tr_ways[t]
+            if use_or:
+                acc[i, 3] |= env | tr_or[t]
+
+
+def _write_children(base: int, acc: np.ndarray, touched: np.ndarray, count: np.ndarray, n_next: int,
+                    cls_inc: np.ndarray, use_num2: bool, use_or: bool, out_rec_start: np.ndarray,
+                    out_rec_val: np.ndarray, out_state: np.ndarray, out_num: np.ndarray, out_num2: np.ndarray,
+                    out_or: np.ndarray, n_out_rec: int, n_out: int
+                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, int, int]:
+    """The cells reached from one record (of value ``base``) written out, a child record per class reached
+    (``base`` plus the class's increment), its entries together; the counts reset.  The entry buffers are
+    replaced by larger ones (twice as large) when too small."""
+    n_cls = cls_inc.shape[0]
+    n_touched = 0
+    for c in range(n_cls):
+        n_touched += count[c]
+    cap = out_state.shape[0]
+    if n_out + n_touched > cap:
+        cap = max(2 * cap, n_out + n_touched, 1024)
+        grown = np.empty(cap, np.int64)
+        grown[:n_out] = out_state[:n_out]
+        out_state = grown
+        grown = np.empty(cap, np.int64)
+        grown[:n_out] = out_num[:n_out]
+        out_num = grown
+        if use_num2:
+            grown = np.empty(cap, np.int64)
+            grown[:n_out] = out_num2[:n_out]
+            out_num2 = grown
+        if use_or:
+            grown = np.empty(cap, np.int64)
+            grown[:n_out] = out_or[:n_out]
+            out_or = grown
+    for c in range(n_cls):
+        k = count[c]
+        if k == 0:
+            continue
+        out_rec_val[n_out_rec] = base + cls_inc[c]
+        out_rec_start[n_out_rec] = n_out
+        n_out_rec += 1
+        lo = c * n_next
+        for j in range(lo, lo + k):
+            i = touched[j]
+            out_state[n_out] = i - lo
+            out_num[n_out] = acc[i, 1]
+            if use_num2:
+                out_num2[n_out] = acc[i, 2]
+            if use_or:
+                out_or[n_out] = acc[i, 3]
+            n_out += 1
+        count[c] = 0
     return out_rec_start, out_rec_val, out_state, out_num, out_num2, out_or, n_out_rec, n_out
 
 

@@ -44,8 +44,13 @@ def split_layer(rec_start: np.ndarray, rec_val: np.ndarray, group_start: np.ndar
     if out_rec_val.shape[0] < most_rec:
         out_rec_val = np.empty(most_rec, np.int64)
         out_rec_start = np.empty(most_rec + 1, np.int64)
-    cell = _cells(tr_dst, tr_cls, n_next)   # a transition's cell: (class, next state)
-    cell2 = _cells(tr_dst2, tr_cls2, n_next2)
+    cell = np.empty(tr_dst.shape[0], np.int64)   # a transition's cell: (class, next state)
+    for t in range(tr_dst.shape[0]):
+        cell[t] = tr_cls[t] * n_next + tr_dst[t]
+    cell2 = np.empty(tr_dst2.shape[0], np.int64)
+    for t in range(tr_dst2.shape[0]):
+        cell2[t] = tr_cls2[t] * n_next2 + tr_dst2[t]
+    cap = out_state.shape[0]
     # per cell, side by side (one cache line): a mark once this record has reached it, deals, second count, OR
     acc = np.zeros((n_cls * n_next, 4), np.int64)
     touched = np.empty(n_cls * n_next, np.int64)   # per class c, from c * n_next: the cells reached
@@ -53,6 +58,9 @@ def split_layer(rec_start: np.ndarray, rec_val: np.ndarray, group_start: np.ndar
     acc2 = np.zeros((n_cls2 * n_next2, 4), np.int64)   # the same after the second step
     touched2 = np.empty(n_cls2 * n_next2, np.int64)
     count2 = np.zeros(n_cls2, np.int64)
+    # where the children are read from: the first step's cells, or the second's
+    out_acc, out_touched, out_count, out_next, out_inc = (acc2, touched2, count2, n_next2, cls_inc2) if two else \
+        (acc, touched, count, n_next, cls_inc)
     merged = group_start.shape[0] > 0
     n_out = 0
     n_out_rec = 0
@@ -63,111 +71,100 @@ def split_layer(rec_start: np.ndarray, rec_val: np.ndarray, group_start: np.ndar
             sr = src_rec[g] if merged else g
             f = src_factor[g] if merged else 1
             for e in range(rec_start[sr], rec_start[sr + 1]):
-                _accumulate(acc, touched, count, n_next, r + 1, ent_state[e], ent_num[e] * f,
-                            ent_num2[e] if use_num2 else 0, ent_or[e] if use_or else 0, tr_start, cell, tr_ways,
-                            tr_cls, tr_or, use_num2, use_or)
-        if not two:
-            out_rec_start, out_rec_val, out_state, out_num, out_num2, out_or, n_out_rec, n_out = _write_children(
-                rec_val[r], acc, touched, count, n_next, cls_inc, use_num2, use_or, out_rec_start, out_rec_val,
-                out_state, out_num, out_num2, out_or, n_out_rec, n_out)
-            continue
-        for c in range(n_cls):   # each child of the first step through the second
-            lo = c * n_next
-            if count[c] == 0:
-                continue
-            mark2 += 1
-            for j in range(lo, lo + count[c]):
-                i = touched[j]
-                _accumulate(acc2, touched2, count2, n_next2, mark2, i - lo, acc[i, 1], acc[i, 2], acc[i, 3],
-                            tr_start2, cell2, tr_ways2, tr_cls2, tr_or2, use_num2, use_or)
-            count[c] = 0
-            out_rec_start, out_rec_val, out_state, out_num, out_num2, out_or, n_out_rec, n_out = _write_children(
-                rec_val[r] + cls_inc[c], acc2, touched2, count2, n_next2, cls_inc2, use_num2, use_or, out_rec_start,
-                out_rec_val, out_state, out_num, out_num2, out_or, n_out_rec, n_out)
+                s = ent_state[e]
+                num = ent_num[e] * f
+                env = ent_or[e] if use_or else 0
+                num2 = ent_num2[e] if use_num2 else 0
+                for t in range(tr_start[s], tr_start[s + 1]):
+                    i = cell[t]
+                    if acc[i, 0] != r + 1:
+                        acc[i, 0] = r + 1
+                        c = tr_cls[t]
+                        touched[c * n_next + count[c]] = i
+                        count[c] += 1
+                        acc[i, 1] = num * tr_ways[t]
+                        if use_num2:
+                            acc[i, 2] = num2 * tr_ways[t]
+                        if use_or:
+                            acc[i, 3] = env | tr_or[t]
+                    else:
+                        acc[i, 1] += num * tr_ways[t]
+                        if use_num2:
+                            acc[i, 2] += num2 * tr_ways[t]
+                        if use_or:
+                            acc[i, 3] |= env | tr_or[t]
+        # the children written out: of the first step, or of each first-step child through the second step
+        for c1 in range(n_cls if two else 1):
+            base = rec_val[r]
+            if two:
+                if count[c1] == 0:
+                    continue
+                mark2 += 1   # the child record of class c1 (its cells listed from c1 * n_next)
+                lo = c1 * n_next
+                for j in range(lo, lo + count[c1]):   # the same as above, from the cells of the first step
+                    i1 = touched[j]
+                    s = i1 - lo
+                    num = acc[i1, 1]
+                    num2 = acc[i1, 2]
+                    env = acc[i1, 3]
+                    for t in range(tr_start2[s], tr_start2[s + 1]):
+                        i = cell2[t]
+                        if acc2[i, 0] != mark2:
+                            acc2[i, 0] = mark2
+                            c = tr_cls2[t]
+                            touched2[c * n_next2 + count2[c]] = i
+                            count2[c] += 1
+                            acc2[i, 1] = num * tr_ways2[t]
+                            if use_num2:
+                                acc2[i, 2] = num2 * tr_ways2[t]
+                            if use_or:
+                                acc2[i, 3] = env | tr_or2[t]
+                        else:
+                            acc2[i, 1] += num * tr_ways2[t]
+                            if use_num2:
+                                acc2[i, 2] += num2 * tr_ways2[t]
+                            if use_or:
+                                acc2[i, 3] |= env | tr_or2[t]
+                count[c1] = 0
+                base += cls_inc[c1]
+            n_touched = 0
+            for c in range(out_inc.shape[0]):
+                n_touched += out_count[c]
+            if n_out + n_touched > cap:
+                cap = max(2 * cap, n_out + n_touched, 1024)
+                grown = np.empty(cap, np.int64)
+                grown[:n_out] = out_state[:n_out]
+                out_state = grown
+                grown = np.empty(cap, np.int64)
+                grown[:n_out] = out_num[:n_out]
+                out_num = grown
+                if use_num2:
+                    grown = np.empty(cap, np.int64)
+                    grown[:n_out] = out_num2[:n_out]
+                    out_num2 = grown
+                if use_or:
+                    grown = np.empty(cap, np.int64)
+                    grown[:n_out] = out_or[:n_out]
+                    out_or = grown
+            for c in range(out_inc.shape[0]):   # a child record per class reached, its entries together
+                k = out_count[c]
+                if k == 0:
+                    continue
+                out_rec_val[n_out_rec] = base + out_inc[c]
+                out_rec_start[n_out_rec] = n_out
+                n_out_rec += 1
+                lo = c * out_next
+                for j in range(lo, lo + k):
+                    i = out_touched[j]
+                    out_state[n_out] = i - lo
+                    out_num[n_out] = out_acc[i, 1]
+                    if use_num2:
+                        out_num2[n_out] = out_acc[i, 2]
+                    if use_or:
+                        out_or[n_out] = out_acc[i, 3]
+                    n_out += 1
+                out_count[c] = 0
     out_rec_start[n_out_rec] = n_out
-    return out_rec_start, out_rec_val, out_state, out_num, out_num2, out_or, n_out_rec, n_out
-
-
-def _cells(tr_dst: np.ndarray, tr_cls: np.ndarray, n_next: int) -> np.ndarray:
-    """Each transition's cell of :func:`split_layer`'s scratch table: (class, next state)."""
-    cell = np.empty(tr_dst.shape[0], np.int64)
-    for t in range(tr_dst.shape[0]):
-        cell[t] = tr_cls[t] * n_next + tr_dst[t]
-    return cell
-
-
-def _accumulate(acc: np.ndarray, touched: np.ndarray, count: np.ndarray, n_next: int, mark: int, s: int, num: int,
-                num2: int, env: int, tr_start: np.ndarray, cell: np.ndarray, tr_ways: np.ndarray,
-                tr_cls: np.ndarray, tr_or: np.ndarray, use_num2: bool, use_or: bool) -> None:
-    """An entry (state ``s``, its counts and envelope groups) through its transitions into the scratch table
-    ``acc``: a cell not yet marked ``mark`` starts afresh and is listed in ``touched`` under its class."""
-    for t in range(tr_start[s], tr_start[s + 1]):
-        i = cell[t]
-        if acc[i, 0] != mark:
-            acc[i, 0] = mark
-            c = tr_cls[t]
-            touched[c * n_next + count[c]] = i
-            count[c] += 1
-            acc[i, 1] = num * tr_ways[t]
-            if use_num2:
-                acc[i, 2] = num2 * tr_ways[t]
-            if use_or:
-                acc[i, 3] = env | tr_or[t]
-        else:
-            acc[i, 1] += num * tr_ways[t]
-            if use_num2:
-                acc[i, 2] += num2 * tr_ways[t]
-            if use_or:
-                acc[i, 3] |= env | tr_or[t]
-
-
-def _write_children(base: int, acc: np.ndarray, touched: np.ndarray, count: np.ndarray, n_next: int,
-                    cls_inc: np.ndarray, use_num2: bool, use_or: bool, out_rec_start: np.ndarray,
-                    out_rec_val: np.ndarray, out_state: np.ndarray, out_num: np.ndarray, out_num2: np.ndarray,
-                    out_or: np.ndarray, n_out_rec: int, n_out: int
-                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, int, int]:
-    """The cells reached from one record (of value ``base``) written out, a child record per class reached
-    (``base`` plus the class's increment), its entries together; the counts reset.  The entry buffers are
-    replaced by larger ones (twice as large) when too small."""
-    n_cls = cls_inc.shape[0]
-    n_touched = 0
-    for c in range(n_cls):
-        n_touched += count[c]
-    cap = out_state.shape[0]
-    if n_out + n_touched > cap:
-        cap = max(2 * cap, n_out + n_touched, 1024)
-        grown = np.empty(cap, np.int64)
-        grown[:n_out] = out_state[:n_out]
-        out_state = grown
-        grown = np.empty(cap, np.int64)
-        grown[:n_out] = out_num[:n_out]
-        out_num = grown
-        if use_num2:
-            grown = np.empty(cap, np.int64)
-            grown[:n_out] = out_num2[:n_out]
-            out_num2 = grown
-        if use_or:
-            grown = np.empty(cap, np.int64)
-            grown[:n_out] = out_or[:n_out]
-            out_or = grown
-    for c in range(n_cls):
-        k = count[c]
-        if k == 0:
-            continue
-        out_rec_val[n_out_rec] = base + cls_inc[c]
-        out_rec_start[n_out_rec] = n_out
-        n_out_rec += 1
-        lo = c * n_next
-        for j in range(lo, lo + k):
-            i = touched[j]
-            out_state[n_out] = i - lo
-            out_num[n_out] = acc[i, 1]
-            if use_num2:
-                out_num2[n_out] = acc[i, 2]
-            if use_or:
-                out_or[n_out] = acc[i, 3]
-            n_out += 1
-        count[c] = 0
     return out_rec_start, out_rec_val, out_state, out_num, out_num2, out_or, n_out_rec, n_out
 
 

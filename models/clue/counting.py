@@ -209,10 +209,9 @@ def split_kernel() -> ModuleType | None:
         return None
 
 
-KERNELS = ("split_layer", "_cells", "_accumulate", "_write_children", "merge_records", "resolve_records", "finish",
-           "_codes", "_record_codes", "_remaining", "knowledge_sums", "belief_sums", "read_records")
-INTERNAL = ("_cells", "_accumulate", "_write_children", "_codes", "_record_codes", "_remaining")  # called only by
-# the other kernels
+KERNELS = ("split_layer", "merge_records", "resolve_records", "finish", "_codes", "_record_codes", "_remaining",
+           "knowledge_sums", "belief_sums", "read_records")
+INTERNAL = ("_codes", "_record_codes", "_remaining")  # called only by the other kernels
 
 ENTRY_BYTES = 32  # what one state (key, forward and backward count) or one transition kept costs, in int64
 OBJECT_FACTOR = 5  # the same as Python integers in object arrays (the keys or counts past 62 bits)
@@ -747,11 +746,13 @@ class _Counter:
         if resolve is not None:
             resolve_due(-1)
         most = max_items(options, COMPILED_ENTRY_BYTES)
+        ahead: _StepTable | None = None
         i = 0
         while i < len(steps):
             rec_start, _, ent_state, num, num2, env_groups = layer
             vals, group_start, src, factor = merged
-            first = self._step_table(steps[i], states, player, shifts, bits)
+            first = ahead if ahead is not None else self._step_table(steps[i], states, player, shifts, bits)
+            ahead = None
             # the next layer's entries at most: each entry read (an entry of a record merged into several
             # records is read for each) times its transitions; in memory, this layer's three int64 columns and the
             # next one's (two without the envelope groups)
@@ -762,11 +763,11 @@ class _Counter:
             # the next step too, in the same call, where no showing is resolved in between and the budget allows
             # the bound: the entries in between are never written out
             second = self._step_table(steps[i + 1], first.states, player, shifts, bits) \
-                if i + 1 < len(steps) and not due.get(i) else None
-            if second is not None and TWO_STEPS and most_out * second.fan_out <= most:
-                most_out *= second.fan_out
+                if TWO_STEPS and i + 1 < len(steps) and not due.get(i) else None
+            if second is not None and n_read * first.paths(second) <= most:
+                most_out = n_read * first.paths(second)
             else:
-                second = None
+                ahead, second = second, None   # the next call's step
             last = i if second is None else i + 1
             states = first.states if second is None else second.states
             # the next layer's buffers, as large as it may be: the layer before this one's where they are large
@@ -885,6 +886,11 @@ class _StepTable:
     def arrays(self) -> tuple[Any, ...]:
         """The kernel's arguments for this step."""
         return self.start, self.dst, self.ways, self.cls, self.env_or, self.cls_inc, int(self.states.size)
+
+    def paths(self, then: _StepTable) -> int:
+        """The most transitions of this step followed by one of ``then`` from one state."""
+        src = np.repeat(np.arange(self.start.size - 1), np.diff(self.start))
+        return int(np.bincount(src, np.diff(then.start)[self.dst], self.start.size - 1).max(initial=0))
 
 
 _EMPTY = np.zeros(0, dtype=np.int64)

@@ -764,8 +764,9 @@ class _Counter:
             # the bound: the entries in between are never written out
             second = self._step_table(steps[i + 1], first.states, player, shifts, bits) \
                 if TWO_STEPS and i + 1 < len(steps) and not due.get(i) else None
-            if second is not None and n_read * first.paths(second) <= most:
-                most_out = n_read * first.paths(second)
+            both = n_read * first.paths(second) if second is not None else 0
+            if second is not None and both <= most:
+                most_out = both
             else:
                 ahead, second = second, None   # the next call's step
             last = i if second is None else i + 1

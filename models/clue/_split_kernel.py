@@ -18,36 +18,53 @@ def split_layer(rec_start: np.ndarray, rec_val: np.ndarray, group_start: np.ndar
                 src_factor: np.ndarray, ent_state: np.ndarray, ent_num: np.ndarray,
                 ent_num2: np.ndarray, ent_or: np.ndarray, tr_start: np.ndarray, tr_dst: np.ndarray,
                 tr_ways: np.ndarray, tr_cls: np.ndarray, tr_or: np.ndarray, cls_inc: np.ndarray, n_next: int,
+                tr_start2: np.ndarray, tr_dst2: np.ndarray, tr_ways2: np.ndarray, tr_cls2: np.ndarray,
+                tr_or2: np.ndarray, cls_inc2: np.ndarray, n_next2: int,
                 use_num2: bool, use_or: bool, out_rec_start: np.ndarray, out_rec_val: np.ndarray,
                 out_state: np.ndarray, out_num: np.ndarray, out_num2: np.ndarray, out_or: np.ndarray
                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, int, int]:
-    """One step: record ``r`` holds the entries ``rec_start[r]:rec_start[r + 1]`` (state index, deals, a
+    """One step, or two: record ``r`` holds the entries ``rec_start[r]:rec_start[r + 1]`` (state index, deals, a
     second count of deals with ``use_num2``, OR of envelope groups).  The step reads them merged: its record
     ``g``, of value ``rec_val[g]``, is the records ``src_rec[group_start[g]:group_start[g + 1]]`` together,
     the deals of each times its ``src_factor`` (not the second count: see :func:`merge_records`); with no
     ``group_start`` (empty), every record on its own.  State
     ``s`` has the transitions ``tr_start[s]:tr_start[s + 1]`` (next state, ways, class of the record's
     increment, envelope group bit; without ``use_or`` the envelope groups are not kept and the output's are
-    left unset, likewise the second count).  Writes the next layer the same way to the ``out_`` buffers (the
-    caller sizes them for the most the layer may hold; replaced by larger ones here when too small) and
-    returns them with the numbers of records and entries written; each record's children in the order of the
-    classes."""
+    left unset, likewise the second count).  With a second step (``cls_inc2`` not empty, its transitions the
+    same way from the first step's ``n_next`` states to ``n_next2``), each record's entries after the first
+    step go through the second one at once, without being written out.  Writes the next layer the same way
+    to the ``out_`` buffers (the caller sizes them for the most the layer may hold; replaced by larger ones
+    here when too small) and returns them with the numbers of records and entries written; each record's
+    children in the order of the classes (of the first step, then the second)."""
     n_cls = cls_inc.shape[0]
+    n_cls2 = cls_inc2.shape[0]
+    two = n_cls2 > 0
     n_rec = rec_val.shape[0]
-    if out_rec_val.shape[0] < n_rec * n_cls:
-        out_rec_val = np.empty(n_rec * n_cls, np.int64)
-        out_rec_start = np.empty(n_rec * n_cls + 1, np.int64)
+    most_rec = n_rec * n_cls * (n_cls2 if two else 1)
+    if out_rec_val.shape[0] < most_rec:
+        out_rec_val = np.empty(most_rec, np.int64)
+        out_rec_start = np.empty(most_rec + 1, np.int64)
     cell = np.empty(tr_dst.shape[0], np.int64)   # a transition's cell: (class, next state)
     for t in range(tr_dst.shape[0]):
         cell[t] = tr_cls[t] * n_next + tr_dst[t]
+    cell2 = np.empty(tr_dst2.shape[0], np.int64)
+    for t in range(tr_dst2.shape[0]):
+        cell2[t] = tr_cls2[t] * n_next2 + tr_dst2[t]
     cap = out_state.shape[0]
-    # per cell, side by side (one cache line): r + 1 once record r has reached it, deals, second count, OR
+    # per cell, side by side (one cache line): a mark once this record has reached it, deals, second count, OR
     acc = np.zeros((n_cls * n_next, 4), np.int64)
     touched = np.empty(n_cls * n_next, np.int64)   # per class c, from c * n_next: the cells reached
     count = np.zeros(n_cls, np.int64)
+    acc2 = np.zeros((n_cls2 * n_next2, 4), np.int64)   # the same after the second step
+    touched2 = np.empty(n_cls2 * n_next2, np.int64)
+    count2 = np.zeros(n_cls2, np.int64)
+    # where the children are read from: the first step's cells, or the second's
+    out_acc, out_touched, out_count, out_next, out_inc = (acc2, touched2, count2, n_next2, cls_inc2) if two else \
+        (acc, touched, count, n_next, cls_inc)
     merged = group_start.shape[0] > 0
     n_out = 0
     n_out_rec = 0
+    mark2 = 0
     for r in range(n_rec):
         g0, g1 = (group_start[r], group_start[r + 1]) if merged else (r, r + 1)
         for g in range(g0, g1):
@@ -76,43 +93,77 @@ def split_layer(rec_start: np.ndarray, rec_val: np.ndarray, group_start: np.ndar
                             acc[i, 2] += num2 * tr_ways[t]
                         if use_or:
                             acc[i, 3] |= env | tr_or[t]
-        n_touched = 0
-        for c in range(n_cls):
-            n_touched += count[c]
-        if n_out + n_touched > cap:
-            cap = max(2 * cap, n_out + n_touched, 1024)
-            grown = np.empty(cap, np.int64)
-            grown[:n_out] = out_state[:n_out]
-            out_state = grown
-            grown = np.empty(cap, np.int64)
-            grown[:n_out] = out_num[:n_out]
-            out_num = grown
-            if use_num2:
+        # the children written out: of the first step, or of each first-step child through the second step
+        for c1 in range(n_cls if two else 1):
+            base = rec_val[r]
+            if two:
+                if count[c1] == 0:
+                    continue
+                mark2 += 1   # the child record of class c1 (its cells listed from c1 * n_next)
+                lo = c1 * n_next
+                for j in range(lo, lo + count[c1]):   # the same as above, from the cells of the first step
+                    i1 = touched[j]
+                    s = i1 - lo
+                    num = acc[i1, 1]
+                    num2 = acc[i1, 2]
+                    env = acc[i1, 3]
+                    for t in range(tr_start2[s], tr_start2[s + 1]):
+                        i = cell2[t]
+                        if acc2[i, 0] != mark2:
+                            acc2[i, 0] = mark2
+                            c = tr_cls2[t]
+                            touched2[c * n_next2 + count2[c]] = i
+                            count2[c] += 1
+                            acc2[i, 1] = num * tr_ways2[t]
+                            if use_num2:
+                                acc2[i, 2] = num2 * tr_ways2[t]
+                            if use_or:
+                                acc2[i, 3] = env | tr_or2[t]
+                        else:
+                            acc2[i, 1] += num * tr_ways2[t]
+                            if use_num2:
+                                acc2[i, 2] += num2 * tr_ways2[t]
+                            if use_or:
+                                acc2[i, 3] |= env | tr_or2[t]
+                count[c1] = 0
+                base += cls_inc[c1]
+            n_touched = 0
+            for c in range(out_inc.shape[0]):
+                n_touched += out_count[c]
+            if n_out + n_touched > cap:
+                cap = max(2 * cap, n_out + n_touched, 1024)
                 grown = np.empty(cap, np.int64)
-                grown[:n_out] = out_num2[:n_out]
-                out_num2 = grown
-            if use_or:
+                grown[:n_out] = out_state[:n_out]
+                out_state = grown
                 grown = np.empty(cap, np.int64)
-                grown[:n_out] = out_or[:n_out]
-                out_or = grown
-        for c in range(n_cls):   # a child record per class reached, its entries together
-            k = count[c]
-            if k == 0:
-                continue
-            out_rec_val[n_out_rec] = rec_val[r] + cls_inc[c]
-            out_rec_start[n_out_rec] = n_out
-            n_out_rec += 1
-            lo = c * n_next
-            for j in range(lo, lo + k):
-                i = touched[j]
-                out_state[n_out] = i - lo
-                out_num[n_out] = acc[i, 1]
+                grown[:n_out] = out_num[:n_out]
+                out_num = grown
                 if use_num2:
-                    out_num2[n_out] = acc[i, 2]
+                    grown = np.empty(cap, np.int64)
+                    grown[:n_out] = out_num2[:n_out]
+                    out_num2 = grown
                 if use_or:
-                    out_or[n_out] = acc[i, 3]
-                n_out += 1
-            count[c] = 0
+                    grown = np.empty(cap, np.int64)
+                    grown[:n_out] = out_or[:n_out]
+                    out_or = grown
+            for c in range(out_inc.shape[0]):   # a child record per class reached, its entries together
+                k = out_count[c]
+                if k == 0:
+                    continue
+                out_rec_val[n_out_rec] = base + out_inc[c]
+                out_rec_start[n_out_rec] = n_out
+                n_out_rec += 1
+                lo = c * out_next
+                for j in range(lo, lo + k):
+                    i = out_touched[j]
+                    out_state[n_out] = i - lo
+                    out_num[n_out] = out_acc[i, 1]
+                    if use_num2:
+                        out_num2[n_out] = out_acc[i, 2]
+                    if use_or:
+                        out_or[n_out] = out_acc[i, 3]
+                    n_out += 1
+                out_count[c] = 0
     out_rec_start[n_out_rec] = n_out
     return out_rec_start, out_rec_val, out_state, out_num, out_num2, out_or, n_out_rec, n_out
 

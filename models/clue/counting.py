@@ -216,6 +216,7 @@ INTERNAL = ("_codes", "_record_codes", "_remaining")  # called only by the other
 ENTRY_BYTES = 32  # what one state (key, forward and backward count) or one transition kept costs, in int64
 OBJECT_FACTOR = 5  # the same as Python integers in object arrays (the keys or counts past 62 bits)
 COMPILED_ENTRY_BYTES = 48  # a (state, record) entry of a compiled split layer: 3 int64 columns, this layer and next
+TWO_STEPS = True   # a compiled split call runs two steps where it may (tests compare with one step per call)
 
 
 class LayerTooLarge(TooLarge):
@@ -726,6 +727,8 @@ class _Counter:
                 due[max([at.get(c, -1) for c, q in pairs if (c, q) in bits], default=-1)].append(j)
         pending = set(range(len(resolve.showings))) if resolve is not None else set()
         layer = [rec_start, rec_val, ent_state, num, num2, env_groups]
+        # the whole arrays the layer is a part of, and those of the layer before (free once this one is read)
+        buffers, spare = list(layer), [np.zeros(0, dtype=np.int64)] * len(layer)
         # the records as the next step reads them: record g is the layer's records src[start[g]:start[g + 1]]
         # together, their deals times factor (the identity until a showing is resolved)
         merged = _identity(rec_val)   # group starts not empty: records merged (the kernels read them so)
@@ -740,49 +743,52 @@ class _Counter:
                 clear = sum(1 << b for b in pos if b >= 0 and b not in still)
                 merged = _resolved(merged, pos, clear, digit_shift[j], resolve.weigh)
 
-        env = self.prob.n
         if resolve is not None:
             resolve_due(-1)
-        for i, moves in enumerate(steps):
+        most = max_items(options, COMPILED_ENTRY_BYTES)
+        ahead: _StepTable | None = None
+        i = 0
+        while i < len(steps):
             rec_start, _, ent_state, num, num2, env_groups = layer
             vals, group_start, src, factor = merged
-            gi = moves[0][0]
-            card = self.groups[gi].cards[0]
-            src_, nxt, ways, placed, ends = self._transitions(moves, states, whole=True)  # per distinct state
-            per_state = np.bincount(src_, minlength=states.size)
+            first = ahead if ahead is not None else self._step_table(steps[i], states, player, shifts, bits)
+            ahead = None
             # the next layer's entries at most: each entry read (an entry of a record merged into several
             # records is read for each) times its transitions; in memory, this layer's three int64 columns and the
             # next one's (two without the envelope groups)
             n_read = ent_state.size if not group_start.size else int(np.diff(rec_start)[src].sum())
-            most_out = n_read * int(per_state.max(initial=0))
+            most_out = n_read * first.fan_out
             check_size(f"Clue states kept apart by hand and shown cards (step {i + 1} of {len(steps)} left)",
                        max(most_out, ent_state.size), options, COMPILED_ENTRY_BYTES, error=LayerTooLarge)
-            per_move = np.diff([0, *ends])
-            rec_steps = [(1 << shifts[gi] if q == player else 0) + (1 << bits[(card, q)] if (card, q) in bits else 0)
-                         for _, q, *_ in moves]
-            inc = np.repeat(np.array(rec_steps, dtype=np.int64), per_move) * placed
-            env_or = np.repeat(np.array([1 << gi if q == env else 0 for _, q, *_ in moves], dtype=np.int64),
-                               per_move) * (placed > 0)
-            cls_inc, cls = _unique(inc, "quicksort")
-            order = np.argsort(src_, kind="stable")
-            tr_start = np.searchsorted(src_[order], np.arange(states.size + 1)).astype(np.int64)
-            states, dst = _unique(nxt, "quicksort")
-            # the next layer's buffers, as large as it may be, from numpy (which asks for huge pages: fresh memory
-            # costs a page fault per page written); the kernel writes what it needs
-            out = [np.empty(vals.size * cls_inc.size + 1, dtype=np.int64),
-                   np.empty(vals.size * cls_inc.size, dtype=np.int64),
-                   *(np.empty(most_out, dtype=np.int64) for _ in range(2)),
-                   np.empty(most_out if use2 else 0, dtype=np.int64),
-                   np.empty(most_out if ors else 0, dtype=np.int64)]
+            # the next step too, in the same call, where no showing is resolved in between and the budget allows
+            # the bound: the entries in between are never written out
+            second = self._step_table(steps[i + 1], first.states, player, shifts, bits) \
+                if TWO_STEPS and i + 1 < len(steps) and not due.get(i) else None
+            both = n_read * first.paths(second) if second is not None else 0
+            if second is not None and both <= most:
+                most_out = both
+            else:
+                ahead, second = second, None   # the next call's step
+            last = i if second is None else i + 1
+            states = first.states if second is None else second.states
+            # the next layer's buffers, as large as it may be: the layer before this one's where they are large
+            # enough (written over: fresh memory costs a page fault per page written), else from numpy; the kernel
+            # writes what it needs
+            n_cls = first.cls_inc.size * (1 if second is None else second.cls_inc.size)
+            sizes = [vals.size * n_cls + 1, vals.size * n_cls, most_out, most_out, most_out if use2 else 0,
+                     most_out if ors else 0]
+            out = [old if old.size >= size else np.empty(size, dtype=np.int64)
+                   for old, size in zip(spare, sizes, strict=True)]
             *out, n_rec, n_ent = kernel.split_layer(
-                rec_start, vals, group_start, src, factor, ent_state, num, num2, env_groups, tr_start,
-                dst[order].astype(np.int64), ways[order].astype(np.int64), cls[order].astype(np.int64), env_or[order],
-                cls_inc, int(states.size), use2, ors, *out)
+                rec_start, vals, group_start, src, factor, ent_state, num, num2, env_groups, *first.arrays(),
+                *(second or _NO_STEP).arrays(), use2, ors, *out)
+            spare, buffers = buffers, out
             layer[:] = [out[0][:n_rec + 1], out[1][:n_rec], out[2][:n_ent], out[3][:n_ent],
                         out[4][:n_ent if use2 else 0], out[5][:n_ent if ors else 0]]
             merged = _identity(layer[1])
             if resolve is not None:
-                resolve_due(i)
+                resolve_due(last)
+            i = last + 1
         rec_start, rec_val, ent_state, num, num2, env_groups = layer
         vals, group_start, src, factor = merged
         if group_start.size:   # resolved after the last step: merge now
@@ -798,6 +804,27 @@ class _Counter:
         return SplitForm(states, rec_start, rec_val, ent_state, num,
                          env_groups if ors else np.zeros(ent_state.size, dtype=np.int64), digit_shift,
                          resolve is not None and resolve.weigh, num2)
+
+    def _step_table(self, moves: list[tuple[int, int, bool, int, int]], states: np.ndarray, player: int | None,
+                    shifts: dict[int, int], bits: dict[tuple[int, int], int]) -> _StepTable:
+        """One step of :meth:`_split_compiled` from the distinct ``states`` of a layer, as the compiled kernel
+        reads it."""
+        gi = moves[0][0]
+        card = self.groups[gi].cards[0]
+        src, nxt, ways, placed, ends = self._transitions(moves, states, whole=True)
+        per_move = np.diff([0, *ends])
+        rec_steps = [(1 << shifts[gi] if q == player else 0) + (1 << bits[(card, q)] if (card, q) in bits else 0)
+                     for _, q, *_ in moves]
+        inc = np.repeat(np.array(rec_steps, dtype=np.int64), per_move) * placed
+        env_or = np.repeat(np.array([1 << gi if q == self.prob.n else 0 for _, q, *_ in moves], dtype=np.int64),
+                           per_move) * (placed > 0)
+        cls_inc, cls = _unique(inc, "quicksort")
+        order = np.argsort(src, kind="stable")
+        tr_start = np.searchsorted(src[order], np.arange(states.size + 1)).astype(np.int64)
+        nxt_states, dst = _unique(nxt, "quicksort")
+        return _StepTable(tr_start, dst[order].astype(np.int64), ways[order].astype(np.int64),
+                          cls[order].astype(np.int64), env_or[order], cls_inc, nxt_states,
+                          int(np.diff(tr_start).max(initial=0)))
 
     def _group_steps(self) -> list[list[tuple[int, int, bool, int, int]]]:
         """The moves grouped into steps that each make one layer: a one-card group in one step (its card
@@ -840,6 +867,35 @@ class _Counter:
                 deals[who, pools[gi][who, taken[gi][who]]] = where[who]
                 taken[gi][who] += 1
         return [tuple(row) for row in deals.tolist()]
+
+
+@dataclass
+class _StepTable:
+    """A step's transitions per distinct state of its layer (:func:`._split_kernel.split_layer`): state ``s``
+    has ``start[s]:start[s + 1]``, each with its next state (an index in ``states``, the next layer's), ways,
+    class of record increment (``cls_inc``) and envelope group bit; ``fan_out``: the most of one state."""
+
+    start: np.ndarray
+    dst: np.ndarray
+    ways: np.ndarray
+    cls: np.ndarray
+    env_or: np.ndarray
+    cls_inc: np.ndarray
+    states: np.ndarray
+    fan_out: int
+
+    def arrays(self) -> tuple[Any, ...]:
+        """The kernel's arguments for this step."""
+        return self.start, self.dst, self.ways, self.cls, self.env_or, self.cls_inc, int(self.states.size)
+
+    def paths(self, then: _StepTable) -> int:
+        """The most transitions of this step followed by one of ``then`` from one state."""
+        src = np.repeat(np.arange(self.start.size - 1), np.diff(self.start))
+        return int(np.bincount(src, np.diff(then.start)[self.dst], self.start.size - 1).max(initial=0))
+
+
+_EMPTY = np.zeros(0, dtype=np.int64)
+_NO_STEP = _StepTable(np.zeros(1, dtype=np.int64), _EMPTY, _EMPTY, _EMPTY, _EMPTY, _EMPTY, _EMPTY, 0)   # no second step
 
 
 Merged = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]   # values, group starts, source records, factors

@@ -13,6 +13,7 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -35,10 +36,20 @@ pytestmark = pytest.mark.skipif(counting.split_kernel() is None, reason="numba i
 @contextmanager
 def engine(name: str, kernel_from: int = 0) -> Iterator[list[int]]:
     """``compiled``: the split passes compiled from ``kernel_from`` entries in a layer; ``numpy``: never.
-    Yields a list that counts the compiled passes (1 each) and the showings they resolved (2 each)."""
+    Yields a list that counts the compiled passes (1 each), the showings they resolved (2 each) and their
+    kernel calls that ran two steps at once (4 each)."""
     runs: list[int] = []
     original = _Counter._split_compiled
     resolved = counting._resolved
+    kernel = counting.split_kernel()
+    layer = kernel.split_layer if kernel is not None else None
+
+    def counted_layer(*args: object) -> object:
+        second_classes = args[21]
+        assert isinstance(second_classes, np.ndarray) and layer is not None
+        if second_classes.size:
+            runs.append(4)
+        return layer(*args)
 
     def counted(self: _Counter, *args: object, **kw: object) -> counting.SplitForm:
         runs.append(1)
@@ -51,6 +62,8 @@ def engine(name: str, kernel_from: int = 0) -> Iterator[list[int]]:
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(_Counter, "_split_compiled", counted)
         mp.setattr(counting, "_resolved", counted_resolution)
+        if kernel is not None:
+            mp.setattr(kernel, "split_layer", counted_layer)
         if name == "numpy":
             mp.setattr(counting, "split_kernel", lambda: None)
         mp.setattr(counting, "KERNEL_FROM", kernel_from)
@@ -58,12 +71,13 @@ def engine(name: str, kernel_from: int = 0) -> Iterator[list[int]]:
         yield runs
 
 
-def check_against_brute_force(game: ClueState, resolving: bool = True, reordered: bool = False) -> int:
+def check_against_brute_force(game: ClueState, resolving: bool = True, reordered: bool = False,
+                              calls: list[int] | None = None) -> int:
     """others_knowledge and envelope_beliefs of every other player, compiled, against brute force; how many
     (player, part) pairs may be known.  ``resolving`` off: the passes told that their records or counts might
     pass int64 once the showings are resolved (they then keep the held cards apart to the end).
     ``reordered``: the estimate always finds the reverse order cheaper (the passes start again in it, those
-    kept apart by the envelope without resolving)."""
+    kept apart by the envelope without resolving).  ``calls``: extended with the counts of :func:`engine`."""
     known = 0
     players = [p for p in range(len(game.players)) if p != game.viewer]
     with engine("compiled") as runs, pytest.MonkeyPatch.context() as mp:
@@ -77,6 +91,8 @@ def check_against_brute_force(game: ClueState, resolving: bool = True, reordered
         fast = others_knowledge(game)
         beliefs = {p: envelope_beliefs(game, p) for p in players}
     assert runs
+    if calls is not None:
+        calls += runs
     # an outside observer's passes resolve the showings into views (a player's view keeps the held cards apart)
     if game.viewer is None and any(s.card is None for p in players for s in showings_to(game, p)):
         assert (2 in runs) == resolving
@@ -106,6 +122,16 @@ def test_compiled_passes_that_cannot_resolve_match_brute_force() -> None:
     """Where the counts might pass int64 once resolved, the compiled passes keep the held cards apart (the
     path before resolving) and still answer exactly."""
     assert sum(check_against_brute_force(game, resolving=False) for game in small_states(53, 3, 3, 1))
+
+
+@pytest.mark.parametrize("two_steps", [True, False])
+def test_two_steps_per_compiled_call_match_brute_force(monkeypatch: pytest.MonkeyPatch, two_steps: bool) -> None:
+    """A compiled call runs two steps at once where no showing is resolved in between (the entries in between
+    are never written out), or one step per call: both the answers of brute force, both views."""
+    monkeypatch.setattr(counting, "TWO_STEPS", two_steps)
+    calls: list[int] = []
+    assert sum(check_against_brute_force(game, calls=calls) for game in small_states(56, 3, 2, 1))
+    assert (4 in calls) == two_steps
 
 
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -160,6 +186,7 @@ def test_compiled_equals_numpy_on_the_classic_deck(index: int) -> None:
             got[name] = (others_knowledge(game), envelope_beliefs(game, p))
         assert bool(runs) == (name == "compiled")
         assert (2 in runs) == (name == "compiled" and game.viewer is None)   # an observer's passes resolved
+        assert (4 in runs) == (name == "compiled")   # some compiled calls ran two steps at once
     (others_n, beliefs_n), (others_c, beliefs_c) = got["numpy"], got["compiled"]
     assert others_c == others_n
     assert beliefs_c["knows"] == beliefs_n["knows"]
@@ -183,6 +210,7 @@ def test_compiled_split_refuses_just_past_what_it_allocates(monkeypatch: pytest.
 
     with engine("compiled", 2000) as runs:
         monkeypatch.setattr(counting, "check_size", recorded)
+        monkeypatch.setattr(counting, "TWO_STEPS", False)   # one step per call: each layer asked for
         want = envelope_beliefs(game, 1)
         assert runs and asked
         need = max(asked) * counting.COMPILED_ENTRY_BYTES
@@ -192,6 +220,11 @@ def test_compiled_split_refuses_just_past_what_it_allocates(monkeypatch: pytest.
         refusal = r"kept apart by hand and shown cards \(step \d+ of \d+ left\)"   # the compiled layer's
         with pytest.raises(counting.LayerTooLarge, match=refusal):
             envelope_beliefs(game, 1)
+        # two steps per call where the budget allows the bound of both (else one): never refused where one
+        # step per call fits
+        monkeypatch.setattr(counting, "TWO_STEPS", True)
+        monkeypatch.setenv("SLEUTH_MEMORY_BUDGET", str(need))
+        assert envelope_beliefs(game, 1) == want
 
 
 COLD = """

@@ -223,7 +223,7 @@ def check_workers(client: Client, timeout: float, warm: Callable[[], object] | N
     if warm is not None:
         client.register_plugin(WorkerWarm(warm))
     else:
-        with contextlib.suppress(ValueError):  # none registered
+        with contextlib.suppress(Exception):  # none registered (ValueError): best effort, as the warm-up itself
             client.unregister_worker_plugin(WorkerWarm.name)
     client.register_plugin(WorkerTuning())
     with contextlib.suppress(Exception):  # a nanny that cannot load it (no sleuth there) keeps Dask's settings

@@ -133,12 +133,14 @@ def _register_cache(kernel_file: str) -> bool:
     return True
 
 
-def load_kernel(module_name: str, names: Sequence[str], compiled: bool, internal: Sequence[str] = ()) -> ModuleType:
+def load_kernel(module_name: str, names: Sequence[str], compiled: bool, internal: Sequence[str] = (),
+                inline: Sequence[str] = ()) -> ModuleType:
     """A fresh copy of the kernel module ``module_name``; with ``compiled``, its functions ``names`` compiled
     by numba (cached, see the module docstring), never with the wrapper that would let C call them (unused).
     The functions ``internal`` (among ``names``) are compiled without the wrapper that lets Python call them
     either (callable from the other kernel functions only; each wrapper costs numba about 0.05 s more to
-    compile).  Raises ImportError when numba (or the module) is missing."""
+    compile); the functions ``inline`` (internal too) are inlined into their callers by numba (no call at
+    run time).  Raises ImportError when numba (or the module) is missing."""
     spec = importlib.util.find_spec(module_name)
     if spec is None or spec.loader is None or spec.origin is None:
         raise ImportError(f"the kernel {module_name} is not installed")
@@ -150,5 +152,7 @@ def load_kernel(module_name: str, names: Sequence[str], compiled: bool, internal
         cache = _register_cache(spec.origin)
         for name in names:
             wrappers: dict[str, Any] = {"no_cfunc_wrapper": True, "no_cpython_wrapper": name in internal}
+            if name in inline:
+                wrappers["inline"] = "always"
             setattr(mod, name, numba.njit(getattr(mod, name), cache=cache, **wrappers))
     return mod

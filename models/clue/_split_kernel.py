@@ -75,24 +75,8 @@ def split_layer(rec_start: np.ndarray, rec_val: np.ndarray, group_start: np.ndar
                 num = ent_num[e] * f
                 env = ent_or[e] if use_or else 0
                 num2 = ent_num2[e] if use_num2 else 0
-                for t in range(tr_start[s], tr_start[s + 1]):
-                    i = cell[t]
-                    if acc[i, 0] != r + 1:
-                        acc[i, 0] = r + 1
-                        c = tr_cls[t]
-                        touched[c * n_next + count[c]] = i
-                        count[c] += 1
-                        acc[i, 1] = num * tr_ways[t]
-                        if use_num2:
-                            acc[i, 2] = num2 * tr_ways[t]
-                        if use_or:
-                            acc[i, 3] = env | tr_or[t]
-                    else:
-                        acc[i, 1] += num * tr_ways[t]
-                        if use_num2:
-                            acc[i, 2] += num2 * tr_ways[t]
-                        if use_or:
-                            acc[i, 3] |= env | tr_or[t]
+                _reach(acc, touched, count, n_next, cell, tr_start, tr_cls, tr_ways, tr_or, s, num, num2, env,
+                       r + 1, use_num2, use_or)
         # the children written out: of the first step, or of each first-step child through the second step
         for c1 in range(n_cls if two else 1):
             base = rec_val[r]
@@ -107,24 +91,8 @@ def split_layer(rec_start: np.ndarray, rec_val: np.ndarray, group_start: np.ndar
                     num = acc[i1, 1]
                     num2 = acc[i1, 2]
                     env = acc[i1, 3]
-                    for t in range(tr_start2[s], tr_start2[s + 1]):
-                        i = cell2[t]
-                        if acc2[i, 0] != mark2:
-                            acc2[i, 0] = mark2
-                            c = tr_cls2[t]
-                            touched2[c * n_next2 + count2[c]] = i
-                            count2[c] += 1
-                            acc2[i, 1] = num * tr_ways2[t]
-                            if use_num2:
-                                acc2[i, 2] = num2 * tr_ways2[t]
-                            if use_or:
-                                acc2[i, 3] = env | tr_or2[t]
-                        else:
-                            acc2[i, 1] += num * tr_ways2[t]
-                            if use_num2:
-                                acc2[i, 2] += num2 * tr_ways2[t]
-                            if use_or:
-                                acc2[i, 3] |= env | tr_or2[t]
+                    _reach(acc2, touched2, count2, n_next2, cell2, tr_start2, tr_cls2, tr_ways2, tr_or2, s, num, num2,
+                           env, mark2, use_num2, use_or)
                 count[c1] = 0
                 base += cls_inc[c1]
             n_touched = 0
@@ -167,6 +135,33 @@ def split_layer(rec_start: np.ndarray, rec_val: np.ndarray, group_start: np.ndar
     out_rec_start[n_out_rec] = n_out
     return out_rec_start, out_rec_val, out_state, out_num, out_num2, out_or, n_out_rec, n_out
 
+
+
+def _reach(acc: np.ndarray, touched: np.ndarray, count: np.ndarray, n_next: int, cell: np.ndarray,
+           tr_start: np.ndarray, tr_cls: np.ndarray, tr_ways: np.ndarray, tr_or: np.ndarray, s: int, num: int,
+           num2: int, env: int, mark: int, use_num2: bool, use_or: bool) -> None:
+    """One entry of :func:`split_layer` (state ``s``, deals ``num``, second count ``num2``, envelope groups
+    ``env``) through the transitions of its state: added into the cells it reaches (``acc``), a cell reached
+    first by the current record (not yet marked ``mark``) listed in ``touched`` under its class (compiled
+    inlined: a call per entry made the passes up to twice as slow)."""
+    for t in range(tr_start[s], tr_start[s + 1]):
+        i = cell[t]
+        if acc[i, 0] != mark:
+            acc[i, 0] = mark
+            c = tr_cls[t]
+            touched[c * n_next + count[c]] = i
+            count[c] += 1
+            acc[i, 1] = num * tr_ways[t]
+            if use_num2:
+                acc[i, 2] = num2 * tr_ways[t]
+            if use_or:
+                acc[i, 3] = env | tr_or[t]
+        else:
+            acc[i, 1] += num * tr_ways[t]
+            if use_num2:
+                acc[i, 2] += num2 * tr_ways[t]
+            if use_or:
+                acc[i, 3] |= env | tr_or[t]
 
 def merge_records(group_start: np.ndarray, src_rec: np.ndarray, src_factor: np.ndarray, rec_start: np.ndarray,
                   ent_state: np.ndarray, ent_num: np.ndarray, ent_num2: np.ndarray, ent_or: np.ndarray,

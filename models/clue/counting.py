@@ -204,14 +204,15 @@ def split_kernel() -> ModuleType | None:
     if os.environ.get("SLEUTH_CLUE_KERNEL", "") == "numpy":
         return None
     try:
-        return load_kernel(__name__.rsplit(".", 1)[0] + "._split_kernel", KERNELS, True, INTERNAL)
+        return load_kernel(__name__.rsplit(".", 1)[0] + "._split_kernel", KERNELS, True, INTERNAL, INLINE)
     except ImportError:
         return None
 
 
-KERNELS = ("split_layer", "merge_records", "resolve_records", "finish", "_codes", "_record_codes", "_remaining",
-           "knowledge_sums", "belief_sums", "read_records")
-INTERNAL = ("_codes", "_record_codes", "_remaining")  # called only by the other kernels
+KERNELS = ("_reach", "split_layer", "merge_records", "resolve_records", "finish", "_codes", "_record_codes",
+           "_remaining", "knowledge_sums", "belief_sums", "read_records")
+INTERNAL = ("_reach", "_codes", "_record_codes", "_remaining")  # called only by the other kernels
+INLINE = ("_reach",)  # inlined into its caller: a call per entry made the passes up to twice as slow
 
 ENTRY_BYTES = 32  # what one state (key, forward and backward count) or one transition kept costs, in int64
 OBJECT_FACTOR = 5  # the same as Python integers in object arrays (the keys or counts past 62 bits)

@@ -136,7 +136,6 @@ def split_layer(rec_start: np.ndarray, rec_val: np.ndarray, group_start: np.ndar
     return out_rec_start, out_rec_val, out_state, out_num, out_num2, out_or, n_out_rec, n_out
 
 
-
 def _reach(acc: np.ndarray, touched: np.ndarray, count: np.ndarray, n_next: int, cell: np.ndarray,
            tr_start: np.ndarray, tr_cls: np.ndarray, tr_ways: np.ndarray, tr_or: np.ndarray, s: int, num: int,
            num2: int, env: int, mark: int, use_num2: bool, use_or: bool) -> None:
@@ -162,6 +161,7 @@ def _reach(acc: np.ndarray, touched: np.ndarray, count: np.ndarray, n_next: int,
                 acc[i, 2] += num2 * tr_ways[t]
             if use_or:
                 acc[i, 3] |= env | tr_or[t]
+
 
 def merge_records(group_start: np.ndarray, src_rec: np.ndarray, src_factor: np.ndarray, rec_start: np.ndarray,
                   ent_state: np.ndarray, ent_num: np.ndarray, ent_num2: np.ndarray, ent_or: np.ndarray,

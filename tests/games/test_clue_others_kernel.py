@@ -4,6 +4,7 @@ small decks (every layer compiled, Hypothesis drawing the games), and as the num
 
 from __future__ import annotations
 
+import inspect
 import itertools
 import json
 import math
@@ -20,6 +21,7 @@ from hypothesis import strategies as st
 
 from sleuth.executor import task_seed
 from sleuth.models.clue import counting, others
+from sleuth.models.clue._split_kernel import split_layer as split_layer_source
 from sleuth.models.clue.counting import _Counter
 from sleuth.models.clue.others import brute_force_others, envelope_beliefs, others_knowledge, showings_to
 from sleuth.models.clue.simulate import simulate
@@ -44,8 +46,10 @@ def engine(name: str, kernel_from: int = 0) -> Iterator[list[int]]:
     kernel = counting.split_kernel()
     layer = kernel.split_layer if kernel is not None else None
 
+    second_step = list(inspect.signature(split_layer_source).parameters).index("cls_inc2")
+
     def counted_layer(*args: object) -> object:
-        second_classes = args[21]
+        second_classes = args[second_step]
         assert isinstance(second_classes, np.ndarray) and layer is not None
         if second_classes.size:
             runs.append(4)

@@ -53,15 +53,22 @@ SAMPLING = ("profile", "profile-cycle")  # a worker's periodic callbacks samplin
 SLOWER = {"tick": 1000.0, "memory_monitor": 1000.0}  # milliseconds (Dask's defaults: 20 and 100)
 
 
-def quiet(server: Any) -> dict[str, float | bool]:
+def quiet(server: Any) -> dict[str, Any]:
     """Stop the stack sampling of ``server`` (a worker or a nanny) and wake its event loop check and memory check
-    once a second; what they were, for :func:`restore`."""
+    once a second; what they were, for :func:`restore`.
+
+    The samplers are taken out of the server's periodic callbacks, not only stopped: a worker that joins (a new
+    or restarted one) runs its plugins' ``setup`` before it starts its periodic callbacks, and would start them
+    again.  Each is kept with whether it runs once given back: if it ran, or if the server had not started its
+    periodic callbacks yet (none running: Dask would have started it)."""
     callbacks = server.periodic_callbacks
-    before: dict[str, float | bool] = {}
+    before: dict[str, Any] = {}
+    started = any(pc.is_running() for pc in callbacks.values())
     for name in SAMPLING:
         if name in callbacks:
-            before[name] = bool(callbacks[name].is_running())
-            callbacks[name].stop()
+            sampler = callbacks.pop(name)
+            before[name] = (sampler, bool(sampler.is_running()) or not started)
+            sampler.stop()
     for name, ms in SLOWER.items():
         if name in callbacks:
             before[name] = float(callbacks[name].callback_time)
@@ -69,16 +76,16 @@ def quiet(server: Any) -> dict[str, float | bool]:
     return before
 
 
-def restore(server: Any, before: Mapping[str, float | bool]) -> None:
+def restore(server: Any, before: Mapping[str, Any]) -> None:
     """Undo :func:`quiet` with what it returned."""
     callbacks = server.periodic_callbacks
     for name, was in before.items():
-        if name not in callbacks:
-            continue
-        if isinstance(was, bool):
-            if was:
-                callbacks[name].start()
-        else:
+        if isinstance(was, tuple):   # a sampler taken out, and whether it runs
+            sampler, runs = was
+            callbacks[name] = sampler
+            if runs:
+                sampler.start()
+        elif name in callbacks:
             callbacks[name].callback_time = was
 
 

@@ -51,9 +51,10 @@ def test_external_cluster_equals_serial_and_resume(name: str, address: str, tmp_
     assert _result(argv, how, "--resume", str(resume)) == serial  # every task read back from the file
 
 
-def test_the_workers_run_this_sleuth_tuned(address: str) -> None:
+def test_the_workers_run_this_sleuth_tuned(address: str, tmp_path: Path) -> None:
     """Connecting registers sleuth's plugins: in every worker the allocator tuned, and in every worker and nanny
-    Dask's housekeeping woken up less (as in sleuth's local clusters), given back when they are unregistered."""
+    Dask's housekeeping woken up less (as in sleuth's local clusters), also in a worker that joins later, given
+    back when they are unregistered."""
     from distributed import Client
 
     from sleuth.executor import Executor
@@ -87,12 +88,17 @@ def test_the_workers_run_this_sleuth_tuned(address: str) -> None:
         assert set(ex.client.run(_housekeeping).values()) == {(False, 1000.0)}
         assert set(ex.client.run(_nanny_housekeeping, nanny=True).values()) == {(1000.0, 1000.0)}
     assert set(tuned.values()) == {tune_allocator()}  # True where glibc is the allocator
-    with Client(address) as client:  # the plugins stay on the scheduler for the workers that join later
-        assert all("sleuth-tuning" in names for names in plugins(client))
+    with Client(address) as client, joining_worker(address, str(tmp_path)):
+        # a worker that joins later (as a restarted one) gets them as it starts, its samplers not started again
+        client.wait_for_workers(3, timeout=120)
+        joined = sorted(set(client.scheduler_info()["workers"]) - set(default))
+        assert client.run(_housekeeping, workers=joined) == {joined[0]: (False, 1000.0)}
+        assert all("sleuth-tuning" in names for names in plugins(client))  # they stay on the scheduler
         client.unregister_worker_plugin("sleuth-tuning")
         client.unregister_worker_plugin("sleuth-tuning", nanny=True)
-        assert client.run(_housekeeping) == default
-        assert client.run(_nanny_housekeeping, nanny=True) == nannies
+        again = client.run(_housekeeping)
+        assert {a: again[a] for a in default} == default and again[joined[0]] == default[min(default)]
+        assert {a: v for a, v in client.run(_nanny_housekeeping, nanny=True).items() if a in nannies} == nannies
 
 
 def test_the_workers_warm_up_as_the_client_connects(address: str, tmp_path: Path) -> None:
@@ -227,33 +233,49 @@ def test_a_failing_cluster_is_one_line_with_exit_2_or_3() -> None:
 
 
 def test_quiet_changes_only_what_it_restores() -> None:
-    """:func:`quiet` stops the stack sampling and slows the checks, never speeds up one already slower, skips what
-    a server does not have, and :func:`restore` puts back exactly what was there (a stopped sampler stays off)."""
+    """:func:`quiet` stops the stack sampling and takes it out of the server's periodic callbacks (Dask starting
+    them all, as a joining worker does after its plugins' set-up, does not start it again), slows the checks,
+    never speeds up one already slower, skips what a server does not have, and :func:`restore` puts back exactly
+    what was there (a stopped sampler stays off); a server quieted before it started its callbacks gets its
+    samplers running when restored, as Dask would have started them."""
     from tornado.ioloop import PeriodicCallback
 
     from sleuth.cluster import quiet, restore
 
     class Server:
-        def __init__(self) -> None:
+        def __init__(self, started: bool) -> None:
             self.periodic_callbacks = {"profile": PeriodicCallback(lambda: None, 10),
                                        "profile-cycle": PeriodicCallback(lambda: None, 1000),
                                        "tick": PeriodicCallback(lambda: None, 20),
                                        "memory_monitor": PeriodicCallback(lambda: None, 5000),
                                        "heartbeat": PeriodicCallback(lambda: None, 500)}
-            self.periodic_callbacks["profile"].start()  # profile-cycle left stopped
+            if started:
+                self.periodic_callbacks["profile"].start()  # profile-cycle left stopped
+                self.periodic_callbacks["tick"].start()
+
+        def start_periodic_callbacks(self) -> None:  # as Dask's Server does
+            for pc in self.periodic_callbacks.values():
+                if not pc.is_running():
+                    pc.start()
 
     def state(server: Server) -> dict[str, tuple[bool, float]]:
         return {n: (pc.is_running(), pc.callback_time) for n, pc in server.periodic_callbacks.items()}
 
-    server = Server()
+    server = Server(started=True)
     before = state(server)
     changed = quiet(server)
+    server.start_periodic_callbacks()
     after = state(server)
-    assert after["profile"][0] is False and after["profile-cycle"][0] is False
-    assert after["tick"][1] == 1000 and after["memory_monitor"][1] == 5000 and after["heartbeat"] == before["heartbeat"]
+    assert "profile" not in after and "profile-cycle" not in after
+    assert after["tick"][1] == 1000 and after["memory_monitor"][1] == 5000 and after["heartbeat"][1] == 500
+    server.periodic_callbacks["memory_monitor"].stop()
+    server.periodic_callbacks["heartbeat"].stop()
     restore(server, changed)
     assert state(server) == before
     del server.periodic_callbacks["memory_monitor"]
     assert "memory_monitor" not in quiet(server)
-    for pc in server.periodic_callbacks.values():
+    joining = Server(started=False)
+    restore(joining, quiet(joining))
+    assert state(joining)["profile"][0] is True and state(joining)["profile-cycle"][0] is True
+    for pc in [*server.periodic_callbacks.values(), *joining.periodic_callbacks.values()]:
         pc.stop()

@@ -27,7 +27,9 @@ its wall time and the CPU seconds of every process: the client, each worker, and
 external scheduler; ``--timeline`` adds where the wall time went: the client's
 steps (connecting, ``prepare``, tasks sent, each result with its task's seconds, closing) and each worker's
 start, its wait for its warm-up, kernels and tasks, in seconds from the launch of the command.  The machine may
-be shared: the load average is printed beside every figure, and the ratios of one run are what to read.
+be shared: the load average is printed beside every figure, and the ratios of one run are what to read; with
+``--repeat``, also the median of each repeat's own ratios (its legs run back to back, so a machine whose speed
+drifts from minute to minute moves them less).
 ``--only egghead`` (or ``motus``) runs one study.
 """
 
@@ -377,6 +379,13 @@ def main() -> int:
                   f"x{med['serial'] / med['--workers 2']:.2f}, --cluster x{med['serial'] / med['--cluster']:.2f}"
                   f"{extra}; --cluster / --workers 2 = {med['--cluster'] / med['--workers 2']:.2f}; identical "
                   f"results: {'yes' if same else 'NO'} ({load()})", flush=True)
+            if args.repeat > 1:  # each repeat's legs ran back to back: their ratios cancel the machine's drift
+                ratio = [(s / w, s / c, c / w) for s, w, c in
+                         zip(times["serial"], times["--workers 2"], times["--cluster"], strict=True)]
+                mid = [statistics.median(r[k] for r in ratio) for k in range(3)]
+                print(f"{title}: the ratios of each repeat, medians: --workers 2 x{mid[0]:.2f}, --cluster "
+                      f"x{mid[1]:.2f}, --cluster / --workers 2 = {mid[2]:.2f} (per repeat: "
+                      + "; ".join(f"x{a:.2f} x{b:.2f} {c:.2f}" for a, b, c in ratio) + ")", flush=True)
     return 0 if ok else 1
 
 

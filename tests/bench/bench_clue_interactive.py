@@ -11,9 +11,9 @@ interpreter, back to back, for a before/after table.
 
     python tests/bench/bench_clue_interactive.py --games 5 --players 3,4,5,6
 
-Numba and the compiled loops are loaded before the first state is timed, as ``sleuth serve`` has them loaded
-before its first answer; ``--cold`` leaves that to the first state that needs them (it then pays 0.6-0.9 s more,
-as a command line's answer on a long state does).
+Numba and the compiled loops are loaded (and each called once, on a game not timed) before the first state is
+timed, as ``sleuth serve`` has them loaded before its first answer; ``--cold`` leaves that to the first state
+that needs them (it then pays 0.6-0.9 s more, as a command line's answer on a long state does).
 
 A long run can be cut into pieces run side by side (``--first`` and ``--games`` pick the games, ``--save``
 keeps every state's times) and put together with ``--merge FILE...`` (the table over all the pieces).
@@ -153,13 +153,21 @@ def table(runs: list[dict[str, Any]], parts: tuple[str, ...], as_json: bool) -> 
         print(f"CPU ms per state: median / p95 / max; load average {load[0]:.1f} {load[1]:.1f} {load[2]:.1f}")
 
 
-def load_kernels() -> None:
-    """The compiled loops of what the others know and of the advice, where this checkout has them."""
+WARM_GAME = 1_000_000  # the game (of 3 players) that calls each compiled loop once, untimed
+
+
+def load_kernels(parts: tuple[str, ...], seed: int) -> None:
+    """The compiled loops of what the others know and of the advice, where this checkout has them, each run
+    once (untimed) on a state of a game the benchmark does not time: numba loads each compiled function when it
+    is first called, as ``sleuth serve`` does before its first answer by answering the bundled example."""
     from sleuth.models.clue import counting
 
     for loader in (getattr(counting, "split_kernel", None), getattr(suggest, "advice_kernel", None)):
         if loader is not None:
             loader()
+    sim = simulate(3, random.Random(task_seed(seed, 3, WARM_GAME)))
+    for viewer in (None, 0):
+        state_times(sim.view(viewer, min(6, len(sim.suggestions))), 0, parts)
 
 
 def main() -> None:
@@ -181,7 +189,7 @@ def main() -> None:
         table(runs, tuple(p for p in parts if all(p in run["times"] for run in runs)), args.json)
         return
     if not args.cold:
-        load_kernels()
+        load_kernels(parts, args.seed)
     runs = []
     for n in map(int, args.players.split(",")):
         mine = {view: {"players": n, "view": view, "games": 0, "times": {p: [] for p in parts},

@@ -213,10 +213,11 @@ def deadline(seconds: float | None) -> Iterator[None]:
     """Raise :class:`SolverTimeout` in this thread once ``seconds`` have passed (None: no limit).
 
     In the main thread a timer signal interrupts the work; elsewhere a timer thread raises the exception
-    asynchronously in this thread.  Either way it lands between Python steps, never inside a C call.  In the
-    main thread the signal repeats every :data:`RETRY` seconds until the block is left, and raises again
-    unless a :class:`SolverTimeout` is already being handled: an interrupt swallowed where Python ignores
-    exceptions (a garbage-collector callback, ``__del__``) does not lose the deadline.
+    asynchronously in this thread.  Either way it lands between Python steps, never inside a C call.  Both
+    repeat every :data:`RETRY` seconds until the block is left, and raise again unless a
+    :class:`SolverTimeout` is already being handled there: an interrupt swallowed where Python ignores
+    exceptions (a garbage-collector callback, ``__del__``) does not lose the deadline.  None is sent once the
+    block is being left: one already on its way lands before the block is left.
     """
     from .backends import SolverTimeout
 
@@ -226,7 +227,7 @@ def deadline(seconds: float | None) -> Iterator[None]:
     _deadline.end = time.monotonic() + seconds
     message = f"the time limit of {seconds:g} s was reached"
     main = threading.current_thread() is threading.main_thread() and hasattr(signal, "setitimer")
-    timer: threading.Timer | None = None
+    stop, sending = threading.Event(), threading.Lock()
     previous: Any = None
     armed = [True]   # cleared first thing on the way out: no interrupt after that
     try:
@@ -240,16 +241,34 @@ def deadline(seconds: float | None) -> Iterator[None]:
             ident = threading.get_ident()
             exc_type = type("SolverTimeoutHere", (SolverTimeout,), {"__init__": lambda self: SolverTimeout.__init__(
                 self, message)})
-            timer = threading.Timer(seconds, lambda: ctypes.pythonapi.PyThreadState_SetAsyncExc(
-                ctypes.c_ulong(ident), ctypes.py_object(exc_type)))
-            timer.daemon = True
-            timer.start()
+
+            def interrupt() -> None:
+                wait = seconds
+                while not stop.wait(wait):
+                    with sending:
+                        if not armed[0]:
+                            return
+                        if not isinstance(_handling(ident), SolverTimeout):
+                            ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(ident),
+                                                                       ctypes.py_object(exc_type))
+                    wait = RETRY
+            threading.Thread(target=interrupt, name="sleuth-deadline", daemon=True).start()
         yield
     finally:
         armed[0] = False
-        if main:
-            signal.setitimer(signal.ITIMER_REAL, 0)
-            signal.signal(signal.SIGALRM, previous)
-        elif timer is not None:
-            timer.cancel()
-        _deadline.end = None
+        try:
+            with sending:   # an interrupt being sent is sent (it lands here at the latest); none after
+                pass
+        finally:
+            _deadline.end = None
+            if main:
+                signal.setitimer(signal.ITIMER_REAL, 0)
+                signal.signal(signal.SIGALRM, previous)
+            else:
+                stop.set()
+
+
+def _handling(ident: int) -> BaseException | None:
+    """The exception thread ``ident`` is handling, if any."""
+    current: Any = sys._current_exceptions().get(ident)
+    return current[1] if isinstance(current, tuple) else current  # (type, value, traceback) before Python 3.12

@@ -94,10 +94,12 @@ def _tick() -> None:
     """One Python call (the work below counts in calls)."""
 
 
-def test_a_swallowed_interrupt_lands_again() -> None:
-    """In the main thread, work that swallows the deadline's interrupt (as Python does inside a
-    garbage-collector callback or ``__del__``) is interrupted again, within a million calls; once the block
-    is left nothing lands."""
+@pytest.mark.parametrize("in_thread", [False, True])
+def test_a_swallowed_interrupt_lands_again(in_thread: bool) -> None:
+    """In the main thread (a timer signal) and in any other (an asynchronous exception), work that swallows the
+    deadline's interrupt (as Python does inside a garbage-collector callback or ``__del__``) is interrupted
+    again, within a million calls; once the block is left nothing lands."""
+    import threading
     import time
 
     from sleuth import limits
@@ -123,7 +125,12 @@ def test_a_swallowed_interrupt_lands_again() -> None:
         time.sleep(4 * limits.RETRY)   # a stray interrupt after the block would land here
         outcome.append("after")
 
-    run()
+    if in_thread:
+        worker = threading.Thread(target=run)
+        worker.start()
+        worker.join()
+    else:
+        run()
     assert len(outcome) == 2 and outcome[1] == "after", outcome
     swallowed, exc = outcome[0]  # type: ignore[misc]
     assert swallowed == 2 and isinstance(exc, SolverTimeout), outcome

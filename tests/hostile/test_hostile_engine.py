@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import itertools
 import random
+import threading
+from collections.abc import Callable
 
 import pytest
 
@@ -94,12 +96,21 @@ def _tick() -> None:
     """One Python call (the work below counts in calls)."""
 
 
+def _run(work: Callable[[], None], in_thread: bool) -> None:
+    """``work()`` here, in the main thread, or in a thread of its own (waited for)."""
+    if in_thread:
+        worker = threading.Thread(target=work)
+        worker.start()
+        worker.join()
+    else:
+        work()
+
+
 @pytest.mark.parametrize("in_thread", [False, True])
 def test_a_swallowed_interrupt_lands_again(in_thread: bool) -> None:
     """In the main thread (a timer signal) and in any other (an asynchronous exception), work that swallows the
     deadline's interrupt (as Python does inside a garbage-collector callback or ``__del__``) is interrupted
     again, within a million calls; once the block is left nothing lands."""
-    import threading
     import time
 
     from sleuth import limits
@@ -125,12 +136,7 @@ def test_a_swallowed_interrupt_lands_again(in_thread: bool) -> None:
         time.sleep(4 * limits.RETRY)   # a stray interrupt after the block would land here
         outcome.append("after")
 
-    if in_thread:
-        worker = threading.Thread(target=run)
-        worker.start()
-        worker.join()
-    else:
-        run()
+    _run(run, in_thread)
     assert len(outcome) == 2 and outcome[1] == "after", outcome
     swallowed, exc = outcome[0]  # type: ignore[misc]
     assert swallowed == 2 and isinstance(exc, SolverTimeout), outcome
@@ -142,8 +148,6 @@ def test_time_limit_interrupts_pure_python_work(in_thread: bool) -> None:
 
     Bounded in steps, not seconds: once the deadline has passed, the game's pure Python work may make at most
     a million more calls before the interrupt stops it (the thread's wait is bounded by the same budget)."""
-    import threading
-
     from sleuth import limits
     from sleuth.backends import SolverTimeout
     from sleuth.puzzle import loads
@@ -160,12 +164,7 @@ def test_time_limit_interrupts_pure_python_work(in_thread: bool) -> None:
         except (SolverTimeout, StepBudgetExceeded) as exc:
             outcome.append(exc)
 
-    if in_thread:
-        worker = threading.Thread(target=run)
-        worker.start()
-        worker.join()
-    else:
-        run()
+    _run(run, in_thread)
     assert len(outcome) == 1 and isinstance(outcome[0], SolverTimeout), outcome
 
 

@@ -270,5 +270,6 @@ def deadline(seconds: float | None) -> Iterator[None]:
 
 def _handling(ident: int) -> BaseException | None:
     """The exception thread ``ident`` is handling, if any."""
-    current: Any = sys._current_exceptions().get(ident)
-    return current[1] if isinstance(current, tuple) else current  # (type, value, traceback) before Python 3.12
+    current: object = sys._current_exceptions().get(ident)
+    value = current[1] if isinstance(current, tuple) else current  # (type, value, traceback) before Python 3.12
+    return value if isinstance(value, BaseException) else None

@@ -97,7 +97,8 @@ def test_the_workers_run_this_sleuth_tuned(address: str, tmp_path: Path) -> None
         client.unregister_worker_plugin("sleuth-tuning")
         client.unregister_worker_plugin("sleuth-tuning", nanny=True)
         again = client.run(_housekeeping)
-        assert {a: again[a] for a in default} == default and again[joined[0]] == default[min(default)]
+        assert {a: again[a] for a in default} == default  # the workers there before: as Dask set them
+        assert again[joined[0]] in default.values()  # the one that joined too: its samplers running again
         assert {a: v for a, v in client.run(_nanny_housekeeping, nanny=True).items() if a in nannies} == nannies
 
 

@@ -13,6 +13,7 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any
 
 import numpy as np
 import pytest
@@ -20,6 +21,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sleuth.executor import task_seed
+from sleuth.jit import load_kernel
 from sleuth.models.clue import counting, others
 from sleuth.models.clue._split_kernel import split_layer as split_layer_source
 from sleuth.models.clue.counting import _Counter
@@ -167,6 +169,82 @@ def test_compiled_split_rows_match_numpy() -> None:
                 assert got["numpy"] == got["compiled"]
                 checked += bool(got["numpy"][0])
     assert checked > 40
+
+
+def _ints(values: Iterator[int] | list[int]) -> np.ndarray:
+    return np.array(list(values), dtype=np.int64)
+
+
+def _random_step(rng: random.Random, n_states: int, n_next: int, increments: list[int]) -> dict[str, Any]:
+    """A step drawn at random: per state up to three transitions (next state, ways, class, envelope group
+    bit), ``rows``, and the same as :func:`._split_kernel.split_layer` reads it, ``args``."""
+    rows = [[(rng.randrange(n_next), rng.randint(1, 4), rng.randrange(len(increments)), 1 << rng.randrange(4))
+             for _ in range(rng.randint(0, 3))] for _ in range(n_states)]
+    flat = [t for row in rows for t in row]
+    args = (_ints(np.cumsum([0, *map(len, rows)])), *(_ints(t[k] for t in flat) for k in range(4)),
+            _ints(increments), n_next)
+    return {"rows": rows, "inc": increments, "args": args}
+
+
+def _stepped(entries: dict[int, tuple[int, int, int]], step: dict[str, Any]
+             ) -> dict[int, dict[int, tuple[int, int, int]]]:
+    """The reference step: per class reached, next state -> (deals, second count, envelope groups)."""
+    out: dict[int, dict[int, tuple[int, int, int]]] = {}
+    for s, (num, num2, env) in entries.items():
+        for dst, ways, cls, bit in step["rows"][s]:
+            a, b, c = out.setdefault(cls, {}).get(dst, (0, 0, 0))
+            out[cls][dst] = (a + num * ways, b + num2 * ways, c | env | bit)
+    return out
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("kernel", ["compiled", "plain"])
+def test_a_merged_record_steps_as_its_records_added_up(seed: int, kernel: str) -> None:
+    """A record merged from several records (deals times their factors, the second count as it is, envelope
+    groups ORed) goes through one or two steps as the sum of its records' entries would: every child record
+    and entry of :func:`._split_kernel.split_layer` against a reference in plain Python, on layers drawn at
+    random (merged records that share states, steps that reach a class or not), every flag."""
+    module = counting.split_kernel() if kernel == "compiled" else \
+        load_kernel("sleuth.models.clue._split_kernel", counting.KERNELS, False)
+    no_step = (_ints([0]), *[_ints([])] * 5, 0)
+    rng = random.Random(seed)
+    checked = 0
+    for _ in range(30):
+        n_states, n_next, n_next2 = rng.randint(1, 6), rng.randint(1, 5), rng.randint(1, 4)
+        layer = [{s: (rng.randint(1, 50), rng.randint(1, 50), rng.randrange(8))
+                  for s in rng.sample(range(n_states), rng.randint(1, n_states))} for _ in range(rng.randint(1, 5))]
+        groups = [[(r, rng.randint(1, 6)) for r in rng.sample(range(len(layer)), rng.randint(1, len(layer)))]
+                  for _ in range(rng.randint(1, 4))]
+        first = _random_step(rng, n_states, n_next, [0, 1 << 8, 2 << 8][:rng.randint(1, 3)])
+        second = _random_step(rng, n_next, n_next2, [0, 1 << 16][:rng.randint(1, 2)]) if rng.random() < 0.5 else None
+        rec_val = [g << 20 for g in range(len(groups))]
+        want = []
+        for g, members in enumerate(groups):
+            merged: dict[int, tuple[int, int, int]] = {}
+            for r, f in members:
+                for s, (a, b, c) in layer[r].items():
+                    x, y, z = merged.get(s, (0, 0, 0))
+                    merged[s] = (x + a * f, y + b, z | c)
+            for c1, entries in sorted(_stepped(merged, first).items()):
+                if second is None:
+                    want.append((rec_val[g] + first["inc"][c1], entries))
+                else:
+                    want += [(rec_val[g] + first["inc"][c1] + second["inc"][c2], children)
+                             for c2, children in sorted(_stepped(entries, second).items())]
+        entries_in = [(s, *x) for rec in layer for s, x in rec.items()]
+        for use_num2, use_or in itertools.product((False, True), repeat=2):
+            rec_start, vals, state, num, num2, env, n_rec, _ = module.split_layer(
+                _ints(np.cumsum([0, *map(len, layer)])), _ints(rec_val), _ints(np.cumsum([0, *map(len, groups)])),
+                _ints(r for g in groups for r, _ in g), _ints(f for g in groups for _, f in g),
+                *(_ints(e[k] for e in entries_in) for k in range(4)), *first["args"],
+                *(second["args"] if second else no_step), use_num2, use_or, *[_ints([])] * 6)
+            seen = [(int(vals[i]), {int(state[e]): (int(num[e]), int(num2[e]) if use_num2 else None,
+                                                   int(env[e]) if use_or else None)
+                                    for e in range(rec_start[i], rec_start[i + 1])}) for i in range(n_rec)]
+            assert seen == [(v, {s: (a, b if use_num2 else None, c if use_or else None) for s, (a, b, c) in e.items()})
+                            for v, e in want]
+            checked += sum(len(e) for _, e in want)
+    assert checked > 100
 
 
 def classic_states() -> list[tuple[ClueState, int]]:

@@ -15,6 +15,10 @@ Numba and the compiled loops are loaded (and each called once, on a game not tim
 timed, as ``sleuth serve`` has them loaded before its first answer; ``--cold`` leaves that to the first state
 that needs them (it then pays 0.6-0.9 s more, as a command line's answer on a long state does).
 
+On a host whose speed drifts (a shared machine), one timing of a state can be far from its usual cost: with
+``--retime K`` the slowest states of each part (``--retime-states``, default 5) are timed K more times at the
+end, each alone, and the table adds the largest of their medians beside the max of single timings.
+
 A long run can be cut into pieces run side by side (``--first`` and ``--games`` pick the games, ``--save``
 keeps every state's times) and put together with ``--merge FILE...`` (the table over all the pieces).
 """
@@ -132,10 +136,15 @@ def table(runs: list[dict[str, Any]], parts: tuple[str, ...], as_json: bool) -> 
             row["times"][part] += run["times"][part]
             if run["slowest"][part][0] >= row["slowest"].get(part, [0.0])[0]:
                 row["slowest"][part] = run["slowest"][part]
+            row.setdefault("retimed", {}).setdefault(part, []).extend(run.get("retimed", {}).get(part, []))
     results = []
     for (n, view), row in sorted(merged.items()):
         results.append({"players": n, "view": view, "games": row["games"],
                         **{p: {**stats(row["times"][p]), "slowest_game_turn": row["slowest"][p][1:]} for p in parts}})
+        for p in parts:
+            again = sorted(row["retimed"][p], reverse=True)
+            if again:
+                results[-1][p].update(retimed=again, retimed_max_ms=1e3 * again[0][0])
         if "advice" in parts:
             results[-1]["advice"]["exact_states"] = row["exact"]
         results[-1]["refused"] = row["refused"]
@@ -146,6 +155,11 @@ def table(runs: list[dict[str, Any]], parts: tuple[str, ...], as_json: bool) -> 
                 + (f"; advice exact at {row['exact']} of {r['advice']['states']} states" if "advice" in parts else "")
                 + (f"; refused past the memory budget: {row['refused']}" if row["refused"] else ""),
                 flush=True)
+            if any(row["retimed"][p] for p in parts):
+                print("  the slowest states timed again, median of each state's timings (ms; game, turn): " + "; ".join(
+                    f"{p} max {r[p]['retimed_max_ms']:.0f} (" + ", ".join(
+                        f"{1e3 * m:.0f} g{g} t{k}" for m, g, k, _ in r[p]["retimed"]) + ")"
+                    for p in parts if r[p].get("retimed")), flush=True)
     load = os.getloadavg()
     if as_json:
         print(json.dumps({"load": load, "results": results}, indent=1))
@@ -182,6 +196,9 @@ def main() -> None:
     ap.add_argument("--merge", nargs="+", metavar="FILE", help="print the table of saved runs, run nothing")
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--cold", action="store_true", help="do not load the compiled loops before timing")
+    ap.add_argument("--retime", type=int, default=0, metavar="K",
+                    help="time the slowest states of each part K more times at the end (median per state)")
+    ap.add_argument("--retime-states", type=int, default=5, metavar="M", help="how many states --retime takes")
     args = ap.parse_args()
     parts = tuple(p for p in args.parts.split(",") if p)
     if args.merge:
@@ -193,7 +210,8 @@ def main() -> None:
     runs = []
     for n in map(int, args.players.split(",")):
         mine = {view: {"players": n, "view": view, "games": 0, "times": {p: [] for p in parts},
-                       "slowest": {p: (0.0, 0, 0) for p in parts}, "exact": 0, "refused": 0}
+                       "slowest": {p: (0.0, 0, 0) for p in parts}, "exact": 0, "refused": 0,
+                       "states": {p: [] for p in parts}}
                 for view in args.views.split(",")}
         runs += mine.values()
         for g in range(args.first, args.first + args.games):   # both views of a game, then the next game
@@ -207,12 +225,38 @@ def main() -> None:
                             run["exact" if part == "advice_exact" else "refused"] += int(dt)
                             continue
                         run["times"][part].append(dt)
+                        run["states"][part].append((g, k))
                         if dt > run["slowest"][part][0]:
                             run["slowest"][part] = (dt, g, k)
                 run["games"] += 1
             if args.save:   # after every game: a run stopped early keeps its complete games
                 Path(args.save).write_text(json.dumps(runs))
+        if args.retime:
+            for run in mine.values():
+                run["retimed"] = retimed(run, args.seed, args.retime, args.retime_states)
+            if args.save:
+                Path(args.save).write_text(json.dumps(runs))
     table(runs, parts, args.json)
+
+
+Retimed = list[tuple[float, int, int, list[float]]]   # per state: median, game, turn, every timing
+
+
+def retimed(run: dict[str, Any], seed: int, again: int, states: int) -> dict[str, Retimed]:
+    """The ``states`` slowest states of each part of ``run`` timed ``again`` more times, one part at a time:
+    per state, the median of all its timings, the game, the turn and the timings."""
+    out = {}
+    n, viewer = run["players"], 0 if run["view"] == "player" else None
+    for part, times in run["times"].items():
+        slowest = sorted(zip(times, run["states"][part], strict=True), reverse=True)[:states]
+        rows = []
+        for first, (g, k) in slowest:
+            game = simulate(n, random.Random(task_seed(seed, n, g))).view(viewer, k)
+            by = 0 if viewer == 0 else k % n
+            seen = [first, *(state_times(game, by, (part,))[part] for _ in range(again))]
+            rows.append((statistics.median(seen), g, k, seen))
+        out[part] = rows
+    return out
 
 
 if __name__ == "__main__":

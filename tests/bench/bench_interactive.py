@@ -9,7 +9,9 @@ with its own environment) runs the same games right after this one's, so the two
 
     python tests/bench/bench_interactive.py --python BASE/.venv/bin/python --games 50
 
-The Clue part can take hours with 50 games per player count; ``--games``/``--first`` pick a slice, and
+``--retime K`` times the slowest Clue states K more times each (``bench_clue_interactive.py --retime``: on a
+host whose speed drifts, the largest of their medians beside the max of single timings).  The Clue part can
+take hours with 50 games per player count; ``--games``/``--first`` pick a slice, and
 ``--clue-parts``/``--words-parts`` (empty to skip) pick what runs.
 """
 
@@ -29,7 +31,7 @@ def clue_rows(python: str, args: argparse.Namespace, players: int) -> list[dict[
     """One player count's Clue table (``bench_clue_interactive.py --json``) run by ``python``."""
     out = subprocess.run([python, str(HERE / "bench_clue_interactive.py"), "--json", "--players", str(players),
                           "--games", str(args.games), "--first", str(args.first), "--seed", str(args.seed),
-                          "--parts", args.clue_parts, "--views", args.views],
+                          "--parts", args.clue_parts, "--views", args.views, "--retime", str(args.retime)],
                          capture_output=True, text=True)
     if out.returncode:
         raise SystemExit(f"{python} failed on the Clue part:\n{out.stderr}")
@@ -45,6 +47,8 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=11)
     ap.add_argument("--views", default="player,observer")
     ap.add_argument("--clue-parts", default="sheet,probabilities,others,advice,beliefs")
+    ap.add_argument("--retime", type=int, default=0, metavar="K",
+                    help="Clue: time the 5 slowest states of each part K more times (the largest median beside max)")
     ap.add_argument("--words-parts", default="egghead,salet,hard")
     ap.add_argument("--five-rounds", type=int, default=40, help="Egghead rounds with 5 players (default 40)")
     ap.add_argument("--repeat", type=int, default=1, help="Egghead: children per figure")
@@ -62,6 +66,8 @@ def main() -> int:
             for part in parts:
                 cells = [f"{r[part]['median_ms']:.1f} / {r[part]['p95_ms']:.0f} / {r[part]['max_ms']:.0f}"  # type: ignore[index]
                          + (f" (exact at {r[part]['exact_states']})" if part == "advice" else "")  # type: ignore[index]
+                         + (f", slowest re-timed {r[part]['retimed_max_ms']:.0f}"  # type: ignore[index]
+                            if "retimed_max_ms" in r[part] else "")  # type: ignore[operator]
                          for r in rows]
                 print(f"  {part:<13} " + " | ".join(cells), flush=True)
     if args.words_parts:

@@ -11,7 +11,7 @@ import math
 import random
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -171,7 +171,8 @@ def test_compiled_split_rows_match_numpy() -> None:
     assert checked > 40
 
 
-def _ints(values: Iterator[int] | list[int]) -> np.ndarray:
+def _ints(values: Iterable[int]) -> np.ndarray:
+    """The values as an int64 array (what the kernels take)."""
     return np.array(list(values), dtype=np.int64)
 
 

@@ -117,6 +117,13 @@ def state_times(game: ClueState, by: int, parts: tuple[str, ...]) -> dict[str, f
     return out
 
 
+def seat(view: str, players: int, turn: int) -> tuple[int | None, int]:
+    """The viewer of a view (player 1, or None for the outside observer) and the suggester timed at ``turn``:
+    player 1 in player 1's view, the player of the turn in the observer's."""
+    viewer = 0 if view == "player" else None
+    return viewer, 0 if viewer == 0 else turn % players
+
+
 def stats(xs: list[float]) -> dict[str, float]:
     xs = sorted(xs)
     return {"states": len(xs), "median_ms": 1e3 * statistics.median(xs),
@@ -128,7 +135,8 @@ def table(runs: list[dict[str, Any]], parts: tuple[str, ...], as_json: bool) -> 
     merged: dict[tuple[int, str], dict[str, Any]] = {}
     for run in runs:
         row = merged.setdefault((run["players"], run["view"]), {"games": 0, "times": {p: [] for p in parts},
-                                                                "slowest": {}, "exact": 0})
+                                                                "slowest": {}, "exact": 0,
+                                                                "retimed": {p: [] for p in parts}})
         row["games"] += run["games"]
         row["exact"] += run.get("exact", 0)
         row["refused"] = row.get("refused", 0) + run.get("refused", 0)
@@ -136,7 +144,7 @@ def table(runs: list[dict[str, Any]], parts: tuple[str, ...], as_json: bool) -> 
             row["times"][part] += run["times"][part]
             if run["slowest"][part][0] >= row["slowest"].get(part, [0.0])[0]:
                 row["slowest"][part] = run["slowest"][part]
-            row.setdefault("retimed", {}).setdefault(part, []).extend(run.get("retimed", {}).get(part, []))
+            row["retimed"][part] += run.get("retimed", {}).get(part, [])
     results = []
     for (n, view), row in sorted(merged.items()):
         results.append({"players": n, "view": view, "games": row["games"],
@@ -217,9 +225,8 @@ def main() -> None:
         for g in range(args.first, args.first + args.games):   # both views of a game, then the next game
             sim = simulate(n, random.Random(task_seed(args.seed, n, g)))
             for view, run in mine.items():
-                viewer = 0 if view == "player" else None
                 for k in range(len(sim.suggestions) + 1):
-                    by = 0 if viewer == 0 else k % n
+                    viewer, by = seat(view, n, k)
                     for part, dt in state_times(sim.view(viewer, k), by, parts).items():
                         if part in ("advice_exact", "refused"):
                             run["exact" if part == "advice_exact" else "refused"] += int(dt)
@@ -246,13 +253,13 @@ def retimed(run: dict[str, Any], seed: int, again: int, states: int) -> dict[str
     """The ``states`` slowest states of each part of ``run`` timed ``again`` more times, one part at a time:
     per state, the median of all its timings, the game, the turn and the timings."""
     out = {}
-    n, viewer = run["players"], 0 if run["view"] == "player" else None
+    n = run["players"]
     for part, times in run["times"].items():
         slowest = sorted(zip(times, run["states"][part], strict=True), reverse=True)[:states]
         rows = []
         for first, (g, k) in slowest:
+            viewer, by = seat(run["view"], n, k)
             game = simulate(n, random.Random(task_seed(seed, n, g))).view(viewer, k)
-            by = 0 if viewer == 0 else k % n
             seen = [first, *(state_times(game, by, (part,))[part] for _ in range(again))]
             rows.append((statistics.median(seen), g, k, seen))
         out[part] = rows

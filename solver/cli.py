@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 from . import __version__
 from .backends import BACKENDS, backend_name
 from .errors import InternalError, PuzzleError, SleuthError
+from .allocator import tune_allocator
 from .limits import LimitReached
 from .registry import all_experiments, all_games, find_experiment, find_game
 
@@ -410,6 +411,7 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    tune_allocator()
     parser = build_parser()
     if argv[:1] == ["experiment"]:  # everything after NAME belongs to the experiment, --help included
         args = argparse.Namespace(command="experiment", name=argv[1] if len(argv) > 1 else None, args=argv[2:])

@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import ctypes
 import hashlib
 import json
 import os
@@ -41,6 +40,7 @@ from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NoReturn, TypeVar
 
+from .allocator import MMAP_THRESHOLD, TRIM_THRESHOLD, tune_allocator  # noqa: F401 - also sleuth.executor's
 from .errors import InternalError, PuzzleError, SleuthError
 from .limits import LimitReached
 from .progress import progress_bar
@@ -207,26 +207,6 @@ def _chunks(todo: list[int], groups: Sequence[Hashable] | None, costs: Sequence[
         elif group[0] == i:  # the group's first task in ``todo``: the whole group, here
             out.append(sorted(group))
     return out
-
-
-TRIM_THRESHOLD = 1 << 30  # bytes of free memory at the top of the heap before glibc returns it to the system
-MMAP_THRESHOLD = 1 << 25  # allocations from this size up are mapped on their own (32 MiB)
-_M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD = -1, -3  # glibc's <malloc.h>
-
-
-def tune_allocator(trim: int = TRIM_THRESHOLD, mmap: int = MMAP_THRESHOLD) -> bool:
-    """Set glibc's trim and mmap thresholds in this process (``mallopt``); False, doing nothing, where the
-    allocator is not glibc's (macOS, Windows, musl)."""
-    if not sys.platform.startswith("linux"):
-        return False
-    try:
-        libc = ctypes.CDLL(None)
-        libc.gnu_get_libc_version  # noqa: B018 - only glibc has it
-        mallopt = libc.mallopt
-    except (OSError, AttributeError):
-        return False
-    mallopt.argtypes, mallopt.restype = [ctypes.c_int, ctypes.c_int], ctypes.c_int
-    return bool(mallopt(_M_TRIM_THRESHOLD, trim) == 1 and mallopt(_M_MMAP_THRESHOLD, mmap) == 1)
 
 
 class _LocalPool:

@@ -70,8 +70,11 @@ def memory_available() -> int | None:
 
     The least of: the address-space limit (``RLIMIT_AS``) less the address space in use, the data limit
     (``RLIMIT_DATA``) less the data in use, and the cgroup's memory limit less the cgroup's usage (cgroup v2
-    ``memory.max``, v1 ``memory.limit_in_bytes``).
+    ``memory.max``, v1 ``memory.limit_in_bytes``); each plus the memory this process freed and keeps in its
+    heap (:func:`.allocator.heap_free`), which it will use again before asking for more.
     """
+    from .allocator import heap_free
+
     found: list[int] = []
     try:
         import resource
@@ -99,7 +102,7 @@ def memory_available() -> int | None:
         if limit.isdigit() and int(limit) < 1 << 60:
             found.append(int(limit) - usage)
         break
-    return max(0, min(found)) if found else None
+    return max(0, min(found) + heap_free()) if found else None
 
 
 def parse_size(text: str) -> int | None:

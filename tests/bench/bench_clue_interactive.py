@@ -13,7 +13,10 @@ interpreter, back to back, for a before/after table.
 
 Numba and the compiled loops are loaded (and each called once, on a game not timed) before the first state is
 timed, as ``sleuth serve`` has them loaded before its first answer; ``--cold`` leaves that to the first state
-that needs them (it then pays 0.6-0.9 s more, as a command line's answer on a long state does).
+that needs them (it then pays 0.6-0.9 s more, as a command line's answer on a long state does).  The
+process's allocator is tuned as the command line tunes its own (:mod:`sleuth.allocator`); ``--allocator
+default`` leaves glibc's defaults (for a before/after of that setting; an older checkout without the module
+keeps the defaults either way).
 
 On a host whose speed drifts (a shared machine), one timing of a state can be far from its usual cost: with
 ``--retime K`` the slowest states of each part (``--retime-states``, default 5) are timed K more times at the
@@ -207,7 +210,16 @@ def main() -> None:
     ap.add_argument("--retime", type=int, default=0, metavar="K",
                     help="time the slowest states of each part K more times at the end (median per state)")
     ap.add_argument("--retime-states", type=int, default=5, metavar="M", help="how many states --retime takes")
+    ap.add_argument("--allocator", choices=("tuned", "default"), default="tuned",
+                    help="glibc's allocator tuned as the command line tunes it (default), or left as it is")
     args = ap.parse_args()
+    if args.allocator == "tuned":
+        try:
+            from sleuth.allocator import tune_allocator
+        except ImportError:   # an older checkout: its command line left the allocator as it is
+            pass
+        else:
+            tune_allocator()
     parts = tuple(p for p in args.parts.split(",") if p)
     if args.merge:
         runs = [run for name in args.merge for run in json.loads(Path(name).read_text())]

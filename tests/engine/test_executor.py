@@ -208,7 +208,7 @@ def _allocator_tuned() -> bool | None:
 
 def test_local_workers_keep_freed_memory_in_the_heap() -> None:
     """Each local worker sets glibc's thresholds as it starts (True where glibc is the allocator, as in this
-    process is glibc's or not); the client's own allocator is left as it is."""
+    process, whether or not this process set them)."""
     import platform
     import sys
 

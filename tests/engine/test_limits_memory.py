@@ -28,7 +28,8 @@ def test_budget_is_capped_by_the_address_space_limit():
                    "print(memory_budget(), memory_available())", SLEUTH_MEMORY_BUDGET="100G")
     assert res.returncode == 0, res.stderr
     budget, available = map(int, res.stdout.split())
-    assert 0 < available < LIMIT and budget == available
+    # the two calls see the heap's free memory (counted as available) a few allocations apart
+    assert 0 < available < LIMIT and abs(budget - available) < 2 ** 20
 
 
 def test_budget_is_the_setting_when_the_process_has_room():

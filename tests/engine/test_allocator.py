@@ -1,0 +1,77 @@
+"""glibc's allocator tuned by the command line (:mod:`sleuth.allocator`): a large array freed and made again
+comes from the heap, not from fresh pages the system must fault in."""
+
+from __future__ import annotations
+
+import platform
+import subprocess
+import sys
+
+import pytest
+
+GLIBC = sys.platform.startswith("linux") and platform.libc_ver()[0] == "glibc"
+
+# rounds of 40 arrays of 512 KiB made, written and all freed (as a pass's layer is); the page faults of the
+# second and third rounds
+FAULTS = """
+import resource, sys
+import numpy as np
+if sys.argv[1] == "cli":
+    from sleuth.cli import main
+    main(["games"])
+def faults():
+    return resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+def round():
+    arrays = [np.ones(1 << 16) for _ in range(40)]
+    del arrays
+a = np.ones(1 << 17); del a
+round()
+before = faults()
+round(); round()
+print(faults() - before, file=sys.stderr)
+"""
+
+
+def _faults(mode: str) -> int:
+    done = subprocess.run([sys.executable, "-c", FAULTS, mode], capture_output=True, text=True, check=True)
+    return int(done.stderr.split()[-1])
+
+
+@pytest.mark.skipif(not GLIBC, reason="the thresholds are glibc's")
+def test_the_command_line_keeps_freed_arrays_in_the_heap() -> None:
+    """Untouched, glibc returns the freed arrays to the system and faults their 5,120 pages in again each round;
+    in a process where the command line ran, they come back from the heap with almost no faults."""
+    pages = 40 * (1 << 19) // 4096
+    assert _faults("plain") >= pages
+    assert _faults("cli") < pages // 8
+
+
+KEPT = """
+import resource
+import numpy as np
+from sleuth.allocator import tune_allocator
+from sleuth.limits import memory_available
+tune_allocator()
+resource.setrlimit(resource.RLIMIT_DATA, (8 << 30, resource.RLIM_INFINITY))
+before = memory_available()
+arrays = [np.ones(1 << 17) for _ in range(200)]
+during = memory_available()
+del arrays
+print(before, during, memory_available())
+"""
+
+
+@pytest.mark.skipif(not GLIBC, reason="the thresholds are glibc's")
+def test_memory_kept_in_the_heap_is_still_available() -> None:
+    """Under a data limit, 200 MiB of arrays made and freed leave the memory budget as it was: the tuned heap
+    keeps them, and the budget counts what it keeps as this process's to use again (else every large answer
+    would shrink the budget of the next one in a long-lived process such as ``sleuth serve``)."""
+    import resource
+
+    if resource.getrlimit(resource.RLIMIT_DATA)[1] != resource.RLIM_INFINITY:
+        pytest.skip("the data limit's hard bound is set here")
+    done = subprocess.run([sys.executable, "-c", KEPT], capture_output=True, text=True, check=True)
+    before, during, after = map(int, done.stdout.split())
+    mib = 1 << 20
+    assert during < before - 150 * mib
+    assert abs(after - before) < 20 * mib

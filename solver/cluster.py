@@ -47,7 +47,7 @@ from distributed.diagnostics.plugin import NannyPlugin, WorkerPlugin
 
 from . import __version__
 from .errors import PuzzleError
-from .executor import MMAP_THRESHOLD, TRIM_THRESHOLD, tune_allocator  # noqa: F401 - also sleuth.cluster's
+from .allocator import MMAP_THRESHOLD, TRIM_THRESHOLD, tune_allocator  # noqa: F401 - also sleuth.cluster's
 
 SAMPLING = ("profile", "profile-cycle")  # a worker's periodic callbacks sampling its tasks' stacks (every 10 ms)
 SLOWER = {"tick": 1000.0, "memory_monitor": 1000.0}  # milliseconds (Dask's defaults: 20 and 100)

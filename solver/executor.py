@@ -40,7 +40,7 @@ from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NoReturn, TypeVar
 
-from .allocator import MMAP_THRESHOLD, TRIM_THRESHOLD, tune_allocator  # noqa: F401 - also sleuth.executor's
+from .allocator import tune_allocator
 from .errors import InternalError, PuzzleError, SleuthError
 from .limits import LimitReached
 from .progress import progress_bar

@@ -11,23 +11,33 @@ up the entries of one record that reach the same state in dense scratch arrays (
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 
+COPY_PROBES = 8   # earlier children compared at most per child (records of one hash but not multiples)
+
+
 def split_layer(rec_start: np.ndarray, rec_val: np.ndarray, group_start: np.ndarray, src_rec: np.ndarray,
-                src_factor: np.ndarray, ent_state: np.ndarray, ent_num: np.ndarray,
+                src_factor: np.ndarray, src_factor2: np.ndarray, grp_ref: np.ndarray, grp_k: np.ndarray,
+                grp_k2: np.ndarray, ent_state: np.ndarray, ent_num: np.ndarray,
                 ent_num2: np.ndarray, ent_or: np.ndarray, tr_start: np.ndarray, tr_dst: np.ndarray,
                 tr_ways: np.ndarray, tr_cls: np.ndarray, tr_or: np.ndarray, cls_inc: np.ndarray, n_next: int,
                 tr_start2: np.ndarray, tr_dst2: np.ndarray, tr_ways2: np.ndarray, tr_cls2: np.ndarray,
                 tr_or2: np.ndarray, cls_inc2: np.ndarray, n_next2: int,
-                use_num2: bool, use_or: bool, out_rec_start: np.ndarray, out_rec_val: np.ndarray,
-                out_state: np.ndarray, out_num: np.ndarray, out_num2: np.ndarray, out_or: np.ndarray
-                ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, int, int]:
+                use_num2: bool, use_or: bool, copy_from: int, out_rec_start: np.ndarray, out_rec_val: np.ndarray,
+                out_state: np.ndarray, out_num: np.ndarray, out_num2: np.ndarray, out_or: np.ndarray,
+                out_ref: np.ndarray, out_k: np.ndarray, out_k2: np.ndarray
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray,
+                           np.ndarray, np.ndarray, int, int]:
     """One step, or two: record ``r`` holds the entries ``rec_start[r]:rec_start[r + 1]`` (state index, deals, a
     second count of deals with ``use_num2``, OR of envelope groups).  The step reads them merged: its record
     ``g``, of value ``rec_val[g]``, is the records ``src_rec[group_start[g]:group_start[g + 1]]`` together,
-    the deals of each times its ``src_factor`` (not the second count: see :func:`merge_records`); with no
-    ``group_start`` (empty), every record on its own.  State
+    the deals of each times its ``src_factor`` and the second count times its ``src_factor2`` (1 where that is
+    empty); with no ``group_start`` (empty), every record on its own.  A record ``g`` with ``grp_ref[g] >= 0``
+    (``grp_ref`` not empty) is ``grp_k[g]`` times the earlier record ``grp_ref[g]`` (its second count
+    ``grp_k2[g]`` times): it is not computed, its children are that record's, as *copies* (below).  State
     ``s`` has the transitions ``tr_start[s]:tr_start[s + 1]`` (next state, ways, class of the record's
     increment, envelope group bit; without ``use_or`` the envelope groups are not kept and the output's are
     left unset, likewise the second count).  With a second step (``cls_inc2`` not empty, its transitions the
@@ -35,7 +45,14 @@ def split_layer(rec_start: np.ndarray, rec_val: np.ndarray, group_start: np.ndar
     step go through the second one at once, without being written out.  Writes the next layer the same way
     to the ``out_`` buffers (the caller sizes them for the most the layer may hold; replaced by larger ones
     here when too small) and returns them with the numbers of records and entries written; each record's
-    children in the order of the classes (of the first step, then the second)."""
+    children in the order of the classes (of the first step, then the second).
+
+    Copies: an output record with ``out_ref[o] >= 0`` has no entries of its own; its entries are those of the
+    earlier output record ``out_ref[o]`` (which has its own), the deals times ``out_k[o]`` and the second count
+    times ``out_k2[o]``.  A child computed here of ``copy_from`` entries or more (none with 0) whose entries
+    are, in order, those of an earlier computed child of this call times whole numbers (the same states and
+    envelope groups) is written as such a copy (a hash of its states and of its counts' proportions, then an
+    exact check against at most :data:`COPY_PROBES` children of that hash)."""
     n_cls = cls_inc.shape[0]
     n_cls2 = cls_inc2.shape[0]
     two = n_cls2 > 0
@@ -44,6 +61,10 @@ def split_layer(rec_start: np.ndarray, rec_val: np.ndarray, group_start: np.ndar
     if out_rec_val.shape[0] < most_rec:
         out_rec_val = np.empty(most_rec, np.int64)
         out_rec_start = np.empty(most_rec + 1, np.int64)
+    if out_ref.shape[0] < most_rec:
+        out_ref = np.empty(most_rec, np.int64)
+        out_k = np.empty(most_rec, np.int64)
+        out_k2 = np.empty(most_rec, np.int64)
     cell = np.empty(tr_dst.shape[0], np.int64)   # a transition's cell: (class, next state)
     for t in range(tr_dst.shape[0]):
         cell[t] = tr_cls[t] * n_next + tr_dst[t]
@@ -62,19 +83,42 @@ def split_layer(rec_start: np.ndarray, rec_val: np.ndarray, group_start: np.ndar
     out_acc, out_touched, out_count, out_next, out_inc = (acc2, touched2, count2, n_next2, cls_inc2) if two else \
         (acc, touched, count, n_next, cls_inc)
     merged = group_start.shape[0] > 0
+    factor2 = src_factor2.shape[0] > 0
+    copies = grp_ref.shape[0] > 0
+    first_child = np.empty(n_rec + 1, np.int64)   # record r's children: first_child[r]:first_child[r + 1]
+    # the hash table of the computed children checked (open addressing; four slots per record read, filled to
+    # half at most: small enough to stay in the cache)
+    size = 1024
+    while copy_from and size < 4 * n_rec:
+        size *= 2
+    table = np.full(size if copy_from else 0, -1, np.int32)
+    free = size // 2
     n_out = 0
     n_out_rec = 0
     mark2 = 0
     for r in range(n_rec):
+        first_child[r] = n_out_rec
+        if copies and grp_ref[r] >= 0:   # a copy of an earlier record: copies of its children
+            q = grp_ref[r]
+            for j in range(first_child[q], first_child[q + 1]):
+                out_rec_val[n_out_rec] = rec_val[r] + out_rec_val[j] - rec_val[q]
+                out_rec_start[n_out_rec] = n_out
+                whole = out_ref[j] < 0
+                out_ref[n_out_rec] = j if whole else out_ref[j]
+                out_k[n_out_rec] = grp_k[r] * (1 if whole else out_k[j])
+                out_k2[n_out_rec] = grp_k2[r] * (1 if whole else out_k2[j])
+                n_out_rec += 1
+            continue
         g0, g1 = (group_start[r], group_start[r + 1]) if merged else (r, r + 1)
         for g in range(g0, g1):
             sr = src_rec[g] if merged else g
             f = src_factor[g] if merged else 1
+            f2 = src_factor2[g] if factor2 else 1
             for e in range(rec_start[sr], rec_start[sr + 1]):
                 s = ent_state[e]
                 num = ent_num[e] * f
                 env = ent_or[e] if use_or else 0
-                num2 = ent_num2[e] if use_num2 else 0
+                num2 = ent_num2[e] * f2 if use_num2 else 0
                 _reach(acc, touched, count, n_next, cell, tr_start, tr_cls, tr_ways, tr_or, s, num, num2, env,
                        r + 1, use_num2, use_or)
         # the children written out: of the first step, or of each first-step child through the second step
@@ -120,7 +164,11 @@ def split_layer(rec_start: np.ndarray, rec_val: np.ndarray, group_start: np.ndar
                     continue
                 out_rec_val[n_out_rec] = base + out_inc[c]
                 out_rec_start[n_out_rec] = n_out
-                n_out_rec += 1
+                out_ref[n_out_rec] = -1
+                out_k[n_out_rec] = 1
+                out_k2[n_out_rec] = 1
+                s0 = n_out
+                h = k
                 lo = c * out_next
                 for j in range(lo, lo + k):
                     i = out_touched[j]
@@ -130,10 +178,75 @@ def split_layer(rec_start: np.ndarray, rec_val: np.ndarray, group_start: np.ndar
                         out_num2[n_out] = out_acc[i, 2]
                     if use_or:
                         out_or[n_out] = out_acc[i, 3]
+                        h = _mix(_mix(h, i - lo), out_acc[i, 3])
+                    else:
+                        h = _mix(h, i - lo)
                     n_out += 1
                 out_count[c] = 0
+                if copy_from and k >= copy_from:
+                    h = _proportions(h, out_num, s0, n_out)
+                    if use_num2:
+                        h = _proportions(h, out_num2, s0, n_out)
+                    slot = h & (size - 1)
+                    probes = 0
+                    while table[slot] >= 0 and probes < COPY_PROBES:
+                        probes += 1
+                        o = table[slot]
+                        f = _multiple(out_state, out_or, out_num, out_rec_start[o], out_rec_start[o + 1], s0, n_out,
+                                      use_or, True)
+                        f2 = _multiple(out_state, out_or, out_num2, out_rec_start[o], out_rec_start[o + 1], s0, n_out,
+                                       False, False) if f > 0 and use_num2 else 1
+                        if f > 0 and f2 > 0:
+                            out_ref[n_out_rec] = o
+                            out_k[n_out_rec] = f
+                            out_k2[n_out_rec] = f2
+                            n_out = s0   # its entries are the other child's: not kept
+                            break
+                        slot = (slot + 1) & (size - 1)
+                    if out_ref[n_out_rec] < 0 and table[slot] < 0 and free > 0:
+                        table[slot] = n_out_rec
+                        free -= 1
+                n_out_rec += 1
+    first_child[n_rec] = n_out_rec
     out_rec_start[n_out_rec] = n_out
-    return out_rec_start, out_rec_val, out_state, out_num, out_num2, out_or, n_out_rec, n_out
+    return out_rec_start, out_rec_val, out_state, out_num, out_num2, out_or, out_ref, out_k, out_k2, n_out_rec, n_out
+
+
+def _proportions(h: int, num: np.ndarray, lo: int, hi: int) -> int:
+    """``h`` hashed further (:func:`_mix`) with what a record's counts ``num[lo:hi]`` keep when multiplied by a
+    whole number: the middle and the last count as fractions of the first."""
+    for e in ((lo + hi) // 2, hi - 1):
+        h = _mix_ratio(h, num[e], num[lo])
+    return h
+
+
+def _mix(h: int, x: int) -> int:
+    """A hash ``h`` (0 <= h < 2**31 - 1) mixed with ``x`` (0 <= x): int64 throughout, never wrapping."""
+    return (h * 16777619 + x % 2147483647) % 2147483647
+
+
+def _mix_ratio(h: int, a: int, b: int) -> int:
+    """A hash ``h`` mixed with the fraction ``a / b`` (positive) to 24 bits: its binary exponent and mantissa."""
+    m, e = math.frexp(a / b)
+    return _mix(_mix(h, e + 4096), int(m * 16777216.0))
+
+
+def _multiple(state: np.ndarray, env: np.ndarray, num: np.ndarray, lo: int, hi: int, lo2: int, hi2: int,
+              use_or: bool, same_states: bool) -> int:
+    """The whole number ``f`` such that the entries ``lo2:hi2`` are those of ``lo:hi`` with their counts ``num``
+    times ``f`` (with ``same_states``, also the same states, and envelope groups with ``use_or``), in order; 0
+    where there is none (also where a product would pass 9e18: int64 never wraps here)."""
+    if hi - lo != hi2 - lo2 or num[lo] <= 0 or num[lo2] % num[lo]:
+        return 0
+    f = num[lo2] // num[lo]
+    bound = 9.0e18 / f
+    for e in range(hi - lo):
+        u, v = lo2 + e, lo + e
+        if same_states and (state[u] != state[v] or (use_or and env[u] != env[v])):
+            return 0
+        if num[v] > bound or num[v] * f != num[u]:
+            return 0
+    return f
 
 
 def _reach(acc: np.ndarray, touched: np.ndarray, count: np.ndarray, n_next: int, cell: np.ndarray,
@@ -163,27 +276,44 @@ def _reach(acc: np.ndarray, touched: np.ndarray, count: np.ndarray, n_next: int,
                 acc[i, 3] |= env | tr_or[t]
 
 
-def merge_records(group_start: np.ndarray, src_rec: np.ndarray, src_factor: np.ndarray, rec_start: np.ndarray,
-                  ent_state: np.ndarray, ent_num: np.ndarray, ent_num2: np.ndarray, ent_or: np.ndarray,
-                  n_states: int, use_num2: bool, use_or: bool, out_rec_start: np.ndarray, out_state: np.ndarray,
-                  out_num: np.ndarray, out_num2: np.ndarray, out_or: np.ndarray) -> int:
+def merge_records(group_start: np.ndarray, src_rec: np.ndarray, src_factor: np.ndarray, src_factor2: np.ndarray,
+                  rec_start: np.ndarray, ent_state: np.ndarray, ent_num: np.ndarray, ent_num2: np.ndarray,
+                  ent_or: np.ndarray, n_states: int, use_num2: bool, use_or: bool, out_rec_start: np.ndarray,
+                  out_state: np.ndarray, out_num: np.ndarray, out_num2: np.ndarray, out_or: np.ndarray) -> int:
     """Records put together: output record ``o`` gathers the input records ``src_rec[group_start[o]:group_start[o
-    + 1]]``, the deals of each times its ``src_factor`` (not the second count), adding up the entries of one
-    state (dense scratch arrays over the ``n_states`` states).  Writes the output's entries to the ``out_``
+    + 1]]``, the deals of each times its ``src_factor`` and the second count times its ``src_factor2`` (1 where
+    that is empty), adding up the entries of one state (dense scratch arrays over the ``n_states`` states; a
+    record of one source is copied as it is, in its order).  Writes the output's entries to the ``out_``
     buffers (sized by the caller for every input entry of every source) and returns how many."""
     mark = np.zeros(n_states, np.int64)
     acc_num = np.zeros(n_states, np.int64)
     acc_num2 = np.zeros(n_states, np.int64)
     acc_or = np.zeros(n_states, np.int64)
     touched = np.empty(n_states, np.int64)
+    factor2 = src_factor2.shape[0] > 0
     n_out = 0
     n_groups = group_start.shape[0] - 1
     for o in range(n_groups):
         out_rec_start[o] = n_out
+        if group_start[o + 1] - group_start[o] == 1:
+            i = group_start[o]
+            r = src_rec[i]
+            f = src_factor[i]
+            f2 = src_factor2[i] if factor2 else 1
+            for e in range(rec_start[r], rec_start[r + 1]):
+                out_state[n_out] = ent_state[e]
+                out_num[n_out] = ent_num[e] * f
+                if use_num2:
+                    out_num2[n_out] = ent_num2[e] * f2
+                if use_or:
+                    out_or[n_out] = ent_or[e]
+                n_out += 1
+            continue
         n_touched = 0
         for i in range(group_start[o], group_start[o + 1]):
             r = src_rec[i]
             f = src_factor[i]
+            f2 = src_factor2[i] if factor2 else 1
             for e in range(rec_start[r], rec_start[r + 1]):
                 s = ent_state[e]
                 if mark[s] != o + 1:
@@ -192,13 +322,13 @@ def merge_records(group_start: np.ndarray, src_rec: np.ndarray, src_factor: np.n
                     n_touched += 1
                     acc_num[s] = ent_num[e] * f
                     if use_num2:
-                        acc_num2[s] = ent_num2[e]
+                        acc_num2[s] = ent_num2[e] * f2
                     if use_or:
                         acc_or[s] = ent_or[e]
                 else:
                     acc_num[s] += ent_num[e] * f
                     if use_num2:
-                        acc_num2[s] += ent_num2[e]
+                        acc_num2[s] += ent_num2[e] * f2
                     if use_or:
                         acc_or[s] |= ent_or[e]
         for j in range(n_touched):
@@ -212,6 +342,85 @@ def merge_records(group_start: np.ndarray, src_rec: np.ndarray, src_factor: np.n
             n_out += 1
     out_rec_start[n_groups] = n_out
     return n_out
+
+
+def record_copies(n: int, group_start: np.ndarray, src_rec: np.ndarray, src_factor: np.ndarray, ref: np.ndarray,
+                  ref_k: np.ndarray, ref_k2: np.ndarray, dedup: bool
+                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The ``n`` records a step reads (merged: record ``g`` is the layer's records ``src_rec[group_start[g]:
+    group_start[g + 1]]`` times ``src_factor``; every record on its own where ``group_start`` is empty) in the
+    form :func:`split_layer` reads them with copies: each source that is a copy (``ref >= 0``: ``ref_k`` times
+    record ``ref``, its second count ``ref_k2`` times, :func:`split_layer`'s ``out_`` arrays) replaced by the
+    record it copies, the sources of each record sorted and each once (factors added up), with the second
+    count's factors; and with ``dedup`` the records that are whole multiples of an earlier one (the same
+    sources, both factors the earlier one's times whole numbers; a hash of the sources and the factors'
+    proportions, then an exact check of at most :data:`COPY_PROBES` records): ``grp_ref`` (-1 where a record
+    is computed), ``grp_k``, ``grp_k2``.  Returns group starts, sources, factors, second factors and those
+    three."""
+    merged = group_start.shape[0] > 0
+    m = group_start[n] if merged else n
+    out_start = np.empty(n + 1, np.int64)
+    out_src = np.empty(m, np.int64)
+    out_f = np.empty(m, np.int64)
+    out_f2 = np.empty(m, np.int64)
+    grp_ref = np.full(n, -1, np.int64)
+    grp_k = np.ones(n, np.int64)
+    grp_k2 = np.ones(n, np.int64)
+    size = 1
+    while dedup and size < 2 * n + 2:
+        size *= 2
+    table = np.full(size if dedup else 0, -1, np.int32)
+    w = 0
+    for g in range(n):
+        out_start[g] = w
+        lo, hi = (group_start[g], group_start[g + 1]) if merged else (g, g + 1)
+        for i in range(lo, hi):   # each source in, sorted (insertion: a record has a few sources)
+            r = src_rec[i] if merged else i
+            f = src_factor[i] if merged else 1
+            f2 = 1
+            if ref[r] >= 0:
+                f, f2, r = f * ref_k[r], ref_k2[r], ref[r]
+            j = w
+            while j > out_start[g] and out_src[j - 1] > r:
+                j -= 1
+            if j > out_start[g] and out_src[j - 1] == r:   # twice: the factors added up
+                out_f[j - 1] += f
+                out_f2[j - 1] += f2
+                continue
+            for t in range(w, j, -1):
+                out_src[t], out_f[t], out_f2[t] = out_src[t - 1], out_f[t - 1], out_f2[t - 1]
+            out_src[j], out_f[j], out_f2[j] = r, f, f2
+            w += 1
+        if not dedup:
+            continue
+        lo = out_start[g]
+        h = _mix(w - lo, out_src[lo])
+        for i in range(lo + 1, w):   # (the first factors' proportion is 1)
+            h = _mix_ratio(_mix_ratio(_mix(h, out_src[i]), out_f[i], out_f[lo]), out_f2[i], out_f2[lo])
+        slot = h & (size - 1)
+        probes = 0
+        while table[slot] >= 0 and probes < COPY_PROBES:
+            probes += 1
+            q = table[slot]
+            qlo = out_start[q]
+            if out_start[q + 1] - qlo == w - lo and out_f[lo] % out_f[qlo] == 0 and out_f2[lo] % out_f2[qlo] == 0:
+                k, k2 = out_f[lo] // out_f[qlo], out_f2[lo] // out_f2[qlo]
+                bound, bound2 = 9.0e18 / k, 9.0e18 / k2
+                same = True
+                for i in range(w - lo):
+                    u, v = lo + i, qlo + i
+                    if out_src[u] != out_src[v] or out_f[v] > bound or out_f[v] * k != out_f[u] or \
+                            out_f2[v] > bound2 or out_f2[v] * k2 != out_f2[u]:
+                        same = False
+                        break
+                if same:
+                    grp_ref[g], grp_k[g], grp_k2[g] = q, k, k2
+                    break
+            slot = (slot + 1) & (size - 1)
+        if grp_ref[g] < 0 and table[slot] < 0:
+            table[slot] = g
+    out_start[n] = w
+    return out_start, out_src[:w], out_f[:w], out_f2[:w], grp_ref, grp_k, grp_k2
 
 
 def finish(rec_start: np.ndarray, ent_state: np.ndarray, ent_num: np.ndarray, ent_or: np.ndarray,

@@ -209,16 +209,19 @@ def split_kernel() -> ModuleType | None:
         return None
 
 
-KERNELS = ("_reach", "split_layer", "merge_records", "resolve_records", "finish", "_codes", "_record_codes",
-           "_remaining", "knowledge_sums", "belief_sums", "read_records")
-INTERNAL = ("_reach", "_codes", "_record_codes", "_remaining")  # called only by the other kernels
+KERNELS = ("_reach", "_mix", "_mix_ratio", "_proportions", "_multiple", "split_layer", "merge_records", "record_copies",
+           "resolve_records", "finish", "_codes", "_record_codes", "_remaining", "knowledge_sums", "belief_sums",
+           "read_records")
+# called only by the other kernels
+INTERNAL = ("_reach", "_mix", "_mix_ratio", "_proportions", "_multiple", "_codes", "_record_codes", "_remaining")
 INLINE = ("_reach",)  # inlined into its caller: a call per entry made the passes up to twice as slow
 
 ENTRY_BYTES = 32  # what one state (key, forward and backward count) or one transition kept costs, in int64
 OBJECT_FACTOR = 5  # the same as Python integers in object arrays (the keys or counts past 62 bits)
 COMPILED_ENTRY_BYTES = 48  # a (state, record) entry of a compiled split layer: 3 int64 columns, this layer and next
 TWO_STEPS = True   # a compiled split call runs two steps where it may (tests compare with one step per call)
-
+COPIES = True   # compiled split calls keep records that are whole multiples of another as copies (tests turn it off)
+COPY_FROM = 8   # entries of a child record from which a compiled call checks whether it is a copy (fewer save little)
 
 class LayerTooLarge(TooLarge):
     """The counting would keep more states and transitions than the memory budget (``--set max_worlds``) or
@@ -728,8 +731,11 @@ class _Counter:
                 due[max([at.get(c, -1) for c, q in pairs if (c, q) in bits], default=-1)].append(j)
         pending = set(range(len(resolve.showings))) if resolve is not None else set()
         layer = [rec_start, rec_val, ent_state, num, num2, env_groups]
+        # the records that are copies of another (:func:`._split_kernel.split_layer`: the record each copies and
+        # the two factors), None while there are none
+        copies: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
         # the whole arrays the layer is a part of, and those of the layer before (free once this one is read)
-        buffers, spare = list(layer), [np.zeros(0, dtype=np.int64)] * len(layer)
+        buffers, spare = list(layer) + [_EMPTY] * 3, [np.zeros(0, dtype=np.int64)] * (len(layer) + 3)
         # the records as the next step reads them: record g is the layer's records src[start[g]:start[g + 1]]
         # together, their deals times factor (the identity until a showing is resolved)
         merged = _identity(rec_val)   # group starts not empty: records merged (the kernels read them so)
@@ -744,14 +750,28 @@ class _Counter:
                 clear = sum(1 << b for b in pos if b >= 0 and b not in still)
                 merged = _resolved(merged, pos, clear, digit_shift[j], resolve.weigh)
 
+        def read_as(dedup: bool) -> tuple[np.ndarray, ...]:
+            """What the next step reads (:func:`._split_kernel.record_copies`): the merged records' group starts,
+            sources, both factors, and with ``dedup`` which records are multiples of an earlier one (empty arrays:
+            each record on its own, none)."""
+            vals, group_start, src, factor = merged
+            if not group_start.size:   # each record on its own: the copies as they are
+                return (group_start, src, factor, _EMPTY, *(copies if copies is not None else (_EMPTY,) * 3))
+            if not COPIES or (copies is None and not dedup):
+                return group_start, src, factor, _EMPTY, _EMPTY, _EMPTY, _EMPTY
+            ref, k, k2 = copies if copies is not None else (np.full(rec_val.size, -1, dtype=np.int64), _EMPTY, _EMPTY)
+            out: tuple[np.ndarray, ...] = kernel.record_copies(vals.size, group_start, src, factor, ref, k, k2, dedup)
+            return out
+
         if resolve is not None:
             resolve_due(-1)
         most = max_items(options, COMPILED_ENTRY_BYTES)
         ahead: _StepTable | None = None
         i = 0
         while i < len(steps):
-            rec_start, _, ent_state, num, num2, env_groups = layer
-            vals, group_start, src, factor = merged
+            rec_start, rec_val, ent_state, num, num2, env_groups = layer
+            vals = merged[0]
+            group_start, src, factor, factor2, grp_ref, grp_k, grp_k2 = read_as(True)
             first = ahead if ahead is not None else self._step_table(steps[i], states, player, shifts, bits)
             ahead = None
             # the next layer's entries at most: each entry read (an entry of a record merged into several
@@ -777,29 +797,39 @@ class _Counter:
             # writes what it needs
             n_cls = first.cls_inc.size * (1 if second is None else second.cls_inc.size)
             sizes = [vals.size * n_cls + 1, vals.size * n_cls, most_out, most_out, most_out if use2 else 0,
-                     most_out if ors else 0]
+                     most_out if ors else 0, *[vals.size * n_cls] * 3]
             out = [old if old.size >= size else np.empty(size, dtype=np.int64)
                    for old, size in zip(spare, sizes, strict=True)]
             *out, n_rec, n_ent = kernel.split_layer(
-                rec_start, vals, group_start, src, factor, ent_state, num, num2, env_groups, *first.arrays(),
-                *(second or _NO_STEP).arrays(), use2, ors, *out)
+                rec_start, vals, group_start, src, factor, factor2, grp_ref, grp_k, grp_k2, ent_state, num, num2,
+                env_groups, *first.arrays(), *(second or _NO_STEP).arrays(), use2, ors, COPY_FROM if COPIES else 0,
+                *out)
             spare, buffers = buffers, out
             layer[:] = [out[0][:n_rec + 1], out[1][:n_rec], out[2][:n_ent], out[3][:n_ent],
                         out[4][:n_ent if use2 else 0], out[5][:n_ent if ors else 0]]
-            merged = _identity(layer[1])
+            copies = (out[6][:n_rec], out[7][:n_rec], out[8][:n_rec]) if COPIES and (out[6][:n_rec] >= 0).any() \
+                else None
+            rec_val = layer[1]
+            merged = _identity(rec_val)
             if resolve is not None:
                 resolve_due(last)
             i = last + 1
         rec_start, rec_val, ent_state, num, num2, env_groups = layer
-        vals, group_start, src, factor = merged
-        if group_start.size:   # resolved after the last step: merge now
+        vals = merged[0]
+        group_start, src, factor, factor2, ref, k, k2 = read_as(False)
+        if not group_start.size and ref.size:   # copies: each a record of one source
+            whole = ref < 0
+            group_start = np.arange(vals.size + 1, dtype=np.int64)
+            src = np.where(whole, group_start[:-1], ref)
+            factor, factor2 = np.where(whole, 1, k), np.where(whole, 1, k2)
+        if group_start.size:   # resolved after the last step, or copies: merge (and copy) now
             n_read = int(np.diff(rec_start)[src].sum())
             check_size("Clue states kept apart by hand and shown cards (the showings resolved, no step left)", n_read,
                        options, COMPILED_ENTRY_BYTES, error=LayerTooLarge)
             out = [np.empty(vals.size + 1, dtype=np.int64), *(np.empty(n_read, dtype=np.int64) for _ in range(2)),
                    np.empty(n_read if use2 else 0, dtype=np.int64), np.empty(n_read if ors else 0, dtype=np.int64)]
-            n_ent = kernel.merge_records(group_start, src, factor, rec_start, ent_state, num, num2, env_groups,
-                                         int(states.size), use2, ors, *out)
+            n_ent = kernel.merge_records(group_start, src, factor, factor2, rec_start, ent_state, num, num2,
+                                         env_groups, int(states.size), use2, ors, *out)
             rec_start, rec_val, ent_state = out[0], vals, out[1][:n_ent]
             num, num2, env_groups = out[2][:n_ent], out[3][:n_ent if use2 else 0], out[4][:n_ent if ors else 0]
         return SplitForm(states, rec_start, rec_val, ent_state, num,

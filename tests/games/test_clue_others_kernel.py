@@ -39,9 +39,10 @@ pytestmark = pytest.mark.skipif(counting.split_kernel() is None, reason="numba i
 
 @contextmanager
 def engine(name: str, kernel_from: int = 0) -> Iterator[list[int]]:
-    """``compiled``: the split passes compiled from ``kernel_from`` entries in a layer; ``numpy``: never.
-    Yields a list that counts the compiled passes (1 each), the showings they resolved (2 each) and their
-    kernel calls that ran two steps at once (4 each)."""
+    """``compiled``: the split passes compiled from ``kernel_from`` entries in a layer, every child record of
+    one entry or more checked for copies (:data:`.counting.COPY_FROM`); ``numpy``: never.  Yields a list that
+    counts the compiled passes (1 each), the showings they resolved (2 each), their kernel calls that ran two
+    steps at once (4 each) and those that wrote copies (8 each)."""
     runs: list[int] = []
     original = _Counter._split_compiled
     resolved = counting._resolved
@@ -55,7 +56,10 @@ def engine(name: str, kernel_from: int = 0) -> Iterator[list[int]]:
         assert isinstance(second_classes, np.ndarray) and layer is not None
         if second_classes.size:
             runs.append(4)
-        return layer(*args)
+        out = layer(*args)
+        if (out[6][:out[-2]] >= 0).any():
+            runs.append(8)
+        return out
 
     def counted(self: _Counter, *args: object, **kw: object) -> counting.SplitForm:
         runs.append(1)
@@ -73,6 +77,7 @@ def engine(name: str, kernel_from: int = 0) -> Iterator[list[int]]:
         if name == "numpy":
             mp.setattr(counting, "split_kernel", lambda: None)
         mp.setattr(counting, "KERNEL_FROM", kernel_from)
+        mp.setattr(counting, "COPY_FROM", 1)
         mp.setattr(counting, "COLD_KERNEL_WORK", 0)  # as in a process that has loaded the kernel already
         yield runs
 
@@ -140,6 +145,16 @@ def test_two_steps_per_compiled_call_match_brute_force(monkeypatch: pytest.Monke
     assert (4 in calls) == two_steps
 
 
+@pytest.mark.parametrize("copies", [True, False])
+def test_compiled_passes_with_copies_match_brute_force(monkeypatch: pytest.MonkeyPatch, copies: bool) -> None:
+    """Records kept as copies of others (whole multiples: :func:`._split_kernel.split_layer`) or every record
+    computed: both the answers of brute force, both views, and copies found where they are kept."""
+    monkeypatch.setattr(counting, "COPIES", copies)
+    calls: list[int] = []
+    assert sum(check_against_brute_force(game, calls=calls) for game in small_states(57, 3, 2, 1))
+    assert (8 in calls) == copies
+
+
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 10**6), players=st.integers(2, 3), observer=st.booleans(), turn=st.integers(0, 40))
 def test_compiled_passes_match_brute_force_on_drawn_games(seed: int, players: int, observer: bool, turn: int) -> None:
@@ -199,33 +214,53 @@ def _stepped(entries: dict[int, tuple[int, int, int]], step: dict[str, Any]
 
 
 @pytest.mark.parametrize("seed", range(6))
-@pytest.mark.parametrize("kernel", ["compiled", "plain"])
-def test_a_merged_record_steps_as_its_records_added_up(seed: int, kernel: str) -> None:
-    """A record merged from several records (deals times their factors, the second count as it is, envelope
-    groups ORed) goes through one or two steps as the sum of its records' entries would: every child record
-    and entry of :func:`._split_kernel.split_layer` against a reference in plain Python, on layers drawn at
-    random (merged records that share states, steps that reach a class or not), every flag."""
+@pytest.mark.parametrize("kernel", ["compiled", "plain", "plain, one hash"])
+def test_a_merged_record_steps_as_its_records_added_up(seed: int, kernel: str, monkeypatch: pytest.MonkeyPatch
+                                                       ) -> None:
+    """A record merged from several records (deals times their factors, the second count times its own,
+    envelope groups ORed) goes through one or two steps as the sum of its records' entries would, and a record
+    declared a copy (whole multiples of an earlier one) gets that record's children times its factors: every
+    child record and entry of :func:`._split_kernel.split_layer` against a reference in plain Python, on layers
+    drawn at random (merged records that share states, records that are multiples of others, steps that
+    reach a class or not), every flag; the children it finds to be copies of others (written without their
+    entries) expanded, they are the same, and it finds some.  ``one hash``: every child hashed alike, so that
+    only the exact check tells copies apart."""
     module = counting.split_kernel() if kernel == "compiled" else \
         load_kernel("sleuth.models.clue._split_kernel", counting.KERNELS, False)
+    if kernel == "plain, one hash":
+        monkeypatch.setattr(module, "_mix", lambda h, x: 0)
     no_step = (_ints([0]), *[_ints([])] * 5, 0)
     rng = random.Random(seed)
-    checked = 0
+    checked, found = 0, 0
     for _ in range(30):
         n_states, n_next, n_next2 = rng.randint(1, 6), rng.randint(1, 5), rng.randint(1, 4)
         layer = [{s: (rng.randint(1, 50), rng.randint(1, 50), rng.randrange(8))
                   for s in rng.sample(range(n_states), rng.randint(1, n_states))} for _ in range(rng.randint(1, 5))]
-        groups = [[(r, rng.randint(1, 6)) for r in rng.sample(range(len(layer)), rng.randint(1, len(layer)))]
-                  for _ in range(rng.randint(1, 4))]
+        layer += [{s: (a * m, b * m2, c) for s, (a, b, c) in rng.choice(layer).items()}   # multiples of others
+                  for m, m2 in [(rng.randint(1, 3), rng.randint(1, 3)) for _ in range(rng.randint(0, 3))]]
+        groups = [[(r, rng.randint(1, 6), rng.randint(1, 3)) for r in rng.sample(range(len(layer)),
+                                                                             rng.randint(1, len(layer)))]
+                  for _ in range(rng.randint(1, 5))]
+        # some records declared copies of an earlier one: (record, factor, second factor), else None
+        declared = [None] + [(rng.randrange(g), rng.randint(1, 4), rng.randint(1, 4)) if rng.random() < 0.3 else None
+                             for g in range(1, len(groups))]
+        declared = [d if d is None or declared[d[0]] is None else None for d in declared]
         first = _random_step(rng, n_states, n_next, [0, 1 << 8, 2 << 8][:rng.randint(1, 3)])
         second = _random_step(rng, n_next, n_next2, [0, 1 << 16][:rng.randint(1, 2)]) if rng.random() < 0.5 else None
         rec_val = [g << 20 for g in range(len(groups))]
-        want = []
+        sums: list[dict[int, tuple[int, int, int]]] = []
         for g, members in enumerate(groups):
             merged: dict[int, tuple[int, int, int]] = {}
-            for r, f in members:
+            if declared[g] is not None:
+                q, k, k2 = declared[g]
+                merged = {s: (a * k, b * k2, c) for s, (a, b, c) in sums[q].items()}
+            for r, f, f2 in members if declared[g] is None else []:
                 for s, (a, b, c) in layer[r].items():
                     x, y, z = merged.get(s, (0, 0, 0))
-                    merged[s] = (x + a * f, y + b, z | c)
+                    merged[s] = (x + a * f, y + b * f2, z | c)
+            sums.append(merged)
+        want = []
+        for g, merged in enumerate(sums):
             for c1, entries in sorted(_stepped(merged, first).items()):
                 if second is None:
                     want.append((rec_val[g] + first["inc"][c1], entries))
@@ -233,19 +268,77 @@ def test_a_merged_record_steps_as_its_records_added_up(seed: int, kernel: str) -
                     want += [(rec_val[g] + first["inc"][c1] + second["inc"][c2], children)
                              for c2, children in sorted(_stepped(entries, second).items())]
         entries_in = [(s, *x) for rec in layer for s, x in rec.items()]
-        for use_num2, use_or in itertools.product((False, True), repeat=2):
-            rec_start, vals, state, num, num2, env, n_rec, _ = module.split_layer(
+        copies = [_ints(-1 if d is None else d[i] for d in declared) for i in range(3)] \
+            if any(declared) else [_ints([])] * 3
+        for use_num2, use_or, copy_from in itertools.product((False, True), (False, True), (0, 1)):
+            out = module.split_layer(
                 _ints(np.cumsum([0, *map(len, layer)])), _ints(rec_val), _ints(np.cumsum([0, *map(len, groups)])),
-                _ints(r for g in groups for r, _ in g), _ints(f for g in groups for _, f in g),
+                *(_ints(m[i] for g in groups for m in g) for i in range(3)), *copies,
                 *(_ints(e[k] for e in entries_in) for k in range(4)), *first["args"],
-                *(second["args"] if second else no_step), use_num2, use_or, *[_ints([])] * 6)
-            seen = [(int(vals[i]), {int(state[e]): (int(num[e]), int(num2[e]) if use_num2 else None,
-                                                   int(env[e]) if use_or else None)
-                                    for e in range(rec_start[i], rec_start[i + 1])}) for i in range(n_rec)]
+                *(second["args"] if second else no_step), use_num2, use_or, copy_from, *[_ints([])] * 9)
+            rec_start, vals, state, num, num2, env, ref, k, k2, n_rec, _ = out
+            own = [(k_, k2_, range(rec_start[j], rec_start[j + 1])) for j, k_, k2_ in
+                   ((i if ref[i] < 0 else ref[i], 1 if ref[i] < 0 else k[i], 1 if ref[i] < 0 else k2[i])
+                    for i in range(n_rec))]
+            seen = [(int(vals[i]), {int(state[e]): (int(num[e]) * f, int(num2[e]) * f2 if use_num2 else None,
+                                                   int(env[e]) if use_or else None) for e in span})
+                    for i, (f, f2, span) in enumerate(own)]
             assert seen == [(v, {s: (a, b if use_num2 else None, c if use_or else None) for s, (a, b, c) in e.items()})
                             for v, e in want]
+            assert all(ref[i] < 0 or (ref[ref[i]] < 0 and rec_start[i] == rec_start[i + 1]) for i in range(n_rec))
+            assert copy_from or any(declared) or (ref[:n_rec] < 0).all()
+            found += int(copy_from and (ref[:n_rec] >= 0).sum())
             checked += sum(len(e) for _, e in want)
-    assert checked > 100
+    assert checked > 100 and found > 10
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("kernel", ["compiled", "plain"])
+def test_records_read_through_their_copies(seed: int, kernel: str) -> None:
+    """:func:`._split_kernel.record_copies`: each merged record's sources with the copies among them replaced by
+    the records they copy (factors times the copy's, second factors the copy's), sorted, each once (factors
+    added up), as a plain-Python reference has them; every record it calls a multiple of another is that
+    record's sources times whole numbers, an earlier record computed itself; a record merged twice over (its
+    factors doubled, or tripled) is found."""
+    module = counting.split_kernel() if kernel == "compiled" else \
+        load_kernel("sleuth.models.clue._split_kernel", counting.KERNELS, False)
+    rng = random.Random(seed)
+    found = 0
+    for _ in range(40):
+        n_layer = rng.randint(1, 8)
+        copy_of = [-1 if r == 0 or rng.random() < 0.5 else rng.randrange(r) for r in range(n_layer)]
+        copy_of = [q if q < 0 or copy_of[q] < 0 else -1 for q in copy_of]   # a copy copies a record with entries
+        k, k2 = [rng.randint(1, 5) for _ in range(n_layer)], [rng.randint(1, 5) for _ in range(n_layer)]
+        merged = rng.random() < 0.7
+        groups = [[(r, rng.randint(1, 6)) for r in rng.sample(range(n_layer), rng.randint(1, n_layer))]
+                  for _ in range(rng.randint(1, 6))] if merged else [[(r, 1)] for r in range(n_layer)]
+        if merged:
+            twice = rng.sample(groups, rng.randint(0, min(2, len(groups))))
+            groups += [[(r, f * rng.randint(2, 3)) for r, f in g] for g in twice]
+        want = []
+        for g in groups:
+            canon: dict[int, tuple[int, int]] = {}
+            for r, f in g:
+                root, f, f2 = (r, f, 1) if copy_of[r] < 0 else (copy_of[r], f * k[r], k2[r])
+                a, b = canon.get(root, (0, 0))
+                canon[root] = (a + f, b + f2)
+            want.append(sorted((r, a, b) for r, (a, b) in canon.items()))
+        starts = _ints(np.cumsum([0, *map(len, groups)])) if merged else _ints([])
+        start, src, f, f2, ref, gk, gk2 = module.record_copies(
+            len(groups), starts, _ints(r for g in groups for r, _ in g) if merged else _ints([]),
+            _ints(x for g in groups for _, x in g) if merged else _ints([]), _ints(copy_of), _ints(k), _ints(k2), True)
+        got = [[(int(src[i]), int(f[i]), int(f2[i])) for i in range(start[g], start[g + 1])]
+               for g in range(len(groups))]
+        assert got == want
+        for g, q in enumerate(ref.tolist()):
+            if q >= 0:
+                assert q < g and ref[q] < 0
+                assert want[g] == [(r, a * int(gk[g]), b * int(gk2[g])) for r, a, b in want[q]]
+                found += 1
+        for g, q in itertools.combinations(range(len(groups)), 2):   # exact doubles of a computed record: found
+            if ref[g] < 0 and [(r, 2 * a, 2 * b) for r, a, b in want[g]] == want[q]:
+                assert ref[q] >= 0
+    assert found > 5
 
 
 def classic_states() -> list[tuple[ClueState, int]]:
@@ -304,9 +397,14 @@ def test_compiled_split_refuses_just_past_what_it_allocates(monkeypatch: pytest.
         with pytest.raises(counting.LayerTooLarge, match=refusal):
             envelope_beliefs(game, 1)
         # two steps per call where the budget allows the bound of both (else one): never refused where one
-        # step per call fits
+        # step per call fits.  Without copies: one step per call also finds copies in the layers that two steps
+        # never write, so that its later layers, and their bounds, can be smaller
+        monkeypatch.setattr(counting, "COPIES", False)
+        monkeypatch.delenv("SLEUTH_MEMORY_BUDGET")
+        asked.clear()
+        assert envelope_beliefs(game, 1) == want
+        monkeypatch.setenv("SLEUTH_MEMORY_BUDGET", str(max(asked) * counting.COMPILED_ENTRY_BYTES))
         monkeypatch.setattr(counting, "TWO_STEPS", True)
-        monkeypatch.setenv("SLEUTH_MEMORY_BUDGET", str(need))
         assert envelope_beliefs(game, 1) == want
 
 

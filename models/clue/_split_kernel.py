@@ -7,6 +7,8 @@ bit no earlier move touched), so the layer is a list of records, each with its o
 envelope groups) entries, the states numbered in the layer's sorted distinct states.  The transitions are
 computed once per distinct state (numpy, a few hundred states); a step applies them to every entry, adding
 up the entries of one record that reach the same state in dense scratch arrays (no hashing, no sorting).
+A record whose entries are another record's times whole numbers is kept as a *copy* (that record and the
+factors, no entries): a step gives it that record's children as copies, without reading anything.
 """
 
 from __future__ import annotations

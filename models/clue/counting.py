@@ -223,6 +223,7 @@ TWO_STEPS = True   # a compiled split call runs two steps where it may (tests co
 COPIES = True   # compiled split calls keep records that are whole multiples of another as copies (tests turn it off)
 COPY_FROM = 8   # entries of a child record from which a compiled call checks whether it is a copy (fewer save little)
 
+
 class LayerTooLarge(TooLarge):
     """The counting would keep more states and transitions than the memory budget (``--set max_worlds``) or
     than ``max_states`` in one layer allow; a caller may catch it and use another method."""
@@ -704,7 +705,9 @@ class _Counter:
         (deals ``num``, envelope groups ``env_groups``), by the compiled :func:`._split_kernel.split_layer`
         (int64 throughout): each step's transitions are computed once per distinct state; with ``resolve``,
         each showing resolved after the step that places its last card (:func:`_resolved`, merged as the next
-        step reads the records).  Returns the last layer by record."""
+        step reads the records); records that are whole multiples of another kept as copies from one step to
+        the next (:func:`._split_kernel.split_layer`, :func:`._split_kernel.record_copies`) and written out in
+        full after the last.  Returns the last layer by record."""
         if num.size != keys.size:         # counts off: not kept (1 per entry from here: a positive number)
             num = np.ones(keys.size, dtype=np.int64)
         if env_groups.size != keys.size:  # ors off: not kept

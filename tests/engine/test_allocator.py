@@ -3,6 +3,7 @@ comes from the heap, not from fresh pages the system must fault in."""
 
 from __future__ import annotations
 
+import os
 import platform
 import subprocess
 import sys
@@ -21,20 +22,25 @@ if sys.argv[1] == "cli":
     main(["games"])
 def faults():
     return resource.getrusage(resource.RUSAGE_SELF).ru_minflt
-def round():
+def cycle():
     arrays = [np.ones(1 << 16) for _ in range(40)]
     del arrays
 a = np.ones(1 << 17); del a
-round()
+cycle()
 before = faults()
-round(); round()
+cycle(); cycle()
 print(faults() - before, file=sys.stderr)
 """
 
 
+def _run(script: str, *args: str) -> subprocess.CompletedProcess[str]:
+    """``script`` in a fresh Python, glibc's settings from the environment (``MALLOC_*``) left out."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("MALLOC_")}
+    return subprocess.run([sys.executable, "-c", script, *args], capture_output=True, text=True, check=True, env=env)
+
+
 def _faults(mode: str) -> int:
-    done = subprocess.run([sys.executable, "-c", FAULTS, mode], capture_output=True, text=True, check=True)
-    return int(done.stderr.split()[-1])
+    return int(_run(FAULTS, mode).stderr.split()[-1])
 
 
 @pytest.mark.skipif(not GLIBC, reason="the thresholds are glibc's")
@@ -70,8 +76,7 @@ def test_memory_kept_in_the_heap_is_still_available() -> None:
 
     if resource.getrlimit(resource.RLIMIT_DATA)[1] != resource.RLIM_INFINITY:
         pytest.skip("the data limit's hard bound is set here")
-    done = subprocess.run([sys.executable, "-c", KEPT], capture_output=True, text=True, check=True)
-    before, during, after = map(int, done.stdout.split())
+    before, during, after = map(int, _run(KEPT).stdout.split())
     mib = 1 << 20
     assert during < before - 150 * mib
     assert abs(after - before) < 20 * mib

@@ -170,6 +170,7 @@ def split_layer(rec_start: np.ndarray, rec_val: np.ndarray, group_start: np.ndar
                 out_k[n_out_rec] = 1
                 out_k2[n_out_rec] = 1
                 s0 = n_out
+                check = copy_from > 0 and k >= copy_from   # is it a copy? (hashed as it is written)
                 h = k
                 lo = c * out_next
                 for j in range(lo, lo + k):
@@ -180,12 +181,11 @@ def split_layer(rec_start: np.ndarray, rec_val: np.ndarray, group_start: np.ndar
                         out_num2[n_out] = out_acc[i, 2]
                     if use_or:
                         out_or[n_out] = out_acc[i, 3]
-                        h = _mix(_mix(h, i - lo), out_acc[i, 3])
-                    else:
-                        h = _mix(h, i - lo)
+                    if check:
+                        h = _mix(_mix(h, i - lo), out_acc[i, 3] if use_or else 0)
                     n_out += 1
                 out_count[c] = 0
-                if copy_from and k >= copy_from:
+                if check:
                     h = _proportions(h, out_num, s0, n_out)
                     if use_num2:
                         h = _proportions(h, out_num2, s0, n_out)
@@ -236,8 +236,9 @@ def _mix_ratio(h: int, a: int, b: int) -> int:
 def _multiple(state: np.ndarray, env: np.ndarray, num: np.ndarray, lo: int, hi: int, lo2: int, hi2: int,
               use_or: bool, same_states: bool) -> int:
     """The whole number ``f`` such that the entries ``lo2:hi2`` are those of ``lo:hi`` with their counts ``num``
-    times ``f`` (with ``same_states``, also the same states, and envelope groups with ``use_or``), in order; 0
-    where there is none (also where a product would pass 9e18: int64 never wraps here)."""
+    times ``f`` (with ``same_states``, also the same ``state``, and envelope groups with ``use_or``), in order; 0
+    where there is none (also where a product would pass 9e18: int64 never wraps here).  Also for merged
+    records: their sources as ``state``, their factors as ``num``."""
     if hi - lo != hi2 - lo2 or num[lo] <= 0 or num[lo2] % num[lo]:
         return 0
     f = num[lo2] // num[lo]
@@ -405,19 +406,11 @@ def record_copies(n: int, group_start: np.ndarray, src_rec: np.ndarray, src_fact
             probes += 1
             q = table[slot]
             qlo = out_start[q]
-            if out_start[q + 1] - qlo == w - lo and out_f[lo] % out_f[qlo] == 0 and out_f2[lo] % out_f2[qlo] == 0:
-                k, k2 = out_f[lo] // out_f[qlo], out_f2[lo] // out_f2[qlo]
-                bound, bound2 = 9.0e18 / k, 9.0e18 / k2
-                same = True
-                for i in range(w - lo):
-                    u, v = lo + i, qlo + i
-                    if out_src[u] != out_src[v] or out_f[v] > bound or out_f[v] * k != out_f[u] or \
-                            out_f2[v] > bound2 or out_f2[v] * k2 != out_f2[u]:
-                        same = False
-                        break
-                if same:
-                    grp_ref[g], grp_k[g], grp_k2[g] = q, k, k2
-                    break
+            k = _multiple(out_src, out_src, out_f, qlo, out_start[q + 1], lo, w, False, True)   # same sources
+            k2 = _multiple(out_src, out_src, out_f2, qlo, out_start[q + 1], lo, w, False, False) if k > 0 else 0
+            if k > 0 and k2 > 0:
+                grp_ref[g], grp_k[g], grp_k2[g] = q, k, k2
+                break
             slot = (slot + 1) & (size - 1)
         if grp_ref[g] < 0 and table[slot] < 0:
             table[slot] = g

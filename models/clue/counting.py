@@ -762,7 +762,7 @@ class _Counter:
                 return (group_start, src, factor, _EMPTY, *(copies if copies is not None else (_EMPTY,) * 3))
             if not COPIES or (copies is None and not dedup):
                 return group_start, src, factor, _EMPTY, _EMPTY, _EMPTY, _EMPTY
-            ref, k, k2 = copies if copies is not None else (np.full(rec_val.size, -1, dtype=np.int64), _EMPTY, _EMPTY)
+            ref, k, k2 = copies if copies is not None else (np.full(layer[1].size, -1, dtype=np.int64), _EMPTY, _EMPTY)
             out: tuple[np.ndarray, ...] = kernel.record_copies(vals.size, group_start, src, factor, ref, k, k2, dedup)
             return out
 
@@ -772,7 +772,7 @@ class _Counter:
         ahead: _StepTable | None = None
         i = 0
         while i < len(steps):
-            rec_start, rec_val, ent_state, num, num2, env_groups = layer
+            rec_start, _, ent_state, num, num2, env_groups = layer
             vals = merged[0]
             group_start, src, factor, factor2, grp_ref, grp_k, grp_k2 = read_as(True)
             first = ahead if ahead is not None else self._step_table(steps[i], states, player, shifts, bits)
@@ -810,10 +810,8 @@ class _Counter:
             spare, buffers = buffers, out
             layer[:] = [out[0][:n_rec + 1], out[1][:n_rec], out[2][:n_ent], out[3][:n_ent],
                         out[4][:n_ent if use2 else 0], out[5][:n_ent if ors else 0]]
-            copies = (out[6][:n_rec], out[7][:n_rec], out[8][:n_rec]) if COPIES and (out[6][:n_rec] >= 0).any() \
-                else None
-            rec_val = layer[1]
-            merged = _identity(rec_val)
+            copies = (out[6][:n_rec], out[7][:n_rec], out[8][:n_rec]) if (out[6][:n_rec] >= 0).any() else None
+            merged = _identity(layer[1])
             if resolve is not None:
                 resolve_due(last)
             i = last + 1

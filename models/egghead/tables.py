@@ -174,9 +174,13 @@ def check_tables(setup: Setup, behavioural: Sequence[bool], options: Mapping[str
                f"table{'s' if kept > 1 else ''})", setup.n_worlds, options, per_world)
 
 
-AGAIN_LIMIT = 1.0
+AGAIN_LIMIT = 0.5
 """eq. 3 again over the lines through the changed blocks while they hold at most this many times the blocks a
 pass over every block gathers (each block holding worlds, once per reacting axis)."""
+ONLY_LIMIT = 0.5
+"""The same where the pass over every block would need only one hand of a player (the table being the same along
+that player's axis): eq. 3 again while the lines through the changed blocks hold at most this many times the
+blocks holding worlds, which the copy after that pass writes once each."""
 
 
 @dataclass
@@ -185,11 +189,12 @@ class _Blocks:
 
     occupied: np.ndarray            # 0: the block holds no world (1: it may)
     changed: np.ndarray             # 1: the block changed since the last eq. 3 (meaningful while ``act`` is set)
+    constant: np.ndarray            # per player: True when the table is the same along that player's axis
     act: bytes | None = None        # the reactions of that eq. 3 (after a solve, read for the re-dealt table)
 
     @classmethod
-    def full(cls, blocks: int) -> _Blocks:
-        return cls(np.ones(blocks, dtype=np.uint8), np.zeros(blocks, dtype=np.uint8))
+    def full(cls, blocks: int, players: int) -> _Blocks:
+        return cls(np.ones(blocks, dtype=np.uint8), np.zeros(blocks, dtype=np.uint8), np.ones(players, dtype=bool))
 
 
 class PackedTables:
@@ -209,7 +214,7 @@ class PackedTables:
         self.own: dict[int, np.ndarray] = {p: self.space.full() for p in range(setup.players)
                                            if not self.behavioural[p]}
         blocks = setup.n_hands ** max(setup.players - 2, 0)
-        self.blocks = {p: _Blocks.full(blocks) for p in ([-1] if self.any_ba else []) + list(self.own)}
+        self.blocks = {p: _Blocks.full(blocks, setup.players) for p in ([-1] if self.any_ba else []) + list(self.own)}
         self._work: tuple[np.ndarray, ...] | None = None   # the kernels' work space, made when first used
 
     def table(self, player: int) -> np.ndarray:
@@ -237,7 +242,9 @@ class PackedTables:
         ids, trans, answers = self.space._classes(q, tuple(bool(v) for v in visible))
         block = self.space.pack(answers == answer)[trans]
         for key, t in self._keyed():
-            k.and_gather(_words(t), block, ids.reshape(-1), self.blocks[key].occupied, self.blocks[key].changed)
+            b = self.blocks[key]
+            k.and_gather(_words(t), block, ids.reshape(-1), b.occupied, b.changed)
+            b.constant &= ~np.asarray(visible, dtype=bool)  # the answer depends on every visible hand
 
     def reaction(self, player: int, world: Sequence[int]) -> bool:
         return len(self.valids(player, world)) == 1
@@ -275,11 +282,16 @@ class PackedTables:
             for p in shrunk:
                 changed |= bool(k.and_into(_words(self.master), _words(self.own[p]), b.occupied, b.changed,
                                            self.blocks[p].changed))
+                b.constant &= self.blocks[p].constant
         return changed
 
     def _react(self, k: ModuleType, key: int, table: np.ndarray, act: np.ndarray) -> bool:
-        """eq. 3 with the reactions ``act`` on one table: again over the lines that changed when ``act`` is
-        the last call's and few blocks changed since, else over every block holding worlds."""
+        """eq. 3 with the reactions ``act`` on one table: again over the lines through the blocks that changed
+        when ``act`` is the last call's and those lines are few (:data:`AGAIN_LIMIT`), else over every block
+        holding worlds.  That pass leaves out the players who did not solve along whose axis the table is the
+        same (every line along it holds all ``h >= 2`` hands or none: "did not solve" keeps it whole); the
+        result is then the same along such an axis too, so it is computed where that player holds hand 0
+        and copied to the other hands: a ``1 / h`` part of the work, and a copy (:data:`ONLY_LIMIT`)."""
         n, h = self.setup.players, self.setup.n_hands
         if self._work is None:
             blocks = h ** max(n - 2, 0)
@@ -289,12 +301,16 @@ class PackedTables:
         once, twice, marks, todo = self._work
         b = self.blocks[key]
         same = act.tobytes()
+        skip = np.where(b.constant & (act == 0), -1, act)
+        only = next((p for p in range(n - 2) if b.constant[p] and skip[p] < 0), -1)
         out = -1
         if b.act == same:
-            out = k.react_again(_words(table), b.occupied, h, n, act, once, twice, b.changed, marks, todo,
-                                AGAIN_LIMIT)
+            limit = AGAIN_LIMIT if only < 0 else ONLY_LIMIT / max(int((act[:n - 2] >= 0).sum()), 1)
+            out = k.react_again(_words(table), b.occupied, h, n, act, once, twice, b.changed, marks, todo, limit)
         if out < 0:
-            out = k.react_blocks(_words(table), b.occupied, h, n, act, once, twice, b.changed)
+            out = k.react_blocks(_words(table), b.occupied, h, n, skip, once, twice, b.changed, only)
+            if only >= 0:
+                k.fix_axis(_words(table), b.occupied, h, n, only, 0, self.space.row_full, b.changed)
         b.act = same
         return bool(out)
 
@@ -316,9 +332,11 @@ class PackedTables:
             if p == player:
                 t[...] = sp.row_full
                 b.occupied[:] = 1
+                b.constant[:] = True
                 b.act = None
                 continue
             k.fix_axis(_words(t), b.occupied, sp.h, sp.n, player, hand, sp.row_full, b.changed)
+            b.constant[player] = True
             if b.act is not None:
                 # the table is now the same along the player's axis: every row along it holds all h >= 2 hands
                 # where it holds any, which "did not solve" keeps; along the other axes each row is the one
@@ -342,12 +360,17 @@ def react_kernel() -> ModuleType | None:
     if os.environ.get("SLEUTH_EGGHEAD_KERNEL", "") == "numpy":
         return None
     try:
-        return load_kernel(__name__.rsplit(".", 1)[0] + "._react_kernel",
-                           ("_empty", "_store", "_own_rows", "_gather", "_keep", "occupancy", "_strides", "_left_out",
-                            "react_table", "react_blocks", "react_again", "and_into", "and_gather", "fix_axis"), True)
+        return load_kernel(__name__.rsplit(".", 1)[0] + "._react_kernel", (*_INLINE, *_KERNELS), True, _INLINE,
+                           _INLINE)
     except ImportError:
         return None
 
+
+_KERNELS = ("occupancy", "react_narrow", "react_wide", "react_again", "and_into", "and_gather", "fix_axis")
+_INLINE = ("_empty", "_store", "_settle", "_own_rows", "_gather", "_keep", "_kept_here", "_exactly_one_rows",
+           "_strides", "_left_out", "_elsewhere", "_run_lines")
+"""The compiled kernels (``react_blocks`` and ``react_table``, plain Python, choose between the two eq. 3 kernels) and
+their helpers, inlined into their callers: a call per block made eq. 3 up to 1.5 times as slow."""
 
 def react(tables: PackedTables | LayerTables, reactions: Sequence[bool | None],
           keep: Callable[[np.ndarray, int, bool], np.ndarray]) -> bool:

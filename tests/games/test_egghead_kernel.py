@@ -1,9 +1,10 @@
 """Egghead's compiled eq. 2, 3 and 5 (models/egghead/_react_kernel.py) against the numpy masks, table for table,
-on random games of 2 to 5 players, hands of one and of several 64-bit words, with and without a moderator."""
+on random games of 2 to 6 players, hands of one and of several 64-bit words, with and without a moderator."""
 
 from __future__ import annotations
 
 import importlib.util
+import os
 
 import numpy as np
 import pytest
@@ -18,8 +19,8 @@ from tests.games.test_egghead import _play, random_game
 
 pytestmark = pytest.mark.skipif(importlib.util.find_spec("numba") is None, reason="no numba")
 
-SETUPS = [(2, 3, 2), (3, 3, 2), (3, 4, 2), (4, 3, 2), (5, 2, 2), (3, 6, 4), (2, 8, 4)]  # the last two: 126 and
-# 330 hands, rows of 2 and 6 words
+SETUPS = [(2, 3, 2), (3, 3, 2), (3, 4, 2), (4, 3, 2), (5, 2, 2), (6, 2, 2), (3, 6, 4), (2, 8, 4)]  # the last two:
+# 126 and 330 hands, rows of 2 and 6 words
 
 
 @pytest.mark.parametrize("players,values,size", SETUPS)
@@ -65,7 +66,8 @@ def test_react_table_on_random_tables_matches_singleton_keep() -> None:
 
 # -- eq. 3 again over the changed lines (react_again) against a full pass and the numpy masks ----------------
 
-SMALL = [(2, 3, 2), (3, 3, 2), (3, 4, 1), (4, 2, 2), (4, 3, 1), (5, 2, 1), (5, 2, 2), (2, 8, 4), (3, 6, 4)]  # the
+SMALL = [(2, 3, 2), (3, 3, 2), (3, 4, 1), (4, 2, 2), (4, 3, 1), (5, 2, 1), (5, 2, 2), (6, 2, 1), (6, 2, 2), (2, 8, 4),
+         (3, 6, 4)]  # 6 players: more players along whose axes the lines cross the runs than the loops name; the
 # last two: rows of 6 and 2 words
 
 
@@ -141,3 +143,88 @@ def test_react_again_equals_a_full_pass_and_the_numpy_masks(data: st.DataObject)
         kernel.occupancy(table.reshape(rows, w), h, exact)
         assert np.array_equal(occ, exact)
         assert not once.any() and not twice.any() and not marks.any() and not todo.any()
+
+
+class _Checked(PackedTables):
+    """Packed tables that check, after every step, that each table is the same along every axis its
+    ``constant`` flags name (the players whose "did not solve" eq. 3 then skips)."""
+
+    skipped = 0
+
+    def _check_constant(self) -> None:
+        for key, t in self._keyed():
+            worlds = self.space.unpack(t)
+            for p in np.flatnonzero(self.blocks[key].constant):
+                assert np.array_equal(worlds, np.broadcast_to(np.take(worlds, [0], axis=p), worlds.shape)), (key, p)
+
+    def apply_answer(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+        super().apply_answer(*args, **kwargs)
+        self._check_constant()
+
+    def _react(self, k, key, table, act):  # type: ignore[no-untyped-def]
+        _Checked.skipped += int((self.blocks[key].constant & (act == 0)).sum())
+        return super()._react(k, key, table, act)
+
+    def apply_reactions(self, reactions):  # type: ignore[no-untyped-def]
+        out = super().apply_reactions(reactions)
+        self._check_constant()
+        return out
+
+    def apply_solve(self, player: int, hand: int) -> None:
+        super().apply_solve(player, hand)
+        self._check_constant()
+
+
+def test_the_axes_marked_constant_are_constant() -> None:
+    """Every table is the same along each player's axis its flags mark (eq. 5 marks it, an answer clears
+    the visible players, eq. 3 keeps it, eq. 4 keeps what both tables have), on random games of 3 to 5
+    players with and without a moderator; the games' reactions are those of the numpy masks."""
+    kernel = tb.react_kernel()
+    assert kernel is not None
+    rng = np.random.default_rng(11)
+    for players, values, size in [(3, 3, 2), (4, 3, 2), (5, 2, 2), (3, 6, 4)]:
+        s = Setup(players, values, size)
+        for game in range(4):
+            qs, ba, moderator, world0, deals, order = random_game(rng, s, game)
+            got = _play(_Checked(s, ba), s, qs, world0, deals, order, moderator)
+            tb.react_kernel.cache_clear()
+            os.environ["SLEUTH_EGGHEAD_KERNEL"] = "numpy"
+            try:
+                want = _play(PackedTables(s, ba), s, qs, world0, deals, order, moderator)
+            finally:
+                del os.environ["SLEUTH_EGGHEAD_KERNEL"]
+                tb.react_kernel.cache_clear()
+            assert got == want, (players, values, size, game)
+    assert _Checked.skipped > 0, "some eq. 3 skipped a constant axis"
+
+
+@pytest.mark.parametrize("players,values,size", [s for s in SMALL if s[0] >= 3])
+def test_react_on_one_hand_of_a_constant_axis_then_copied_equals_a_full_pass(players: int, values: int,
+                                                                           size: int) -> None:
+    """On a table that is the same along player ``p``'s axis (eq. 5 made it so) and a reaction that skips
+    ``p``: eq. 3 where ``p`` holds hand 0, then copied to ``p``'s other hands, gives the table, occupancy,
+    changed blocks and result of a pass over every block, for each such ``p`` (rows of one and of several
+    words)."""
+    kernel = tb.react_kernel()
+    assert kernel is not None
+    sp = tb.PackedSpace(Setup(players, values, size))
+    h, n, w = sp.h, sp.n, sp.w
+    rows, blocks = h ** (n - 1), h ** (n - 2)
+    rng = np.random.default_rng(players * 10 + values)
+    removed = 0
+    for p in range(n - 2):
+        for density in (0.3, 0.9):
+            table = sp.fix(sp.pack(rng.random((h,) * n) < density), p, int(rng.integers(h)))
+            act = rng.integers(-1, 2, n)
+            act[p] = -1
+            once = np.zeros((max(n - 2, 1), blocks * w), dtype=np.uint64)
+            twice = np.zeros_like(once)
+            full = [table.copy(), np.ones(blocks, dtype=np.uint8), np.zeros(blocks, dtype=np.uint8)]
+            want = kernel.react_blocks(full[0].reshape(rows, w), full[1], h, n, act, once, twice, full[2])
+            part = [table.copy(), np.ones(blocks, dtype=np.uint8), np.zeros(blocks, dtype=np.uint8)]
+            got = kernel.react_blocks(part[0].reshape(rows, w), part[1], h, n, act, once, twice, part[2], p)
+            kernel.fix_axis(part[0].reshape(rows, w), part[1], h, n, p, 0, sp.row_full, part[2])
+            assert got == want and all(np.array_equal(a, b) for a, b in zip(part, full, strict=True)), (p, act)
+            assert not once.any() and not twice.any()
+            removed += int(want)
+    assert removed, "some reaction removed worlds"

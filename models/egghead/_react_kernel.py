@@ -20,8 +20,7 @@ access, which keeps the compiler from vectorising the loop, and a slice taken pe
 counting (with either, eq. 3 on a full 5-player table took up to 3 times as long).  :func:`react_again` gives
 the same result when the reactions are the last call's and the table changed since only in the blocks marked
 ``dirty`` (every kernel marks the blocks it changes): it gathers and checks only the rows through those
-blocks.  Without numba the
-numpy masks of :class:`.tables.PackedSpace` run instead; tests check that all agree.
+blocks.  Without numba the numpy masks of :class:`.tables.PackedSpace` run instead; tests check that all agree.
 """
 
 from __future__ import annotations
@@ -182,8 +181,8 @@ def _elsewhere(a, only, st, h):
 
 def _exactly_one_rows(flat, o, h, sign):
     """The hands that exactly one row of the block at word ``o`` (``h`` rows of one word) holds, xor
-    ``sign``: the mask of player n - 2's eq. 3.  Four tallies side by side (one would be a chain of ``2 h`` dependent
-    operations), merged at the end."""
+    ``sign``: the mask of player n - 2's eq. 3.  Four tallies side by side (one would be a chain of ``2 h``
+    dependent operations), merged at the end."""
     zero = np.uint64(0)
     o0 = o1 = o2 = o3 = zero
     t0 = t1 = t2 = t3 = zero

@@ -370,7 +370,8 @@ _KERNELS = ("occupancy", "react_narrow", "react_wide", "react_again", "and_into"
 _INLINE = ("_empty", "_store", "_settle", "_own_rows", "_gather", "_keep", "_kept_here", "_exactly_one_rows",
            "_strides", "_left_out", "_elsewhere", "_run_lines")
 """The compiled kernels (``react_blocks`` and ``react_table``, plain Python, choose between the two eq. 3 kernels) and
-their helpers, inlined into their callers: a call per block made eq. 3 up to 1.5 times as slow."""
+their helpers, inlined into their callers: a call per block made eq. 3 up to twice as slow."""
+
 
 def react(tables: PackedTables | LayerTables, reactions: Sequence[bool | None],
           keep: Callable[[np.ndarray, int, bool], np.ndarray]) -> bool:

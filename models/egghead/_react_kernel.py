@@ -315,7 +315,8 @@ def react_narrow(T, occ, h, n, act, once, twice, dirty, only):
                 d |= x ^ v
                 seen |= v
                 y[s] = v
-            if d != zero:  # the block lost worlds (most do not)
+            # (the same as in the second pass: a helper here made the stage 1.3 times as slow)
+            if d != zero:  # the block lost worlds (most do not: they are not written)
                 for s in range(h):
                     flat[uo + np.uint64(s)] = y[s]
                 diff |= d
@@ -365,8 +366,8 @@ def react_narrow(T, occ, h, n, act, once, twice, dirty, only):
             seen = zero
             uo = np.uint64(a * h)
             if nd <= 3:  # players 0 and 1 at most: one vectorised loop (a player not reacting reads all ones)
-                u0 = np.uint64(base[0] + j * h if act[0] >= 0 else 0)
-                u1 = np.uint64(cols + base[1] + j * h if nd == 3 and act[1] >= 0 else 0)
+                u0 = np.uint64(base[0] + j * h if use0 else 0)
+                u1 = np.uint64(cols + base[1] + j * h if use1 else 0)
                 for s in range(h):
                     i = np.uint64(s)
                     x = flat[uo + i]

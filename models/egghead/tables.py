@@ -201,9 +201,11 @@ class PackedTables:
     """The knowledge state of a game: the master table of the BA players and the tables of the others."""
 
     def __init__(self, setup: Setup, behavioural: Sequence[bool], space: PackedSpace | None = None,
-                 options: Mapping[str, Any] | None = None) -> None:
-        """``options``: ``--set max_worlds`` (see :func:`check_tables`)."""
+                 options: Mapping[str, Any] | None = None, *, compiled: bool | None = None) -> None:
+        """``options``: ``--set max_worlds`` (see :func:`check_tables`).  ``compiled``: the kernels of
+        :mod:`._react_kernel` (True), the numpy masks (False), or as :func:`use_kernel` decides (None)."""
         self.setup = setup
+        self._kernel = react_kernel() if (use_kernel(setup) if compiled is None else compiled) else None
         self.behavioural = [bool(b) for b in behavioural]
         if len(self.behavioural) != setup.players:
             raise ValueError("one BA flag per player")
@@ -233,7 +235,7 @@ class PackedTables:
     # eq. 2 (eq. 6 with a rotating moderator: the moderator's hand is not visible)
     def apply_answer(self, q: CompiledQuestion, answer: int, visible: Sequence[bool],
                      world: Sequence[int | None] = ()) -> None:
-        k = react_kernel()
+        k = self._kernel
         if k is None:
             mask = self.space.answer_mask(q, answer, visible)
             for t in self.tables():
@@ -258,7 +260,7 @@ class PackedTables:
         With numba, the kernels of :mod:`._react_kernel` over the blocks holding worlds (when the reactions are
         those of the last stage, over the lines through the blocks that changed since); else the numpy masks
         of :func:`react`."""
-        k = react_kernel()
+        k = self._kernel
         if k is None:
             return react(self, reactions, self.space.singleton_keep)
         n = self.setup.players
@@ -317,7 +319,7 @@ class PackedTables:
     # eq. 5
     def apply_solve(self, player: int, hand: int) -> None:
         sp = self.space
-        k = react_kernel()
+        k = self._kernel
         if k is None:
             if self.master is not None:
                 self.master = sp.fix(self.master, player, hand)
@@ -353,10 +355,26 @@ def _words(table: np.ndarray) -> np.ndarray:
     return table.reshape(-1, table.shape[-1])
 
 
+KERNEL_FROM_BYTES = 8 << 20
+"""Packed tables from this size on use the compiled kernels even when this process has not loaded them yet.
+Loading them takes about 0.4 s (the first time after an install, compiling them 7-17 s), while the numpy masks
+answer a round on the seed's 4-player tables (1.2 MB) in about 6 ms: a puzzle's few rounds are answered before
+the kernels would load.  On 5-player tables (79 MB) the numpy masks take about 0.35 s a round, the kernels 20 ms."""
+
+_kernel_tried: list[bool] = []  # not empty once this process called react_kernel
+
+
+def use_kernel(setup: Setup) -> bool:
+    """Whether new tables of ``setup`` use the compiled kernels: where this process has loaded them already (an
+    experiment loads them before its first round), or where its tables are large (:data:`KERNEL_FROM_BYTES`)."""
+    return bool(_kernel_tried) or table_bytes(setup) >= KERNEL_FROM_BYTES
+
+
 @lru_cache(maxsize=1)
 def react_kernel() -> ModuleType | None:
     """The compiled eq. 3 (:mod:`._react_kernel`), or None without numba (or with ``SLEUTH_EGGHEAD_KERNEL=numpy``,
     which tests use to compare both)."""
+    _kernel_tried.append(True)
     if os.environ.get("SLEUTH_EGGHEAD_KERNEL", "") == "numpy":
         return None
     try:

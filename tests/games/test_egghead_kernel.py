@@ -4,6 +4,9 @@ on random games of 2 to 6 players, hands of one and of several 64-bit words, wit
 from __future__ import annotations
 
 import importlib.util
+import json
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -14,6 +17,7 @@ from sleuth.models.egghead import tables as tb
 from sleuth.models.egghead.hands import Setup
 from sleuth.models.egghead.tables import PackedTables
 
+from tests.conftest import PUZZLES
 from tests.games.test_egghead import _play, random_game
 
 pytestmark = pytest.mark.skipif(importlib.util.find_spec("numba") is None, reason="no numba")
@@ -224,3 +228,49 @@ def test_react_on_one_hand_of_a_constant_axis_then_copied_equals_a_full_pass(pla
             assert not once.any() and not twice.any()
             removed += int(want)
     assert removed, "some reaction removed worlds"
+
+
+# -- which tables use the kernels ------------------------------------------------------------------------------
+
+SOLVE = """
+import json, sys
+from sleuth.models.egghead import tables
+if sys.argv[2] == "loaded":
+    tables.react_kernel()
+from sleuth.cli import main
+main(["solve", sys.argv[1], "--json"])
+print(json.dumps({"numba": "numba" in sys.modules}))
+"""
+
+
+@pytest.mark.parametrize("name", ["seed_example", "rotating_partial_ba", "rotating_two_stages", "viewer_cy"])
+def test_a_fresh_process_answers_a_small_puzzle_without_the_kernels(name: str) -> None:
+    """A command line's only answer on small tables (the bundled 4-player puzzles, 1.2 MB) runs the numpy masks
+    without importing numba (0.4 s to load the kernels, 7-17 s to compile them the first time, against a few ms a
+    round); its answer is that of a process that had the kernels loaded, which its tables then use."""
+    path = str(PUZZLES / "egghead" / f"{name}.toml")
+    outs = {}
+    for state in ("cold", "loaded"):
+        run = subprocess.run([sys.executable, "-c", SOLVE, path, state], capture_output=True, text=True, check=True)
+        answer, numba = run.stdout.strip().rsplit("\n", 1)
+        outs[state] = (json.loads(answer), json.loads(numba)["numba"])
+    assert (outs["cold"][1], outs["loaded"][1]) == (False, True)
+    for out in (outs["cold"][0], outs["loaded"][0]):
+        out.pop("timing", None)
+    assert outs["cold"][0] == outs["loaded"][0]
+    assert outs["cold"][0]["valids"]
+
+
+def test_large_tables_and_a_process_with_the_kernels_loaded_use_them(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tables of 5 players (79 MB each) use the kernels from the first; smaller ones once the process has them
+    (an experiment loads them before its first round), unless told otherwise."""
+    monkeypatch.setattr(tb, "_kernel_tried", [])   # as in a process that has not loaded the kernels
+    tb.react_kernel.cache_clear()
+    small, large = Setup(4, 6, 3), Setup(5, 6, 3)
+    assert tb.table_bytes(small) < tb.KERNEL_FROM_BYTES <= tb.table_bytes(large)
+    assert (tb.use_kernel(small), tb.use_kernel(large)) == (False, True)
+    assert PackedTables(small, [True] * 4)._kernel is None
+    kernel = tb.react_kernel()
+    assert kernel is not None and tb.use_kernel(small)
+    assert PackedTables(small, [True] * 4)._kernel is kernel
+    assert PackedTables(small, [True] * 4, compiled=False)._kernel is None

@@ -32,6 +32,7 @@ from typing import Any
 
 import numpy as np
 
+from sleuth.allocator import small_pages
 from sleuth.errors import InternalError
 from sleuth import knowledge as kn
 
@@ -402,6 +403,7 @@ def knows(counts: Counts, deck: Deck) -> dict[str, bool]:
     return {"envelope": all(out.values()), **out}
 
 
+@small_pages()
 def others_knowledge(game: ClueState, players: Sequence[int] | None = None) -> dict[int, dict[str, Fraction]]:
     """For every other player: the probability that they know the envelope and each of its parts.
 
@@ -662,6 +664,7 @@ def brute_force_others(game: ClueState, player: int) -> dict[str, Fraction]:
     return {part: worlds.probability(known[part], given=viewer) for part in PARTS}
 
 
+@small_pages()
 def envelope_beliefs(game: ClueState, player: int) -> dict[str, Any]:
     """The viewer's exact expectation of the player's belief about the envelope: ``entropy``, the entropy
     (bits) of the player's distribution over envelope triples (uniform over the deals they consider

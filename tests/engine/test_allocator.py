@@ -80,3 +80,51 @@ def test_memory_kept_in_the_heap_is_still_available() -> None:
     mib = 1 << 20
     assert during < before - 150 * mib
     assert abs(after - before) < 20 * mib
+
+
+def _huge_page_advice(array: object) -> bool:
+    """Whether the mapping holding ``array``'s data is advised to use huge pages (``hg`` in /proc/self/smaps)."""
+    import numpy as np
+
+    assert isinstance(array, np.ndarray)
+    at = array.ctypes.data + array.nbytes // 2   # numpy advises the 2 MiB-aligned part of the array
+    inside = False
+    with open("/proc/self/smaps") as smaps:
+        for line in smaps:
+            head = line.split()[0]
+            if "-" in head and all(c in "0123456789abcdef-" for c in head):
+                lo, hi = (int(x, 16) for x in head.split("-"))
+                inside = lo <= at < hi
+            elif inside and line.startswith("VmFlags:"):
+                return "hg" in line.split()[1:]
+    raise AssertionError("the array's mapping is not listed")
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/smaps"), reason="no /proc/self/smaps")
+def test_small_pages_withholds_the_huge_page_advice_then_restores_it() -> None:
+    """Inside :func:`small_pages` (as a block, or around a function, even one that raises) a large array is not
+    advised to use huge pages; before and after, numpy's setting is what it was."""
+    import numpy as np
+
+    from sleuth.allocator import _hugepage_switch, small_pages
+
+    switch = _hugepage_switch()
+    if switch is None:
+        pytest.skip("this numpy has no huge page setting")
+    before = switch(True)
+    try:
+        if not _huge_page_advice(np.ones(1 << 21)):   # 16 MiB: numpy advises from 4 MiB
+            pytest.skip("this system takes no huge page advice (a kernel without transparent huge pages)")
+        with small_pages():
+            assert not _huge_page_advice(np.ones(1 << 21))
+
+        @small_pages()
+        def fails() -> None:
+            assert not _huge_page_advice(np.ones(1 << 21))
+            raise ValueError("inside")
+
+        with pytest.raises(ValueError, match="inside"):
+            fails()
+        assert switch(True) is True
+    finally:
+        switch(before)

@@ -16,6 +16,7 @@ import contextlib
 import ctypes
 import importlib
 import sys
+import threading
 from collections.abc import Callable, Iterator
 
 TRIM_THRESHOLD = 1 << 30  # bytes of free memory at the top of the heap before glibc returns it to the system
@@ -46,17 +47,27 @@ def small_pages() -> Iterator[None]:
     memory into free huge pages: measured on Clue's slowest three-player states, whose passes make and free arrays
     of 30-130 MB, the largest single timing of an answer fell from 831 to 626 ms (envelope beliefs) and 580 to
     395 ms (advice).  Arrays that live long and are read many times (Egghead's tables) keep the advice.  numpy's
-    setting is one for the process: two threads in such blocks at once may leave it on for a while (slower, never
-    wrong).  Does nothing where numpy has no such setting."""
+    setting is one for the process: it is off while any thread is in such a block, and back as it was when the
+    last one leaves.  Does nothing where numpy has no such setting."""
     switch = _hugepage_switch()
     if switch is None:
         yield
         return
-    before = switch(False)
+    with _PAGES_LOCK:
+        if _PAGES["inside"] == 0:
+            _PAGES["before"] = int(switch(False))
+        _PAGES["inside"] += 1
     try:
         yield
     finally:
-        switch(before)
+        with _PAGES_LOCK:
+            _PAGES["inside"] -= 1
+            if _PAGES["inside"] == 0:
+                switch(bool(_PAGES["before"]))
+
+
+_PAGES_LOCK = threading.Lock()
+_PAGES = {"inside": 0, "before": 1}   # blocks of small_pages running (any thread); numpy's setting before them
 
 
 def _hugepage_switch() -> Callable[[bool], bool] | None:

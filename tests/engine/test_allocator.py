@@ -113,18 +113,53 @@ def test_small_pages_withholds_the_huge_page_advice_then_restores_it() -> None:
         pytest.skip("this numpy has no huge page setting")
     before = switch(True)
     try:
-        if not _huge_page_advice(np.ones(1 << 21)):   # 16 MiB: numpy advises from 4 MiB
+        if not _huge_page_advice(np.ones(1 << 23)):   # 64 MiB: mapped on its own (numpy advises from 4 MiB)
             pytest.skip("this system takes no huge page advice (a kernel without transparent huge pages)")
         with small_pages():
-            assert not _huge_page_advice(np.ones(1 << 21))
+            assert not _huge_page_advice(np.ones(1 << 23))
 
         @small_pages()
         def fails() -> None:
-            assert not _huge_page_advice(np.ones(1 << 21))
+            assert not _huge_page_advice(np.ones(1 << 23))
             raise ValueError("inside")
 
         with pytest.raises(ValueError, match="inside"):
             fails()
         assert switch(True) is True
     finally:
+        switch(before)
+
+
+def test_small_pages_blocks_that_overlap_leave_the_setting_as_it_was() -> None:
+    """Two threads' blocks that overlap: the advice stays withheld until the last one leaves, then comes back as
+    it was before the first (a block that restored the setting it found would leave it off for good)."""
+    import threading
+
+    from sleuth.allocator import _hugepage_switch, small_pages
+
+    switch = _hugepage_switch()
+    if switch is None:
+        pytest.skip("this numpy has no huge page setting")
+    before = switch(True)
+    entered, leave = threading.Event(), threading.Event()
+    seen: list[bool] = []
+
+    def second() -> None:
+        with small_pages():
+            entered.set()
+            leave.wait(10)
+
+    try:
+        with small_pages():
+            worker = threading.Thread(target=second)
+            worker.start()
+            assert entered.wait(10)
+        seen.append(switch(False))   # the first block left, the second is still inside
+        switch(False)
+        leave.set()
+        worker.join(10)
+        seen.append(switch(True))    # both left
+        assert seen == [False, True]
+    finally:
+        leave.set()
         switch(before)

@@ -82,11 +82,14 @@ def test_memory_kept_in_the_heap_is_still_available() -> None:
     assert abs(after - before) < 20 * mib
 
 
-def _huge_page_advice(array: object) -> bool:
-    """Whether the mapping holding ``array``'s data is advised to use huge pages (``hg`` in /proc/self/smaps)."""
-    import numpy as np
+# numpy's huge-page advice inside and outside small_pages, in a fresh process (in the test session another
+# thread may be inside a block, and the heap may hold memory an earlier array had advised): per check, 1 or 0
+PAGES = """
+import threading
+import numpy as np
+from sleuth.allocator import _hugepage_switch, small_pages
 
-    assert isinstance(array, np.ndarray)
+def advised(array):
     at = array.ctypes.data + array.nbytes // 2   # numpy advises the 2 MiB-aligned part of the array
     inside = False
     with open("/proc/self/smaps") as smaps:
@@ -99,67 +102,52 @@ def _huge_page_advice(array: object) -> bool:
                 return "hg" in line.split()[1:]
     raise AssertionError("the array's mapping is not listed")
 
+switch = _hugepage_switch()
+if switch is None:
+    print("no setting")
+    raise SystemExit
+big = 1 << 23   # 64 MiB: mapped on its own (numpy advises from 4 MiB)
+seen = [advised(np.ones(big))]
+with small_pages():
+    seen.append(advised(np.ones(big)))
+
+@small_pages()
+def fails():
+    seen.append(advised(np.ones(big)))
+    raise ValueError("inside")
+
+try:
+    fails()
+except ValueError:
+    pass
+seen.append(advised(np.ones(big)))
+# two threads' blocks that overlap: withheld until the last one leaves, then as it was before the first
+entered, leave = threading.Event(), threading.Event()
+def second():
+    with small_pages():
+        entered.set()
+        leave.wait(10)
+with small_pages():
+    worker = threading.Thread(target=second)
+    worker.start()
+    entered.wait(10)
+seen.append(advised(np.ones(big)))
+leave.set()
+worker.join(10)
+seen.append(advised(np.ones(big)))
+print(" ".join(str(int(x)) for x in seen))
+"""
+
 
 @pytest.mark.skipif(not os.path.exists("/proc/self/smaps"), reason="no /proc/self/smaps")
 def test_small_pages_withholds_the_huge_page_advice_then_restores_it() -> None:
     """Inside :func:`small_pages` (as a block, or around a function, even one that raises) a large array is not
-    advised to use huge pages; before and after, numpy's setting is what it was."""
-    import numpy as np
-
-    from sleuth.allocator import _hugepage_switch, small_pages
-
-    switch = _hugepage_switch()
-    if switch is None:
+    advised to use huge pages; after it, numpy's setting is what it was.  Two threads' blocks that overlap keep
+    it withheld until the last one leaves, then restore it (a block that restored the setting it found would
+    leave it off for good)."""
+    out = _run(PAGES).stdout.split()
+    if out == ["no", "setting"]:
         pytest.skip("this numpy has no huge page setting")
-    before = switch(True)
-    try:
-        if not _huge_page_advice(np.ones(1 << 23)):   # 64 MiB: mapped on its own (numpy advises from 4 MiB)
-            pytest.skip("this system takes no huge page advice (a kernel without transparent huge pages)")
-        with small_pages():
-            assert not _huge_page_advice(np.ones(1 << 23))
-
-        @small_pages()
-        def fails() -> None:
-            assert not _huge_page_advice(np.ones(1 << 23))
-            raise ValueError("inside")
-
-        with pytest.raises(ValueError, match="inside"):
-            fails()
-        assert switch(True) is True
-    finally:
-        switch(before)
-
-
-def test_small_pages_blocks_that_overlap_leave_the_setting_as_it_was() -> None:
-    """Two threads' blocks that overlap: the advice stays withheld until the last one leaves, then comes back as
-    it was before the first (a block that restored the setting it found would leave it off for good)."""
-    import threading
-
-    from sleuth.allocator import _hugepage_switch, small_pages
-
-    switch = _hugepage_switch()
-    if switch is None:
-        pytest.skip("this numpy has no huge page setting")
-    before = switch(True)
-    entered, leave = threading.Event(), threading.Event()
-    seen: list[bool] = []
-
-    def second() -> None:
-        with small_pages():
-            entered.set()
-            leave.wait(10)
-
-    try:
-        with small_pages():
-            worker = threading.Thread(target=second)
-            worker.start()
-            assert entered.wait(10)
-        seen.append(switch(False))   # the first block left, the second is still inside
-        switch(False)
-        leave.set()
-        worker.join(10)
-        seen.append(switch(True))    # both left
-        assert seen == [False, True]
-    finally:
-        leave.set()
-        switch(before)
+    if out[0] == "0":
+        pytest.skip("this system takes no huge page advice (a kernel without transparent huge pages)")
+    assert out == ["1", "0", "0", "1", "0", "1"]

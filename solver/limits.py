@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import functools
 import math
 import os
 import signal
@@ -71,7 +72,8 @@ def memory_available() -> int | None:
     The least of: the address-space limit (``RLIMIT_AS``) less the address space in use, the data limit
     (``RLIMIT_DATA``) less the data in use, and the cgroup's memory limit less the cgroup's usage (cgroup v2
     ``memory.max``, v1 ``memory.limit_in_bytes``); each plus the memory this process freed and keeps in its
-    heap (:func:`.allocator.heap_free`), which it will use again before asking for more.
+    heap (:func:`.allocator.heap_free`), which it will use again before asking for more.  The cgroup's limit
+    is read once per process (:func:`_cgroup_limit`), its usage and the rest on every call.
     """
     from .allocator import heap_free
 
@@ -79,30 +81,41 @@ def memory_available() -> int | None:
     try:
         import resource
 
-        with open("/proc/self/statm", encoding="ascii") as fh:
-            fields = fh.read().split()
-        page = os.sysconf("SC_PAGE_SIZE")
-        in_use = {resource.RLIMIT_AS: int(fields[0]) * page, resource.RLIMIT_DATA: int(fields[5]) * page}
-        for which, used in in_use.items():
-            soft, _ = resource.getrlimit(which)
-            if soft != resource.RLIM_INFINITY:
-                found.append(soft - used)
+        limited = [(i, soft) for i, which in enumerate((resource.RLIMIT_AS, resource.RLIMIT_DATA))
+                   for soft in [resource.getrlimit(which)[0]] if soft != resource.RLIM_INFINITY]
+        if limited:   # what is in use, only where a limit needs it (reading it costs a file)
+            with open("/proc/self/statm", encoding="ascii") as fh:
+                fields = fh.read().split()
+            page = os.sysconf("SC_PAGE_SIZE")
+            in_use = (int(fields[0]) * page, int(fields[5]) * page)   # address space, data
+            found += [soft - in_use[i] for i, soft in limited]
     except (ImportError, OSError, ValueError, IndexError):
         pass
+    cgroup = _cgroup_limit()
+    if cgroup is not None:
+        try:
+            with open(cgroup[1], encoding="ascii") as fh:
+                found.append(cgroup[0] - int(fh.read().strip()))
+        except (OSError, ValueError):
+            pass
+    return max(0, min(found) + heap_free()) if found else None
+
+
+@functools.lru_cache(maxsize=1)
+def _cgroup_limit() -> tuple[int, str] | None:
+    """The cgroup's memory limit (cgroup v2, else v1) and the file of its usage, or None where there is no
+    limit: read once per process (:func:`memory_available` runs before every large step, and reading or failing
+    to open the limit's file on every call cost more than the rest of it)."""
     for limit_file, usage_file in (("/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory.current"),
                                    ("/sys/fs/cgroup/memory/memory.limit_in_bytes",
                                     "/sys/fs/cgroup/memory/memory.usage_in_bytes")):
         try:
             with open(limit_file, encoding="ascii") as fh:
                 limit = fh.read().strip()
-            with open(usage_file, encoding="ascii") as fh:
-                usage = int(fh.read().strip())
-        except (OSError, ValueError):
+        except OSError:
             continue
-        if limit.isdigit() and int(limit) < 1 << 60:
-            found.append(int(limit) - usage)
-        break
-    return max(0, min(found) + heap_free()) if found else None
+        return (int(limit), usage_file) if limit.isdigit() and int(limit) < 1 << 60 else None
+    return None
 
 
 def parse_size(text: str) -> int | None:

@@ -473,14 +473,18 @@ class _Counter:
         ``whole``: the step is one of :meth:`_group_steps` (a one-card group's card not yet placed)."""
         if whole and len(self.groups[moves[0][0]].cards) == 1:
             pairs = [self._place_one(mv, keys) for mv in moves]
-            src, nxt = (np.concatenate(x) for x in zip(*pairs, strict=True))
-            ends = np.cumsum([p[0].size for p in pairs]).tolist()
+            if len(pairs) == 1:   # one place (no copy)
+                src, nxt = pairs[0]
+            else:
+                src, nxt = (np.concatenate(x) for x in zip(*pairs, strict=True))
+            ends = list(itertools.accumulate(p[0].size for p in pairs))
             return src, nxt, np.ones(src.size, dtype=self.dtype), np.ones(src.size, dtype=np.int64), ends
         parts = [self._step(mv, keys) for mv in moves]
-        ends = np.cumsum([p[0].size for p in parts]).tolist()
+        ends = list(itertools.accumulate(p[0].size for p in parts))
         if len(parts) == 1:
-            return (*parts[0], ends)
-        src, nxt, ways, placed = (np.concatenate(x) for x in zip(*parts, strict=True))
+            src, nxt, ways, placed = parts[0]
+        else:
+            src, nxt, ways, placed = (np.concatenate(x) for x in zip(*parts, strict=True))
         return src, nxt, ways, placed, ends
 
     def _room_left(self, gi: int, q: int, room: np.ndarray, keys: np.ndarray) -> np.ndarray | bool:
@@ -544,8 +548,12 @@ class _Counter:
             src, dst, ways, placed, ends = steps[i]
             through = ways * back[dst]
             placing = forward[i][src] * through * placed
-            for mv, start, end in zip(self.run_steps[i], [0, *ends], ends, strict=False):
-                group_cells[mv[0]][mv[1]] += int(placing[start:end].sum())
+            if len(ends) == 1:
+                mv = self.run_steps[i][0]
+                group_cells[mv[0]][mv[1]] += int(placing.sum())
+            else:
+                for mv, start, end in zip(self.run_steps[i], [0, *ends], ends, strict=False):
+                    group_cells[mv[0]][mv[1]] += int(placing[start:end].sum())
             back = _segment_sum(src, through, self.layers[i].size, self.dtype)
             self.backs.append(back)
         self.backs.reverse()
@@ -862,9 +870,11 @@ class _Counter:
         """The moves grouped into steps that each make one layer: a one-card group in one step (its card
         goes to each of its places: one move per place, each taking the card, alternatives of one another),
         the places of a larger group one step each (:attr:`moves`)."""
+        by_group: list[list[tuple[int, int, bool, int, int]]] = [[] for _ in self.groups]
+        for mv in self.moves:
+            by_group[mv[0]].append(mv)
         steps: list[list[tuple[int, int, bool, int, int]]] = []
-        for gi, g in enumerate(self.groups):
-            moves = [mv for mv in self.moves if mv[0] == gi]
+        for gi, (g, moves) in enumerate(zip(self.groups, by_group, strict=True)):
             if len(g.cards) == 1:
                 kill = moves[-1][4]
                 steps.append([(gi, q, True, clear, kill) for _, q, _, clear, _ in moves])

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import functools
 import importlib
 import sys
 import threading
@@ -53,23 +54,28 @@ def small_pages() -> Iterator[None]:
     if switch is None:
         yield
         return
-    with _PAGES_LOCK:
-        if _PAGES["inside"] == 0:
-            _PAGES["before"] = int(switch(False))
-        _PAGES["inside"] += 1
+    with _Pages.lock:
+        if _Pages.inside == 0:
+            _Pages.before = switch(False)
+        _Pages.inside += 1
     try:
         yield
     finally:
-        with _PAGES_LOCK:
-            _PAGES["inside"] -= 1
-            if _PAGES["inside"] == 0:
-                switch(bool(_PAGES["before"]))
+        with _Pages.lock:
+            _Pages.inside -= 1
+            if _Pages.inside == 0:
+                switch(_Pages.before)
 
 
-_PAGES_LOCK = threading.Lock()
-_PAGES = {"inside": 0, "before": 1}   # blocks of small_pages running (any thread); numpy's setting before them
+class _Pages:
+    """The blocks of :func:`small_pages` running (in any thread), and numpy's setting before the first."""
+
+    lock = threading.Lock()
+    inside = 0
+    before = True
 
 
+@functools.lru_cache(maxsize=1)
 def _hugepage_switch() -> Callable[[bool], bool] | None:
     """numpy's ``_set_madvise_hugepage`` (it returns the setting it replaced), or None."""
     for name in ("numpy._core.multiarray", "numpy.core.multiarray"):   # numpy 2, numpy 1

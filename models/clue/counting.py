@@ -548,12 +548,8 @@ class _Counter:
             src, dst, ways, placed, ends = steps[i]
             through = ways * back[dst]
             placing = forward[i][src] * through * placed
-            if len(ends) == 1:
-                mv = self.run_steps[i][0]
-                group_cells[mv[0]][mv[1]] += int(placing.sum())
-            else:
-                for mv, start, end in zip(self.run_steps[i], [0, *ends], ends, strict=False):
-                    group_cells[mv[0]][mv[1]] += int(placing[start:end].sum())
+            for mv, start, end in zip(self.run_steps[i], [0, *ends], ends, strict=False):
+                group_cells[mv[0]][mv[1]] += int(placing[start:end].sum())
             back = _segment_sum(src, through, self.layers[i].size, self.dtype)
             self.backs.append(back)
         self.backs.reverse()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import sys
 import unicodedata
@@ -440,5 +441,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_OK
 
 
+def run() -> None:
+    """The ``sleuth`` program (its console script and ``python -m sleuth``): :func:`main`, then exit with its status.
+
+    Whatever the command made is first moved out of the cyclic collector's reach (:func:`gc.freeze`): on the
+    way out the interpreter collects once more, and that pass walked every object still alive: 0.1 s of each
+    command that had loaded numba's compiler (10^5 objects), 0.02 s of one that had not.  Atexit handlers and
+    finalizers run as before; what the pass would have freed goes back to the system with the process."""
+    try:
+        status = main()
+    finally:
+        gc.freeze()
+    sys.exit(status)
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    run()

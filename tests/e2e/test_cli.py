@@ -130,3 +130,28 @@ def test_game_aliases_find_the_game(tmp_path):
     path = tmp_path / "p.toml"
     path.write_text(GOOD.replace('game = "epistemic"', 'game = "Knowledge"'))
     assert json.loads(run_cli(["solve", path, "--json"]).out)["game"] == "epistemic"
+
+
+# -- the program's exit ------------------------------------------------------------------------------------
+
+# ``python -m sleuth ARGS`` (the console script's ``sleuth.cli.run``) with an atexit handler that reports whether
+# the collector's objects were frozen by the time the interpreter ran its handlers
+PROGRAM = """
+import atexit, gc, runpy, sys
+atexit.register(lambda: sys.stderr.write(f"frozen: {gc.get_freeze_count() > 0}\\n"))
+sys.argv[0] = "sleuth"
+runpy.run_module("sleuth", run_name="__main__")
+"""
+
+
+@pytest.mark.parametrize("args", [["solve", PUZZLES / "clue" / "six-players.toml", "--json"],
+                                  ["solve", "no-such-file.toml"]], ids=["answer", "bad input"])
+def test_the_program_exits_with_mains_status_and_whole_output_without_the_last_collection(args):
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", PROGRAM, *map(str, args)], capture_output=True, text=True,
+                          timeout=300)
+    expected = run_cli(args)
+    assert done.returncode == expected.code and done.stdout == expected.out
+    assert done.stderr == expected.err + "frozen: True\n"  # atexit ran, after gc.freeze()

@@ -963,6 +963,8 @@ def _unique(values: np.ndarray, kind: Literal["stable", "quicksort"] = "stable")
     """Sorted distinct values and the index of each value among them.  By default a stable sort: the values
     come as a few sorted runs (one per choice of a move), which timsort merges in about linear time; values
     in no order sort faster with ``kind="quicksort"``."""
+    if values.size <= 1:  # a layer of one state (a deal pinned down): no sort
+        return values.copy(), np.zeros(values.size, dtype=np.int64)
     order = np.argsort(values, kind=kind)
     ordered = values[order]
     first = np.ones(values.size, dtype=bool)
@@ -1028,7 +1030,10 @@ def _small(values: np.ndarray) -> np.ndarray:
 def _segment_sum(index: np.ndarray, values: np.ndarray, size: int, dtype: type) -> np.ndarray:
     """``out[j] = sum(values[index == j])``, exact (np.bincount would go through float64)."""
     out: np.ndarray = np.zeros(size, dtype=dtype)
-    np.add.at(out, index, values)
+    if size == 1:  # one state: every value is its own (np.add.at costs microseconds even then)
+        out[0] = values.sum()
+    else:
+        np.add.at(out, index, values)
     return out
 
 

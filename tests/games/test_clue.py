@@ -432,3 +432,21 @@ def test_sheet_falls_back_to_the_backbone_past_the_state_budget(monkeypatch) -> 
     assert slow.fields["method"] == "model" and slow.fields["backend"] == "cpsat"
     assert slow.fields["sheet"] == fast.fields["sheet"]
     assert any("memory budget" in n for n in slow.notes)
+
+
+@pytest.mark.parametrize("dtype", [np.int64, object])
+@pytest.mark.parametrize("size", [0, 1, 2, 5])
+def test_counting_layers_of_any_size_merge_and_sum_exactly(dtype, size):
+    """The counting's merge of equal states and its per-state sums, on layers of every size (one state and none
+    take shortcuts), against plain Python; object layers hold numbers past 64 bits."""
+    from sleuth.models.clue.counting import _segment_sum, _unique
+
+    rng = random.Random(size)
+    big = 1 << 70 if dtype is object else 1 << 40
+    values = [rng.choice([3, 7, big]) for _ in range(size)]
+    distinct, index = _unique(np.array(values, dtype=dtype))
+    assert distinct.tolist() == sorted(set(values)) and distinct.dtype == np.dtype(dtype)
+    assert [distinct[i] for i in index.tolist()] == values
+    weights = [rng.choice([1, big, 5]) for _ in range(size)]
+    sums = _segment_sum(index, np.array(weights, dtype=dtype), distinct.size, dtype)
+    assert sums.tolist() == [sum(w for v, w in zip(values, weights) if v == d) for d in distinct.tolist()]

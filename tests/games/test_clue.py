@@ -449,4 +449,5 @@ def test_counting_layers_of_any_size_merge_and_sum_exactly(dtype, size):
     assert [distinct[i] for i in index.tolist()] == values
     weights = [rng.choice([1, big, 5]) for _ in range(size)]
     sums = _segment_sum(index, np.array(weights, dtype=dtype), distinct.size, dtype)
-    assert sums.tolist() == [sum(w for v, w in zip(values, weights) if v == d) for d in distinct.tolist()]
+    assert sums.tolist() == [sum(w for v, w in zip(values, weights, strict=True) if v == d)
+                             for d in distinct.tolist()]

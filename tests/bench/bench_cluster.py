@@ -31,6 +31,11 @@ be shared: the load average is printed beside every figure, and the ratios of on
 ``--repeat``, also the median of each repeat's own ratios (its legs run back to back, so a machine whose speed
 drifts from minute to minute moves them less).
 ``--only egghead`` (or ``motus``) runs one study.
+Each study also prints the critical path of its parallel legs: when their first task started plus the busier
+worker's share of their tasks' measured seconds, split between the two workers at best (:func:`critical_path`):
+no run of those tasks on two workers, started then, ends sooner, so serial / critical path is the most its
+speed-up could be (the Egghead study's four games are indivisible: one game of 1,000 rounds per count of
+analysing players, the seed's design).
 """
 
 from __future__ import annotations
@@ -196,6 +201,7 @@ class Cost:
     workers: list[float] = field(default_factory=list)  # each worker process
     other: float = 0.0  # the nannies and the scheduler of an external cluster; what else the leg started
     others: str = "nannies and scheduler"
+    floor: float | None = None  # :func:`critical_path`: no run of these tasks on these workers ends sooner
 
     @property
     def cpu(self) -> float:
@@ -283,6 +289,25 @@ def timeline(report: dict[str, Any], start: float) -> str:
     return "\n".join(lines)
 
 
+def critical_path(report: dict[str, Any], start: float) -> float | None:
+    """The earliest a leg with these tasks could end (seconds from its launch): the first task's start on the
+    workers plus the busier worker's share under the best split of the tasks' measured seconds (every split
+    tried, up to 16 tasks; past that the larger of the longest task and an equal share), the client's closing
+    left out; None for a serial leg."""
+    workers = report["workers"].values()
+    spans = [(a, b) for w in workers for what, a, b in w["log"] if what == "task"]
+    if not spans:
+        return None
+    seconds, bins = [b - a for a, b in spans], max(1, len(report["workers"]))
+    if bins == 2 and len(seconds) <= 16:
+        total = sum(seconds)
+        share = min(max(part, total - part) for mask in range(1 << len(seconds))
+                    for part in [sum(t for i, t in enumerate(seconds) if mask >> i & 1)])
+    else:
+        share = max(max(seconds), sum(seconds) / bins)
+    return min(a for a, _ in spans) - start + share
+
+
 def leg(argv: list[str], cache: Path, tuning: str = "", cluster: ColdCluster | None = None
         ) -> tuple[Cost, Any, str]:
     """The cost of ``sleuth experiment ARGV`` (with ``--cluster`` on ``cluster``, restarted first) in a child
@@ -309,6 +334,7 @@ def leg(argv: list[str], cache: Path, tuning: str = "", cluster: ColdCluster | N
     else:  # every process of the leg is a descendant, waited for: the nannies are what remains
         workers = [got["workers"][a] for a in sorted(got["workers"])]
         cost = Cost(wall, got["driver"], workers, max(0.0, children - got["driver"] - sum(workers)), "other processes")
+    cost.floor = critical_path(got["timeline"], launched)
     return cost, _strip(json.loads(r.stdout)), timeline(got["timeline"], launched)
 
 
@@ -357,6 +383,7 @@ def main() -> int:
         for title, argv in studies:
             times: dict[str, list[float]] = {}
             cpus: dict[str, list[float]] = {}
+            floors: dict[str, list[float]] = {}
             outputs: list[Any] = []
             for _ in range(args.repeat):
                 runs = [("serial", argv, None, ""), ("--workers 2", [*argv, "--workers", "2"], None, ""),
@@ -366,6 +393,8 @@ def main() -> int:
                     cost, out, line = leg(full, caches["local" if "--workers" in full else "serial"], tuning, cluster)
                     times.setdefault(name, []).append(cost.wall)
                     cpus.setdefault(name, []).append(cost.cpu)
+                    if cost.floor is not None:
+                        floors.setdefault(name, []).append(cost.floor)
                     outputs.append(out)
                     print(f"  {title}, {name}: {cost.show()} ({load()})", flush=True)
                     if args.timeline:
@@ -388,6 +417,10 @@ def main() -> int:
                   f"x{med['serial'] / med['--workers 2']:.2f}, --cluster x{med['serial'] / med['--cluster']:.2f}"
                   f"{extra}; --cluster / --workers 2 = {med['--cluster'] / med['--workers 2']:.2f}; identical "
                   f"results: {'yes' if same else 'NO'} ({load()})", flush=True)
+            print(f"{title}: the critical path of each parallel leg (its first task's start plus the busier worker's "
+                  "share of its tasks' measured seconds, split at best), medians: " + ", ".join(
+                      f"{name} {statistics.median(f):.2f} s, so at most x{med['serial'] / statistics.median(f):.2f} "
+                      "serial" for name, f in floors.items()), flush=True)
             if args.repeat > 1:  # each repeat's legs ran back to back: their ratios cancel the machine's drift
                 ratio = [(s / w, s / c, c / w) for s, w, c in
                          zip(times["serial"], times["--workers 2"], times["--cluster"], strict=True)]

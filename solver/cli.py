@@ -8,7 +8,7 @@ import json
 import sys
 import unicodedata
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 
 from . import __version__
 from .backends import BACKENDS, backend_name
@@ -441,7 +441,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_OK
 
 
-def run() -> None:
+def run() -> NoReturn:
     """The ``sleuth`` program (its console script and ``python -m sleuth``): :func:`main`, then exit with its status.
 
     Whatever the command made is first moved out of the cyclic collector's reach (:func:`gc.freeze`): on the

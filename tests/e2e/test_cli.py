@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import subprocess
+import sys
 import textwrap
 
 import pytest
@@ -147,9 +149,6 @@ runpy.run_module("sleuth", run_name="__main__")
 @pytest.mark.parametrize("args", [["solve", PUZZLES / "clue" / "six-players.toml", "--json"],
                                   ["solve", "no-such-file.toml"]], ids=["answer", "bad input"])
 def test_the_program_exits_with_mains_status_and_whole_output_without_the_last_collection(args):
-    import subprocess
-    import sys
-
     done = subprocess.run([sys.executable, "-c", PROGRAM, *map(str, args)], capture_output=True, text=True,
                           timeout=300)
     expected = run_cli(args)

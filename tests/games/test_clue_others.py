@@ -145,14 +145,15 @@ def test_bad_options_exit_2(cli, args: list[str], words: list[str]) -> None:
 def test_without_numba_the_passes_take_the_compiled_passes_card_order(monkeypatch: pytest.MonkeyPatch) -> None:
     """Where numba is missing every split pass runs in numpy, in the card order the compiled passes take (the
     reverse of the counting order for a pass that does not resolve its showings): the bundled
-    master-detective puzzle's --others took 8.5 s in the counting order, 1.7 s so.  Same answers either way."""
+    master-detective puzzle's --others took 8.5 s in the counting order, 1.7 s so.  (The answers do not depend on
+    the order: the brute-force test above runs small numpy passes in both, a player's view in the reverse order
+    and an outside observer's, resolving, in the counting order.)"""
     from sleuth.models.clue import others
 
     monkeypatch.setenv("SLEUTH_CLUE_KERNEL", "numpy")   # every pass in numpy; others' choice told numba is there or not
     game = load_puzzle(PUZZLES / "clue" / "master-detective.toml").state
     original = others._Split.__init__
     orders: dict[bool, list[list[list[int]]]] = {}
-    answers = {}
     for numba in (True, False):
         seen = orders[numba] = []
 
@@ -162,6 +163,5 @@ def test_without_numba_the_passes_take_the_compiled_passes_card_order(monkeypatc
 
         monkeypatch.setattr(others._Split, "__init__", init)
         monkeypatch.setattr(others, "kernel_available", lambda numba=numba: numba)
-        answers[numba] = others_knowledge(game)
+        others_knowledge(game)
     assert orders[False] == orders[True] and len(orders[True]) >= 6
-    assert answers[False] == answers[True]

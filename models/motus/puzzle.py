@@ -24,7 +24,7 @@ from sleuth.puzzle import Puzzle, PuzzleDoc, emit_notes
 from sleuth.results import Answer, ClaimResult, ClaimSpec, Report, Status, Verdict, contradiction_text, decimal
 
 from . import strategy as st
-from .emi import GameTree, SearchTimeout
+from .emi import GameTree, SearchTimeout, one_search_kernel
 from .model import MotusModel, model_for
 from .space import CodeSpace
 from .state import MotusState, read_item, read_state
@@ -186,7 +186,7 @@ class SecretPuzzle(Puzzle):
                 self.doc.note(f"exact minimax over {poss.size} possible and {rows.size} proposable words can take "
                               f"long; it {bound} (--time-limit)", "--method minimax")
                 emit_notes(self)
-            tree = GameTree(codes, self.space.found, time_limit=time_limit)
+            tree = GameTree(codes, self.space.found, time_limit=time_limit, kernel=one_search_kernel())
 
             def minimax(cand: np.ndarray) -> np.ndarray:
                 return cand[tree.optimal_rows(cand, np.arange(poss.size))]

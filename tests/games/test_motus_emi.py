@@ -141,3 +141,24 @@ def test_experiment_emi_jobs(capsys) -> None:
                                 "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["exact"] == 1 and out["cells"]["7L"]["value"] == 2 and out["cpu_seconds"] >= 0
+
+
+def test_a_commands_one_search_runs_numpy_unless_the_kernel_is_compiled(cli) -> None:
+    """``suggest --method minimax`` in a fresh process does not compile the kernel (it cannot be cached: 10 s in
+    every process); in a process that compiled it (here: this test session), it runs compiled, same answer."""
+    import subprocess
+    import sys
+
+    from sleuth.models.motus import emi
+
+    code = ("import sys, sleuth.cli\n"
+            "rc = sleuth.cli.main(['suggest', 'example:mastermind/knuth', '--method', 'minimax', '--json'])\n"
+            "print('compiled kernel loaded:', 'sleuth.models.motus._emi_kernel' in sys.modules, file=sys.stderr)\n"
+            "sys.exit(rc)")
+    fresh = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert fresh.returncode == 0, fresh.stderr
+    assert "compiled kernel loaded: False" in fresh.stderr
+    GameTree(np.array([[0, 1], [2, 2]], dtype=np.uint16), 2, kernel="numba").value()
+    assert emi.kernel_compiled() and emi.one_search_kernel() == "numba"
+    here = cli(["suggest", "example:mastermind/knuth", "--method", "minimax", "--json"])
+    assert json.loads(here.out) == json.loads(fresh.stdout)

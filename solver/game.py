@@ -3,7 +3,8 @@
 Contents
 - :class:`Game` — a game's name and aliases, one summary, its puzzle-file keys and claim forms, its registered
   derivations, the options each command takes (flags and ``--set`` keys), whether a viewer applies, the template
-  ``sleuth new`` prints, its docs page, its experiments, and where its code lives (``load`` and ``world``).
+  ``sleuth new`` prints, its docs page, its experiments, its compiled kernels (``sleuth cache compile``), and
+  where its code lives (``load`` and ``world``).
   The command line, ``sleuth games``, ``sleuth schema``, the docs generator and every option check read it.
 - :class:`Experiment` — a study or benchmark a game ships (``sleuth experiment NAME``).
 - :class:`WorldModel`, :class:`WorldModule` — the declarative side of a game package (``<package>.world``):
@@ -90,6 +91,7 @@ class Game:
     experiments: tuple[Experiment, ...] = ()
     help: str = ""                # "module:function ...": each returns more lines for `sleuth games GAME`
     templates: str = ""           # "module:function(players) -> text": `sleuth new GAME --players N`
+    kernels: str = ""             # "module:function()": loads (compiling where the cache lacks them) its numba kernels
 
     # -- what the user writes ---------------------------------------------------------------------------
     @property
@@ -178,6 +180,12 @@ class Game:
     def _call(self, target: str) -> Any:
         module, _, func = target.partition(":")
         return getattr(self._import(module), func)
+
+    def compile_kernels(self) -> None:
+        """Load the game's compiled kernels, compiling what the cache lacks (``sleuth cache compile``); nothing for a
+        game without any.  Raises ImportError without numba."""
+        if self.kernels:
+            self._call(self.kernels)()
 
     def template_for(self, players: int) -> str:
         """The template ``sleuth new GAME --players N`` prints (bad input when the game has none for N)."""

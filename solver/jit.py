@@ -7,6 +7,11 @@ code is kept in :func:`kernel_cache_dir` when that folder is safe to use, so tha
 an install or an upgrade pays the compilation; numba's cache is keyed by the kernel file's contents and time
 stamp, the numba version and the argument types.  Kernels must not recurse (numba cannot cache a recursive
 function: loading it crashes the process).
+
+Compiling takes seconds (5-20 s a game, once per install and machine): when numba starts compiling a kernel of
+this process and standard error is a terminal, one line there says so (:func:`watch_compiles`), and
+``sleuth cache compile`` (:func:`compile_all`) compiles every game's kernels ahead of time, each game's
+``kernels`` routine running the bundled work that needs them.
 """
 
 from __future__ import annotations
@@ -15,7 +20,10 @@ import contextlib
 import importlib.util
 import os
 import stat
-from collections.abc import Iterator, Sequence
+import sys
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -149,6 +157,7 @@ def load_kernel(module_name: str, names: Sequence[str], compiled: bool, internal
     if compiled:
         import numba
 
+        watch_compiles(spec.origin)
         cache = _register_cache(spec.origin)
         for name in names:
             wrappers: dict[str, Any] = {"no_cfunc_wrapper": True, "no_cpython_wrapper": name in internal}
@@ -156,3 +165,63 @@ def load_kernel(module_name: str, names: Sequence[str], compiled: bool, internal
                 wrappers["inline"] = "always"
             setattr(mod, name, numba.njit(getattr(mod, name), cache=cache, **wrappers))
     return mod
+
+
+# -- compiling: the notice, and ahead of time -----------------------------------------------------------
+
+_kernel_files: dict[str, str] = {}  # the kernel files of this process (absolute path -> module name)
+_compiled: list[str] = []  # the kernel functions numba compiled in this process (not loaded from the cache)
+_listening: list[bool] = []
+
+
+def watch_compiles(kernel_file: str) -> None:
+    """Count numba's compilations of the functions of ``kernel_file`` (:func:`compiled_count`) and, at the first
+    one in this process, write one line on standard error where it is a terminal: a first run after an install
+    waits seconds for the compiler, and says why.  Loading from the cache is neither counted nor announced."""
+    from numba.core import event
+
+    _kernel_files[os.path.abspath(kernel_file)] = Path(kernel_file).stem
+    if _listening:
+        return
+
+    class _Watch(event.Listener):
+        def on_start(self, ev: Any) -> None:
+            code = getattr(getattr(ev.data.get("dispatcher"), "py_func", None), "__code__", None)
+            if code is None or os.path.abspath(code.co_filename) not in _kernel_files:
+                return
+            if not _compiled and sys.stderr is not None and sys.stderr.isatty():
+                game = Path(code.co_filename).parent.name
+                print(f"sleuth: compiling {game}'s kernels for this machine, once after an install or an upgrade "
+                      "(5-20 s; `sleuth cache compile` does it ahead of time)", file=sys.stderr, flush=True)
+            _compiled.append(code.co_name)
+
+        def on_end(self, ev: Any) -> None:
+            pass
+
+    event.register("numba:compile", _Watch())  # type: ignore[no-untyped-call]
+    _listening.append(True)
+
+
+def compiled_count() -> int:
+    """How many kernel functions numba compiled in this process so far (cache misses)."""
+    return len(_compiled)
+
+
+@dataclass(frozen=True)
+class Compiled:
+    """What ``sleuth cache compile`` did for one game: ``compiled`` functions (0: all loaded from the cache)."""
+
+    game: str
+    compiled: int
+    seconds: float
+
+
+def compile_all(routines: Sequence[tuple[str, Callable[[], object]]]) -> list[Compiled]:
+    """Run each game's ``kernels`` routine (which loads, and where the cache lacks them compiles, its kernels on
+    bundled work), one after the other in this process; what each did."""
+    done = []
+    for game, routine in routines:
+        before, start = compiled_count(), time.perf_counter()
+        routine()
+        done.append(Compiled(game, compiled_count() - before, time.perf_counter() - start))
+    return done

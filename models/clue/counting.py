@@ -209,6 +209,24 @@ def split_kernel() -> ModuleType | None:
         return None
 
 
+def compile_kernels() -> None:
+    """``sleuth cache compile``: Clue's kernels (the split passes and the advice's inner loop), loaded, and compiled
+    where the cache lacks them, by the bundled example whose answers need them all: what the others know, the
+    advice, and which card to show."""
+    from sleuth.puzzle import loads
+    from sleuth.resources import find_example
+
+    from .suggest import advice_kernel
+
+    split_kernel()
+    advice_kernel()
+    example = find_example("clue/master-detective")
+    puzzle = loads(example.text(), name=example.ref)
+    puzzle.solve(options={"others": True})
+    puzzle.suggest(method="information", options={})
+    puzzle.suggest(method="information", options={"show": "Dan: White, Wrench, Trophy Room"})
+
+
 KERNELS = ("_reach", "_mix", "_mix_ratio", "_proportions", "_multiple", "split_layer", "merge_records", "record_copies",
            "resolve_records", "finish", "_codes", "_record_codes", "_remaining", "knowledge_sums", "belief_sums",
            "read_records")

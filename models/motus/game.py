@@ -57,7 +57,8 @@ MOTUS = Game(
                     Key("first", "string", "the first letter, shown", default="read from the first guess"),
                     Key("tries", "integer", "the rules' limit on guesses", default="5 for 5 letters, 6 otherwise")),
     claim_keys=_CLAIM_KEYS, claims=_CLAIMS, methods=_DERIVATIONS, answer=_ANSWER, suggest_methods=_METHODS,
-    options=_OPTIONS, template="motus/logique", viewer=False, docs="motus", experiments=_EXPERIMENTS)
+    options=_OPTIONS, template="motus/logique", viewer=False, docs="motus", experiments=_EXPERIMENTS,
+    kernels="sleuth.models.motus.optimal:compile_kernels")
 # Wordle and Mastermind: the same package, rules and methods; their own keys and template.
 WORDLE = replace(
     MOTUS, name="wordle", summary="Wordle: possible answers and guesses", aliases=(), experiments=(),

@@ -41,6 +41,18 @@ def kernel_module(compiled: bool) -> ModuleType:
     return load_kernel(_KERNEL_NAME, ("hard_filter", "solve") + internal, compiled, internal)
 
 
+def compile_kernels() -> None:
+    """``sleuth cache compile``: the optimal search's kernel (``suggest --set top=N`` past the plain-Python sizes),
+    loaded, and compiled where the cache lacks it, on a cut of three words (every word game's feedback codes and
+    Mastermind's share one compiled variant)."""
+    from .words import from_words
+
+    space = WordSpace(from_words(["CRANE", "SLOTH", "GHOST"]).cell(5), 6)
+    search = Optimal(space, kernel="numba")
+    search.rank(np.arange(3), np.arange(3), 2)
+    search.value()
+
+
 def _pick_kernel(kernel: str) -> ModuleType:
     if kernel not in ("auto", "numba", "python"):
         raise ValueError(f"kernel: auto, numba or python, not {kernel!r}")

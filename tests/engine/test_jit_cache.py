@@ -110,3 +110,118 @@ def test_the_kernels_lock_is_skipped_once_a_process_loaded_them(tmp_path: Path, 
     with pytest.raises(RuntimeError), jit.compile_lock("other", sources=("fake_kernel_mod",)):
         raise RuntimeError("a failed load")
     assert not (tmp_path / "cache" / "numba" / "other.ready").exists()  # not marked: the next one locks
+
+
+NOTICE_CHILD = r"""
+import sys
+sys.path.insert(0, sys.argv[1])
+from sleuth.jit import compiled_count, load_kernel
+k = load_kernel("notice_kernel_mod", ("double", "twice"), True, ("double",))
+print(k.twice(3), "compiled", compiled_count(), flush=True)
+"""
+
+
+def _child_on_terminal(args: list[str], env: dict[str, str], terminal: bool) -> tuple[str, str]:
+    """Run a child with standard error on a pseudo-terminal (or a pipe); its standard output and error."""
+    import pty
+
+    if not terminal:
+        run = subprocess.run(args, capture_output=True, text=True, env=env, timeout=300)
+        assert run.returncode == 0, run.stderr
+        return run.stdout, run.stderr
+    main, child = pty.openpty()
+    try:
+        run = subprocess.run(args, stdout=subprocess.PIPE, stderr=child, text=True, env=env, timeout=300)
+    finally:
+        os.close(child)
+    seen = b""
+    while True:
+        try:
+            data = os.read(main, 4096)
+        except OSError:  # the terminal's other side is closed (Linux)
+            break
+        if not data:
+            break
+        seen += data
+    os.close(main)
+    assert run.returncode == 0, seen
+    return run.stdout, seen.decode().replace("\r\n", "\n")
+
+
+@pytest.mark.skipif(not HAS_NUMBA, reason="no numba")
+def test_a_compile_is_announced_once_on_a_terminal_and_not_when_loaded_or_piped(tmp_path: Path) -> None:
+    (tmp_path / "notice_kernel_mod.py").write_text(
+        "def double(x):\n    return 2 * x\n\n\ndef twice(x):\n    return double(double(x))\n")
+    env = {**os.environ, "SLEUTH_CACHE": str(tmp_path / "cache")}
+    env.pop("SLEUTH_NO_CACHE", None)
+    args = [sys.executable, "-c", NOTICE_CHILD, str(tmp_path)]
+    out, err = _child_on_terminal(args, env, terminal=True)
+    assert out.split() == ["12", "compiled", "2"]
+    notices = [line for line in err.splitlines() if line.strip()]
+    assert len(notices) == 1 and notices[0].startswith("sleuth: compiling ") and "sleuth cache compile" in notices[0]
+    out, err = _child_on_terminal(args, env, terminal=True)  # loaded from the cache: nothing compiled, no line
+    assert out.split() == ["12", "compiled", "0"] and not err.strip()
+    env["SLEUTH_CACHE"] = str(tmp_path / "other")
+    out, err = _child_on_terminal(args, env, terminal=False)  # compiled, but standard error is a pipe
+    assert out.split() == ["12", "compiled", "2"] and not err.strip()
+
+
+def _compile_ahead(env: dict[str, str]) -> list[str]:
+    run = subprocess.run([sys.executable, "-m", "sleuth", "cache", "compile"], capture_output=True, text=True,
+                         env=env, timeout=900)
+    assert run.returncode == 0 and not run.stderr, run.stderr
+    return run.stdout.splitlines()
+
+
+@pytest.mark.skipif(not HAS_NUMBA, reason="no numba")
+def test_cache_compile_names_every_game_with_kernels_and_keeps_them() -> None:
+    """Run twice (this session's cache, where other tests may have compiled some already): the second run finds
+    every routine's kernels in the cache and compiles nothing."""
+    env = {k: v for k, v in os.environ.items() if k != "SLEUTH_NO_CACHE"}
+    _compile_ahead(env)
+    lines = _compile_ahead(env)
+    assert [line.split(":")[0] for line in lines[:-1]] == ["clue", "egghead", "mastermind, motus, wordle"]
+    assert all("already compiled, loaded in" in line for line in lines[:-1]), lines
+    assert lines[-1].startswith("kept in ") and lines[-1].endswith("numba")
+
+
+def test_cache_compile_refuses_without_a_cache_and_explains_without_numba(tmp_path: Path) -> None:
+    env = {**os.environ, "SLEUTH_NO_CACHE": "1"}
+    off = subprocess.run([sys.executable, "-m", "sleuth", "cache", "compile"], capture_output=True, text=True,
+                         env=env, timeout=300)
+    assert off.returncode == 2 and not off.stdout
+    assert off.stderr.startswith("sleuth: the compiled kernels cannot be kept: the cache is off")
+    assert len(off.stderr.splitlines()) == 1
+    hidden = tmp_path / "hide" / "numba"
+    hidden.mkdir(parents=True)
+    (hidden / "__init__.py").write_text("raise ImportError('numba is hidden for this test')\n")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path / "hide"), os.environ.get("PYTHONPATH", "")])}
+    none = subprocess.run([sys.executable, "-m", "sleuth", "cache", "compile"], capture_output=True, text=True,
+                          env=env, timeout=300)
+    assert none.returncode == 0 and not none.stderr
+    assert none.stdout.startswith("numba is not installed: sleuth runs its numpy passes instead")
+
+
+INTERACTIVE = (  # answers that run compiled kernels (each compiles them on its first run after an install)
+    ["solve", "example:clue/master-detective", "--others"],
+    ["suggest", "example:clue/master-detective"],
+    ["suggest", "example:clue/master-detective", "--set", "show=Bob: Scarlet, Knife, Trophy Room"],
+    ["experiment", "egghead", "--rounds", "3"],
+)
+
+
+@pytest.mark.slow  # a fresh cache: every kernel compiled (20-30 s of CPU), then the answers that use them
+@pytest.mark.skipif(not HAS_NUMBA, reason="no numba")
+def test_after_cache_compile_the_answers_compile_nothing(tmp_path: Path) -> None:
+    env = {**os.environ, "SLEUTH_CACHE": str(tmp_path / "cache")}
+    env.pop("SLEUTH_NO_CACHE", None)
+    lines = _compile_ahead(env)
+    assert all(": compiled " in line for line in lines[:-1]), lines
+    kept = sorted((tmp_path / "cache" / "numba").rglob("*"))
+    wordle = tmp_path / "wordle.toml"  # 102 answers left: the exact top-3 runs the compiled optimal search
+    wordle.write_text('game = "wordle"\n\n[[guess]]\nword = "CRANE"\nsecret = "MOUSE"\n')
+    for args in (*INTERACTIVE, ["suggest", str(wordle), "--set", "top=3"]):
+        run = subprocess.run([sys.executable, "-m", "sleuth", *args], capture_output=True, text=True, env=env,
+                             timeout=600)
+        assert run.returncode == 0, (args, run.stderr)
+    assert sorted((tmp_path / "cache" / "numba").rglob("*")) == kept  # nothing compiled, nothing written

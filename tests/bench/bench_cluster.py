@@ -20,6 +20,9 @@ cache holds the compiled kernels (numba) of a first run made before the legs, as
 first sleuth run since the install; ``--cold-kernels`` leaves them out too (every leg compiles them: the
 serial leg once, the parallel legs once per machine).  The legs of one repeat
 run back to back (serial, ``--workers 2``, ``--cluster``), and their outputs, timings removed, must be identical.
+While a leg runs, the clusters it does not use are paused (SIGSTOP, then SIGCONT: :meth:`ColdCluster.paused`):
+idle, a scheduler with two workers and their nannies take about 4% of a core, which a leg keeping both cores busy
+would share, as a user's machine without a cluster running does not (``--no-pause`` leaves them running).
 ``--untuned`` adds a leg on a second cluster whose workers keep Dask's settings (sleuth's worker plugin not
 registered: Dask's allocator setting, stack sampling every 10 ms): the figure before the fix;
 ``--allocator-only`` one whose workers get the allocator setting only (Dask's housekeeping as it is).  Each leg prints
@@ -51,7 +54,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -239,6 +242,24 @@ class ColdCluster:
     def cpu(self) -> dict[str, float]:
         return {name: sum(p.cpu_times()[:2]) for name, p in self.procs.items()}
 
+    @contextlib.contextmanager
+    def paused(self) -> Iterator[None]:
+        """The cluster's processes stopped (SIGSTOP, then SIGCONT) while a leg that does not use it runs: idle, the
+        scheduler, workers and nannies still take about 4% of a core (heartbeats, periodic checks), which a leg
+        keeping both cores busy would share (a leg of a user without a cluster running has them to itself)."""
+        import psutil
+
+        procs = [psutil.Process(self.client.run_on_scheduler(os.getpid))]
+        for pid, parent in self.client.run(_pids).values():
+            procs += [psutil.Process(pid), psutil.Process(parent)]
+        for proc in procs:
+            proc.suspend()
+        try:
+            yield
+        finally:
+            for proc in procs:
+                proc.resume()
+
 
 @contextlib.contextmanager
 def cold_cluster(cache: Path, settle: bool = False) -> Iterator[ColdCluster]:
@@ -308,11 +329,11 @@ def critical_path(report: dict[str, Any], start: float) -> float | None:
     return min(a for a, _ in spans) - start + share
 
 
-def leg(argv: list[str], cache: Path, tuning: str = "", cluster: ColdCluster | None = None
-        ) -> tuple[Cost, Any, str]:
+def leg(argv: list[str], cache: Path, tuning: str = "", cluster: ColdCluster | None = None,
+        idle: Sequence[ColdCluster] = ()) -> tuple[Cost, Any, str]:
     """The cost of ``sleuth experiment ARGV`` (with ``--cluster`` on ``cluster``, restarted first) in a child
     process, its JSON output without timings and its timeline (:func:`timeline`); ``tuning``: ``UNTUNED`` or
-    ``ALLOCATOR`` (see :data:`RUNNER`)."""
+    ``ALLOCATOR`` (see :data:`RUNNER`).  The clusters ``idle`` are paused meanwhile (:meth:`ColdCluster.paused`)."""
     if cluster is not None:
         argv = [*argv, "--cluster", cluster.restart()]
         before = cluster.cpu()
@@ -320,10 +341,13 @@ def leg(argv: list[str], cache: Path, tuning: str = "", cluster: ColdCluster | N
     report = cache.with_suffix(".report.json")
     env = {**os.environ, "SLEUTH_CACHE": str(cache), "BENCH_REPORT": str(report),
            **({tuning: "1"} if tuning else {})}
-    start, launched, children = time.perf_counter(), time.time(), _cpu()
-    r = subprocess.run([sys.executable, "-c", RUNNER, "experiment", *argv, "--quiet", "--json"], env=env,
-                       capture_output=True, text=True)
-    wall, children = time.perf_counter() - start, _cpu() - children
+    with contextlib.ExitStack() as paused:
+        for other in idle:
+            paused.enter_context(other.paused())
+        start, launched, children = time.perf_counter(), time.time(), _cpu()
+        r = subprocess.run([sys.executable, "-c", RUNNER, "experiment", *argv, "--quiet", "--json"], env=env,
+                           capture_output=True, text=True)
+        wall, children = time.perf_counter() - start, _cpu() - children
     if r.returncode:
         raise SystemExit(f"sleuth experiment {' '.join(argv)}: exit {r.returncode}: {r.stderr.strip()[-500:]}")
     got = json.loads(report.read_text())
@@ -347,6 +371,9 @@ def main() -> int:
     ap.add_argument("--rounds", type=int, default=1000, help="Egghead rounds (0 to skip)")
     ap.add_argument("--lengths", default="7,8", help="Motus study lengths ('' to skip)")
     ap.add_argument("--only", choices=("egghead", "motus"), help="run one study only (Egghead or the Motus study)")
+    ap.add_argument("--no-pause", dest="pause_idle", action="store_false",
+                    help="leave the clusters not used by a leg running (idle) while it runs; by default they are "
+                         "paused (SIGSTOP): idle, they take about 4%% of a core")
     ap.add_argument("--legs", default="serial,workers,cluster",
                     help="the legs to run, comma separated (serial, workers, cluster; the ratios need all three)")
     ap.add_argument("--repeat", type=int, default=1, help="repeats of every leg (medians)")
@@ -390,7 +417,9 @@ def main() -> int:
                         ("--cluster", argv, tuned, "")] + [(name, argv, c, t) for name, c, t in others]
                 runs = [run for run in runs if run[0].lstrip("-").split(" ")[0] in legs]
                 for name, full, cluster, tuning in runs:
-                    cost, out, line = leg(full, caches["local" if "--workers" in full else "serial"], tuning, cluster)
+                    idle = [c for c in (tuned, *(c for _, c, _ in others)) if c is not None and c is not cluster]
+                    cost, out, line = leg(full, caches["local" if "--workers" in full else "serial"], tuning, cluster,
+                                          idle if args.pause_idle else ())
                     times.setdefault(name, []).append(cost.wall)
                     cpus.setdefault(name, []).append(cost.cpu)
                     if cost.floor is not None:

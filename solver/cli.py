@@ -425,6 +425,7 @@ def _compile_kernels() -> int:
                              for games in sharing.values()]):
         what = f"compiled {done.compiled} functions" if done.compiled else "already compiled, loaded"
         _print(f"{done.game}: {what} in {done.seconds:.1f} s")
+        sys.stdout.flush()
     _print(f"kept in {where}")
     return EXIT_OK
 

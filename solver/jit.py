@@ -169,9 +169,10 @@ def load_kernel(module_name: str, names: Sequence[str], compiled: bool, internal
 
 # -- compiling: the notice, and ahead of time -----------------------------------------------------------
 
-_kernel_files: dict[str, str] = {}  # the kernel files of this process (absolute path -> module name)
+_kernel_files: set[str] = set()  # the kernel files of this process (absolute paths)
 _compiled: list[str] = []  # the kernel functions numba compiled in this process (not loaded from the cache)
 _listening: list[bool] = []
+_announce = [True]  # off while ``sleuth cache compile`` runs (it says what it compiles itself)
 
 
 def watch_compiles(kernel_file: str) -> None:
@@ -180,7 +181,7 @@ def watch_compiles(kernel_file: str) -> None:
     waits seconds for the compiler, and says why.  Loading from the cache is neither counted nor announced."""
     from numba.core import event
 
-    _kernel_files[os.path.abspath(kernel_file)] = Path(kernel_file).stem
+    _kernel_files.add(os.path.abspath(kernel_file))
     if _listening:
         return
 
@@ -189,7 +190,7 @@ def watch_compiles(kernel_file: str) -> None:
             code = getattr(getattr(ev.data.get("dispatcher"), "py_func", None), "__code__", None)
             if code is None or os.path.abspath(code.co_filename) not in _kernel_files:
                 return
-            if not _compiled and sys.stderr is not None and sys.stderr.isatty():
+            if not _compiled and _announce[0] and sys.stderr is not None and sys.stderr.isatty():
                 game = Path(code.co_filename).parent.name
                 print(f"sleuth: compiling {game}'s kernels for this machine, once after an install or an upgrade "
                       "(5-20 s; `sleuth cache compile` does it ahead of time)", file=sys.stderr, flush=True)
@@ -216,12 +217,14 @@ class Compiled:
     seconds: float
 
 
-def compile_all(routines: Sequence[tuple[str, Callable[[], object]]]) -> list[Compiled]:
+def compile_all(routines: Sequence[tuple[str, Callable[[], object]]]) -> Iterator[Compiled]:
     """Run each game's ``kernels`` routine (which loads, and where the cache lacks them compiles, its kernels on
-    bundled work), one after the other in this process; what each did."""
-    done = []
-    for game, routine in routines:
-        before, start = compiled_count(), time.perf_counter()
-        routine()
-        done.append(Compiled(game, compiled_count() - before, time.perf_counter() - start))
-    return done
+    bundled work), one after the other in this process; what each did, as each ends."""
+    _announce[0] = False
+    try:
+        for game, routine in routines:
+            before, start = compiled_count(), time.perf_counter()
+            routine()
+            yield Compiled(game, compiled_count() - before, time.perf_counter() - start)
+    finally:
+        _announce[0] = True

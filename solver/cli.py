@@ -160,7 +160,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--port", type=int, help="port (default 8765, or a free one when taken)")
     p.add_argument("--open", action="store_true", help="open the page in a browser")
 
-    p = command("cache", "inspect or clear the on-disk cache of derived data")
+    p = command("cache", "inspect or clear the on-disk cache of derived data, or compile the numba kernels into it")
     p.add_argument("action", choices=["info", "clear", "compile"],
                    help="info: where, how many entries, size and cap; clear: empty it; compile: compile every "
                         "game's numba kernels now (a first run after an install would wait 5-20 s a game)")

@@ -421,13 +421,19 @@ def _compile_kernels() -> int:
     for game in all_games():
         if game.kernels:
             sharing.setdefault(game.kernels, []).append(game)
+    failed = False
     for done in compile_all([(", ".join(g.name for g in games), games[0].compile_kernels)
                              for games in sharing.values()]):
+        if done.error is not None:
+            failed = True
+            _print(f"sleuth: {done.game}: the kernels could not be compiled ({done.error}): a bug in sleuth or a "
+                   "numba it does not support; please report it", sys.stderr)
+            continue
         what = f"compiled {done.compiled} functions" if done.compiled else "already compiled, loaded"
         _print(f"{done.game}: {what} in {done.seconds:.1f} s")
         sys.stdout.flush()
     _print(f"kept in {where}")
-    return EXIT_OK
+    return EXIT_INTERNAL if failed else EXIT_OK
 
 
 def cmd_serve(args: argparse.Namespace) -> int:

@@ -210,11 +210,13 @@ def compiled_count() -> int:
 
 @dataclass(frozen=True)
 class Compiled:
-    """What ``sleuth cache compile`` did for one game: ``compiled`` functions (0: all loaded from the cache)."""
+    """What ``sleuth cache compile`` did for one game: ``compiled`` functions (0: all loaded from the cache), or
+    the ``error`` that stopped its routine (one line)."""
 
     game: str
     compiled: int
     seconds: float
+    error: str | None = None
 
 
 def compile_all(routines: Sequence[tuple[str, Callable[[], object]]]) -> Iterator[Compiled]:
@@ -224,7 +226,11 @@ def compile_all(routines: Sequence[tuple[str, Callable[[], object]]]) -> Iterato
     try:
         for game, routine in routines:
             before, start = compiled_count(), time.perf_counter()
-            routine()
-            yield Compiled(game, compiled_count() - before, time.perf_counter() - start)
+            error = None
+            try:
+                routine()
+            except Exception as exc:  # numba's compiler, a cache folder gone...: that game's line says so
+                error = f"{type(exc).__name__}: {' '.join(str(exc).split())[:300]}"
+            yield Compiled(game, compiled_count() - before, time.perf_counter() - start, error)
     finally:
         _announce[0] = True

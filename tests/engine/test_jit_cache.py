@@ -225,3 +225,26 @@ def test_after_cache_compile_the_answers_compile_nothing(tmp_path: Path) -> None
                              timeout=600)
         assert run.returncode == 0, (args, run.stderr)
     assert sorted((tmp_path / "cache" / "numba").rglob("*")) == kept  # nothing compiled, nothing written
+
+
+@pytest.mark.skipif(not HAS_NUMBA, reason="no numba")
+def test_cache_compile_reports_a_game_whose_kernels_fail_and_goes_on(cli, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A routine that raises: one line on stderr naming the game and the error, the other games still done, exit
+    70 (internal error), never a traceback."""
+    from dataclasses import replace
+
+    from sleuth import cli as cli_module
+    from sleuth.registry import find_game
+
+    def broken() -> None:
+        raise RuntimeError("no such\nkernel")
+
+    monkeypatch.setattr("tests.engine.test_jit_cache._broken_kernels", broken, raising=False)
+    games = [replace(find_game("egghead"), name="broken", kernels="tests.engine.test_jit_cache:_broken_kernels"),
+             find_game("egghead")]
+    monkeypatch.setattr(cli_module, "all_games", lambda: games)
+    run = cli(["cache", "compile"])
+    assert run.code == 70
+    assert run.err.splitlines() == ["sleuth: broken: the kernels could not be compiled (RuntimeError: no such kernel): "
+                                    "a bug in sleuth or a numba it does not support; please report it"]
+    assert run.out.splitlines()[0].startswith("egghead: ") and run.out.splitlines()[-1].startswith("kept in ")

@@ -103,6 +103,18 @@ def kernels_ready() -> None:
         warm_kernel()
 
 
+def compile_kernels() -> None:
+    """``sleuth cache compile``: the tables' kernels as an experiment loads them (:func:`kernels_ready`), and eq. 3
+    on rows of two words (more than 64 hands: ``--values 12 --hand-size 2``), which experiments of the seed's
+    sizes never load."""
+    from .tables import react_kernel
+
+    kernels_ready()
+    k = react_kernel()
+    if k is not None:
+        k.react_table(np.ones((4, 2), dtype=np.uint64), 2, 3, np.array([1, 0, -1], dtype=np.int64))
+
+
 def warm_kernel() -> float:
     """Load (or compile, the first time) the compiled tables' kernels on a tiny table; CPU seconds spent."""
     from .tables import react_kernel

@@ -41,7 +41,7 @@ GAME = Game(
     template="egghead/seed_example",
     max_worlds=True,
     help="sleuth.models.egghead.questions:catalogue_help",
-    kernels="sleuth.models.egghead.experiment:kernels_ready",
+    kernels="sleuth.models.egghead.experiment:compile_kernels",
     experiments=(Experiment("egghead", "sleuth.models.egghead.experiment:main",
                             "simulation study of behavioural analysis"),),
 )

@@ -207,6 +207,7 @@ INTERACTIVE = (  # answers that run compiled kernels (each compiles them on its 
     ["suggest", "example:clue/master-detective"],
     ["suggest", "example:clue/master-detective", "--set", "show=Bob: Scarlet, Knife, Trophy Room"],
     ["experiment", "egghead", "--rounds", "3"],
+    ["experiment", "egghead", "--rounds", "3", "--players", "3", "--values", "12", "--hand-size", "2", "--ba", "1"],
 )
 
 

@@ -182,8 +182,8 @@ class Game:
         return getattr(self._import(module), func)
 
     def compile_kernels(self) -> None:
-        """Load the game's compiled kernels, compiling what the cache lacks (``sleuth cache compile``); nothing for a
-        game without any.  Raises ImportError without numba."""
+        """Load the game's compiled kernels, compiling what the cache lacks (``sleuth cache compile``, which checks
+        first that numba is installed); nothing for a game without any."""
         if self.kernels:
             self._call(self.kernels)()
 

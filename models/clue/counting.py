@@ -218,7 +218,7 @@ def compile_kernels() -> None:
 
     from .suggest import advice_kernel
 
-    split_kernel()
+    split_kernel()  # loaded first: the passes below then run compiled from KERNEL_FROM entries (not COLD_KERNEL_WORK)
     advice_kernel()
     example = find_example("clue/master-detective")
     puzzle = loads(example.text(), name=example.ref)

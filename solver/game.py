@@ -7,6 +7,8 @@ Contents
   where its code lives (``load`` and ``world``).
   The command line, ``sleuth games``, ``sleuth schema``, the docs generator and every option check read it.
 - :class:`Experiment` — a study or benchmark a game ships (``sleuth experiment NAME``).
+- :class:`Companion` — a game's page in the table companion (``sleuth serve``): its files, the data it reads,
+  its warm-up.
 - :class:`WorldModel`, :class:`WorldModule` — the declarative side of a game package (``<package>.world``):
   ``model(puzzle)`` (the constraint model, one named observation per fact, and how its variables read as a
   world), ``check(puzzle, world)`` (the rules in plain Python) and ``candidates(puzzle)`` (every world before any
@@ -24,9 +26,11 @@ from __future__ import annotations
 
 import functools
 import importlib
+import re
 import weakref
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast
 
 from .derive import Derivation
@@ -62,6 +66,35 @@ class Experiment:
         return int(getattr(mod, func)(list(args)) or 0)
 
 
+PAGE_TYPES = {".js": "text/javascript", ".css": "text/css", ".svg": "image/svg+xml", ".png": "image/png"}
+_PAGE_FILE = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]*(/[A-Za-z0-9_][A-Za-z0-9_.-]*)*$")
+
+
+@dataclass(frozen=True)
+class Companion:
+    """A game's page in the table companion (``sleuth serve``), declared by the game (the server names none).
+
+    ``page`` lists its files, relative to the game's package (``"static/clue.js"``): scripts (.js) that register
+    the page with ``Sleuth.register(...)``, style sheets (.css), images (.svg, .png); the server serves these
+    files and no other.  ``info`` ("module:function") returns JSON data the page reads
+    (``Sleuth.pageInfo(game)``: Clue's named decks); ``warm`` ("module:function") runs once in the process the
+    background answers are forked from.  A game without a page (no ``page``) gets the generic one.
+    """
+
+    page: tuple[str, ...] = ()
+    info: str = ""
+    warm: str = ""
+
+    def __post_init__(self) -> None:
+        for name in self.page:
+            if not _PAGE_FILE.match(name) or ".." in name.split("/") or PurePosixPath(name).suffix not in PAGE_TYPES:
+                raise ValueError(f"companion page file {name!r}: expected a path relative to the game's package "
+                                 f"(letters, digits, _ . - and /) ending in {', '.join(PAGE_TYPES)}")
+        for target in (self.info, self.warm):
+            if target and not re.fullmatch(r"[\w.]+:\w+", target):
+                raise ValueError(f"companion routine {target!r}: expected 'module:function'")
+
+
 @dataclass(frozen=True)
 class Game:
     """One game: everything the engine, the command line and the docs know about it.
@@ -92,6 +125,7 @@ class Game:
     help: str = ""                # "module:function ...": each returns more lines for `sleuth games GAME`
     templates: str = ""           # "module:function(players) -> text": `sleuth new GAME --players N`
     kernels: str = ""             # "module:function()": loads (compiling where the cache lacks them) its numba kernels
+    companion: Companion = Companion()  # its page in `sleuth serve` (none: the generic page)
 
     # -- what the user writes ---------------------------------------------------------------------------
     @property
@@ -186,6 +220,40 @@ class Game:
         first that numba is installed); nothing for a game without any."""
         if self.kernels:
             self._call(self.kernels)()
+
+    # -- its page in the table companion ---------------------------------------------------------------------
+    def page_file(self, name: str) -> bytes:
+        """One file of the game's companion page (KeyError for a name the declaration does not list)."""
+        if name not in self.companion.page:
+            raise KeyError(name)
+        from importlib import resources
+
+        return resources.files(self.package).joinpath(*name.split("/")).read_bytes()
+
+    def page_problem(self) -> str | None:
+        """Why the game's page cannot be served (a file it lists is missing, its ``info`` routine does not
+        import), or None; the server then gives the game the generic page, saying why."""
+        from importlib import resources
+
+        try:
+            folder = resources.files(self.package)
+            missing = [n for n in self.companion.page if not folder.joinpath(*n.split("/")).is_file()]
+            if self.companion.info:
+                self._call(self.companion.info)
+        except Exception as exc:  # noqa: BLE001 - a plug-in's broken page must not break the companion
+            return f"game {self.name!r}: its companion page cannot be loaded ({type(exc).__name__}: {exc})"
+        if missing:
+            return f"game {self.name!r}: its companion page lists files its package lacks: {', '.join(missing)}"
+        return None
+
+    def page_info(self) -> Any:
+        """The data the game's page reads (its ``info`` routine's JSON), or None."""
+        return self._call(self.companion.info)() if self.companion.info else None
+
+    def warm_companion(self) -> None:
+        """Run the game's companion warm-up routine, if it declares one."""
+        if self.companion.warm:
+            self._call(self.companion.warm)()
 
     def template_for(self, players: int) -> str:
         """The template ``sleuth new GAME --players N`` prints (bad input when the game has none for N)."""

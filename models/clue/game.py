@@ -1,7 +1,7 @@
 """The Clue game: puzzle file, options, methods and claim forms (the source of docs/clue.md's tables)."""
 
 from sleuth.derive import Derivation, model
-from sleuth.game import Experiment, Game
+from sleuth.game import Companion, Experiment, Game
 from sleuth.spec import Key, Option
 
 _TRIPLE = "one suspect, one weapon and one room, in any order"
@@ -69,6 +69,8 @@ GAME = Game(
     help="sleuth.models.clue.state:deck_lines",
     kernels="sleuth.models.clue.counting:compile_kernels",
     templates="sleuth.models.clue.simulate:template",
+    companion=Companion(page=("static/clue.js",), info="sleuth.models.clue.companion:page_info",
+                        warm="sleuth.models.clue.companion:warm"),
     experiments=(Experiment("clue", "sleuth.models.clue.experiment:main",
                             "benchmark: exact sheet, rules engine, probabilities"),),
 )

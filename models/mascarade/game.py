@@ -1,7 +1,7 @@
 """The Mascarade game: puzzle file, options, methods and claim forms (the source of docs/mascarade.md's tables)."""
 
 from sleuth.derive import Derivation, model
-from sleuth.game import Experiment, Game
+from sleuth.game import Companion, Experiment, Game
 from sleuth.spec import Key, Option
 
 _OUTCOME = (Key("swapped", "boolean", "the outcome, known to the one who swapped (and the viewer if so)",
@@ -60,6 +60,7 @@ GAME = Game(
                ("solve",)),
     ),
     template="mascarade/seed-figure2",
+    companion=Companion(page=("static/mascarade.js",)),
     max_worlds=True,
     experiments=(Experiment("mascarade", "sleuth.models.mascarade.experiment:main",
                             "benchmark: belief updates per method"),),

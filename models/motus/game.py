@@ -3,7 +3,7 @@
 from dataclasses import replace
 
 from sleuth.derive import Derivation, model
-from sleuth.game import Experiment, Game
+from sleuth.game import Companion, Experiment, Game
 from sleuth.spec import Key, Option
 
 _CLAIMS = ("answer is <WORD>", "answer is not <WORD>", "best guess is <WORD>")
@@ -58,7 +58,8 @@ MOTUS = Game(
                     Key("tries", "integer", "the rules' limit on guesses", default="5 for 5 letters, 6 otherwise")),
     claim_keys=_CLAIM_KEYS, claims=_CLAIMS, methods=_DERIVATIONS, answer=_ANSWER, suggest_methods=_METHODS,
     options=_OPTIONS, template="motus/logique", viewer=False, docs="motus", experiments=_EXPERIMENTS,
-    kernels="sleuth.models.motus.optimal:compile_kernels")
+    kernels="sleuth.models.motus.optimal:compile_kernels",
+    companion=Companion(page=("static/words.js", "static/words.css")))  # one page for the three games
 # Wordle and Mastermind: the same package, rules and methods; their own keys and template.
 WORDLE = replace(
     MOTUS, name="wordle", summary="Wordle: possible answers and guesses", aliases=(), experiments=(),

@@ -23,12 +23,13 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..errors import PuzzleError, SleuthError
-from ..registry import all_games, find_game
+from ..registry import find_game
 from ..limits import LimitReached
 from ..files import parse_text
 from ..notes import NOTES
 from ..results import ClaimSpec
 from .jobs import Jobs
+from .pages import PREFIX, games_json, page_file
 from .store import MAX_GAME_BYTES, Store, check, check_name
 
 MAX_BODY = MAX_GAME_BYTES + 64 * 1024  # a request body: a game upload and some room
@@ -208,19 +209,10 @@ def apply_ops(data: dict[str, Any], ops: Any) -> dict[str, Any]:
 
 
 def info_json(store: Store) -> dict[str, Any]:
-    from ..models.clue.state import NAMED_DECKS, CATEGORIES
+    """The installed games (each with its page, from its declaration) and the bundled examples."""
     from ..resources import examples
 
-    games = []
-    for g in all_games():
-        games.append({"name": g.name, "summary": g.summary, "claims": list(g.claims),
-                      "suggest_methods": dict(g.suggest_methods),
-                      "options": [{"key": o.name, "kind": o.kind, "default": o.default, "meaning": o.meaning,
-                                   "commands": list(o.commands)} for o in g.all_options()]})
-    decks = {name: {cat + "s": list(cards) for cat, cards in zip(CATEGORIES, cats, strict=True)}
-             for name, cats in NAMED_DECKS.items()}
-    return {"games": games, "clue_decks": decks, "examples": [e.ref for e in examples()],
-            "folder": str(store.folder)}
+    return {"games": games_json(), "examples": [e.ref for e in examples()], "folder": str(store.folder)}
 
 
 # -- the application ----------------------------------------------------------------------------------------------
@@ -400,6 +392,13 @@ def create_app(store: Store | None = None, *, token: str | None = None, hosts: s
             raise BadRequest(404, "no such computation")
         return job.to_json()
 
+    async def game_page(request: Request) -> Response:
+        found = await run_in_threadpool(page_file, request.path_params["game"], request.path_params["file"])
+        if found is None:
+            return error_response(404, "no such file in the games' pages")
+        content, media_type = found
+        return Response(content, media_type=media_type, headers={"Cache-Control": "no-cache"})
+
     async def not_found(request: Request) -> Any:
         raise BadRequest(404, "no such page or API route")
 
@@ -422,6 +421,7 @@ def create_app(store: Store | None = None, *, token: str | None = None, hosts: s
         Route("/api/jobs/{job}", api(job_state), methods=["GET"]),
         Route("/api/jobs/{job}", api(job_cancel), methods=["DELETE"]),
         Mount("/static", StaticFiles(packages=[(STATIC, "static")])),
+        Route(PREFIX + "/{game}/{file:path}", game_page, methods=["GET"]),
         Route("/api/{rest:path}", api(not_found), methods=["GET", "POST", "PUT", "DELETE"]),
     ]
     @contextlib.asynccontextmanager

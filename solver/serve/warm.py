@@ -1,8 +1,7 @@
 """Imported once by the fork server of ``sleuth serve``'s background answers (:mod:`.jobs`) before it forks
-them: the games' modules, the compiled kernels of Clue's slow answers (what the others know, advice) where numba
-is installed, and what a first answer builds once (one answer of each kind on the bundled Clue example), so
-that every child starts with them.  Best effort: what fails here is loaded again by the child that needs it,
-which reports any error itself."""
+them: the games' modules, then each game's own warm-up routine (its declaration's ``Companion.warm``: compiled
+kernels, what a first answer builds once), so that every child starts with them.  Best effort: what fails here
+is loaded again by the child that needs it, which reports any error itself."""
 
 from __future__ import annotations
 
@@ -11,24 +10,18 @@ import importlib
 
 
 def warm() -> None:
+    from ..notes import NOTES
     from ..registry import all_games
-    from ..resources import find_example
-    from .jobs import run_command
+    from . import jobs  # noqa: F401 - what runs every background answer, loaded once here
 
-    for game in all_games():
+    NOTES.disabled = True  # a warm-up's notes are nobody's
+    games = all_games()
+    for game in games:
         with contextlib.suppress(Exception):
             importlib.import_module(f"{game.package}.puzzle")
-    with contextlib.suppress(Exception):
-        from ..models.clue.counting import kernel_available, split_kernel
-        from ..models.clue.suggest import advice_kernel
-
-        if kernel_available():
-            split_kernel()
-            advice_kernel()
-    with contextlib.suppress(Exception):
-        example = find_example("clue/classic-3-players")
-        run_command(example.text(), example.ref, "solve", {"others": True})
-        run_command(example.text(), example.ref, "suggest", {"method": "information"})
+    for game in games:
+        with contextlib.suppress(Exception):
+            game.warm_companion()
 
 
 with contextlib.suppress(Exception):

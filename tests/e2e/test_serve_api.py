@@ -64,13 +64,16 @@ def test_pages_and_assets_come_from_the_server(client):
     page = client.get("/")
     assert page.status_code == 200 and "/static/app.js" in page.text
     assert "http" not in page.text.replace("http-equiv", "")  # no CDN, no web font: every asset is local
-    for asset in ("app.js", "app.css", "clue.js", "words.js", "mascarade.js"):
-        r = client.get(f"/static/{asset}")
-        assert r.status_code == 200 and "https://" not in r.text and "@import" not in r.text
-    assert client.get("/g/anything").status_code == 200
     info = client.get("/api/info").json()
+    assets = ["/static/app.js", "/static/app.css", *{url for g in info["games"] for url in g["page"]}]
+    assert {"/pages/clue/static/clue.js", "/pages/mascarade/static/mascarade.js"} <= set(assets)
+    for asset in assets:
+        r = client.get(asset)
+        assert r.status_code == 200 and "https://" not in r.text and "@import" not in r.text, asset
+    assert client.get("/g/anything").status_code == 200
     assert {g["name"] for g in info["games"]} >= {"clue", "wordle", "mascarade", "epistemic"}
-    assert info["clue_decks"]["classic"]["rooms"][0] == "Kitchen"
+    clue = next(g for g in info["games"] if g["name"] == "clue")
+    assert clue["page_info"]["decks"]["classic"]["rooms"][0] == "Kitchen"
 
 
 def test_game_is_the_puzzle_file_the_cli_reads(client, store):

@@ -1,4 +1,6 @@
-/* sleuth companion: the shell (API calls, start page, any-file page, claim box). Plain script, no build step. */
+/* sleuth companion: the shell (API calls, start page, the generic page, claim box). Plain script, no build step.
+   It names no game: each game's page is a script its package ships (listed by its declaration, served under
+   /pages/GAME/...), loaded at start, that calls Sleuth.register(names, {mount, newGameForm}). */
 "use strict";
 const App = (() => {
   const $ = (sel, root = document) => root.querySelector(sel);
@@ -53,6 +55,37 @@ const App = (() => {
   let info = null;
   const state = {game: null, onChange: null};
 
+  /* -- the games' pages: each registers itself for the names of the games it shows -- */
+  const pages = new Map();   // game name -> {mount(main, g) -> onChange(g), newGameForm(info) -> element}
+  function register(names, page) {
+    for (const name of [].concat(names)) pages.set(String(name).toLowerCase(), page);
+  }
+  /* the game a file names (its name or an alias, any case), as info lists it */
+  const gameSpec = (name) => info.games.find((x) => [x.name, ...(x.aliases || [])].some(
+    (n) => n.toLowerCase() === String(name || "").toLowerCase()));
+  function pageFor(name) {
+    const spec = gameSpec(name);
+    return (spec && pages.get(spec.name)) || FilePage;
+  }
+  /* the data a game's page reads (its declaration's info routine) */
+  const pageInfo = (name) => { const spec = gameSpec(name); return spec ? spec.page_info : null; };
+  /* load every game's page files (scripts and style sheets), each once; a file that fails leaves its game
+     the generic page, saying why */
+  async function loadPages() {
+    const urls = [...new Set(info.games.flatMap((g) => g.page || []))];
+    await Promise.all(urls.map((url) => new Promise((resolve) => {
+      const node = url.endsWith(".css") ? el("link", {rel: "stylesheet", href: url})
+        : url.endsWith(".js") ? el("script", {src: url}) : null;
+      if (!node) { resolve(); return; }
+      node.addEventListener("load", resolve);
+      node.addEventListener("error", () => {
+        for (const g of info.games) if ((g.page || []).includes(url)) g.page_problem = `its page file ${url} did not load`;
+        resolve();
+      });
+      document.head.append(node);
+    })));
+  }
+
   /* -- background jobs (what others know, advice): progress, cancel, never blocking -- */
   function jobPanel(title, describe, render) {
     const out = el("div");
@@ -97,18 +130,34 @@ const App = (() => {
     const input = el("input", {type: "text", id: "claim", placeholder: examples[0] || "a claim",
                                "aria-label": "claim", list: "claim-forms"});
     const forms = el("datalist", {id: "claim-forms"}, examples.map((e) => el("option", {value: e})));
-    const out = el("div", {id: "claim-result"});
+    const out = el("div", {id: "claim-result", "aria-live": "polite"});
+    const button = el("button.primary", {type: "submit", id: "claim-check"}, "Check");
+    const busy = el("span.busy", {id: "claim-busy", role: "status", hidden: true}, "");
+    let running = false;
+    /* while a claim is checked: the button is disabled and a busy sign counts the seconds; the verdict of the
+       claim before is gone from the moment a new one is sent (a malformed one leaves only its error line) */
     async function check(ev) {
       ev.preventDefault();
-      const r = await guarded(() => api("POST", `/api/games/${state.game.name}/verify`, {claims: [input.value]}));
-      if (!r) return;
+      if (running) return;
+      running = true;
       out.textContent = "";
-      for (const c of r.claims) out.append(verdictView(c));
+      button.disabled = true; busy.hidden = false; out.setAttribute("aria-busy", "true");
+      const started = Date.now();
+      const tick = () => { busy.textContent = `checking… ${Math.floor((Date.now() - started) / 1000)} s`; };
+      tick();
+      const timer = setInterval(tick, 1000);
+      try {
+        const r = await guarded(() => api("POST", `/api/games/${state.game.name}/verify`, {claims: [input.value]}));
+        if (r) for (const c of r.claims) out.append(verdictView(c));
+      } finally {
+        clearInterval(timer);
+        running = false; button.disabled = false; busy.hidden = true; out.removeAttribute("aria-busy");
+      }
     }
     return el("section.card", {}, el("h2", {}, "Check a claim"),
       el("form", {onsubmit: check}, el("label", {for: "claim"}, "Claim"), input, forms,
          el("p.muted", {}, "Forms: ", examples.join(" · ")),
-         el("button.primary", {type: "submit"}, "Check")), out);
+         el("div.progress", {}, button, busy)), out);
   }
 
   function verdictView(c) {
@@ -130,8 +179,7 @@ const App = (() => {
     $("#tools").hidden = false;
     $("#download").href = `/api/games/${g.name}/file`;
     $("#download").setAttribute("download", `${g.name}.toml`);
-    const page = {clue: Clue, wordle: Words, motus: Words, mastermind: Words, mascarade: Mascarade}[g.game];
-    state.onChange = (page || FilePage).mount($("#main"), g);
+    state.onChange = pageFor(g.game).mount($("#main"), g);
     updateTools();
   }
 
@@ -176,7 +224,8 @@ const App = (() => {
     }
     if (!list.children.length) list.append(el("li.muted", {}, "No saved game yet."));
     main.append(el("h1", {}, "Your games"), el("section.card", {}, list));
-    main.append(Clue.newGameForm(info), Words.newGameForm(info), Mascarade.newGameForm(info), openFileForm());
+    const forms = [...new Set(info.games.map((x) => pages.get(x.name)).filter((p) => p && p.newGameForm))];
+    main.append(...forms.map((p) => p.newGameForm(info)), openFileForm());
   }
 
   function created(g) { if (g) location.href = `/g/${g.name}`; }
@@ -207,8 +256,10 @@ const App = (() => {
     mount(main, g) {
       main.textContent = "";
       const answer = el("div", {id: "answer"});
-      const spec = info.games.find((x) => x.name === g.game) || {claims: []};
-      main.append(el("h1", {}, g.data.title || g.name), el("div.grid2", {},
+      const spec = gameSpec(g.game) || {claims: []};
+      main.append(el("h1", {}, g.data.title || g.name),
+        spec.page_problem ? el("p.muted", {id: "page-problem"}, `note: the generic page, since ${spec.page_problem}`) : "",
+        el("div.grid2", {},
         el("div", {}, el("section.card", {}, el("h2", {}, "Solve"), answer)),
         el("div", {}, claimBox(spec.claims), el("section.card", {}, el("details", {}, el("summary", {}, "The puzzle file"),
           el("pre", {id: "toml"}, g.toml))))));
@@ -216,7 +267,7 @@ const App = (() => {
         answer.textContent = "Solving…";
         const r = await guarded(() => api("POST", `/api/games/${g.name}/solve`, {options: {}}));
         answer.textContent = "";
-        if (r) answer.append(renderReport(r.solve));
+        if (r) answer.append(renderReport(r.solve), renderFields(r.solve));
       };
       draw();
       return (ng) => { g = ng; $("#toml").textContent = ng.toml; draw(); };
@@ -237,6 +288,48 @@ const App = (() => {
     return box;
   }
 
+  /* Every field of a solve answer (its --json), readably: numbers and names as they are, exact fractions with
+     their percentage, lists and tables as tables. */
+  const SHOWN = new Set(["game", "status", "text", "notes", "error", "conflict", "count"]);
+  const FRACTION = /^-?\d+\/\d+$/;
+  const scalar = (v) => v === null || v === undefined ? "—" : typeof v === "string" && FRACTION.test(v)
+    ? `${v} (${pct(fmtP(v))})` : typeof v === "object" ? JSON.stringify(v) : String(v);
+  const isScalar = (v) => v === null || typeof v !== "object";
+  const label = (k) => String(k).replace(/_/g, " ");
+  function fieldView(value) {
+    const LIMIT = 200;
+    if (isScalar(value)) return el("span", {}, scalar(value));
+    if (Array.isArray(value)) {
+      const more = value.length > LIMIT ? el("p.muted", {}, `and ${value.length - LIMIT} more`) : null;
+      const items = value.slice(0, LIMIT);
+      if (!items.length) return el("span.muted", {}, "none");
+      if (items.every(isScalar)) return el("span", {}, items.map(scalar).join(", "), more);
+      if (items.every((r) => Array.isArray(r) && r.every(isScalar)))
+        return el("div.scroll", {}, el("table.plain", {}, items.map((r) => el("tr", {}, r.map((c) => el("td", {}, scalar(c)))))), more);
+      if (items.every((r) => r && typeof r === "object" && !Array.isArray(r))) {
+        const cols = [...new Set(items.flatMap(Object.keys))];
+        return el("div.scroll", {}, el("table.plain", {}, el("tr", {}, cols.map((c) => el("th", {}, label(c)))),
+          items.map((r) => el("tr", {}, cols.map((c) => el("td", {}, scalar(r[c])))))), more);
+      }
+      return el("pre", {}, JSON.stringify(value, null, 1));
+    }
+    const rows = Object.entries(value);
+    if (rows.every(([, v]) => v && typeof v === "object" && !Array.isArray(v) && Object.values(v).every(isScalar))) {
+      const cols = [...new Set(rows.flatMap(([, v]) => Object.keys(v)))];
+      return el("div.scroll", {}, el("table.plain", {}, el("tr", {}, el("th", {}, ""), cols.map((c) => el("th", {}, c))),
+        rows.map(([k, v]) => el("tr", {}, el("th", {}, k), cols.map((c) => el("td", {}, scalar(v[c])))))));
+    }
+    return el("div.scroll", {}, el("table.plain", {}, rows.map(([k, v]) => el("tr", {}, el("th", {}, k),
+      el("td", {}, isScalar(v) ? scalar(v) : fieldView(v))))));
+  }
+  function renderFields(r) {
+    if (!r || r.status === "contradiction") return "";
+    const fields = Object.entries(r).filter(([k]) => !SHOWN.has(k));
+    if (!fields.length) return "";
+    return el("details", {id: "fields", open: !r.text || undefined}, el("summary", {}, "Every field of the answer (solve --json)"),
+      el("dl.fields", {}, fields.map(([k, v]) => [el("dt", {dataset: {field: k}}, label(k)), el("dd", {}, fieldView(v))])));
+  }
+
   async function start() {
     document.addEventListener("keydown", (e) => {
       if (!state.game || !(e.ctrlKey || e.metaKey) || ["INPUT", "TEXTAREA"].includes(document.activeElement.tagName)) return;
@@ -247,6 +340,7 @@ const App = (() => {
     $("#redo").addEventListener("click", () => step("redo"));
     info = await guarded(() => api("GET", "/api/info"));
     if (!info) return;
+    await loadPages();
     const m = location.pathname.match(/^\/g\/([A-Za-z0-9_-]+)$/);
     if (m) return openGame(m[1]);
     if (info.start && location.pathname === "/") { history.replaceState(null, "", `/g/${info.start}`); return openGame(info.start); }
@@ -254,5 +348,6 @@ const App = (() => {
   }
 
   return {$, $$, el, api, guarded, showError, change, accept, jobPanel, claimBox, verdictView, renderReport,
-          fmtP, pct, q, state, created, get info() { return info; }, start};
+          fmtP, pct, q, state, created, register, renderFields, pageInfo, gameSpec, get info() { return info; }, start};
 })();
+const Sleuth = App;  /* the name the games' pages use: Sleuth.register(...) */

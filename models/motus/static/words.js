@@ -142,3 +142,4 @@ const Words = (() => {
   }
   return {newGameForm, mount};
 })();
+Sleuth.register(["wordle", "motus", "mastermind"], Words);

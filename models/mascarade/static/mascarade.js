@@ -122,3 +122,4 @@ const Mascarade = (() => {
   }
   return {newGameForm, mount};
 })();
+Sleuth.register("mascarade", Mascarade);

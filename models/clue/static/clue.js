@@ -7,13 +7,13 @@ const Clue = (() => {
 
   function deckOf(data, info) {
     if (typeof data.deck === "object" && data.deck) return data.deck;
-    return info.clue_decks[data.deck || "classic"];
+    return Sleuth.pageInfo("clue").decks[data.deck || "classic"];
   }
 
   /* -- new game -- */
   function newGameForm(info) {
     const title = el("input", {type: "text", id: "clue-title", placeholder: "Friday night"});
-    const deckSel = el("select", {id: "clue-deck"}, Object.keys(info.clue_decks).map((d) => el("option", {value: d}, d)),
+    const deckSel = el("select", {id: "clue-deck"}, Object.keys(Sleuth.pageInfo("clue").decks).map((d) => el("option", {value: d}, d)),
                        el("option", {value: "custom"}, "custom deck…"));
     const custom = CATS.map((c) => el("textarea", {id: `clue-${c}`, placeholder: `${c}, comma separated`, "aria-label": c}));
     const customBox = el("div", {hidden: true}, CATS.map((c, i) => [el("label", {for: `clue-${c}`}, c), custom[i]]));
@@ -24,7 +24,7 @@ const Clue = (() => {
     const hand = el("div.chips", {id: "clue-hand", role: "group", "aria-label": "my cards"});
     const count = el("span.muted", {}, "");
     function deck() {
-      if (deckSel.value !== "custom") return info.clue_decks[deckSel.value];
+      if (deckSel.value !== "custom") return Sleuth.pageInfo("clue").decks[deckSel.value];
       const d = {}; CATS.forEach((c, i) => { d[c] = split(custom[i].value); }); return d;
     }
     function drawHand() {
@@ -337,3 +337,4 @@ const Clue = (() => {
 
   return {newGameForm, mount};
 })();
+Sleuth.register("clue", Clue);

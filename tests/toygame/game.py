@@ -1,6 +1,8 @@
-"""The toy game's declaration: everything the engine and the command line know about it."""
+"""The toy game's declaration: everything the engine, the command line and the companion know about it."""
 
-from sleuth.game import Game
+from dataclasses import replace
+
+from sleuth.game import Companion, Game
 from sleuth.spec import Key, Option
 
 GAME = Game(
@@ -10,4 +12,8 @@ GAME = Game(
         Key("not", "string", "the card it does not hold: A, B or C", required=True))),),
     claims=("position <n> holds <card>",),
     options=(Option("first", "flag", "off", "list only the first arrangement", ("solve",), flag=True),),
+    companion=Companion(page=("static/toy.js",), info="tests.toygame.companion:page_info"),  # its page in `sleuth serve`
 )
+# The same game declared without a page: the companion shows it on its generic page.
+BARE = replace(GAME, name="bare-cards", aliases=(), summary="Three cards, without a page of its own",
+               companion=Companion())

@@ -1,22 +1,29 @@
-/* Mascarade: swaps-or-not, reveals and looks as they happen; every player's beliefs. */
+/* Mascarade: swaps-or-not, reveals, looks, the Spy and the Fool as they happen; every player's beliefs. */
 "use strict";
 const Mascarade = (() => {
   const {el, api, guarded, change, fmtP, pct} = App;
   const split = (text) => text.split(/[,\n]/).map((s) => s.trim()).filter(Boolean);
 
   function newGameForm() {
+    const title = el("input", {type: "text", id: "m-title", placeholder: "Saturday's game (optional)"});
     const players = el("input", {type: "text", id: "m-players", placeholder: "Ann, Bob, Cat, Dan"});
     const cards = el("input", {type: "text", id: "m-cards", placeholder: "King, Queen, Judge, Thief (same order)"});
+    const middle = el("input", {type: "text", id: "m-middle", placeholder: "optional: Witch, Cheat (face down)"});
     const viewer = el("input", {type: "text", id: "m-viewer", placeholder: "me (optional)"});
     async function submit(e) {
       e.preventDefault();
       const data = {game: "mascarade", players: split(players.value), cards: split(cards.value)};
+      if (title.value.trim()) data.title = title.value.trim();
+      if (split(middle.value).length) data.middle = split(middle.value);
       if (viewer.value.trim()) data.viewer = viewer.value.trim();
       App.created(await guarded(() => api("POST", "/api/games", {data})));
     }
     return el("section.card", {id: "new-mascarade"}, el("h2", {}, "New Mascarade game"), el("form", {onsubmit: submit},
+      el("label", {for: "m-title"}, "Title"), title,
       el("label", {for: "m-players"}, "Players, in order"), players, el("label", {for: "m-cards"}, "Their face-up cards"), cards,
-      el("label", {for: "m-viewer"}, "Which one is me"), viewer, el("p", {}, el("button.primary", {type: "submit"}, "Start"))));
+      el("label", {for: "m-middle"}, "Middle cards"), middle,
+      el("label", {for: "m-viewer"}, "Which one is me"), viewer,
+      el("p", {}, el("button.primary", {type: "submit", id: "m-create"}, "Start"))));
   }
 
   function mount(main, g) {
@@ -25,25 +32,54 @@ const Mascarade = (() => {
     main.textContent = "";
     const sel = (id, items, extra) => el("select", {id}, extra || [], items.map((p) => el("option", {value: p}, p)));
     const cardsList = () => Array.from(new Set([...data.cards, ...(data.middle || [])]));
-    const kind = sel("e-kind", ["swap", "reveal", "look"]);
-    const who = sel("e-who", data.players);
+    /* one form for every kind of event: the fields a kind does not take are hidden */
+    const KINDS = {swap: "swap-or-not", reveal: "reveal", look: "look", spy: "the Spy", fool: "the Fool"};
+    const kind = el("select", {id: "e-kind"}, Object.entries(KINDS).map(([k, v]) => el("option", {value: k}, v)));
     const positions = [...data.players, ...(data.middle || []).map((_, i) => `Middle${i + 1}`)];
+    const who = sel("e-who", positions);
     const other = sel("e-other", positions);
+    const third = sel("e-third", positions);
     const outcome = sel("e-swapped", [], [el("option", {value: ""}, "unknown"), el("option", {value: "true"}, "swapped"),
                                           el("option", {value: "false"}, "not swapped")]);
     const pub = el("input", {type: "checkbox", id: "e-public"});
-    const card = sel("e-card", cardsList(), [el("option", {value: ""}, "unknown")]);
+    const unknown = () => [el("option", {value: ""}, "unknown")];
+    const card = sel("e-card", cardsList(), unknown());
+    const spyOwn = sel("e-spy-own", cardsList(), unknown());
+    const spyOther = sel("e-spy-other", cardsList(), unknown());
+    const field = (id, text, input) => { const label = el("label", {for: id}, text); return {box: el("div", {}, label, input), label}; };
+    const fWho = field("e-who", "Player", who), fOther = field("e-other", "Swap with", other),
+          fThird = field("e-third", "and", third), fOutcome = field("e-swapped", "Outcome", outcome),
+          fCard = field("e-card", "Card", card), fOwn = field("e-spy-own", "The Spy's own card", spyOwn),
+          fSeen = field("e-spy-other", "The other card", spyOther);
+    const fPublic = el("label", {}, pub, " everyone saw the outcome");
+    const shown = {
+      swap: [[fWho, "Player"], [fOther, "Swap-or-not with"], [fOutcome], [fPublic]],
+      reveal: [[fWho, "Position revealed"], [fCard, "Card shown (required)"]],
+      look: [[fWho, "Player who looks"], [fCard, "Card (if I saw it)"]],
+      spy: [[fWho, "The Spy"], [fOther, "Looks at (and swaps-or-not with)"], [fOwn], [fSeen], [fOutcome], [fPublic]],
+      fool: [[fWho, "The Fool"], [fOther, "Swaps-or-not"], [fThird, "with"], [fOutcome], [fPublic]],
+    };
+    const all = [fWho, fOther, fThird, fOutcome, fCard, fOwn, fSeen, fPublic];
+    const boxOf = (f) => f.box || f;
+    function showKind() {
+      for (const f of all) boxOf(f).hidden = true;
+      for (const [f, text] of shown[kind.value]) { boxOf(f).hidden = false; if (text) f.label.textContent = text; }
+      const players = new Set(data.players);  /* only a reveal may name a middle card first */
+      for (const o of who.options) o.hidden = kind.value !== "reveal" && !players.has(o.value);
+      if (who.selectedOptions[0] && who.selectedOptions[0].hidden) who.value = data.players[0];
+    }
+    kind.addEventListener("change", showKind);
     async function add(e) {
       e.preventDefault();
-      let value;
-      if (kind.value === "swap") {
-        value = {swap: [who.value, other.value]};
+      const k = kind.value;
+      const value = k === "swap" ? {swap: [who.value, other.value]} : k === "spy" ? {spy: who.value, with: other.value}
+        : k === "fool" ? {fool: who.value, between: [other.value, third.value]} : {[k]: who.value};
+      if (["swap", "spy", "fool"].includes(k)) {
         if (outcome.value) value.swapped = outcome.value === "true";
         if (pub.checked) value.public = true;
-      } else {
-        value = {[kind.value]: who.value};
-        if (card.value) value.card = card.value;
       }
+      if (["reveal", "look"].includes(k) && card.value) value.card = card.value;
+      if (k === "spy" && (spyOwn.value || spyOther.value)) value.cards = [spyOwn.value, spyOther.value];
       await change([{op: "append", key: "event", value}], App.state.solveOptions);
     }
     const log = el("ol.list", {id: "log"});
@@ -58,11 +94,10 @@ const Mascarade = (() => {
     main.append(el("h1", {}, data.title || g.name), el("div.grid2", {},
       el("div", {}, el("section.card", {}, el("h2", {}, "Beliefs"), beliefs), second.box),
       el("div", {}, el("section.card", {}, el("form", {onsubmit: add}, el("h2", {}, "An event"),
-        el("div.row", {}, el("div", {}, el("label", {for: "e-kind"}, "What"), kind), el("div", {}, el("label", {for: "e-who"}, "Player"), who)),
-        el("div.row", {}, el("div", {}, el("label", {for: "e-other"}, "Swap with"), other), el("div", {}, el("label", {for: "e-swapped"}, "Outcome"), outcome)),
-        el("label", {}, pub, " everyone saw the outcome"),
-        el("label", {for: "e-card"}, "Card (reveal: required; look: if known)"), card,
-        el("p", {}, el("button.primary", {type: "submit"}, "Record event")))),
+        el("div.row", {}, el("div", {}, el("label", {for: "e-kind"}, "What"), kind), fWho.box),
+        el("div.row", {}, fOther.box, fThird.box), el("div.row", {}, fOwn.box, fSeen.box),
+        el("div.row", {}, fOutcome.box, fCard.box), fPublic,
+        el("p", {}, el("button.primary", {type: "submit", id: "e-submit"}, "Record event")))),
         el("section.card", {}, el("h2", {}, "Log"), log), App.claimBox(spec.claims),
         el("section.card", {}, el("details", {}, el("summary", {}, "The puzzle file"), file)))));
 
@@ -115,6 +150,7 @@ const Mascarade = (() => {
       if (!first) second.stale();
       if (auto.checked) runSecond();
     }
+    showKind();
     beliefs.textContent = "Solving…";
     redraw(g, true);
     guarded(() => api("POST", `/api/games/${g.name}/solve`, {options: App.state.solveOptions})).then((r) => { if (r) drawBeliefs(r.solve); });

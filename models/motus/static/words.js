@@ -77,7 +77,7 @@ const Words = (() => {
       if (await change(ops)) grid.value = "";
     }
     const remaining = el("div", {id: "remaining"});
-    const spec = App.info.games.find((x) => x.name === g.game);
+    const spec = App.gameSpec(g.game);
     const method = el("select", {id: "method"}, el("option", {value: ""}, "the game's default"),
       Object.entries(spec.suggest_methods).map(([k, v]) => el("option", {value: k, title: v}, `${k}: ${v}`)));
     const top = el("input", {type: "text", id: "top", inputmode: "numeric", placeholder: "none"});

@@ -6,7 +6,7 @@ const App = (() => {
   const $ = (sel, root = document) => root.querySelector(sel);
   const $$ = (sel, root = document) => Array.from(root.querySelectorAll(sel));
 
-  /* el("button.small", {onclick}, "text", child...) */
+  /* el("button.small", {onclick}, "text", child...): children may be nested arrays (flattened) */
   function el(spec, attrs, ...children) {
     const [tag, ...classes] = spec.split(".");
     const node = document.createElement(tag || "div");
@@ -18,7 +18,7 @@ const App = (() => {
       else if (k === "dataset") Object.assign(node.dataset, v);
       else node.setAttribute(k, v === true ? "" : v);
     }
-    for (const c of children.flat()) if (c !== null && c !== undefined && c !== false)
+    for (const c of children.flat(Infinity)) if (c !== null && c !== undefined && c !== false)
       node.append(c instanceof Node ? c : document.createTextNode(String(c)));
     return node;
   }
@@ -326,7 +326,7 @@ const App = (() => {
     if (!r || r.status === "contradiction") return "";
     const fields = Object.entries(r).filter(([k]) => !SHOWN.has(k));
     if (!fields.length) return "";
-    return el("details", {id: "fields", open: !r.text || undefined}, el("summary", {}, "Every field of the answer (solve --json)"),
+    return el("details", {id: "fields", open: true}, el("summary", {}, "Every field of the answer (solve --json)"),
       el("dl.fields", {}, fields.map(([k, v]) => [el("dt", {dataset: {field: k}}, label(k)), el("dd", {}, fieldView(v))])));
   }
 

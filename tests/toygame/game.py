@@ -12,7 +12,7 @@ GAME = Game(
         Key("not", "string", "the card it does not hold: A, B or C", required=True))),),
     claims=("position <n> holds <card>",),
     options=(Option("first", "flag", "off", "list only the first arrangement", ("solve",), flag=True),),
-    companion=Companion(page=("static/toy.js",), info="tests.toygame.companion:page_info"),  # its page in `sleuth serve`
+    companion=Companion(page=("static/toy.js",), info="tests.toygame.companion:page_info"),  # `sleuth serve`
 )
 # The same game declared without a page: the companion shows it on its generic page.
 BARE = replace(GAME, name="bare-cards", aliases=(), summary="Three cards, without a page of its own",

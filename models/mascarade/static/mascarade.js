@@ -67,8 +67,19 @@ const Mascarade = (() => {
       const players = new Set(data.players);  /* only a reveal may name a middle card first */
       for (const o of who.options) o.hidden = kind.value !== "reveal" && !players.has(o.value);
       if (who.selectedOptions[0] && who.selectedOptions[0].hidden) who.value = data.players[0];
+      distinct();
+    }
+    /* the positions a swap, the Spy or the Fool names are different ones: a clash moves to the next free one */
+    function distinct() {
+      const taken = new Set([who.value]);
+      for (const s of kind.value === "fool" ? [other, third] : [other]) {
+        if (taken.has(s.value)) s.value = positions.find((p) => !taken.has(p));
+        taken.add(s.value);
+      }
     }
     kind.addEventListener("change", showKind);
+    who.addEventListener("change", distinct);
+    other.addEventListener("change", distinct);
     async function add(e) {
       e.preventDefault();
       const k = kind.value;

@@ -49,8 +49,8 @@ const Mascarade = (() => {
     const field = (id, text, input) => { const label = el("label", {for: id}, text); return {box: el("div", {}, label, input), label}; };
     const fWho = field("e-who", "Player", who), fOther = field("e-other", "Swap with", other),
           fThird = field("e-third", "and", third), fOutcome = field("e-swapped", "Outcome", outcome),
-          fCard = field("e-card", "Card", card), fOwn = field("e-spy-own", "The Spy's own card", spyOwn),
-          fSeen = field("e-spy-other", "The other card", spyOther);
+          fCard = field("e-card", "Card", card), fOwn = field("e-spy-own", "Spy's own card (if seen)", spyOwn),
+          fSeen = field("e-spy-other", "The other card (if seen)", spyOther);
     const fPublic = el("label", {}, pub, " everyone saw the outcome");
     const shown = {
       swap: [[fWho, "Player"], [fOther, "Swap-or-not with"], [fOutcome], [fPublic]],

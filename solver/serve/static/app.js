@@ -293,7 +293,10 @@ const App = (() => {
   const SHOWN = new Set(["game", "status", "text", "notes", "error", "conflict", "count"]);
   const FRACTION = /^-?\d+\/\d+$/;
   const scalar = (v) => v === null || v === undefined ? "—" : typeof v === "string" && FRACTION.test(v)
-    ? `${v} (${pct(fmtP(v))})` : typeof v === "object" ? JSON.stringify(v) : String(v);
+    ? `${v} (${pct(fmtP(v))})` : Array.isArray(v) && v.every(isScalar) ? v.map(scalar).join(", ")
+    : v && typeof v === "object" && Object.values(v).every(isScalar)
+      ? Object.entries(v).map(([k, x]) => `${k} ${scalar(x)}`).join(", ")
+      : typeof v === "object" ? JSON.stringify(v) : String(v);
   const isScalar = (v) => v === null || typeof v !== "object";
   const label = (k) => String(k).replace(/_/g, " ");
   function fieldView(value) {

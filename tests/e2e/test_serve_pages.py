@@ -383,3 +383,34 @@ def test_mascarade_played_in_the_browser_agrees_with_solve(tmp_path: Path, phone
         log = [li.text for li in phone.find_elements(By.CSS_SELECTOR, "#log li")]
         assert len(log) == len(MASCARADE_EVENTS) and "(Spy)" in log[2] and "(Fool)" in log[3]
         assert percentages >= 20
+
+
+def test_a_page_s_files_need_the_token_like_every_other_request(tmp_path: Path) -> None:
+    client = TestClient(create_app(Store(tmp_path / "games"), token="s3cret"))
+    assert client.get("/pages/clue/static/clue.js").status_code == 403
+    assert client.get("/pages/clue/static/clue.js", headers={"X-Sleuth-Token": "s3cret"}).status_code == 200
+
+
+@browser_only
+def test_a_page_whose_script_does_not_register_leaves_the_generic_page_saying_why(
+        registered, tmp_path: Path, phone, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
+    """A game listing a script that registers no page for it (here the toy's, which registers only three-cards)
+    is shown on the generic page, with one line saying why."""
+    from tests.e2e.test_serve_browser import no_page_error, wait
+    from tests.serve_util import call, thread_server
+
+    By = _by()
+    silent = replace(registry.find_game("three-cards"), name="silent-cards", aliases=(),
+                     companion=Companion(page=("static/toy.js",)))
+    real = registry.all_games()
+    monkeypatch.setattr(registry, "all_games", lambda: (*real, silent))
+    monkeypatch.setattr(pages, "all_games", lambda: (*real, silent))
+    with thread_server(tmp_path / "games") as url:
+        status, game = call(url, "POST", "/api/games", {"text": 'game = "silent-cards"\n'})
+        assert status == 201, game
+        phone.get(f"{url}/g/{game['name']}")
+        note = wait(phone, lambda d: d.find_elements(By.ID, "page-problem"), "the note on the generic page")
+        assert 'did not register it (Sleuth.register("silent-cards"' in note[0].text
+        wait(phone, lambda d: d.find_elements(By.CSS_SELECTOR, "#fields table"), "the answer's fields")
+        assert not phone.find_elements(By.ID, "toy-table")
+        no_page_error(phone)

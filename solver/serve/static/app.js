@@ -63,9 +63,10 @@ const App = (() => {
   /* the game a file names (its name or an alias, any case), as info lists it */
   const gameSpec = (name) => info.games.find((x) => [x.name, ...(x.aliases || [])].some(
     (n) => n.toLowerCase() === String(name || "").toLowerCase()));
+  const registered = (spec) => [spec.name, ...(spec.aliases || [])].map((n) => pages.get(n.toLowerCase())).find(Boolean);
   function pageFor(name) {
     const spec = gameSpec(name);
-    return (spec && pages.get(spec.name)) || FilePage;
+    return (spec && !spec.page_problem && registered(spec)) || FilePage;
   }
   /* the data a game's page reads (its declaration's info routine) */
   const pageInfo = (name) => { const spec = gameSpec(name); return spec ? spec.page_info : null; };
@@ -84,6 +85,8 @@ const App = (() => {
       });
       document.head.append(node);
     })));
+    for (const g of info.games) if (!g.page_problem && (g.page || []).some((u) => u.endsWith(".js")) && !registered(g))
+      g.page_problem = `its page's script did not register it (Sleuth.register("${g.name}", ...))`;
   }
 
   /* -- background jobs (what others know, advice): progress, cancel, never blocking -- */
@@ -224,7 +227,7 @@ const App = (() => {
     }
     if (!list.children.length) list.append(el("li.muted", {}, "No saved game yet."));
     main.append(el("h1", {}, "Your games"), el("section.card", {}, list));
-    const forms = [...new Set(info.games.map((x) => pages.get(x.name)).filter((p) => p && p.newGameForm))];
+    const forms = [...new Set(info.games.filter((x) => !x.page_problem).map(registered).filter((p) => p && p.newGameForm))];
     main.append(...forms.map((p) => p.newGameForm(info)), openFileForm());
   }
 

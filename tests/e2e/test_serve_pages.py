@@ -188,13 +188,13 @@ def cell_text(p: Fraction) -> str:
     return f"{math.floor(p * 100 + Fraction(1, 2))}%"
 
 
-def open_toy_game(driver, url: str, wait) -> Path:
+def open_toy_game(driver, url: str, wait) -> None:
+    """A new toy game, started from the toy page's own form on the start page."""
     By = _by()
     driver.get(url)
     wait(driver, lambda d: d.find_elements(By.ID, "toy-create"), "the toy's new-game form on the start page")
     driver.find_element(By.ID, "toy-create").click()
     wait(driver, lambda d: "/g/" in d.current_url and d.find_elements(By.ID, "toy-table"), "the toy's page")
-    return Path()
 
 
 def toy_grid(driver) -> dict[tuple[int, str], str]:
@@ -210,7 +210,7 @@ def test_a_plugin_s_own_page_in_the_browser(registered, tmp_path: Path, phone) -
     from selenium.webdriver.support.ui import Select
 
     from tests.e2e.test_serve_browser import no_page_error, wait
-    from tests.serve_util import thread_server
+    from tests.serve_util import call, thread_server
 
     By = _by()
     folder = tmp_path / "games"
@@ -234,6 +234,11 @@ def test_a_plugin_s_own_page_in_the_browser(registered, tmp_path: Path, phone) -
             assert [(f["position"], f["not"]) for f in saved["fact"]] == facts
             no_page_error(phone)
         claim_box_works(phone, "position 2 holds A", "entailed", wait)
+        # a file naming the game by an alias, in another case, gets the same page
+        status, game = call(url, "POST", "/api/games", {"text": 'game = "TOY"\n'})
+        assert status == 201, game
+        phone.get(f"{url}/g/{game['name']}")
+        wait(phone, lambda d: d.find_elements(By.ID, "toy-table"), "the toy's page for a file naming its alias")
 
 
 def claim_box_works(driver, claim: str, verdict: str, wait) -> None:

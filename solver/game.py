@@ -3,8 +3,8 @@
 Contents
 - :class:`Game` — a game's name and aliases, one summary, its puzzle-file keys and claim forms, its registered
   derivations, the options each command takes (flags and ``--set`` keys), whether a viewer applies, the template
-  ``sleuth new`` prints, its docs page, its experiments, its compiled kernels (``sleuth cache compile``), and
-  where its code lives (``load`` and ``world``).
+  ``sleuth new`` prints, its docs page, its experiments, its compiled kernels (``sleuth cache compile``), its
+  page in the table companion (:class:`Companion`), and where its code lives (``load`` and ``world``).
   The command line, ``sleuth games``, ``sleuth schema``, the docs generator and every option check read it.
 - :class:`Experiment` — a study or benchmark a game ships (``sleuth experiment NAME``).
 - :class:`Companion` — a game's page in the table companion (``sleuth serve``): its files, the data it reads,

@@ -30,6 +30,10 @@ GAME = Game(
             Key("by", "string", "the accusing player", required=True),
             Key("cards", "list of strings", _TRIPLE, required=True),
             Key("correct", "boolean", "whether the accusation was right", required=True))),
+        Key("log", "list of strings", "the events in play order, as the companion's log shows them: "
+            "`suggestion N`, `accusation N` (the Nth of its array) and `shown PLAYER: CARD` (a card of `hands` "
+            "shown to the viewer); every command ignores it, and events it does not list come after it",
+            default="by kind"),
     ),
     claims=("<player> holds <card>", "<player> lacks <card>", "envelope holds <card>", "envelope lacks <card>",
             "<player> knows the envelope|suspect|weapon|room", "<player> may know the envelope|suspect|weapon|room",

@@ -75,8 +75,8 @@ def listing(xs: list[str], last: str = "and") -> str:
 
 def expected_line(before: dict[str, Any], after: dict[str, Any], deck: dict[str, list[str]],
                   players: list[str]) -> str:
-    """The plain line of what an event taught, from the two sheets: who newly holds, who newly lacks (cards not
-    newly placed elsewhere), and what the envelope may still hold in each category that changed."""
+    """The plain line of what an event taught, from the two sheets: who newly holds, what the envelope may still
+    hold in each category that changed, who newly lacks (cards not newly placed elsewhere)."""
     b, a = before["sheet"], after["sheet"]
     cards = [c for cat in CATS for c in deck[cat]]
     the = {c: c if c in deck["suspects"] else f"the {c}" for c in cards}
@@ -86,10 +86,6 @@ def expected_line(before: dict[str, Any], after: dict[str, Any], deck: dict[str,
         held = [the[c] for c in cards if a[c][p] == "yes" and b[c][p] != "yes"]
         if held:
             parts.append(f"{p} holds {listing(held)}")
-    for p in players:
-        lacks = [the[c] for c in cards if a[c][p] == "no" and b[c][p] != "no" and c not in placed]
-        if lacks:
-            parts.append(f"{p} lacks {listing(lacks)}")
     for cat in CATS:
         was = [c for c in deck[cat] if b[c]["envelope"] != "no"]
         now = [c for c in deck[cat] if a[c]["envelope"] != "no"]
@@ -97,6 +93,10 @@ def expected_line(before: dict[str, Any], after: dict[str, Any], deck: dict[str,
             gone = [the[c] for c in was if c not in now]
             parts.append(f"the {ONE[cat]} is {listing([the[c] for c in now], 'or')}" if len(now) <= 3
                          else f"the {ONE[cat]} is not {listing(gone, 'or')}")
+    for p in players:
+        lacks = [the[c] for c in cards if a[c][p] == "no" and b[c][p] != "no" and c not in placed]
+        if lacks:
+            parts.append(f"{p} lacks {listing(lacks)}")
     text = "; ".join(parts) or "nothing new for certain"
     if before["deals"] != after["deals"]:
         n = after["deals"]

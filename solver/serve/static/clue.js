@@ -7,11 +7,10 @@ const Clue = (() => {
   const ONE = {suspects: "suspect", weapons: "weapon", rooms: "room"};
   const split = (text) => text.split(/[,\n]/).map((s) => s.trim()).filter(Boolean);
 
-  /* A count as the CLI writes it (thousands separators below 1e15, three digits past it), noun in number. */
-  function count(n, one, many) {
-    const text = n < 1e15 ? Number(n).toLocaleString("en-US") : Number(n).toPrecision(3);
-    return `${text} ${n === 1 ? one : many || `${one}s`}`;
-  }
+  /* A count as the CLI writes it (thousands separators: 2,604), its noun singular for 1. Past 2^53 the
+     browser's JSON has only a float: written "about 4.45e+16", never as exact digits. */
+  const num = (n) => Number.isSafeInteger(Number(n)) ? Number(n).toLocaleString("en-US") : `about ${Number(n).toPrecision(3)}`;
+  const count = (n, one, many) => `${num(n)} ${Number(n) === 1 ? one : many || `${one}s`}`;
   /* An exact probability "a/b" as a percentage, rounded half up with integer arithmetic (no float error). */
   function pctOf(p) {
     const [a, b] = String(p).split("/").map((s) => BigInt(s.trim()));
@@ -144,10 +143,6 @@ const Clue = (() => {
       const held = allCards.filter((c) => after.sheet[c][p] === "yes" && before.sheet[c][p] !== "yes");
       if (held.length) parts.push(`${p} holds ${listText(held.map(the))}`);
     }
-    for (const p of players) {
-      const lacks = allCards.filter((c) => after.sheet[c][p] === "no" && before.sheet[c][p] !== "no" && !newlyHeld.has(c));
-      if (lacks.length) parts.push(`${p} lacks ${listText(lacks.map(the))}`);
-    }
     for (const cat of CATS) {
       const open = (r) => deck[cat].filter((c) => r.sheet[c].envelope !== "no");
       const was = open(before), now = open(after);
@@ -157,10 +152,14 @@ const Clue = (() => {
         ? `the ${ONE[cat]} is ${listText(now.map(the), "or")}`
         : `the ${ONE[cat]} is not ${listText(gone.map(the), "or")}`);
     }
+    for (const p of players) {
+      const lacks = allCards.filter((c) => after.sheet[c][p] === "no" && before.sheet[c][p] !== "no" && !newlyHeld.has(c));
+      if (lacks.length) parts.push(`${p} lacks ${listText(lacks.map(the))}`);
+    }
     let text = parts.join("; ");
     if (!text) text = "nothing new for certain";
     if (before.deals !== undefined && after.deals !== undefined && before.deals !== after.deals)
-      text += ` (${count(after.deals, "consistent deal")}, were ${Number(before.deals).toLocaleString("en-US")})`;
+      text += ` (${count(after.deals, "consistent deal")}, were ${num(before.deals)})`;
     return {text: text[0].toUpperCase() + text.slice(1) + ".", changed};
   }
 
@@ -358,6 +357,7 @@ const Clue = (() => {
           el("button.small", {type: "button", "aria-label": `delete event ${k + 1}`, onclick: () => remove(e, k)}, "Delete")));
       });
       if (!log.children.length) log.append(el("li.muted", {}, "No event yet."));
+      log.scrollTop = log.scrollHeight;   /* the latest events in view */
     }
     async function remove(e, k) {
       const what = `#${k + 1} ${describe(e)}`;

@@ -8,7 +8,7 @@ not only the keys read so far), and the help of ``sleuth games GAME``.
 >>> check_keys({"game": "toy", "size": 2, "sise": 3}, keys, file="t.toml")
 Traceback (most recent call last):
 ...
-sleuth.errors.PuzzleError: t.toml: sise: unknown key 'sise' (allowed: claim, game, size, title, viewer)
+sleuth.errors.PuzzleError: t.toml: sise: unknown key 'sise' (allowed: claim, game, notes, size, title, viewer)
 """
 
 from __future__ import annotations

@@ -346,11 +346,14 @@ def test_a_whole_clue_game_by_taps(tmp_path, phone_browser):
                 wait(d, lambda d, i=index: "card" not in tomllib.loads(path.read_text())["suggestion"][i],
                      "the edit saved")
                 game.check(done)
-            if k == 20:    # a delete, undone in one tap: the file comes back byte for byte
+            if k == 20:    # a delete in the middle of the log, undone in one tap: the file comes back byte for byte
                 before = path.read_bytes()
-                t.tap(f'#log li[data-position="{done - 1}"] button[aria-label^="delete"]')
+                log_before = [li.text.split(" ", 1)[1] for li in d.find_elements(By.CSS_SELECTOR, "#log li .what")]
+                t.tap(f'#log li[data-position="{done - 4}"] button[aria-label^="delete"]')
                 t.done("delete")
                 game.check(done - 1)
+                assert [li.text.split(" ", 1)[1] for li in d.find_elements(By.CSS_SELECTOR, "#log li .what")] == \
+                    log_before[:done - 4] + log_before[done - 3:]
                 t.tap("#undo-delete")
                 t.done("undo")
                 game.check(done)

@@ -361,7 +361,7 @@ const Clue = (() => {
     }
     async function remove(e, k) {
       const what = `#${k + 1} ${describe(e)}`;
-      const entries = order().filter((x) => x !== e).map((x) => x.kind === e.kind && e.kind !== "shown" && x.index > e.index
+      const entries = order().filter((x) => logText(x) !== logText(e)).map((x) => x.kind === e.kind && e.kind !== "shown" && x.index > e.index
         ? {...x, index: x.index - 1} : x).map(logText);
       let ops;
       if (e.kind === "shown") {

@@ -565,7 +565,7 @@ const Clue = (() => {
     sheetBox.textContent = "Solving…";
     redraw(g, true); resetSuggestion(); resetAccusation(); drawShowForm();
     guarded(() => api("POST", `/api/games/${g.name}/solve`, {options: App.state.solveOptions})).then((r) => {
-      if (r) { solved = r.solve; drawSheet(solved); readyAccusation(); } });
+      if (r && solved === null) { solved = r.solve; drawSheet(solved); readyAccusation(); } });  /* unless an event came first */
     return (ng) => redraw(ng, false);
   }
 

@@ -76,7 +76,8 @@ def listing(xs: list[str], last: str = "and") -> str:
 def expected_line(before: dict[str, Any], after: dict[str, Any], deck: dict[str, list[str]],
                   players: list[str]) -> str:
     """The plain line of what an event taught, from the two sheets: who newly holds, what the envelope may still
-    hold in each category that changed, who newly lacks (cards not newly placed elsewhere)."""
+    hold in each category that changed, who newly lacks (cards not newly placed elsewhere), and after an edit, a
+    deletion or an undo what is no longer certain."""
     b, a = before["sheet"], after["sheet"]
     cards = [c for cat in CATS for c in deck[cat]]
     the = {c: c if c in deck["suspects"] else f"the {c}" for c in cards}
@@ -91,12 +92,19 @@ def expected_line(before: dict[str, Any], after: dict[str, Any], deck: dict[str,
         now = [c for c in deck[cat] if a[c]["envelope"] != "no"]
         if len(was) != len(now):
             gone = [the[c] for c in was if c not in now]
+            back = [the[c] for c in now if c not in was]
             parts.append(f"the {ONE[cat]} is {listing([the[c] for c in now], 'or')}" if len(now) <= 3
-                         else f"the {ONE[cat]} is not {listing(gone, 'or')}")
+                         else f"the {ONE[cat]} is not {listing(gone, 'or')}" if gone
+                         else f"the {ONE[cat]} may again be {listing(back, 'or')}")
     for p in players:
         lacks = [the[c] for c in cards if a[c][p] == "no" and b[c][p] != "no" and c not in placed]
         if lacks:
             parts.append(f"{p} lacks {listing(lacks)}")
+    lost = [f"{p} holds {the[c]}" for p in players for c in cards if b[c][p] == "yes" and a[c][p] != "yes"]
+    if lost:
+        parts.append(f"no longer certain: {listing(lost)}")
+    elif any(a[c][p] == "maybe" and b[c][p] != "maybe" for c in cards for p in players):
+        parts.append("some ✗ are open again")
     text = "; ".join(parts) or "nothing new for certain"
     if before["deals"] != after["deals"]:
         n = after["deals"]
@@ -439,3 +447,10 @@ def test_custom_deck_set_up_and_a_turn(tmp_path, phone_browser):
         play(game, {"kind": "suggestion", "by": "Ann", "cards": ["Bo", "Axe", "Basement Workshop"],
                     "shown_by": None, "card": None}, 1)
         assert cli_solve(path)["envelope"]["suspect"] is None
+        # deleting it: the line says what is open again; its undo, what is known again
+        game.t.tap('#log li[data-position="0"] button[aria-label^="delete"]')
+        game.check(0)
+        assert "open again" in d.find_element(By.ID, "learned-text").text
+        game.t.tap("#undo-delete")
+        game.check(1)
+        assert "Bob lacks Bo and the Axe" in d.find_element(By.ID, "learned-text").text

@@ -147,15 +147,20 @@ const Clue = (() => {
       const open = (r) => deck[cat].filter((c) => r.sheet[c].envelope !== "no");
       const was = open(before), now = open(after);
       if (was.length === now.length) continue;
-      const gone = was.filter((c) => !now.includes(c));
+      const gone = was.filter((c) => !now.includes(c)), back = now.filter((c) => !was.includes(c));
       parts.push(now.length === 0 ? `no ${ONE[cat]} fits` : now.length <= 3
         ? `the ${ONE[cat]} is ${listText(now.map(the), "or")}`
-        : `the ${ONE[cat]} is not ${listText(gone.map(the), "or")}`);
+        : gone.length ? `the ${ONE[cat]} is not ${listText(gone.map(the), "or")}`
+        : `the ${ONE[cat]} may again be ${listText(back.map(the), "or")}`);
     }
     for (const p of players) {
       const lacks = allCards.filter((c) => after.sheet[c][p] === "no" && before.sheet[c][p] !== "no" && !newlyHeld.has(c));
       if (lacks.length) parts.push(`${p} lacks ${listText(lacks.map(the))}`);
     }
+    const lost = [];   /* after an edit, a deletion or an undo: what is no longer certain */
+    for (const p of players) for (const c of allCards) if (before.sheet[c][p] === "yes" && after.sheet[c][p] !== "yes") lost.push(`${p} holds ${the(c)}`);
+    if (lost.length) parts.push(`no longer certain: ${listText(lost)}`);
+    else if (changed.some(([c, p]) => after.sheet[c][p] === "maybe" && p !== "envelope")) parts.push("some ✗ are open again");
     let text = parts.join("; ");
     if (!text) text = "nothing new for certain";
     if (before.deals !== undefined && after.deals !== undefined && before.deals !== after.deals)

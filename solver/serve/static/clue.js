@@ -175,6 +175,7 @@ const Clue = (() => {
     let data = g.data;
     let deck = deckOf(data, info);
     let solved = null;           /* the last solve answer shown */
+    let quiet = false;           /* saving notes is not an event: the line of what changed stays */
     const allCards = () => CATS.flatMap((c) => deck[c]);
     const players = () => data.players;
     const me = () => data.viewer || null;
@@ -420,7 +421,10 @@ const Clue = (() => {
       el("button.secondary", {type: "button", id: "notes-save", onclick: async () => {
         const text = notes.value.trim();
         const op = text ? {op: "set", key: "notes", value: notes.value} : {op: "unset", key: "notes"};
-        if (await change([op], App.state.solveOptions)) notesState.textContent = "saved in the game's file";
+        quiet = true;
+        const saved = await change([op], App.state.solveOptions);
+        quiet = false;
+        if (saved) notesState.textContent = "saved in the game's file";
       }}, "Save notes"), notesState));
 
     /* background: what others know, advice, which card to show */
@@ -548,7 +552,7 @@ const Clue = (() => {
       file.textContent = ng.toml;
       drawLog();
       if (document.activeElement !== notes && notesState.textContent !== "not saved yet") notes.value = data.notes || "";
-      if (ng.solve) {
+      if (ng.solve && !quiet) {
         const before = solved;
         solved = ng.solve;
         let diff = null;

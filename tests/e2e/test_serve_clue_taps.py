@@ -402,9 +402,12 @@ def test_a_whole_clue_game_by_taps(tmp_path, phone_browser):
         answer = game.check(done + 1)
 
         # notes: saved under `notes` in the file, shown after a reload; solve ignores them
+        line = d.find_element(By.ID, "learned-text").text
         d.find_element(By.ID, "notes").send_keys("Bob bluffs with the Rope")
         d.find_element(By.ID, "notes-save").click()
         wait(d, lambda d: tomllib.loads(path.read_text()).get("notes") == "Bob bluffs with the Rope", "the notes saved")
+        wait(d, lambda d: d.find_element(By.ID, "notes-state").text == "saved in the game's file", "the notes' state")
+        assert d.find_element(By.ID, "learned-text").text == line    # notes are not an event
         assert cli_solve(path)["sheet"] == answer["sheet"]
         d.refresh()
         wait(d, lambda d: d.find_element(By.ID, "notes").get_attribute("value") == "Bob bluffs with the Rope",

@@ -192,6 +192,7 @@ def load_document(data: Mapping[str, Any], *, file: str | None = None, viewer: s
     check_keys(section.data, game.all_keys(), file=file)
     title = section.string("title", None)
     file_viewer = section.string("viewer", None)
+    section.string("notes", None)  # free text for people: checked to be a string, then ignored
     claim_keys = ("text", "expect", *game.claim_key_names)
     claims = []
     for cs in section.sections("claim"):

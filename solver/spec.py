@@ -8,7 +8,7 @@ not only the keys read so far), and the help of ``sleuth games GAME``.
 >>> check_keys({"game": "toy", "size": 2, "sise": 3}, keys, file="t.toml")
 Traceback (most recent call last):
 ...
-sleuth.errors.PuzzleError: t.toml: sise: unknown key 'sise' (allowed: claim, game, size, title, viewer)
+sleuth.errors.PuzzleError: t.toml: sise: unknown key 'sise' (allowed: claim, game, notes, size, title, viewer)
 """
 
 from __future__ import annotations
@@ -115,7 +115,9 @@ def common_keys(claim_keys: Sequence[Key] = ()) -> tuple[Key, ...]:
             Key("title", "string", "a title, shown in the output", default="none"),
             Key("viewer", "string", "whose knowledge the results show (the --viewer option overrides it)",
                 default="as the game says"),
-            Key("claim", "array of tables", "deductions to verify (sleuth verify)", default="none", keys=claim))
+            Key("claim", "array of tables", "deductions to verify (sleuth verify)", default="none", keys=claim),
+            Key("notes", "string", "free notes of the players (the companion's notes box); every command ignores "
+                "them", default="none"))
 
 
 def object_schema(keys: Sequence[Key]) -> dict[str, Any]:

@@ -58,6 +58,13 @@ def main(argv: list[str]) -> int:
 
         def clue(d):
             wait(d, lambda d: d.find_elements(By.CSS_SELECTOR, "#sheet td[data-card]"), "the sheet")
+            if d.execute_script("return App.state.game.data.suggestion.length") == 18:  # one event by taps
+                for css in ('#s-by button[data-value="Ann"][aria-pressed="false"]', '#s-suspect [data-value="Peacock"]',
+                            '#s-weapon [data-value="Rope"]', '#s-room [data-value="Library"]',
+                            '#s-shown [data-value="Bob"]', '#s-seen [data-value="Rope"]', "#s-submit"):
+                    for chip in d.find_elements(By.CSS_SELECTOR, css):
+                        chip.click()
+                wait(d, lambda d: d.find_elements(By.ID, "learned-text"), "what the event taught")
             d.find_element(By.CSS_SELECTOR, '#sheet td[data-card="Rope"][data-place="Dan"] button').click()
             wait(d, lambda d: d.find_elements(By.CSS_SELECTOR, "#why [data-verdict]"), "why?")
             d.find_element(By.ID, "others-run").click()

@@ -30,6 +30,10 @@ GAME = Game(
             Key("by", "string", "the accusing player", required=True),
             Key("cards", "list of strings", _TRIPLE, required=True),
             Key("correct", "boolean", "whether the accusation was right", required=True))),
+        Key("log", "list of strings", "the events in play order, as the companion's log shows them: "
+            "`suggestion N`, `accusation N` (the Nth of its array) and `shown PLAYER: CARD` (a card of `hands` "
+            "shown to the viewer); every command ignores it, and events it does not list come after it",
+            default="by kind"),
     ),
     claims=("<player> holds <card>", "<player> lacks <card>", "envelope holds <card>", "envelope lacks <card>",
             "<player> knows the envelope|suspect|weapon|room", "<player> may know the envelope|suspect|weapon|room",
@@ -69,7 +73,7 @@ GAME = Game(
     help="sleuth.models.clue.state:deck_lines",
     kernels="sleuth.models.clue.counting:compile_kernels",
     templates="sleuth.models.clue.simulate:template",
-    companion=Companion(page=("static/clue.js",), info="sleuth.models.clue.companion:page_info",
+    companion=Companion(page=("static/clue.js", "static/clue.css"), info="sleuth.models.clue.companion:page_info",
                         warm="sleuth.models.clue.companion:warm"),
     experiments=(Experiment("clue", "sleuth.models.clue.experiment:main",
                             "benchmark: exact sheet, rules engine, probabilities"),),

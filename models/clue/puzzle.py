@@ -163,7 +163,7 @@ class CluePuzzle(Puzzle):
             text += "\n\nRules engine (the seed's rules; may know less than the exact sheet):\n"
             text += "\n".join("  " + f.text(game) for f in result.facts if f.rule != "observation")
         if counts is not None:
-            text += f"\n\nConsistent deals: {counts.total}\nMost likely envelopes:\n"
+            text += f"\n\nConsistent deals: {counts.total:,}\nMost likely envelopes:\n"
             text += "\n".join(f"  {decimal(row['p']):>8}  {row['suspect']}, {row['weapon']}, {row['room']}"
                               for row in fields["envelope_probabilities"][:5])
             rest = len(fields["envelope_probabilities"]) - 5

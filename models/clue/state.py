@@ -325,6 +325,8 @@ def read_state(doc: PuzzleDoc) -> ClueState:
         with mistakes.collect():
             if (one := _suggestion(ss, deck, cards, players, mistakes)) is not None:
                 suggestions.append(one)
+    if section.has("log"):  # the companion's play order: checked to be a list of strings, then ignored
+        section.array("log", str)
     accusations = []
     for acc in section.sections("accusation"):
         with mistakes.collect():

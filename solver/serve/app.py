@@ -162,7 +162,7 @@ def state_json(store: Store, name: str, solve: dict[str, Any] | None = None, puz
     return out
 
 
-EDITABLE_COMMON = ("title", "viewer", "claim")
+EDITABLE_COMMON = ("title", "viewer", "claim", "notes")
 
 
 def apply_ops(data: dict[str, Any], ops: Any) -> dict[str, Any]:

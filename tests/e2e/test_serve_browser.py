@@ -100,6 +100,13 @@ def assert_sheet_matches_file(driver, path: Path, events: int) -> None:
         assert (expected["envelope"][part] or "?") in envelope
 
 
+def choose(driver, group: str, value: str) -> None:
+    """Tap the chip ``value`` of a chip group unless it is already pressed."""
+    chip = driver.find_element(By.CSS_SELECTOR, f'#{group} button[data-value="{value}"]')
+    if chip.get_attribute("aria-pressed") != "true":
+        chip.click()
+
+
 def type_into(element, text: str) -> None:
     element.clear()
     element.send_keys(text)
@@ -122,12 +129,12 @@ def test_clue_game_through_the_page(tmp_path, browser):
         name = d.current_url.rsplit("/g/", 1)[1]
         path = folder / f"{name}.toml"
         assert_sheet_matches_file(d, path, 0)
-        for k, s in enumerate(source["suggestion"]):
-            Select(d.find_element(By.ID, "s-by")).select_by_value(s["by"])
-            for i, card in enumerate(s["cards"]):
-                type_into(d.find_element(By.ID, f"s-card{i}"), card)
-            Select(d.find_element(By.ID, "s-shown")).select_by_value(s.get("shown_by", ""))
-            Select(d.find_element(By.ID, "s-seen")).select_by_value(s.get("card", ""))
+        for k, s in enumerate(source["suggestion"]):  # typed cards here; tests/e2e/test_serve_clue_taps.py taps
+            choose(d, "s-by", s["by"])
+            type_into(d.find_element(By.ID, "s-typed"), ", ".join(s["cards"]))
+            choose(d, "s-shown", s.get("shown_by", "-"))
+            if "shown_by" in s:
+                choose(d, "s-seen", s.get("card", ""))
             d.find_element(By.ID, "s-submit").click()
             assert_sheet_matches_file(d, path, k + 1)
             no_page_error(d)
@@ -137,9 +144,8 @@ def test_clue_game_through_the_page(tmp_path, browser):
 
         # a typo is refused in the page, naming the field; the game is unchanged
         before = path.read_bytes()
-        type_into(d.find_element(By.ID, "s-card0"), "Scarlot")
-        d.find_element(By.ID, "s-card1").send_keys("Rope")
-        d.find_element(By.ID, "s-card2").send_keys("Hall")
+        type_into(d.find_element(By.ID, "s-typed"), "Scarlot, Rope, Hall")
+        choose(d, "s-shown", "-")
         d.find_element(By.ID, "s-submit").click()
         error = wait(d, lambda d: d.find_element(By.ID, "error").is_displayed() and d.find_element(By.ID, "error").text,
                      "the error line")
@@ -163,8 +169,8 @@ def test_clue_game_through_the_page(tmp_path, browser):
         assert_sheet_matches_file(d, path, total - 1)
 
         # edit an earlier event in the log: suggestion 1 without the card seen
-        d.find_element(By.CSS_SELECTOR, '#log li[data-index="0"] button').click()
-        Select(d.find_element(By.ID, "s-seen")).select_by_value("")
+        d.find_element(By.CSS_SELECTOR, '#log li[data-kind="suggestion"][data-index="0"] button').click()
+        choose(d, "s-seen", "")
         d.find_element(By.ID, "s-submit").click()
         wait(d, lambda d: "card" not in tomllib.loads(path.read_text())["suggestion"][0], "the edit saved")
         assert_sheet_matches_file(d, path, total - 1)

@@ -1,7 +1,10 @@
 """The table companion's HTTP API and pages (Starlette): the same calls the CLI makes, over JSON.
 
-Every route reads its input through the CLI's own reader (:func:`sleuth.puzzle.load_data`), so a bad form
-gets the CLI's one-line message (naming the field and what is allowed) and the game is left unchanged.
+Every request body is checked whole first (:mod:`.validate`: types, fields, strings, depth), then every
+change goes through the CLI's own reader (:func:`sleuth.puzzle.load_data`) and, when an answer is asked with it,
+that answer is computed, all before anything is saved: a refused request gets the one-line message naming the
+field and what is allowed, and the game and its history are left byte-identical.  Files a puzzle names (a word
+list) are read from the games folder only (:func:`sleuth.files.named_files_in`).
 """
 
 from __future__ import annotations
@@ -10,6 +13,8 @@ import contextlib
 import copy
 import json
 import secrets
+import sys
+import traceback
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from typing import Any
 from urllib.parse import parse_qs
@@ -25,16 +30,17 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from ..errors import PuzzleError, SleuthError
 from ..registry import all_games, find_game
 from ..limits import LimitReached
-from ..files import parse_text
+from ..files import named_files_in, parse_text
 from ..notes import NOTES
 from ..results import ClaimSpec
+from . import validate
 from .jobs import Jobs
 from .store import MAX_GAME_BYTES, Store, check, check_name
 
 MAX_BODY = MAX_GAME_BYTES + 64 * 1024  # a request body: a game upload and some room
 TIME_LIMIT = 30.0                      # seconds for an answer computed while the page waits
 JOB_LIMIT = 600.0                      # seconds for a background computation
-MAX_CLAIMS = 50
+MAX_CLAIMS = validate.MAX_CLAIMS
 TOKEN_COOKIE = "sleuth_token"
 STATIC = __package__ or "sleuth.serve"
 
@@ -104,7 +110,8 @@ class Guard:
 
 # -- reading requests -----------------------------------------------------------------------------------------
 
-async def body(request: Request) -> dict[str, Any]:
+async def body(request: Request, route: str) -> dict[str, Any]:
+    """The JSON body, checked whole against ``route``'s shape (:data:`validate.SHAPES`) before any use."""
     if request.headers.get("content-type", "").split(";")[0].strip().lower() != "application/json":
         raise BadRequest(415, "send JSON (Content-Type: application/json)")
     raw = await request.body()
@@ -114,18 +121,14 @@ async def body(request: Request) -> dict[str, Any]:
         raise BadRequest(400, "the request body is not valid JSON") from None
     if not isinstance(data, dict):
         raise BadRequest(400, "the request body must be a JSON object")
-    return data
+    return validate.check(route, data)
 
 
 def options_of(value: Any, place: str = "options") -> dict[str, Any]:
     """Command options as the CLI passes them (``--set key=value`` and flags): scalars under string keys."""
     if value is None:
         return {}
-    if not isinstance(value, dict) or not all(isinstance(k, str) for k in value):
-        raise PuzzleError("expected an object of options", place=place, allowed="{option: value}")
-    for k, v in value.items():
-        if not isinstance(v, (str, int, float, bool)) and v is not None:
-            raise PuzzleError("expected a string, number or true/false", place=f"{place}.{k}")
+    validate.scalar_map(value, place)
     return {k: v for k, v in value.items() if v is not None}
 
 
@@ -148,17 +151,32 @@ def run_solve(puzzle: Any, options: dict[str, Any]) -> dict[str, Any]:
         return {"game": puzzle.game, "status": "timeout", "error": f"stopped at a limit: {exc}"}
 
 
-def state_json(store: Store, name: str, solve: dict[str, Any] | None = None, puzzle: Any = None
+def state_json(store: Store, name: str, solve: dict[str, Any] | None = None, answer: Any = None
                ) -> dict[str, Any]:
-    """The game as the page shows it (its table, TOML, undo and redo depths), solved when ``solve`` is given."""
+    """The game as the page shows it (its table, TOML, undo and redo depths), with ``answer`` (already
+    computed) or else solved when ``solve`` is given."""
     history = store.history(name)
     data = store.data(name)
     out: dict[str, Any] = {"name": name, "game": data.get("game"), "data": data, "undo": len(history["undo"]),
                            "redo": len(history["redo"]), "toml": store.text(name)}
-    if solve is not None:
-        puzzle = puzzle or check(data, name)
-        out["solve"] = run_solve(puzzle, options_of(solve.get("options"), "solve.options"))
+    if answer is not None:
+        out["solve"] = answer
+    elif solve is not None:
+        out["solve"] = run_solve(check(data, name), options_of(solve.get("options"), "solve.options"))
     return out
+
+
+class Answer:
+    """The ``solve`` part of a request that changes the game, computed on the new game before it is saved
+    (:meth:`Store.change`'s ``before_save``): bad options refuse the change whole."""
+
+    def __init__(self, solve: dict[str, Any] | None) -> None:
+        self.options = None if solve is None else options_of(solve.get("options"), "solve.options")
+        self.value: dict[str, Any] | None = None
+
+    def __call__(self, puzzle: Any) -> None:
+        if self.options is not None:
+            self.value = run_solve(puzzle, self.options)
 
 
 EDITABLE_COMMON = ("title", "viewer", "claim")
@@ -226,16 +244,19 @@ def info_json(store: Store) -> dict[str, Any]:
 # -- the application ----------------------------------------------------------------------------------------------
 
 def create_app(store: Store | None = None, *, token: str | None = None, hosts: set[str] | None = None,
-               start: str | None = None) -> ASGIApp:
-    """The companion: pages, static assets and the JSON API over ``store`` (``start``: a game to open at /)."""
+               start: str | None = None, share: list[str] | None = None, jobs: Jobs | None = None) -> ASGIApp:
+    """The companion: pages, static assets and the JSON API over ``store`` (``start``: a game to open at /;
+    ``share``: the URLs a phone on the network can open, shown with their QR codes by ``GET /api/share``)."""
     store = store or Store()
-    jobs = Jobs()
+    jobs = jobs or Jobs()
+    links = list(share or [])
     NOTES.disabled = True  # notes travel in each answer's "notes", not to the server's terminal
 
     def api(handler: Callable[[Request], Awaitable[Any]]) -> Handler:
         async def run(request: Request) -> Response:
             try:
-                result = await handler(request)
+                with named_files_in(store.folder):  # a word list a puzzle names: from the games folder only
+                    result = await handler(request)
             except BadRequest as exc:
                 return error_response(exc.status, exc.message, **exc.extra)
             except KeyError:
@@ -246,8 +267,9 @@ def create_app(store: Store | None = None, *, token: str | None = None, hosts: s
                 return error_response(400, str(exc))
             except LimitReached as exc:
                 return error_response(503, f"stopped at a limit: {exc}")
-            except Exception as exc:  # a bug of sleuth: said as such, and the server keeps serving
-                return error_response(500, f"internal error: {type(exc).__name__}: {exc}")
+            except Exception as exc:  # a bug of sleuth: said as such (no server path), and the server keeps serving
+                traceback.print_exc(file=sys.stderr)
+                return error_response(500, f"internal error ({type(exc).__name__}); please report it")
             return result if isinstance(result, Response) else JSONResponse(result)
         return run
 
@@ -268,7 +290,7 @@ def create_app(store: Store | None = None, *, token: str | None = None, hosts: s
         return {"games": [g.to_json() for g in await run_in_threadpool(store.games)]}
 
     async def create(request: Request) -> Any:
-        data_in = await body(request)
+        data_in = await body(request, "create")
         name = data_in.get("name")
         if name is not None:
             check_name(name)
@@ -279,14 +301,9 @@ def create_app(store: Store | None = None, *, token: str | None = None, hosts: s
             data = parse_text(example.text(), example.ref)
             name = name or example.name
         elif "text" in data_in:
-            if not isinstance(data_in["text"], str):
-                raise PuzzleError("expected the file's text", place="text")
             data = parse_text(data_in["text"], str(data_in.get("filename") or "upload.toml"))
         else:
-            table = data_in.get("data")
-            if not isinstance(table, dict):
-                raise PuzzleError("expected a puzzle table", place="data", allowed="{game: ..., ...}")
-            data = table
+            data = data_in["data"]
         chosen = await run_in_threadpool(store.create, data, name)
         return JSONResponse(await run_in_threadpool(state_json, store, chosen), status_code=201)
 
@@ -313,40 +330,39 @@ def create_app(store: Store | None = None, *, token: str | None = None, hosts: s
 
     async def edit(request: Request) -> Any:
         name = game_name(request)
-        data_in = await body(request)
+        data_in = await body(request, "edit")
+        answer = Answer(data_in.get("solve"))
 
         def go() -> dict[str, Any]:
             with store.lock(name):
-                new = apply_ops(store.data(name), data_in.get("ops"))
-                puzzle = store.change(name, new)
-                return state_json(store, name, data_in.get("solve"), puzzle)
+                new = apply_ops(store.data(name), data_in["ops"])
+                store.change(name, new, before_save=answer)
+                return state_json(store, name, answer=answer.value)
         return await run_in_threadpool(go)
 
     def stepper(direction: str) -> Handler:
         async def step(request: Request) -> Any:
             name = game_name(request)
-            data_in = await body(request)
+            data_in = await body(request, "step")
+            answer = Answer(data_in.get("solve"))
 
             def go() -> dict[str, Any]:
                 with store.lock(name):
-                    if not store.step(name, direction):
+                    if not store.step(name, direction, before_save=answer):
                         raise BadRequest(409, f"nothing to {direction}")
-                    return state_json(store, name, data_in.get("solve"))
+                    return state_json(store, name, answer=answer.value)
             return await run_in_threadpool(go)
         return api(step)
 
     async def solve(request: Request) -> Any:
         name = game_name(request)
-        data_in = await body(request)
+        data_in = await body(request, "solve")
         return await run_in_threadpool(state_json, store, name, {"options": data_in.get("options")})
 
     async def verify(request: Request) -> Any:
         name = game_name(request)
-        data_in = await body(request)
-        texts = data_in.get("claims")
-        if not isinstance(texts, list) or not texts or len(texts) > MAX_CLAIMS \
-                or not all(isinstance(t, str) and t.strip() for t in texts):
-            raise PuzzleError("expected a list of claim texts", place="claims", allowed=f"1 to {MAX_CLAIMS} claims")
+        data_in = await body(request, "verify")
+        texts = data_in["claims"]
 
         def go() -> dict[str, Any]:
             puzzle = check(store.data(name), name)
@@ -360,7 +376,7 @@ def create_app(store: Store | None = None, *, token: str | None = None, hosts: s
 
     async def suggest(request: Request) -> Any:
         name = game_name(request)
-        data_in = await body(request)
+        data_in = await body(request, "suggest")
         opts = options_of(data_in.get("options"))
 
         def go() -> dict[str, Any]:
@@ -374,19 +390,33 @@ def create_app(store: Store | None = None, *, token: str | None = None, hosts: s
 
     async def start_job(request: Request) -> Any:
         name = game_name(request)
-        data_in = await body(request)
-        command = data_in.get("command")
-        if command not in ("solve", "suggest"):
-            raise PuzzleError(f"unknown command {command!r}", place="command", allowed="solve, suggest")
+        data_in = await body(request, "job")
+        command = data_in["command"]
         opts = options_of(data_in.get("options"))
         if data_in.get("method") is not None:
             opts["method"] = data_in["method"]
         text = await run_in_threadpool(store.text, name)
         check(parse_text(text, name), name)  # bad options are found by the child and reported by the job
-        job = jobs.start(name, text, command, opts, JOB_LIMIT)
+        job = jobs.start(name, text, command, opts, JOB_LIMIT, folder=store.folder)
         if job is None:
             raise BadRequest(429, "too many background computations: cancel one or wait")
         return JSONResponse(job.to_json(), status_code=202)
+
+    async def share_links(request: Request) -> Any:
+        from .share import qr_svg
+
+        if not links:
+            return {"urls": [], "note": "this companion serves this computer only (loopback): for a phone on "
+                                        "the same network, start it with sleuth serve --host 0.0.0.0"}
+        return {"urls": [{"url": u, "svg": await run_in_threadpool(qr_svg, u)} for u in links], "note": ""}
+
+    async def list_files(request: Request) -> Any:
+        return {"files": await run_in_threadpool(store.files)}
+
+    async def upload_file(request: Request) -> Any:
+        data_in = await body(request, "file")
+        saved = await run_in_threadpool(store.save_file, data_in["name"], data_in["text"])
+        return JSONResponse({"file": saved}, status_code=201)
 
     async def job_state(request: Request) -> Any:
         job = jobs.get(request.path_params["job"])
@@ -421,6 +451,9 @@ def create_app(store: Store | None = None, *, token: str | None = None, hosts: s
         Route("/api/games/{name}/jobs", api(start_job), methods=["POST"]),
         Route("/api/jobs/{job}", api(job_state), methods=["GET"]),
         Route("/api/jobs/{job}", api(job_cancel), methods=["DELETE"]),
+        Route("/api/share", api(share_links), methods=["GET"]),
+        Route("/api/files", api(list_files), methods=["GET"]),
+        Route("/api/files", api(upload_file), methods=["POST"]),
         Mount("/static", StaticFiles(packages=[(STATIC, "static")])),
         Route("/api/{rest:path}", api(not_found), methods=["GET", "POST", "PUT", "DELETE"]),
     ]

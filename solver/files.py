@@ -258,10 +258,13 @@ def read_named(spec: str, *, what: str, file: str | None, place: str, allowed: s
         fd = os.open(folder / spec, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
     except OSError:
         raise refused from None
-    with os.fdopen(fd, "rb") as fh:
-        if not stat.S_ISREG(os.fstat(fh.fileno()).st_mode):
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
             raise refused
-        raw = fh.read(MAX_FILE_BYTES + 1)
+        with os.fdopen(fd, "rb", closefd=False) as fh:
+            raw = fh.read(MAX_FILE_BYTES + 1)
+    finally:
+        os.close(fd)
     if len(raw) > MAX_FILE_BYTES:
         raise PuzzleError(f"{what} {spec!r} is larger than {MAX_FILE_BYTES} bytes", file=file, place=place)
     return raw, spec

@@ -23,7 +23,7 @@ def missing_extra() -> str | None:
     """The one line telling how to install the extra, or None when it is installed."""
     import importlib.util
 
-    for module in ("starlette", "uvicorn", "tomli_w"):
+    for module in ("starlette", "uvicorn", "tomli_w", "segno"):
         if importlib.util.find_spec(module) is None:
             return INSTALL
     return None

@@ -21,13 +21,14 @@ from urllib.parse import parse_qs
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from ..errors import PuzzleError, SleuthError
+from ..errors import PuzzleError, PuzzleErrors, SleuthError
 from ..registry import all_games, find_game
 from ..limits import LimitReached
 from ..files import named_files_in, parse_text
@@ -132,6 +133,16 @@ def options_of(value: Any, place: str = "options") -> dict[str, Any]:
     return {k: v for k, v in value.items() if v is not None}
 
 
+def typed(game: str, options: dict[str, Any], place: str) -> dict[str, Any]:
+    """``options`` with each flag of the game (``probabilities``) true or false, not any other value."""
+    spec = find_game(game, place="game")
+    for key, value in options.items():
+        option = spec.option(key)
+        if option is not None and option.kind == "flag" and not isinstance(value, bool):
+            raise PuzzleError("expected true or false", place=f"{place}.{key}", allowed="true, false")
+    return options
+
+
 def game_name(request: Request) -> str:
     return check_name(request.path_params["name"])
 
@@ -142,9 +153,9 @@ def report_json(report: Any) -> dict[str, Any]:
     return {**report.to_json(), "text": report.text}
 
 
-def run_solve(puzzle: Any, options: dict[str, Any]) -> dict[str, Any]:
+def run_solve(puzzle: Any, options: dict[str, Any], place: str = "options") -> dict[str, Any]:
     """``solve`` as the CLI runs it (a limit reached is an answer: labelled, not an error)."""
-    opts = {"time-limit": TIME_LIMIT, **options}
+    opts = {"time-limit": TIME_LIMIT, **typed(puzzle.game, options, place)}
     try:
         return report_json(puzzle.solve(options=opts))
     except LimitReached as exc:
@@ -162,7 +173,7 @@ def state_json(store: Store, name: str, solve: dict[str, Any] | None = None, ans
     if answer is not None:
         out["solve"] = answer
     elif solve is not None:
-        out["solve"] = run_solve(check(data, name), options_of(solve.get("options"), "solve.options"))
+        out["solve"] = run_solve(check(data, name), options_of(solve.get("options")))
     return out
 
 
@@ -176,7 +187,7 @@ class Answer:
 
     def __call__(self, puzzle: Any) -> None:
         if self.options is not None:
-            self.value = run_solve(puzzle, self.options)
+            self.value = run_solve(puzzle, self.options, "solve.options")
 
 
 EDITABLE_COMMON = ("title", "viewer", "claim")
@@ -261,6 +272,11 @@ def create_app(store: Store | None = None, *, token: str | None = None, hosts: s
                 return error_response(exc.status, exc.message, **exc.extra)
             except KeyError:
                 return error_response(404, "no such game in the games folder")
+            except PuzzleErrors as exc:  # several mistakes: the first in one line, all of them in "errors"
+                first = exc.errors[0]
+                more = f" (and {len(exc.errors) - 1} more)" if len(exc.errors) > 1 else ""
+                return error_response(400, str(first) + more, place=first.place, allowed=first.allowed,
+                                      errors=str(exc).splitlines())
             except PuzzleError as exc:
                 return error_response(400, str(exc), place=exc.place, allowed=exc.allowed)
             except SleuthError as exc:
@@ -382,7 +398,8 @@ def create_app(store: Store | None = None, *, token: str | None = None, hosts: s
         def go() -> dict[str, Any]:
             puzzle = check(store.data(name), name)
             try:
-                report = puzzle.suggest(method=data_in.get("method"), options={"time-limit": TIME_LIMIT, **opts})
+                report = puzzle.suggest(method=data_in.get("method"),
+                                        options={"time-limit": TIME_LIMIT, **typed(puzzle.game, opts, "options")})
             except LimitReached as exc:
                 return {"game": puzzle.game, "status": "timeout", "error": f"stopped at a limit: {exc}"}
             return report_json(report)
@@ -396,7 +413,7 @@ def create_app(store: Store | None = None, *, token: str | None = None, hosts: s
         if data_in.get("method") is not None:
             opts["method"] = data_in["method"]
         text = await run_in_threadpool(store.text, name)
-        check(parse_text(text, name), name)  # bad options are found by the child and reported by the job
+        typed(check(parse_text(text, name), name).game, opts, "options")  # others: found and reported by the job
         job = jobs.start(name, text, command, opts, JOB_LIMIT, folder=store.folder)
         if job is None:
             raise BadRequest(429, "too many background computations: cancel one or wait")
@@ -462,7 +479,13 @@ def create_app(store: Store | None = None, *, token: str | None = None, hosts: s
         yield
         jobs.stop_all()
 
-    app = Starlette(routes=routes, lifespan=lifespan)
+    async def http_error(request: Request, exc: Exception) -> Response:  # 405 and the like: JSON too
+        status = getattr(exc, "status_code", 400)
+        message = f"{request.method} is not allowed on this route" if status == 405 else str(
+            getattr(exc, "detail", "bad request"))
+        return error_response(status, message)
+
+    app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={HTTPException: http_error})
     app.state.jobs = jobs
     return Guard(app, token=token, hosts=hosts or set())
 

@@ -94,10 +94,16 @@ def url(address: str, port: int, path: str = "/", token: str | None = None) -> s
 
 
 def qr_svg(text: str) -> str:
-    """A QR code of ``text`` as a standalone SVG (black on white, a quiet zone of 4 modules)."""
+    """A QR code of ``text`` as a standalone SVG document (black on white, a quiet zone of 4 modules, one unit a
+    module: the page scales it)."""
+    import io
+
     import segno
 
-    return str(segno.make(text, error="m").svg_inline(scale=4, border=4, dark="#000", light="#fff"))
+    out = io.BytesIO()
+    segno.make_qr(text, error="m").save(out, kind="svg", scale=1, border=4, dark="#000", light="#fff",
+                                        xmldecl=False, svgns=True, nl=False)
+    return out.getvalue().decode("utf-8")
 
 
 def qr_terminal(text: str) -> str:
@@ -105,7 +111,7 @@ def qr_terminal(text: str) -> str:
     terminal shows it when its text is dark on a light background; inverted so that it scans either way."""
     import segno
 
-    matrix = [list(row) for row in segno.make(text, error="m").matrix]
+    matrix = [list(row) for row in segno.make_qr(text, error="m").matrix]
     border = 4
     width = len(matrix[0]) + 2 * border
     rows = [[0] * width for _ in range(border)] + [[0] * border + [int(v) for v in r] + [0] * border

@@ -12,12 +12,13 @@ from __future__ import annotations
 import contextlib
 import copy
 import json
+import re
 import secrets
 import sys
 import traceback
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from typing import Any
-from urllib.parse import parse_qs
+from urllib.parse import parse_qs, urlsplit, urlunsplit
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
@@ -44,6 +45,7 @@ JOB_LIMIT = 600.0                      # seconds for a background computation
 MAX_CLAIMS = validate.MAX_CLAIMS
 TOKEN_COOKIE = "sleuth_token"
 STATIC = __package__ or "sleuth.serve"
+SHARED_PATH = re.compile(r"^/(g/[A-Za-z0-9][A-Za-z0-9_-]{0,63})?$")  # a page a shared URL may open
 
 Handler = Callable[[Request], Awaitable[Response]]
 
@@ -422,10 +424,14 @@ def create_app(store: Store | None = None, *, token: str | None = None, hosts: s
     async def share_links(request: Request) -> Any:
         from .share import qr_svg
 
+        path = request.query_params.get("path", "/")
+        if not SHARED_PATH.match(path):
+            raise PuzzleError("expected / or /g/NAME", place="path", allowed="a page of the companion")
         if not links:
             return {"urls": [], "note": "this companion serves this computer only (loopback): for a phone on "
                                         "the same network, start it with sleuth serve --host 0.0.0.0"}
-        return {"urls": [{"url": u, "svg": await run_in_threadpool(qr_svg, u)} for u in links], "note": ""}
+        urls = [urlunsplit(urlsplit(u)._replace(path=path)) for u in links]
+        return {"urls": [{"url": u, "svg": await run_in_threadpool(qr_svg, u)} for u in urls], "note": ""}
 
     async def list_files(request: Request) -> Any:
         return {"files": await run_in_threadpool(store.files)}

@@ -65,7 +65,7 @@ def test_pages_and_assets_come_from_the_server(client):
     page = client.get("/")
     assert page.status_code == 200 and "/static/app.js" in page.text
     assert "http" not in page.text.replace("http-equiv", "")  # no CDN, no web font: every asset is local
-    for asset in ("app.js", "app.css", "clue.js", "words.js", "mascarade.js"):
+    for asset in ("app.js", "app.css", "clue.js", "words.js", "mascarade.js", "share.js"):
         r = client.get(f"/static/{asset}")
         assert r.status_code == 200 and "https://" not in r.text and "@import" not in r.text
     assert client.get("/g/anything").status_code == 200

@@ -188,5 +188,48 @@ def test_share_route(tmp_path):
     r = TestClient(create_app(store, hosts={"testserver"})).get("/api/share").json()
     assert r["urls"] == [] and "--host 0.0.0.0" in r["note"]
     link = "http://192.0.2.9:8765/?token=T"
-    r = TestClient(create_app(store, token="T", share=[link])).get("/api/share?token=T").json()
+    client = TestClient(create_app(store, token="T", share=[link]))
+    r = client.get("/api/share?token=T").json()
     assert [u["url"] for u in r["urls"]] == [link] and r["urls"][0]["svg"].startswith("<svg")
+    r = client.get("/api/share?token=T&path=/g/my-game").json()
+    assert [u["url"] for u in r["urls"]] == ["http://192.0.2.9:8765/g/my-game?token=T"]
+    for bad in ("/static/app.js", "//evil.example/", "/g/../x", "http://x/"):
+        r = client.get("/api/share", params={"token": "T", "path": bad})
+        assert r.status_code == 400 and "path" in r.json()["error"]
+
+
+def test_share_button_shows_the_qr_code_of_this_page(tmp_path):
+    """In Chromium at phone width, on a game's page served on 0.0.0.0: the Share button shows each URL of the
+    page and its QR code (decoded back by zbarimg), and nothing is fetched from another host."""
+    from urllib.parse import unquote
+
+    from sleuth.files import parse_text
+    from tests.conftest import PUZZLES
+    from tests.e2e.test_serve_browser import CHROMEDRIVER, CHROMIUM, make_driver, wait
+
+    if not (CHROMIUM and CHROMEDRIVER):
+        pytest.skip("Debian's chromium and chromium-driver are not installed")
+    from selenium.webdriver.common.by import By
+
+    if not addresses("0.0.0.0"):
+        pytest.skip("this machine has no network address but loopback")
+    store = Store(tmp_path / "games")
+    store.create(parse_text((PUZZLES / "epistemic" / "cheryl.toml").read_text(), "cheryl.toml"), "cheryl")
+    port = free_port("0.0.0.0")
+    with served(tmp_path / "games", "--host", "0.0.0.0", "--port", str(port), "cheryl") as (_, proc):
+        assert proc.stdout is not None
+        url = re.search(r"http://\S+", proc.stdout.readline()).group()  # type: ignore[union-attr]
+        driver = make_driver(tmp_path / "profile", 390, 844)
+        try:
+            driver.get(url)
+            wait(driver, lambda d: d.find_element(By.ID, "share").is_displayed(), "the Share button")
+            driver.find_element(By.ID, "share").click()
+            images = wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#share-box img"), "the QR codes")
+            captions = [c.text for c in driver.find_elements(By.CSS_SELECTOR, "#share-box figcaption")]
+            assert captions[0] == url and all("/g/cheryl?token=" in c for c in captions)
+            svg = unquote(images[0].get_attribute("src").split(",", 1)[1])
+            assert decode(svg_matrix(svg), tmp_path) == url
+            hosts = driver.execute_script("return performance.getEntriesByType('resource').map(e => e.name)")
+            assert all(h.startswith(url.split("/g/")[0]) or h.startswith("data:") for h in hosts), hosts
+        finally:
+            driver.quit()

@@ -60,8 +60,9 @@ def free_port(host: str) -> int:
 
 def resume(store: object, file: str) -> str:
     """The game to open for ``sleuth serve FILE``: a game of the folder by name or path, else a copy of FILE
-    imported into the folder (the user's file is never written)."""
-    from ..files import read_document
+    imported into the folder (the user's file is never written).  A file it names (a word list) must be in the
+    games folder, as the server will read it from there only."""
+    from ..files import named_files_in, read_document
     from ..puzzle import load_puzzle
     from .store import NAME, SUFFIX, Store
 
@@ -69,13 +70,14 @@ def resume(store: object, file: str) -> str:
     path = Path(file)
     if NAME.match(file) and store.exists(file):
         return file
-    if path.suffix == SUFFIX and path.resolve().parent == store.folder and NAME.match(path.stem):
-        load_puzzle(str(path))
-        return path.stem
-    load_puzzle(file)  # any error: the CLI's own message, exit 2
-    data = read_document(file)
-    return store.create(data, store.unused_name(path.stem if not file.startswith("example:") else
-                                                file.rsplit("/", 1)[-1]))
+    with named_files_in(store.folder):
+        if path.suffix == SUFFIX and path.resolve().parent == store.folder and NAME.match(path.stem):
+            load_puzzle(str(path))
+            return path.stem
+        load_puzzle(file)  # any error: the CLI's own message, exit 2
+        data = read_document(file)
+        return store.create(data, store.unused_name(path.stem if not file.startswith("example:") else
+                                                    file.rsplit("/", 1)[-1]))
 
 
 def banner(host: str, port: int, path: str, token: str | None, folder: Path, *, draw_qr: bool

@@ -346,3 +346,22 @@ def test_a_background_answer_reads_files_from_the_folder_only(store, tmp_path):
         assert inside.result is not None and "ABORT" not in json.dumps(inside.result)
     finally:
         jobs.stop_all()
+
+
+def test_serve_refuses_to_resume_a_game_whose_word_list_is_outside(tmp_path, monkeypatch):
+    """`sleuth serve FILE`: a word list FILE names must be in the games folder (where the server reads it),
+    said in one line at the start (exit 2); once copied there, the same file opens."""
+    from sleuth.serve import resume
+
+    from tests.conftest import run_cli
+
+    monkeypatch.setenv("SLEUTH_GAMES_DIR", str(tmp_path / "games"))
+    (tmp_path / "mots.txt").write_text(WORDS)
+    mine = tmp_path / "mine.toml"
+    mine.write_text('game = "wordle"\ndictionary = "mots.txt"\n')
+    r = run_cli(["serve", str(mine)])
+    assert r.code == 2 and "dictionary" in r.err and "games folder" in r.err and r.err.count("\n") == 1, r.err
+    store = Store(tmp_path / "games")
+    assert [p.name for p in store.folder.iterdir()] == []
+    (store.folder / "mots.txt").write_text(WORDS)
+    assert store.exists(resume(store, str(mine)))

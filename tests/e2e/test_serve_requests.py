@@ -33,13 +33,10 @@ WORDS = "crane\nslate\nplumb\ntrice\n"
 
 
 @pytest.fixture
-def store(tmp_path: Path) -> Store:
-    return Store(tmp_path / "games")
-
-
-@pytest.fixture
-def client(store: Store) -> TestClient:
-    return TestClient(create_app(store, hosts={"testserver"}))
+def api(tmp_path: Path) -> tuple[Store, TestClient]:
+    """A games folder, and a client of the companion over it."""
+    store = Store(tmp_path / "games")
+    return store, TestClient(create_app(store, hosts={"testserver"}))
 
 
 def snapshot(folder: Path) -> dict[str, bytes]:
@@ -102,9 +99,10 @@ ISSUE_CASES = [
 
 
 @pytest.mark.parametrize(("route", "body", "field"), ISSUE_CASES)
-def test_a_refused_change_changes_nothing(client, store, route, body, field):
+def test_a_refused_change_changes_nothing(api, route, body, field):
     """Each is refused with 400 naming the field; the game's file and its undo history stay byte-identical
     (the issue: a `solve` that is not an object answered 500 after saving the event)."""
+    store, client = api
     name = game_with_history(client)
     before = snapshot(store.folder)
     r = post_raw(client, f"/api/games/{name}/{route}", body)
@@ -116,7 +114,8 @@ def test_a_refused_change_changes_nothing(client, store, route, body, field):
     assert (state["undo"], state["redo"]) == (1, 1)
 
 
-def test_lone_surrogates_and_depth_refused_on_create(client, store):
+def test_lone_surrogates_and_depth_refused_on_create(api):
+    store, client = api
     for body, field in [({"data": {**SMALL, "players": ["Ann", "B\udc80b"]}}, "data.players[2]"),
                         ({"data": {**SMALL, "title": "\udfff"}}, "data.title"),
                         ({"data": SMALL, "name": "x\ud800"}, "name"),
@@ -135,8 +134,9 @@ def test_lone_surrogates_and_depth_refused_on_create(client, store):
     assert r.status_code == 400 and snapshot(store.folder) == {}
 
 
-def test_an_answer_asked_with_a_change_is_computed_before_it_is_saved(client, store):
+def test_an_answer_asked_with_a_change_is_computed_before_it_is_saved(api):
     """Good options with the change: saved, and the answer is the one of the saved game."""
+    store, client = api
     name = game_with_history(client)
     r = client.post(f"/api/games/{name}/edit", json={"ops": [APPEND], "solve": {"options": {"probabilities": True}}})
     assert r.status_code == 200 and r.json()["solve"]["status"] == "ok" and "probabilities" in r.json()["solve"]
@@ -268,9 +268,10 @@ def wordle(dictionary: str) -> dict[str, Any]:
     return {"game": "wordle", "dictionary": dictionary}
 
 
-def test_a_dictionary_outside_the_games_folder_is_refused(client, store, tmp_path, monkeypatch):
+def test_a_dictionary_outside_the_games_folder_is_refused(api, tmp_path, monkeypatch):
     """Any path (absolute, relative, `..`, `~`, a symbolic link planted in the folder) is refused with one line
     that names no server path and says the same whether the file exists or not."""
+    store, client = api
     secret = tmp_path / "secret.txt"
     secret.write_text("abort\nmoney\n")
     (store.folder / "link.txt").symlink_to(secret)
@@ -293,7 +294,8 @@ def test_a_dictionary_outside_the_games_folder_is_refused(client, store, tmp_pat
     assert messages["secret.txt"] == messages["nothing.txt"]
 
 
-def test_an_uploaded_word_list_is_read_from_the_folder(client, store, tmp_path):
+def test_an_uploaded_word_list_is_read_from_the_folder(api, tmp_path):
+    store, client = api
     r = client.post("/api/files", json={"name": "mots.txt", "text": WORDS})
     assert r.status_code == 201 and r.json() == {"file": "mots.txt"}
     assert client.get("/api/files").json() == {"files": ["mots.txt"]}
@@ -319,9 +321,10 @@ def test_an_uploaded_word_list_is_read_from_the_folder(client, store, tmp_path):
     assert (store.folder / "mots.txt").read_text() == WORDS
 
 
-def test_a_background_answer_reads_files_from_the_folder_only(store, tmp_path):
+def test_a_background_answer_reads_files_from_the_folder_only(api, tmp_path):
     """The child process of a background answer is confined too (a game file dropped into the folder that
     names a path outside is refused there, not read)."""
+    store, client = api
     import time
 
     from sleuth.serve.jobs import Jobs

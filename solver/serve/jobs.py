@@ -44,8 +44,11 @@ def _child(conn: Connection, text: str, name: str, command: str, options: dict[s
         conn.send({"result": result})
     except (SleuthError, LimitReached) as exc:
         conn.send({"error": str(exc)})
-    except Exception as exc:  # reported to the page; the server keeps serving
-        conn.send({"error": f"internal error: {type(exc).__name__}: {exc}"})
+    except Exception as exc:  # reported to the page without the details (a path of the server); the server
+        import traceback       # keeps serving, and its terminal gets the traceback
+
+        traceback.print_exc()
+        conn.send({"error": f"internal error ({type(exc).__name__}); please report it"})
     finally:
         conn.close()
 

@@ -188,7 +188,10 @@ class Store:
         path = self.path(name)
         if not path.is_file():
             raise KeyError(name)
-        return read_bounded(str(path), MAX_GAME_BYTES).decode("utf-8")
+        try:
+            return read_bounded(str(path), MAX_GAME_BYTES).decode("utf-8")
+        except PuzzleError as exc:  # said with the game's name, not the server's path
+            raise PuzzleError(exc.message, file=name + SUFFIX) from None
 
     def data(self, name: str) -> dict[str, Any]:
         """The game's table (its tables inside are shared with the cache: copy before changing them)."""

@@ -366,7 +366,7 @@ def create_app(store: Store | None = None, *, token: str | None = None, hosts: s
 
             def go() -> dict[str, Any]:
                 with store.lock(name):
-                    if not store.step(name, direction, before_save=answer):
+                    if not store.step(name, direction, before_save=answer if answer.options is not None else None):
                         raise BadRequest(409, f"nothing to {direction}")
                     return state_json(store, name, answer=answer.value)
             return await run_in_threadpool(go)

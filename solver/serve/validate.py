@@ -13,7 +13,9 @@ sleuth.errors.PuzzleError: solve: expected an object (allowed: {"options": {...}
 
 from __future__ import annotations
 
+import json
 import math
+import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -28,9 +30,16 @@ OP_KINDS = ("append", "replace", "delete", "set", "unset")
 Shape = Callable[[Any, str], None]
 
 
+_BARE_KEY = re.compile(r"^[\w-]{1,40}$")
+
+
 def _where(place: str, key: str | int) -> str:
+    """``place`` one level down: ``ops[2]`` (counted from 1), ``solve.options``, or a key that is not a plain
+    name as JSON writes it (one line, ASCII, shortened)."""
     if isinstance(key, int):
         return f"{place}[{key + 1}]"
+    if not _BARE_KEY.match(key):
+        key = json.dumps(key[:40])
     return f"{place}.{key}" if place else key
 
 

@@ -93,7 +93,7 @@ def banner(host: str, port: int, path: str, token: str | None, folder: Path, *, 
         return [link], [f"sleuth companion: {link}{tail}"]
     found = addresses(host)
     if not found:
-        link = url("127.0.0.1", port, path, token)
+        link = url("::1" if ":" in host else "127.0.0.1", port, path, token)
         return [link], [f"sleuth companion: {link}{tail}",
                         f"sleuth companion: no network address of this machine serves {host} "
                         "(a phone cannot reach it; is the network up?)"]

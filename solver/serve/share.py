@@ -68,17 +68,16 @@ def reachable(address: str) -> bool:
 
 def addresses(host: str) -> list[str]:
     """The addresses a phone can use for a server bound to ``host``: for ``0.0.0.0`` every IPv4 address of this
-    machine's interfaces, for ``::`` the IPv6 ones too, for one address that address, for a name what it
-    resolves to; loopback, link-local and unspecified ones left out, duplicates once, in interface order."""
+    machine's interfaces, for ``::`` every IPv6 one (the server's socket is IPv6 only, as asyncio makes it),
+    for one address that address, for a name what it resolves to; loopback, link-local and unspecified ones
+    left out, duplicates once, in interface order."""
     bare = host.strip("[]")
     try:
         ip = ipaddress.ip_address(bare)
     except ValueError:
         ip = None
     if ip is not None and ip.is_unspecified:
-        found = _ipv4_of_interfaces() or _fallback()
-        if ip.version == 6:
-            found += _ipv6_of_interfaces()
+        found = _ipv6_of_interfaces() if ip.version == 6 else _ipv4_of_interfaces() or _fallback()
     elif ip is not None:
         found = [str(ip)]
     else:

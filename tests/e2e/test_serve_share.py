@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import re
 import shutil
@@ -86,9 +87,9 @@ def test_terminal_and_page_qr_codes_decode_to_the_url(tmp_path):
 
 
 def test_addresses_never_unspecified_or_loopback():
-    for host in ("0.0.0.0", "::"):
+    for host, version in (("0.0.0.0", 4), ("::", 6)):
         found = addresses(host)
-        assert all(reachable(a) and a not in ("0.0.0.0", "::") for a in found)
+        assert all(reachable(a) and ipaddress.ip_address(a).version == version for a in found)
         for a in found:  # each is an address of this machine: a socket can be bound to it
             with socket.socket(socket.AF_INET6 if ":" in a else socket.AF_INET) as s:
                 s.bind((a, 0))
@@ -134,27 +135,33 @@ def fetch(url: str) -> int:
         return int(exc.code)
 
 
-def test_lan_urls_are_live_when_printed_and_their_qr_codes_decode(tmp_path):
-    """Started on 0.0.0.0: each URL line names an address of this machine with the token, answers at the
-    first connection made right after the line is read, and its terminal QR code decodes to it; the page's
+@pytest.mark.parametrize("host", ["0.0.0.0", "::"])
+def test_lan_urls_are_live_when_printed_and_their_qr_codes_decode(tmp_path, host):
+    """Started on 0.0.0.0 (or ::): each URL line names an address of this machine with the token, answers at
+    the first connection made right after the line is read, and its terminal QR code decodes to it; the page's
     /api/share gives the same URLs with QR codes that decode to them; without the token: 403."""
-    port = free_port("0.0.0.0")
-    with served(tmp_path / "games", "--host", "0.0.0.0", "--port", str(port)) as (_, proc):
+    try:
+        port = free_port(host)
+    except OSError:
+        pytest.skip(f"this machine cannot listen on {host}")
+    with served(tmp_path / "games", "--host", host, "--port", str(port)) as (_, proc):
         assert proc.stdout is not None
         first = proc.stdout.readline()
         url = re.search(r"http://\S+", first)
         assert url, first + (proc.stderr.read() if proc.stderr else "")
         assert fetch(url.group()) == 200  # at once: printed only once the server accepts connections
-        assert "0.0.0.0" not in first
-        expected = addresses("0.0.0.0")
+        assert "0.0.0.0" not in first and "[::]" not in first
+        expected = addresses(host)
         if not expected:
-            assert "127.0.0.1" in first and "no network address" in proc.stdout.readline()
+            assert ("[::1]" if ":" in host else "127.0.0.1") in first
+            assert "no network address" in proc.stdout.readline()
             return
         urls = [url.group()]
         for _ in expected[1:]:
             urls.append(re.search(r"http://\S+", proc.stdout.readline()).group())  # type: ignore[union-attr]
         token = re.search(r"token=([\w-]+)", urls[0]).group(1)  # type: ignore[union-attr]
-        assert urls == [f"http://{a}:{port}/?token={token}" for a in expected]
+        assert len(token) >= 20
+        assert urls == [f"http://{f'[{a}]' if ':' in a else a}:{port}/?token={token}" for a in expected]
         for u in urls:
             assert fetch(u) == 200
             assert fetch(u.split("?")[0] + "api/games") == 403

@@ -156,7 +156,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = command("serve", "the table companion: a local web page to play along with a live game")
     p.add_argument("file", nargs="?", help="a game to resume (a puzzle file; copied into the games folder)")
-    p.add_argument("--host", default="127.0.0.1", help="address to serve on (not loopback: the URL carries a token)")
+    p.add_argument("--host", default="127.0.0.1", help="address to serve on (not loopback, e.g. 0.0.0.0: one URL "
+                   "per address of this machine, each with a token and a QR code, for a phone on the network)")
     p.add_argument("--port", type=int, help="port (default 8765, or a free one when taken)")
     p.add_argument("--open", action="store_true", help="open the page in a browser")
 

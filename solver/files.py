@@ -14,7 +14,10 @@ import select
 import stat
 import sys
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
+from pathlib import Path
 from typing import Any
 
 from .errors import PuzzleError
@@ -209,3 +212,59 @@ def check_limits(data: Mapping[str, Any], name: str | None = None) -> None:
                 stack.append((v, f"{place}.{key}" if place else key, depth + 1))
 
 
+
+
+# -- files a puzzle names (a word list): read where the caller allows ----------------------------------------
+
+_NAMED_FOLDER: ContextVar[Path | None] = ContextVar("sleuth_named_files_folder", default=None)
+NAMED_FILE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,79}$")  # a bare file name, not hidden, no path
+
+
+@contextmanager
+def named_files_in(folder: Path) -> Iterator[None]:
+    """Within the block (this thread or task), a file a puzzle names is read only from ``folder``, by its bare
+    name (:func:`read_named`): how ``sleuth serve`` keeps every request inside its games folder."""
+    token = _NAMED_FOLDER.set(Path(folder))
+    try:
+        yield
+    finally:
+        _NAMED_FOLDER.reset(token)
+
+
+def read_named(spec: str, *, what: str, file: str | None, place: str, allowed: str, bundled: str
+               ) -> tuple[bytes, str]:
+    """The bytes of a file that a puzzle's key names (``what``: "word list"), and the name to show for it.
+
+    Every game reads such a file through here.  Normally ``spec`` is a path, relative to the folder of the
+    puzzle ``file``.  Inside :func:`named_files_in` it must be the name of a regular file directly in that
+    folder (no path, no symbolic link), and a refusal names neither the folder nor whether a file exists
+    elsewhere.  ``allowed`` says what the key takes, ``bundled`` the names the game resolves itself.
+    """
+    folder = _NAMED_FOLDER.get()
+    if folder is None:
+        path = Path(spec).expanduser()
+        if not path.is_absolute() and file:
+            path = Path(file).resolve().parent / path
+        try:
+            return read_bounded(str(path)), str(path)
+        except PuzzleError as exc:
+            raise PuzzleError(f"{what} {str(path)!r} {exc.message}", file=file, place=place,
+                              allowed=allowed) from None
+    refused = PuzzleError(f"{what} {spec[:80]!r} is not a file of the games folder", file=file, place=place,
+                          allowed=f"{bundled}, or the name of a file uploaded into the games folder")
+    if not NAMED_FILE.match(spec):
+        raise refused
+    try:
+        fd = os.open(folder / spec, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+    except OSError:
+        raise refused from None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise refused
+        with os.fdopen(fd, "rb", closefd=False) as fh:
+            raw = fh.read(MAX_FILE_BYTES + 1)
+    finally:
+        os.close(fd)
+    if len(raw) > MAX_FILE_BYTES:
+        raise PuzzleError(f"{what} {spec!r} is larger than {MAX_FILE_BYTES} bytes", file=file, place=place)
+    return raw, spec

@@ -26,7 +26,7 @@ import numpy as np
 
 from sleuth import cache
 from sleuth.errors import PuzzleError, SleuthError
-from sleuth.files import read_bounded
+from sleuth.files import read_named
 
 ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 _LIGATURE_PAIRS = (("Œ", "OE"), ("œ", "OE"), ("Æ", "AE"), ("æ", "AE"), ("ß", "SS"))
@@ -210,16 +210,11 @@ def wordle() -> WordList:
 
 
 def from_file(path: str, *, file: str | None = None, place: str = "dictionary") -> WordList:
-    """A UTF-8 word list, one word per line; the path is relative to the puzzle file's folder."""
-    p = Path(path).expanduser()
-    if not p.is_absolute() and file:
-        p = Path(file).resolve().parent / p
-    try:
-        raw = read_bounded(str(p))
-    except PuzzleError as exc:
-        raise PuzzleError(f"word list {str(p)!r} {exc.message}", file=file, place=place,
-                          allowed="fr, wordle, or a path to a UTF-8 file with one word per line") from None
-    return _parse_file(raw, str(p), file, place)
+    """A UTF-8 word list, one word per line; the path is relative to the puzzle file's folder (read through
+    :func:`sleuth.files.read_named`, so that ``sleuth serve`` reads it only from its games folder)."""
+    raw, name = read_named(path, what="word list", file=file, place=place, bundled="fr, wordle",
+                           allowed="fr, wordle, or a path to a UTF-8 file with one word per line")
+    return _parse_file(raw, name, file, place)
 
 
 @lru_cache(maxsize=16)

@@ -1,7 +1,10 @@
 """The table companion's HTTP API and pages (Starlette): the same calls the CLI makes, over JSON.
 
-Every route reads its input through the CLI's own reader (:func:`sleuth.puzzle.load_data`), so a bad form
-gets the CLI's one-line message (naming the field and what is allowed) and the game is left unchanged.
+Every request body is checked whole first (:mod:`.validate`: types, fields, strings, depth), then every
+change goes through the CLI's own reader (:func:`sleuth.puzzle.load_data`) and, when an answer is asked with it,
+that answer is computed, all before anything is saved: a refused request gets the one-line message naming the
+field and what is allowed, and the game and its history are left byte-identical.  Files a puzzle names (a word
+list) are read from the games folder only (:func:`sleuth.files.named_files_in`).
 """
 
 from __future__ import annotations
@@ -9,25 +12,30 @@ from __future__ import annotations
 import contextlib
 import copy
 import json
+import re
 import secrets
+import sys
+import traceback
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from typing import Any
-from urllib.parse import parse_qs
+from urllib.parse import parse_qs, urlsplit, urlunsplit
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from ..errors import PuzzleError, SleuthError
+from ..errors import PuzzleError, PuzzleErrors, SleuthError
 from ..registry import find_game
 from ..limits import LimitReached
-from ..files import parse_text
+from ..files import named_files_in, parse_text
 from ..notes import NOTES
 from ..results import ClaimSpec
+from . import validate
 from .jobs import Jobs
 from .pages import PREFIX, games_json, page_file
 from .store import MAX_GAME_BYTES, Store, check, check_name
@@ -35,9 +43,10 @@ from .store import MAX_GAME_BYTES, Store, check, check_name
 MAX_BODY = MAX_GAME_BYTES + 64 * 1024  # a request body: a game upload and some room
 TIME_LIMIT = 30.0                      # seconds for an answer computed while the page waits
 JOB_LIMIT = 600.0                      # seconds for a background computation
-MAX_CLAIMS = 50
+MAX_CLAIMS = validate.MAX_CLAIMS
 TOKEN_COOKIE = "sleuth_token"
 STATIC = __package__ or "sleuth.serve"
+SHARED_PATH = re.compile(r"^/(g/[A-Za-z0-9][A-Za-z0-9_-]{0,63})?$")  # a page a shared URL may open
 
 Handler = Callable[[Request], Awaitable[Response]]
 
@@ -105,7 +114,8 @@ class Guard:
 
 # -- reading requests -----------------------------------------------------------------------------------------
 
-async def body(request: Request) -> dict[str, Any]:
+async def body(request: Request, route: str) -> dict[str, Any]:
+    """The JSON body, checked whole against ``route``'s shape (:data:`validate.SHAPES`) before any use."""
     if request.headers.get("content-type", "").split(";")[0].strip().lower() != "application/json":
         raise BadRequest(415, "send JSON (Content-Type: application/json)")
     raw = await request.body()
@@ -115,19 +125,25 @@ async def body(request: Request) -> dict[str, Any]:
         raise BadRequest(400, "the request body is not valid JSON") from None
     if not isinstance(data, dict):
         raise BadRequest(400, "the request body must be a JSON object")
-    return data
+    return validate.check(route, data)
 
 
 def options_of(value: Any, place: str = "options") -> dict[str, Any]:
     """Command options as the CLI passes them (``--set key=value`` and flags): scalars under string keys."""
     if value is None:
         return {}
-    if not isinstance(value, dict) or not all(isinstance(k, str) for k in value):
-        raise PuzzleError("expected an object of options", place=place, allowed="{option: value}")
-    for k, v in value.items():
-        if not isinstance(v, (str, int, float, bool)) and v is not None:
-            raise PuzzleError("expected a string, number or true/false", place=f"{place}.{k}")
+    validate.scalar_map(value, place)
     return {k: v for k, v in value.items() if v is not None}
+
+
+def typed(game: str, options: dict[str, Any], place: str) -> dict[str, Any]:
+    """``options`` with each flag of the game (``probabilities``) true or false, not any other value."""
+    spec = find_game(game, place="game")
+    for key, value in options.items():
+        option = spec.option(key)
+        if option is not None and option.kind == "flag" and not isinstance(value, bool):
+            raise PuzzleError("expected true or false", place=f"{place}.{key}", allowed="true, false")
+    return options
 
 
 def game_name(request: Request) -> str:
@@ -140,26 +156,41 @@ def report_json(report: Any) -> dict[str, Any]:
     return {**report.to_json(), "text": report.text}
 
 
-def run_solve(puzzle: Any, options: dict[str, Any]) -> dict[str, Any]:
+def run_solve(puzzle: Any, options: dict[str, Any], place: str = "options") -> dict[str, Any]:
     """``solve`` as the CLI runs it (a limit reached is an answer: labelled, not an error)."""
-    opts = {"time-limit": TIME_LIMIT, **options}
+    opts = {"time-limit": TIME_LIMIT, **typed(puzzle.game, options, place)}
     try:
         return report_json(puzzle.solve(options=opts))
     except LimitReached as exc:
         return {"game": puzzle.game, "status": "timeout", "error": f"stopped at a limit: {exc}"}
 
 
-def state_json(store: Store, name: str, solve: dict[str, Any] | None = None, puzzle: Any = None
+def state_json(store: Store, name: str, solve: dict[str, Any] | None = None, answer: Any = None
                ) -> dict[str, Any]:
-    """The game as the page shows it (its table, TOML, undo and redo depths), solved when ``solve`` is given."""
+    """The game as the page shows it (its table, TOML, undo and redo depths), with ``answer`` (already
+    computed) or else solved when ``solve`` is given."""
     history = store.history(name)
     data = store.data(name)
     out: dict[str, Any] = {"name": name, "game": data.get("game"), "data": data, "undo": len(history["undo"]),
                            "redo": len(history["redo"]), "toml": store.text(name)}
-    if solve is not None:
-        puzzle = puzzle or check(data, name)
-        out["solve"] = run_solve(puzzle, options_of(solve.get("options"), "solve.options"))
+    if answer is not None:
+        out["solve"] = answer
+    elif solve is not None:
+        out["solve"] = run_solve(check(data, name), options_of(solve.get("options")))
     return out
+
+
+class Answer:
+    """The ``solve`` part of a request that changes the game, computed on the new game before it is saved
+    (:meth:`Store.change`'s ``before_save``): bad options refuse the change whole."""
+
+    def __init__(self, solve: dict[str, Any] | None) -> None:
+        self.options = None if solve is None else options_of(solve.get("options"), "solve.options")
+        self.value: dict[str, Any] | None = None
+
+    def __call__(self, puzzle: Any) -> None:
+        if self.options is not None:
+            self.value = run_solve(puzzle, self.options, "solve.options")
 
 
 EDITABLE_COMMON = ("title", "viewer", "claim", "notes")
@@ -218,28 +249,37 @@ def info_json(store: Store) -> dict[str, Any]:
 # -- the application ----------------------------------------------------------------------------------------------
 
 def create_app(store: Store | None = None, *, token: str | None = None, hosts: set[str] | None = None,
-               start: str | None = None) -> ASGIApp:
-    """The companion: pages, static assets and the JSON API over ``store`` (``start``: a game to open at /)."""
+               start: str | None = None, share: list[str] | None = None, jobs: Jobs | None = None) -> ASGIApp:
+    """The companion: pages, static assets and the JSON API over ``store`` (``start``: a game to open at /;
+    ``share``: the URLs a phone on the network can open, shown with their QR codes by ``GET /api/share``)."""
     store = store or Store()
-    jobs = Jobs()
+    jobs = jobs or Jobs()
+    links = list(share or [])
     NOTES.disabled = True  # notes travel in each answer's "notes", not to the server's terminal
 
     def api(handler: Callable[[Request], Awaitable[Any]]) -> Handler:
         async def run(request: Request) -> Response:
             try:
-                result = await handler(request)
+                with named_files_in(store.folder):  # a word list a puzzle names: from the games folder only
+                    result = await handler(request)
             except BadRequest as exc:
                 return error_response(exc.status, exc.message, **exc.extra)
             except KeyError:
                 return error_response(404, "no such game in the games folder")
+            except PuzzleErrors as exc:  # several mistakes: the first in one line, all of them in "errors"
+                first = exc.errors[0]
+                more = f" (and {len(exc.errors) - 1} more)" if len(exc.errors) > 1 else ""
+                return error_response(400, str(first) + more, place=first.place, allowed=first.allowed,
+                                      errors=str(exc).splitlines())
             except PuzzleError as exc:
                 return error_response(400, str(exc), place=exc.place, allowed=exc.allowed)
             except SleuthError as exc:
                 return error_response(400, str(exc))
             except LimitReached as exc:
                 return error_response(503, f"stopped at a limit: {exc}")
-            except Exception as exc:  # a bug of sleuth: said as such, and the server keeps serving
-                return error_response(500, f"internal error: {type(exc).__name__}: {exc}")
+            except Exception as exc:  # a bug of sleuth: said as such (no server path), and the server keeps serving
+                traceback.print_exc(file=sys.stderr)
+                return error_response(500, f"internal error ({type(exc).__name__}); please report it")
             return result if isinstance(result, Response) else JSONResponse(result)
         return run
 
@@ -260,7 +300,7 @@ def create_app(store: Store | None = None, *, token: str | None = None, hosts: s
         return {"games": [g.to_json() for g in await run_in_threadpool(store.games)]}
 
     async def create(request: Request) -> Any:
-        data_in = await body(request)
+        data_in = await body(request, "create")
         name = data_in.get("name")
         if name is not None:
             check_name(name)
@@ -271,14 +311,9 @@ def create_app(store: Store | None = None, *, token: str | None = None, hosts: s
             data = parse_text(example.text(), example.ref)
             name = name or example.name
         elif "text" in data_in:
-            if not isinstance(data_in["text"], str):
-                raise PuzzleError("expected the file's text", place="text")
             data = parse_text(data_in["text"], str(data_in.get("filename") or "upload.toml"))
         else:
-            table = data_in.get("data")
-            if not isinstance(table, dict):
-                raise PuzzleError("expected a puzzle table", place="data", allowed="{game: ..., ...}")
-            data = table
+            data = data_in["data"]
         chosen = await run_in_threadpool(store.create, data, name)
         return JSONResponse(await run_in_threadpool(state_json, store, chosen), status_code=201)
 
@@ -305,40 +340,39 @@ def create_app(store: Store | None = None, *, token: str | None = None, hosts: s
 
     async def edit(request: Request) -> Any:
         name = game_name(request)
-        data_in = await body(request)
+        data_in = await body(request, "edit")
+        answer = Answer(data_in.get("solve"))
 
         def go() -> dict[str, Any]:
             with store.lock(name):
-                new = apply_ops(store.data(name), data_in.get("ops"))
-                puzzle = store.change(name, new)
-                return state_json(store, name, data_in.get("solve"), puzzle)
+                new = apply_ops(store.data(name), data_in["ops"])
+                store.change(name, new, before_save=answer)
+                return state_json(store, name, answer=answer.value)
         return await run_in_threadpool(go)
 
     def stepper(direction: str) -> Handler:
         async def step(request: Request) -> Any:
             name = game_name(request)
-            data_in = await body(request)
+            data_in = await body(request, "step")
+            answer = Answer(data_in.get("solve"))
 
             def go() -> dict[str, Any]:
                 with store.lock(name):
-                    if not store.step(name, direction):
+                    if not store.step(name, direction, before_save=answer if answer.options is not None else None):
                         raise BadRequest(409, f"nothing to {direction}")
-                    return state_json(store, name, data_in.get("solve"))
+                    return state_json(store, name, answer=answer.value)
             return await run_in_threadpool(go)
         return api(step)
 
     async def solve(request: Request) -> Any:
         name = game_name(request)
-        data_in = await body(request)
+        data_in = await body(request, "solve")
         return await run_in_threadpool(state_json, store, name, {"options": data_in.get("options")})
 
     async def verify(request: Request) -> Any:
         name = game_name(request)
-        data_in = await body(request)
-        texts = data_in.get("claims")
-        if not isinstance(texts, list) or not texts or len(texts) > MAX_CLAIMS \
-                or not all(isinstance(t, str) and t.strip() for t in texts):
-            raise PuzzleError("expected a list of claim texts", place="claims", allowed=f"1 to {MAX_CLAIMS} claims")
+        data_in = await body(request, "verify")
+        texts = data_in["claims"]
 
         def go() -> dict[str, Any]:
             puzzle = check(store.data(name), name)
@@ -352,13 +386,14 @@ def create_app(store: Store | None = None, *, token: str | None = None, hosts: s
 
     async def suggest(request: Request) -> Any:
         name = game_name(request)
-        data_in = await body(request)
+        data_in = await body(request, "suggest")
         opts = options_of(data_in.get("options"))
 
         def go() -> dict[str, Any]:
             puzzle = check(store.data(name), name)
             try:
-                report = puzzle.suggest(method=data_in.get("method"), options={"time-limit": TIME_LIMIT, **opts})
+                report = puzzle.suggest(method=data_in.get("method"),
+                                        options={"time-limit": TIME_LIMIT, **typed(puzzle.game, opts, "options")})
             except LimitReached as exc:
                 return {"game": puzzle.game, "status": "timeout", "error": f"stopped at a limit: {exc}"}
             return report_json(report)
@@ -366,19 +401,37 @@ def create_app(store: Store | None = None, *, token: str | None = None, hosts: s
 
     async def start_job(request: Request) -> Any:
         name = game_name(request)
-        data_in = await body(request)
-        command = data_in.get("command")
-        if command not in ("solve", "suggest"):
-            raise PuzzleError(f"unknown command {command!r}", place="command", allowed="solve, suggest")
+        data_in = await body(request, "job")
+        command = data_in["command"]
         opts = options_of(data_in.get("options"))
         if data_in.get("method") is not None:
             opts["method"] = data_in["method"]
         text = await run_in_threadpool(store.text, name)
-        check(parse_text(text, name), name)  # bad options are found by the child and reported by the job
-        job = jobs.start(name, text, command, opts, JOB_LIMIT)
+        typed(check(parse_text(text, name), name).game, opts, "options")  # others: found and reported by the job
+        job = jobs.start(name, text, command, opts, JOB_LIMIT, folder=store.folder)
         if job is None:
             raise BadRequest(429, "too many background computations: cancel one or wait")
         return JSONResponse(job.to_json(), status_code=202)
+
+    async def share_links(request: Request) -> Any:
+        from .share import qr_svg
+
+        path = request.query_params.get("path", "/")
+        if not SHARED_PATH.match(path):
+            raise PuzzleError("expected / or /g/NAME", place="path", allowed="a page of the companion")
+        if not links:
+            return {"urls": [], "note": "this companion serves this computer only (loopback): for a phone on "
+                                        "the same network, start it with sleuth serve --host 0.0.0.0"}
+        urls = [urlunsplit(urlsplit(u)._replace(path=path)) for u in links]
+        return {"urls": [{"url": u, "svg": await run_in_threadpool(qr_svg, u)} for u in urls], "note": ""}
+
+    async def list_files(request: Request) -> Any:
+        return {"files": await run_in_threadpool(store.files)}
+
+    async def upload_file(request: Request) -> Any:
+        data_in = await body(request, "file")
+        saved = await run_in_threadpool(store.save_file, data_in["name"], data_in["text"])
+        return JSONResponse({"file": saved}, status_code=201)
 
     async def job_state(request: Request) -> Any:
         job = jobs.get(request.path_params["job"])
@@ -420,6 +473,9 @@ def create_app(store: Store | None = None, *, token: str | None = None, hosts: s
         Route("/api/games/{name}/jobs", api(start_job), methods=["POST"]),
         Route("/api/jobs/{job}", api(job_state), methods=["GET"]),
         Route("/api/jobs/{job}", api(job_cancel), methods=["DELETE"]),
+        Route("/api/share", api(share_links), methods=["GET"]),
+        Route("/api/files", api(list_files), methods=["GET"]),
+        Route("/api/files", api(upload_file), methods=["POST"]),
         Mount("/static", StaticFiles(packages=[(STATIC, "static")])),
         Route(PREFIX + "/{game}/{file:path}", game_page, methods=["GET"]),
         Route("/api/{rest:path}", api(not_found), methods=["GET", "POST", "PUT", "DELETE"]),
@@ -429,7 +485,13 @@ def create_app(store: Store | None = None, *, token: str | None = None, hosts: s
         yield
         jobs.stop_all()
 
-    app = Starlette(routes=routes, lifespan=lifespan)
+    async def http_error(request: Request, exc: Exception) -> Response:  # 405 and the like: JSON too
+        status = getattr(exc, "status_code", 400)
+        message = f"{request.method} is not allowed on this route" if status == 405 else str(
+            getattr(exc, "detail", "bad request"))
+        return error_response(status, message)
+
+    app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={HTTPException: http_error})
     app.state.jobs = jobs
     return Guard(app, token=token, hosts=hosts or set())
 

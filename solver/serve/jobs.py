@@ -3,6 +3,7 @@ cancellable at any time (the process is ended), with their elapsed time and limi
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import secrets
 import sys
@@ -10,6 +11,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
+from pathlib import Path
 from typing import Any
 
 MAX_RUNNING = 3  # background computations at once, over all games (the machine's cores are shared)
@@ -30,16 +32,23 @@ def run_command(text: str, name: str, command: str, options: dict[str, Any]) -> 
     return {**report.to_json(), "text": report.text}
 
 
-def _child(conn: Connection, text: str, name: str, command: str, options: dict[str, Any]) -> None:
+def _child(conn: Connection, text: str, name: str, command: str, options: dict[str, Any], folder: str | None
+           ) -> None:
     from ..errors import SleuthError
+    from ..files import named_files_in
     from ..limits import LimitReached
 
     try:
-        conn.send({"result": run_command(text, name, command, options)})
+        with named_files_in(Path(folder)) if folder else contextlib.nullcontext():
+            result = run_command(text, name, command, options)
+        conn.send({"result": result})
     except (SleuthError, LimitReached) as exc:
         conn.send({"error": str(exc)})
-    except Exception as exc:  # reported to the page; the server keeps serving
-        conn.send({"error": f"internal error: {type(exc).__name__}: {exc}"})
+    except Exception as exc:  # reported to the page without the details (a path of the server); the server
+        import traceback       # keeps serving, and its terminal gets the traceback
+
+        traceback.print_exc()
+        conn.send({"error": f"internal error ({type(exc).__name__}); please report it"})
     finally:
         conn.close()
 
@@ -105,19 +114,31 @@ class Jobs:
         self._lock = threading.Lock()
         self._ctx = _context()
 
+    def wait_warm(self, timeout: float = 120.0) -> None:
+        """Return once the fork server has run its warm-up (:mod:`.warm`): a child that does nothing is forked
+        only after it; at once where children are spawned."""
+        if self._ctx.get_start_method() != "forkserver":
+            return
+        process = self._ctx.Process(target=int, daemon=True)
+        process.start()
+        process.join(timeout)
+
     def running(self) -> int:
         for job in self._jobs.values():
             job.poll()
         return sum(job.state == "running" for job in self._jobs.values())
 
-    def start(self, game: str, text: str, command: str, options: dict[str, Any], limit: float) -> Job | None:
-        """A new job, or None when :data:`MAX_RUNNING` are already running."""
+    def start(self, game: str, text: str, command: str, options: dict[str, Any], limit: float,
+              folder: Path | None = None) -> Job | None:
+        """A new job, or None when :data:`MAX_RUNNING` are already running (``folder``: the only folder a file
+        the puzzle names may be read from)."""
         with self._lock:
             if self.running() >= MAX_RUNNING:
                 return None
             parent, child = self._ctx.Pipe(duplex=False)
             process = self._ctx.Process(target=_child, args=(child, text, game, command,
-                                                              {**options, "time-limit": limit}), daemon=True)
+                                                              {**options, "time-limit": limit},
+                                                              str(folder) if folder else None), daemon=True)
             process.start()
             child.close()
             job = Job(secrets.token_hex(8), game, command, limit, process, parent)

@@ -15,7 +15,7 @@ import re
 import tempfile
 import threading
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,6 +31,7 @@ SUFFIX = ".toml"
 HISTORY = ".history.json"
 MAX_HISTORY = 200        # undo steps kept per game
 MAX_GAME_BYTES = 1 << 20  # a saved game (and an upload) is at most this long
+FILE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,59}\.txt$")  # an uploaded file (a word list)
 
 
 def games_folder() -> Path:
@@ -187,7 +188,10 @@ class Store:
         path = self.path(name)
         if not path.is_file():
             raise KeyError(name)
-        return read_bounded(str(path), MAX_GAME_BYTES).decode("utf-8")
+        try:
+            return read_bounded(str(path), MAX_GAME_BYTES).decode("utf-8")
+        except PuzzleError as exc:  # said with the game's name, not the server's path
+            raise PuzzleError(exc.message, file=name + SUFFIX) from None
 
     def data(self, name: str) -> dict[str, Any]:
         """The game's table (its tables inside are shared with the cache: copy before changing them)."""
@@ -259,12 +263,16 @@ class Store:
         atomic_write(path, json.dumps(trimmed), durable=False)
         self._remember(path, trimmed)
 
-    def change(self, name: str, new: Mapping[str, Any]) -> Puzzle:
-        """Replace the game by ``new`` once the CLI's reader accepts it (as it will be saved); the old one goes
-        on the undo stack.  Returns the loaded puzzle."""
+    def change(self, name: str, new: Mapping[str, Any], before_save: Callable[[Puzzle], None] | None = None
+               ) -> Puzzle:
+        """Replace the game by ``new`` once the CLI's reader accepts it (as it will be saved) and ``before_save``
+        (given the loaded puzzle: an answer asked with the change) has run without error; the old one goes on
+        the undo stack.  Any error before that leaves the file and its history as they were."""
         old = self.data(name)
         rendered = self.render(name, new)
         puzzle = check(rendered[1], name)
+        if before_save is not None:
+            before_save(puzzle)
         history = self.history(name)
         history["undo"].append(old)
         history["redo"] = []
@@ -272,17 +280,40 @@ class Store:
         self.save_history(name, history)
         return puzzle
 
-    def step(self, name: str, direction: str) -> bool:
-        """Undo (``direction = "undo"``) or redo one change; False when there is none."""
+    def step(self, name: str, direction: str, before_save: Callable[[Puzzle], None] | None = None) -> bool:
+        """Undo (``direction = "undo"``) or redo one change; False when there is none.  ``before_save`` as for
+        :meth:`change`, given the game as it will be."""
         other = "redo" if direction == "undo" else "undo"
         history = self.history(name)
         if not history[direction]:
             return False
         target = history[direction].pop()
+        if before_save is not None:
+            before_save(check(target, name))
         history[other].append(self.data(name))
         self.save(name, target)
         self.save_history(name, history)
         return True
+
+    def save_file(self, name: str, text: str) -> str:
+        """Save an uploaded file a puzzle may name (a word list, ``*.txt``) into the folder; never overwrites."""
+        if not FILE_NAME.match(name):
+            raise PuzzleError(f"bad file name {name[:80]!r}", place="name",
+                              allowed="1 to 64 letters, digits, '.', '-' and '_' ending in .txt")
+        if len(text.encode("utf-8")) > MAX_GAME_BYTES:
+            raise PuzzleError(f"the file is longer than {MAX_GAME_BYTES} bytes", place="text")
+        path = self.folder / name
+        with self._guard:
+            if path.exists() or path.is_symlink():
+                raise PuzzleError(f"a file named {name!r} is already in the games folder", place="name",
+                                  allowed="a new name")
+            atomic_write(path, text)
+        return name
+
+    def files(self) -> list[str]:
+        """The uploaded files of the folder (what a puzzle's ``dictionary`` may name)."""
+        return sorted(p.name for p in self.folder.glob("*.txt") if FILE_NAME.match(p.name) and p.is_file()
+                      and not p.is_symlink())
 
     def delete(self, name: str) -> None:
         self.path(name).unlink()

@@ -37,6 +37,7 @@ from .spec import COMMON_OPTIONS, Key, Option, common_keys, object_schema
 if TYPE_CHECKING:
     from .model import Model, Var
     from .puzzle import Puzzle, PuzzleDoc
+    from .results import Report
 
 COMMANDS = ("solve", "verify", "suggest")  # the commands that take a game's options
 FIGURE = "FILE.png"  # an option of this kind names a figure to write: checked before any work
@@ -92,6 +93,7 @@ class Game:
     help: str = ""                # "module:function ...": each returns more lines for `sleuth games GAME`
     templates: str = ""           # "module:function(players) -> text": `sleuth new GAME --players N`
     kernels: str = ""             # "module:function()": loads (compiling where the cache lacks them) its numba kernels
+    review: str = ""              # "module:function(puzzle, options) -> Report": `sleuth review` (none: no review)
 
     # -- what the user writes ---------------------------------------------------------------------------
     @property
@@ -186,6 +188,15 @@ class Game:
         first that numba is installed); nothing for a game without any."""
         if self.kernels:
             self._call(self.kernels)()
+
+    def review_report(self, puzzle: Puzzle, options: Mapping[str, Any]) -> Report:
+        """``sleuth review``: how well each move of the game was played (bad input for a game without one)."""
+        if not self.review:
+            from .registry import all_games
+
+            raise PuzzleError(f"game {self.name!r} has no review", file=puzzle.doc.file,
+                              allowed=", ".join(g.name for g in all_games() if g.review) or "none")
+        return cast("Report", self._call(self.review)(puzzle, dict(options)))
 
     def template_for(self, players: int) -> str:
         """The template ``sleuth new GAME --players N`` prints (bad input when the game has none for N)."""

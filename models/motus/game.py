@@ -46,9 +46,13 @@ _EXPERIMENTS = (
 )
 
 
+_HARD = Key("hard", "boolean", "hard mode: every guess keeps the hints so far (what `sleuth review` plays by)",
+            default="false")
+
+
 def _word_keys(dictionary: str, *extra: Key) -> tuple[Key, ...]:
     return (Key("dictionary", "string", "fr (the French DELA list), wordle (the official lists), or a path to a "
-                "UTF-8 file, one word per line", default=dictionary), *extra, _guess("word", _WORD_FEEDBACK))
+                "UTF-8 file, one word per line", default=dictionary), *extra, _HARD, _guess("word", _WORD_FEEDBACK))
 
 
 MOTUS = Game(
@@ -58,7 +62,7 @@ MOTUS = Game(
                     Key("tries", "integer", "the rules' limit on guesses", default="5 for 5 letters, 6 otherwise")),
     claim_keys=_CLAIM_KEYS, claims=_CLAIMS, methods=_DERIVATIONS, answer=_ANSWER, suggest_methods=_METHODS,
     options=_OPTIONS, template="motus/logique", viewer=False, docs="motus", experiments=_EXPERIMENTS,
-    kernels="sleuth.models.motus.optimal:compile_kernels")
+    kernels="sleuth.models.motus.optimal:compile_kernels", review="sleuth.models.motus.review:report")
 # Wordle and Mastermind: the same package, rules and methods; their own keys and template.
 WORDLE = replace(
     MOTUS, name="wordle", summary="Wordle: possible answers and guesses", aliases=(), experiments=(),

@@ -42,6 +42,7 @@ class MotusState:
 
     space: Space
     proposals: tuple[Proposal, ...]
+    hard: bool = False  # word games' hard mode (``hard = true``): every guess keeps the hints so far
 
 
 def read_item(space: Space, value: object, file: str | None, place: str) -> str:
@@ -202,11 +203,12 @@ def read_state(doc: PuzzleDoc) -> MotusState:
             where = f"{length} letters" + (f" starting with {first}" if first else "")
             raise s.error(f"the dictionary {words.name!r} has no word of {where}", "length")
         space = WordSpace(cell, tries)
+    hard = game != "mastermind" and bool(s.boolean("hard", False))
     proposals = tuple(_read_proposals(s, space))
     if isinstance(space, WordSpace):
         for p in proposals:
             if p.text not in space.guess_index:
                 doc.note(f"{p.text} is not in the word list (the game would refuse it); its marks are used as "
                          "given", f"guess[{p.index}].word")
-    return MotusState(space, proposals)
+    return MotusState(space, proposals, hard)
 

@@ -192,6 +192,8 @@ class Reviewer:
     def _value(self, answers: np.ndarray, allowed: np.ndarray, used: int, first: int | None = None,
                beta: int | None = None) -> _Value:
         s = self.search
+        if used >= self.space.tries:  # past the cap: no guess may be made
+            return _Value(self.inf, self.inf, True)
         try:
             v = s.value(answers, allowed, used) if first is None else s.guess_value(first, answers, allowed, used,
                                                                                      beta)
@@ -293,6 +295,8 @@ def review_state(state: MotusState, *, node_limit: int = REVIEW_NODES, kernel: s
     for i, ((ps, al), g, p) in enumerate(zip(positions, rows, state.proposals, strict=True)):
         n = len(ps)
         best, played = values[i], rev.played(g, ps, al, i)
+        if best.exact and not played.exact and not played.lost:  # no move beats the best
+            played.low = max(played.low, best.low)
         nxt = values[i + 1] if i + 1 < len(values) else final
         n_next = len(positions[i + 1][0]) if i + 1 < len(positions) else (1 if solved else len(poss))
         if best.exact and not best.lost:

@@ -94,6 +94,7 @@ class Game:
     templates: str = ""           # "module:function(players) -> text": `sleuth new GAME --players N`
     kernels: str = ""             # "module:function()": loads (compiling where the cache lacks them) its numba kernels
     review: str = ""              # "module:function(puzzle, options) -> Report": `sleuth review` (none: no review)
+    text_input: str = ""          # "module:function(text) -> dict | None": a text of its own (not TOML) as a puzzle
 
     # -- what the user writes ---------------------------------------------------------------------------
     @property
@@ -188,6 +189,10 @@ class Game:
         first that numba is installed); nothing for a game without any."""
         if self.kernels:
             self._call(self.kernels)()
+
+    def read_text(self, text: str) -> dict[str, Any] | None:
+        """The puzzle table this game makes of ``text`` in a format of its own (None: not one of its texts)."""
+        return cast("dict[str, Any] | None", self._call(self.text_input)(text)) if self.text_input else None
 
     def review_report(self, puzzle: Puzzle, options: Mapping[str, Any]) -> Report:
         """``sleuth review``: how well each move of the game was played (bad input for a game without one)."""

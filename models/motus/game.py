@@ -64,11 +64,16 @@ MOTUS = Game(
     options=_OPTIONS, template="motus/logique", viewer=False, docs="motus", experiments=_EXPERIMENTS,
     kernels="sleuth.models.motus.optimal:compile_kernels", review="sleuth.models.motus.review:report")
 # Wordle and Mastermind: the same package, rules and methods; their own keys and template.
+_GRID = (Key("grid", "string", "a shared grid (lines of 🟩 🟨 ⬛/⬜, the header optional, each row's word after "
+               "it when known): instead of [[guess]]", default="none"),
+         Key("answer", "string", "with grid: the answer (checks each row; `sleuth review` needs the words)",
+             default="none"),
+         Key("words", "list of strings", "with grid: the word of each row, in order", default="none"))
 WORDLE = replace(
     MOTUS, name="wordle", summary="Wordle: possible answers and guesses", aliases=(), experiments=(),
     keys=_word_keys("wordle", Key("length", "integer", "letters per word", default="5"),
-                    Key("tries", "integer", "the rules' limit on guesses", default="6")),
-    template="wordle/example", docs="wordle")
+                    Key("tries", "integer", "the rules' limit on guesses", default="6"), *_GRID),
+    template="wordle/example", docs="wordle", text_input="sleuth.models.motus.grid:grid_document")
 MASTERMIND = replace(
     MOTUS, name="mastermind", summary="Mastermind: possible codes, Knuth's strategy", aliases=(), experiments=(),
     keys=(Key("pegs", "integer", "pegs per code (1 to 8)", default="4"),

@@ -247,6 +247,10 @@ def review_state(state: MotusState, *, node_limit: int = REVIEW_NODES, kernel: s
                  file: str | None = None, game: str = "") -> GameReview:
     """The review of a game as the file states it (see the module's docstring)."""
     space = state.space
+    if state.rows:
+        raise PuzzleError(f"the grid's {len(state.rows)} rows have no words: a review needs the guess of each row "
+                          "(many guesses give the same colours)", file=file, place="grid",
+                          allowed="each row's word after its squares, or words = [...]")
     rev = Reviewer(state, node_limit=node_limit, kernel=kernel)
     search = rev.search
     n_all = len(space.answers)

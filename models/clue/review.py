@@ -209,7 +209,8 @@ def review_text(r: ClueReview) -> str:
              "before each move)"]
     for m in r.moves:
         if isinstance(m, SuggestionReview):
-            best = ", ".join(" / ".join(t) for t in m.best_suggestions[:3]) + (" ..." if (m.best_count or 0) > 3 else "")
+            best = ", ".join(" / ".join(t) for t in m.best_suggestions[:3])
+            best += " ..." if (m.best_count or 0) > 3 else ""
             lines.append(f"{m.move:>3}. suggestion {', '.join(m.cards)}: {_bits(m.information)} bits about the "
                          f"envelope; best in that room {_bits(m.best)} ({best}); rank {m.rank} of "
                          f"{m.of}; regret {_bits(m.regret)}; best in any room {_bits(m.best_any_room)}"

@@ -87,7 +87,8 @@ def test_grid_from_standard_input_solve_and_review(capsys: pytest.CaptureFixture
 
 def test_grid_key_checks_rows_against_the_answer(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     f = tmp_path / "g.toml"
-    f.write_text('game = "wordle"\ngrid = """\n⬛⬛🟨⬛🟨\n🟩🟩🟩🟩🟩\n"""\nanswer = "ABBEY"\nwords = ["CRANE", "ABBOT"]\n')
+    f.write_text('game = "wordle"\ngrid = """\n⬛⬛🟨⬛🟨\n🟩🟩🟩🟩🟩\n"""\nanswer = "ABBEY"\n'
+                 'words = ["CRANE", "ABBOT"]\n')
     code, _, err = _run(["solve", str(f)], capsys)
     assert code == 2 and "ABBOT against ABBEY gives" in err
     f.write_text('game = "wordle"\ngrid = "🟩🟩🟩🟩🟩"\n[[guess]]\nword = "CRANE"\nfeedback = "BBBBB"\n')

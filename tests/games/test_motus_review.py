@@ -55,6 +55,8 @@ class Brute:
     def __init__(self, guesses: tuple[str, ...], marks: Callable[[str, str], str], hard: bool) -> None:
         self.guesses, self.marks, self.hard = guesses, marks, hard
         self.win = marks(guesses[0], guesses[0])
+        self.total = cache(self._total)
+        self.with_guess = cache(self._with_guess)
 
     def split(self, g: str, left: frozenset[str]) -> dict[Hashable, frozenset[str]]:
         parts: dict[str, set[str]] = {}
@@ -65,16 +67,14 @@ class Brute:
     def next_allowed(self, allowed: tuple[str, ...], g: str, marks: str) -> tuple[str, ...]:
         return tuple(w for w in allowed if hint_kept(w, g, marks)) if self.hard else allowed
 
-    @cache
-    def total(self, left: frozenset[str], allowed: tuple[str, ...], tries: int) -> float:
+    def _total(self, left: frozenset[str], allowed: tuple[str, ...], tries: int) -> float:
         if not left:
             return 0
         if tries <= 0:
             return BIG
         return min(self.with_guess(g, left, allowed, tries) for g in allowed)
 
-    @cache
-    def with_guess(self, g: str, left: frozenset[str], allowed: tuple[str, ...], tries: int) -> float:
+    def _with_guess(self, g: str, left: frozenset[str], allowed: tuple[str, ...], tries: int) -> float:
         if tries <= 0:
             return BIG
         out: float = len(left)

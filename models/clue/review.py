@@ -9,8 +9,8 @@ suggestions before it; accusations are left out, as the file does not order them
   any room is given beside), its rank among them and its regret (the bits it fell short by);
 * a card the viewer showed: what it revealed to the one who saw it, the exact expected drop of the entropy of
   that player's belief about the envelope (:func:`.others.envelope_beliefs`, expectation over the viewer's
-  worlds) from the moment the viewer is known to answer to the moment the card is seen, against the least
-  revealing card the viewer could have shown then.
+  worlds) from before the suggestion to after the card is seen, against the least revealing card the viewer
+  could have shown then (the same suggestion answered with another of the viewer's cards among the three).
 """
 
 from __future__ import annotations
@@ -117,7 +117,8 @@ def _prefix(game: ClueState, k: int) -> ClueState:
     return replace(game, suggestions=game.suggestions[:k], accusations=())
 
 
-def _suggestion(game: ClueState, k: int, file: str | None) -> SuggestionReview:
+def suggestion_review(game: ClueState, k: int, file: str | None = None) -> SuggestionReview:
+    """The review of suggestion ``k`` (0-based), made by the viewer."""
     s = game.suggestions[k]
     before = _prefix(game, k)
     room = next(c for c in s.cards if game.deck.category(c) == 2)
@@ -144,14 +145,13 @@ def _suggestion(game: ClueState, k: int, file: str | None) -> SuggestionReview:
         len(best), max(v.bits for v in scores.values()), True)
 
 
-def _show(game: ClueState, k: int) -> ShowReview | None:
+def show_review(game: ClueState, k: int) -> ShowReview | None:
+    """The review of the card the viewer showed at suggestion ``k`` (None when no world lets it happen)."""
     s = game.suggestions[k]
     assert s.card is not None
     before = _prefix(game, k)
     rows = show_advice(before, s.by, s.cards)
-    # before the card is seen, the suggester knows that the viewer answers (those between hold none of the three)
-    asked = replace(before, suggestions=(*before.suggestions, replace(s, card=None)))
-    start = envelope_beliefs(asked, s.by)
+    start = envelope_beliefs(before, s.by)
     if not rows or not start:
         return None
     h0 = float(start["entropy"])
@@ -179,9 +179,9 @@ def review_game(game: ClueState, file: str | None = None) -> ClueReview:
     moves: list[SuggestionReview | ShowReview] = []
     for k, s in enumerate(game.suggestions):
         if s.by == v:
-            moves.append(_suggestion(game, k, file))
+            moves.append(suggestion_review(game, k, file))
         elif s.shown_by == v and s.card is not None:
-            shown = _show(game, k)
+            shown = show_review(game, k)
             if shown is not None:
                 moves.append(shown)
     return ClueReview(game.players[v], tuple(moves))
@@ -245,4 +245,5 @@ def plot_review(r: ClueReview, path: str) -> None:
     save(fig, path)
 
 
-__all__ = ["ClueReview", "ShowReview", "SuggestionReview", "report", "review", "review_game", "review_text"]
+__all__ = ["ClueReview", "ShowReview", "SuggestionReview", "report", "review", "review_game", "review_text",
+           "show_review", "suggestion_review"]

@@ -20,6 +20,7 @@ move played when its value is known, or the Sum strategy's tree when it is valid
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -102,7 +103,8 @@ class GameReview:
     node_limit: int
     moves: tuple[MoveReview, ...]
     solved: bool
-    notes: tuple[str, ...] = field(default=())
+    cpu_seconds: tuple[float, ...] = field(default=())  # per move: the CPU its searches took (the value of the
+    # position after the last move counted with the last)
 
     @property
     def regret(self) -> Fraction | None:
@@ -119,7 +121,8 @@ class GameReview:
     def to_json(self) -> dict[str, Any]:
         return {"label": self.label, "cap": self.cap, "hard": self.hard, "node_limit": self.node_limit,
                 "solved": self.solved, "moves": [m.to_json() for m in self.moves], "regret": jsonable(self.regret),
-                "luck": jsonable(self.luck), "exact": self.exact}
+                "luck": jsonable(self.luck), "exact": self.exact,
+                "cpu_seconds": [round(c, 3) for c in self.cpu_seconds]}
 
     def text(self) -> str:
         return review_text(self)
@@ -289,14 +292,20 @@ def review_state(state: MotusState, *, node_limit: int = REVIEW_NODES, kernel: s
         raise PuzzleError("has no [[guess]] to review", file=file, allowed="one [[guess]] per move")
     opening = published_opening(space, state.hard)
     values: list[_Value] = []
+    cpu = [0.0] * len(positions)
     for i, (ps, al) in enumerate(positions):
+        start = time.process_time()
         if i == 0 and opening is not None:
             values.append(_Value(opening.total, opening.total))
         else:
             values.append(rev.value(ps, al, i))
+        cpu[i] += time.process_time() - start
+    start = time.process_time()
     final = _Value(0, 0) if solved else rev.value(poss, allowed, len(positions))
+    cpu[-1] += time.process_time() - start
     moves = []
     for i, ((ps, al), g, p) in enumerate(zip(positions, rows, state.proposals, strict=True)):
+        start = time.process_time()
         n = len(ps)
         best, played = values[i], rev.played(g, ps, al, i)
         if best.exact and not played.exact and not played.lost:  # no move beats the best
@@ -317,7 +326,8 @@ def review_state(state: MotusState, *, node_limit: int = REVIEW_NODES, kernel: s
                 best.high = played.low if best.high is None else min(best.high, played.low)
         moves.append(_move(i + 1, p.text, _marks(space, p.code), n, best, played, nxt, n_next, shown, count,
                            opening.source if i == 0 and opening is not None else "search", rev))
-    return GameReview(game, space.label, space.tries, state.hard, node_limit, tuple(moves), solved)
+        cpu[i] += time.process_time() - start
+    return GameReview(game, space.label, space.tries, state.hard, node_limit, tuple(moves), solved, tuple(cpu))
 
 
 def _frac(v: int | None, n: int) -> Fraction | None:
@@ -367,8 +377,8 @@ def _num(x: Fraction | None, signed: bool = False) -> str:
 def review_text(r: GameReview) -> str:
     """The review as text: a line per move, decimals (the exact fractions are in ``--json``)."""
     mode = ("hard mode, " if r.hard else "") + f"at most {r.cap} guesses"
-    lines = [f"Review of {r.label} ({mode}): expected guesses still to make, this one included, each answer "
-             "left equally likely",
+    lines = [f"Review of a {r.game or 'word'} game ({r.label}, {mode}): expected guesses still to make, this one "
+             "included, each answer left equally likely",
              f"{'#':>2}  {'guess':<10} {'marks':<10} {'left':>5} {'best':>7} {'played':>7} {'regret':>7} "
              f"{'after':>7} {'luck':>7}  best guesses"]
     for m in r.moves:
@@ -423,7 +433,7 @@ def plot_review(r: GameReview, path: str) -> None:
     ax.axhline(0, color="black", linewidth=0.8)
     ax.set_xticks(x, [f"{m.move}. {m.guess}" for m in r.moves], fontsize=8)
     ax.set_ylabel("expected guesses")
-    ax.set_title(f"Review: {r.label}; total regret {_num(r.regret)}, luck {_num(r.luck, True)}", fontsize=9)
+    ax.set_title(f"Review of a {r.game} game ({r.label}); total regret {_num(r.regret)}, luck {_num(r.luck, True)}", fontsize=9)
     ax.legend(fontsize=8)
     fig.tight_layout()
     save(fig, path)

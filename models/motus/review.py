@@ -433,7 +433,8 @@ def plot_review(r: GameReview, path: str) -> None:
     ax.axhline(0, color="black", linewidth=0.8)
     ax.set_xticks(x, [f"{m.move}. {m.guess}" for m in r.moves], fontsize=8)
     ax.set_ylabel("expected guesses")
-    ax.set_title(f"Review of a {r.game} game ({r.label}); total regret {_num(r.regret)}, luck {_num(r.luck, True)}", fontsize=9)
+    ax.set_title(f"Review of a {r.game} game ({r.label}); total regret {_num(r.regret)}, "
+                 f"luck {_num(r.luck, True)}", fontsize=9)
     ax.legend(fontsize=8)
     fig.tight_layout()
     save(fig, path)

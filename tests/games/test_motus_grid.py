@@ -6,7 +6,6 @@ from __future__ import annotations
 import io
 import json
 import random
-from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -14,20 +13,9 @@ import pytest
 from sleuth.cli import main
 from sleuth.errors import PuzzleError
 from sleuth.models.motus.grid import parse_grid
+from tests.games.test_motus_review import word_marks as marks
 
 GRID = "Wordle 1,234 3/6*\n\n⬛⬛🟨⬛🟨 crane\n🟩⬛⬛🟩⬛ ADIEU\n🟩🟩🟩🟩🟩 ABBEY\n"
-
-
-def marks(guess: str, secret: str) -> str:
-    out = ["B"] * len(guess)
-    spare = Counter(s for g, s in zip(guess, secret, strict=True) if g != s)
-    for i, (g, s) in enumerate(zip(guess, secret, strict=True)):
-        if g == s:
-            out[i] = "G"
-        elif spare[g]:
-            out[i] = "Y"
-            spare[g] -= 1
-    return "".join(out)
 
 
 def _run(argv: list[str], capsys: pytest.CaptureFixture[str], stdin: str | None = None,

@@ -271,3 +271,18 @@ def test_default_lists_optimal_tree_has_no_regret() -> None:
         assert r.moves[0].best == Fraction(7920, 2315) and r.moves[0].best_guesses == ("SALET",)
         assert all(m.exact and m.regret == 0 for m in r.moves), secret
         assert r.solved and r.regret == 0
+
+
+def test_plot_and_games_listing(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    words = ["ABCD", "ABDC", "BACD", "CDAB", "DCBA"]
+    (tmp_path / "w.txt").write_text("\n".join(words) + "\n")
+    f = tmp_path / "g.toml"
+    f.write_text('game = "wordle"\nlength = 4\ndictionary = "w.txt"\n[[guess]]\nword = "ABCD"\nsecret = "BACD"\n')
+    png = tmp_path / "r.png"
+    code, _, _ = _run(["review", str(f), "--plot", str(png)], capsys)
+    assert code == 0 and png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    code, _, err = _run(["review", str(f), "--plot", str(tmp_path / "r.txt")], capsys)
+    assert code == 2 and "--plot" in err
+    for game, offered in (("wordle", True), ("clue", True), ("cardguess", False)):
+        code, out, _ = _run(["games", game], capsys)
+        assert code == 0 and ("sleuth review FILE" in out) == offered

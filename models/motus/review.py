@@ -21,7 +21,7 @@ move played when its value is known, or the Sum strategy's tree when it is valid
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 
@@ -37,7 +37,10 @@ from .space import CodeSpace, Space, WordSpace, game_space
 from .state import MotusState
 
 REVIEW_NODES = 60_000   # nodes each search of a review may visit before it stops with proven bounds
+OPENING_NODES = 25_000  # the same for the opener played, on a list of more than OPENING_SIZE answers (a node
+OPENING_SIZE = 1000     # there costs most: Wordle's CRANE takes 22,500 nodes, 4 to 7 s of CPU)
 SHOWN_BEST = 10         # best guesses listed per move (their count is given beside)
+TIE_SEARCHES = 2000     # guesses searched per position to count the best ones (past it: not all counted)
 
 
 @dataclass(frozen=True)
@@ -232,11 +235,14 @@ class Reviewer:
 
     def ties(self, answers: np.ndarray, allowed: np.ndarray, used: int, best: int) -> tuple[list[int], bool]:
         """Every allowed guess whose total from this position is ``best`` (rows, in guess order), and whether
-        the count is complete (False when a search stopped at its budget)."""
+        the count is complete: False when a search stopped at its budget, or when more than :data:`TIE_SEARCHES`
+        guesses have a class-size bound that low (the first that many, least bound first, are searched)."""
         s = self.search
         bounds = s.guess_bounds(answers, allowed, used)
-        found, complete = [], True
-        for j in np.flatnonzero(bounds <= best):
+        cand = np.flatnonzero(bounds <= best)
+        cand = cand[np.lexsort((allowed[cand], bounds[cand]))]
+        found, complete = [], len(cand) <= TIE_SEARCHES
+        for j in cand[:TIE_SEARCHES]:
             g = int(allowed[j])
             try:
                 if s.guess_value(g, answers, allowed, used, best + 1) == best:
@@ -247,8 +253,10 @@ class Reviewer:
 
 
 def review_state(state: MotusState, *, node_limit: int = REVIEW_NODES, kernel: str = "auto",
-                 file: str | None = None, game: str = "") -> GameReview:
-    """The review of a game as the file states it (see the module's docstring)."""
+                 file: str | None = None, game: str = "", opening_limit: int | None = None) -> GameReview:
+    """The review of a game as the file states it (see the module's docstring); the opener played is searched
+    within ``opening_limit`` nodes (default: ``node_limit``, at most :data:`OPENING_NODES` on a list of more
+    than :data:`OPENING_SIZE` answers)."""
     space = state.space
     if state.rows:
         raise PuzzleError(f"the grid's {len(state.rows)} rows have no words: a review needs the guess of each row "
@@ -291,6 +299,7 @@ def review_state(state: MotusState, *, node_limit: int = REVIEW_NODES, kernel: s
     if not state.proposals:
         raise PuzzleError("has no [[guess]] to review", file=file, allowed="one [[guess]] per move")
     opening = published_opening(space, state.hard)
+    first_limit = opening_limit or min(node_limit, OPENING_NODES)
     values: list[_Value] = []
     cpu = [0.0] * len(positions)
     for i, (ps, al) in enumerate(positions):
@@ -298,7 +307,9 @@ def review_state(state: MotusState, *, node_limit: int = REVIEW_NODES, kernel: s
         if i == 0 and opening is not None:
             values.append(_Value(opening.total, opening.total))
         else:
+            search.node_limit = first_limit if i == 0 and len(ps) > OPENING_SIZE else node_limit
             values.append(rev.value(ps, al, i))
+            search.node_limit = node_limit
         cpu[i] += time.process_time() - start
     start = time.process_time()
     final = _Value(0, 0) if solved else rev.value(poss, allowed, len(positions))
@@ -307,7 +318,10 @@ def review_state(state: MotusState, *, node_limit: int = REVIEW_NODES, kernel: s
     for i, ((ps, al), g, p) in enumerate(zip(positions, rows, state.proposals, strict=True)):
         start = time.process_time()
         n = len(ps)
+        if i == 0 and n > OPENING_SIZE:
+            search.node_limit = first_limit
         best, played = values[i], rev.played(g, ps, al, i)
+        search.node_limit = node_limit
         if best.exact and not played.exact and not played.lost:  # no move beats the best
             played.low = max(played.low, best.low)
         nxt = values[i + 1] if i + 1 < len(values) else final
@@ -324,8 +338,12 @@ def review_state(state: MotusState, *, node_limit: int = REVIEW_NODES, kernel: s
             shown, count = (), None
             if played.exact:  # a real tree's total bounds the position's value
                 best.high = played.low if best.high is None else min(best.high, played.low)
-        moves.append(_move(i + 1, p.text, _marks(space, p.code), n, best, played, nxt, n_next, shown, count,
-                           opening.source if i == 0 and opening is not None else "search", rev))
+        move = _move(i + 1, p.text, _marks(space, p.code), n, best, played, nxt, n_next, shown, count,
+                     opening.source if i == 0 and opening is not None else "search", rev)
+        if move.best is not None and count is None:
+            move = replace(move, note="; ".join(x for x in (move.note, "best guesses: not all counted (some searches "
+                                                                    "stopped, or too many to search)") if x))
+        moves.append(move)
         cpu[i] += time.process_time() - start
     return GameReview(game, space.label, space.tries, state.hard, node_limit, tuple(moves), solved, tuple(cpu))
 
@@ -345,7 +363,7 @@ def _move(index: int, guess: str, marks: str, n: int, best: _Value, played: _Val
         if v.lost:
             notes.append(f"{what}: no play finds every answer left within the cap of {rev.space.tries} guesses")
         elif not v.exact:
-            notes.append(f"{what}: the search stopped at its budget of {rev.search.node_limit:,} nodes (proven bounds)")
+            notes.append(f"{what}: the search stopped at its budget (proven bounds; --budget NODES)")
     if exact and b is not None and pl is not None and pl < b:
         raise AssertionError(f"move {index}: played {pl} below best {b}")
     return MoveReview(
@@ -405,15 +423,17 @@ def review_text(r: GameReview) -> str:
     return "\n".join(lines)
 
 
-def review(puzzle: Any, *, node_limit: int = REVIEW_NODES, kernel: str = "auto") -> GameReview:
+def review(puzzle: Any, *, node_limit: int = REVIEW_NODES, kernel: str = "auto",
+           opening_limit: int | None = None) -> GameReview:
     """The review of a loaded Wordle, Motus or Mastermind puzzle (:func:`sleuth.load_puzzle`)."""
-    return review_state(puzzle.state, node_limit=node_limit, kernel=kernel, file=puzzle.doc.file, game=puzzle.game)
+    return review_state(puzzle.state, node_limit=node_limit, kernel=kernel, file=puzzle.doc.file, game=puzzle.game,
+                        opening_limit=opening_limit)
 
 
 def report(puzzle: Any, options: dict[str, Any]) -> Report:
     """``sleuth review``: the review as a :class:`~sleuth.results.Report` (``--plot FILE.png`` draws it)."""
     nodes = options.get("budget")
-    r = review(puzzle, node_limit=int(nodes) if nodes else REVIEW_NODES)
+    r = review(puzzle, node_limit=int(nodes) if nodes else REVIEW_NODES, opening_limit=int(nodes) if nodes else None)
     if options.get("plot"):
         plot_review(r, str(options["plot"]))
     return Report(puzzle.game, Status.OK, r.to_json(), r.text(), notes=tuple(puzzle.notes), answer=None)
@@ -440,5 +460,6 @@ def plot_review(r: GameReview, path: str) -> None:
     save(fig, path)
 
 
-__all__ = ["GameReview", "MoveReview", "Opening", "PUBLISHED", "REVIEW_NODES", "Reviewer", "plot_review",
+__all__ = ["GameReview", "MoveReview", "OPENING_NODES", "OPENING_SIZE", "Opening", "PUBLISHED", "REVIEW_NODES",
+           "Reviewer", "plot_review",
            "published_opening", "report", "review", "review_state", "review_text"]

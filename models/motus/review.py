@@ -37,8 +37,8 @@ from .space import CodeSpace, Space, WordSpace, game_space
 from .state import MotusState
 
 REVIEW_NODES = 60_000   # nodes each search of a review may visit before it stops with proven bounds
-OPENING_NODES = 25_000  # the same for the opener played, on a list of more than OPENING_SIZE answers (a node
-OPENING_SIZE = 1000     # there costs most: Wordle's CRANE takes 22,500 nodes, 4 to 7 s of CPU)
+OPENING_NODES = 40_000  # the same for the opener played, on a list of more than OPENING_SIZE answers (a node
+OPENING_SIZE = 1000     # there costs most: CRANE takes 22,500 nodes, 4 to 7 s of CPU; hard-mode SALET 32,600)
 SHOWN_BEST = 10         # best guesses listed per move (their count is given beside)
 TIE_SEARCHES = 2000     # guesses searched per position to count the best ones (past it: not all counted)
 

@@ -286,3 +286,43 @@ def test_plot_and_games_listing(tmp_path: Path, capsys: pytest.CaptureFixture[st
     for game, offered in (("wordle", True), ("clue", True), ("cardguess", False)):
         code, out, _ = _run(["games", game], capsys)
         assert code == 0 and ("sleuth review FILE" in out) == offered
+
+
+def test_motus_first_letter(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Motus plays within the cell of the shown first letter: the brute force over those words alone."""
+    words = ["ABCD", "ABDC", "ACBD", "ADCB", "ACDB", "BACD", "CDAB", "DCBA", "ADBC"]
+    (tmp_path / "w.txt").write_text("\n".join(words) + "\n")
+    f = tmp_path / "g.toml"
+    f.write_text('game = "motus"\nlength = 4\nfirst = "A"\ndictionary = "w.txt"\n'
+                 '[[guess]]\nword = "ABCD"\nsecret = "ADBC"\n[[guess]]\nword = "ADBC"\nsecret = "ADBC"\n')
+    code, out, _ = _run(["review", str(f), "--json"], capsys)
+    assert code == 0
+    cell = tuple(sorted(w for w in words if w[0] == "A"))
+    want = expected_moves(cell, cell, ["ABCD", "ADBC"], "ADBC", word_marks, False, 6)
+    for m, w in zip(json.loads(out)["moves"], want, strict=True):
+        assert m["left"] == w["left"] and m["best"] == str(w["best"]) and m["luck"] == str(w["luck"])
+        assert m["best_guesses"] == list(w["best_guesses"]) and m["best_count"] == w["best_count"]
+
+
+def test_published_openings_apply_only_to_their_rules() -> None:
+    from sleuth.models.motus.review import published_opening
+    from sleuth.models.motus.space import game_space
+
+    wordle = game_space("wordle")
+    o = published_opening(wordle, False)
+    assert o is not None and o.total == 7920 and o.best == ("SALET",)
+    assert published_opening(wordle, True) is None
+    assert published_opening(WordSpace(wordle.cell, 4), False) is None   # SALET's tree needs 5 guesses
+    mm = published_opening(CodeSpace(pegs=4, colours=6, tries=10), False)
+    assert mm is not None and mm.total == 5625 and mm.count == len(mm.best) == 720 and "1123" in mm.best
+    assert all(sorted(Counter(c).values()) == [1, 1, 2] for c in mm.best)
+    assert published_opening(CodeSpace(pegs=4, colours=6, tries=5), False) is None
+    assert published_opening(CodeSpace(pegs=3, colours=6, tries=10), False) is None
+
+
+@pytest.mark.slow
+def test_mastermind_opening_1123_is_the_published_optimum() -> None:
+    space = CodeSpace(pegs=4, colours=6, tries=10)
+    r = review_state(_state(space, ["1123"], "3456"), opening_limit=10**7)
+    first = r.moves[0]
+    assert first.best == first.played == Fraction(5625, 1296) and first.regret == 0 and first.exact

@@ -239,7 +239,7 @@ def plot_review(r: ClueReview, path: str) -> None:
     ax.bar(range(len(values)), values, color=colours)
     ax.set_xticks(range(len(values)), labels, fontsize=8)
     ax.set_ylabel("regret (bits)")
-    ax.set_title(f"Review of {r.viewer}: red suggestions (bits short of the best), purple shown cards "
+    ax.set_title(f"Review of {r.viewer}'s moves\nred: suggestions (bits short of the best); purple: shown cards "
                  "(bits beyond the least revealing)", fontsize=8)
     fig.tight_layout()
     save(fig, path)

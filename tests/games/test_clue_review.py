@@ -155,6 +155,9 @@ def test_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     data = json.loads(capsys.readouterr().out)
     assert [m["kind"] for m in data["moves"]] == ["suggestion", "show", "suggestion"]
     assert data["viewer"] == "Ann" and isinstance(data["regret"], float)
+    png = tmp_path / "c.png"
+    assert main(["review", str(f), "--plot", str(png)]) == 0 and png.read_bytes()[:4] == b"\x89PNG"
+    capsys.readouterr()
     f.write_text(FILE.replace('viewer = "Ann"\n', ""))
     assert main(["review", str(f)]) == 2
     assert "name the viewer" in capsys.readouterr().err

@@ -132,6 +132,13 @@ def build_parser() -> argparse.ArgumentParser:
     puzzle_options(p, backend=False)
     _add_game_flags(p, "suggest")
 
+    p = command("review", "review a played game: how good each move was, exactly (games that offer it)")
+    p.add_argument("file", help=FILE_HELP)
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--plot", metavar="FILE.png", help="draw a chart of the review per move (needs matplotlib)")
+    p.add_argument("--budget", type=int, metavar="NODES",
+                   help="nodes each exact search may visit before it stops with proven bounds (word and code games)")
+
     p = command("experiment", "run a study or benchmark (sleuth experiment NAME --help)")
     p.add_argument("name", nargs="?", metavar="NAME", help="one of: " + ", ".join(all_experiments()))
     p.add_argument("args", nargs=argparse.REMAINDER, help="the experiment's own options")
@@ -292,6 +299,18 @@ def cmd_suggest(args: argparse.Namespace) -> int:
     return _emit(puzzle.suggest(method=method, options=opts), args.json)
 
 
+def cmd_review(args: argparse.Namespace) -> int:
+    from .figures import check_target
+    from .puzzle import load_puzzle
+
+    if args.budget is not None and args.budget < 1:
+        raise PuzzleError(f"{args.budget} is out of range", place="--budget", allowed="a number of nodes, 1 or more")
+    check_target(args.plot)
+    puzzle = load_puzzle(args.file)
+    report = puzzle.doc.game.review_report(puzzle, {"plot": args.plot, "budget": args.budget})
+    return _emit(report, args.json)
+
+
 def cmd_experiment(args: argparse.Namespace) -> int:
     if not args.name or args.name in ("-h", "--help"):
         _print("usage: sleuth experiment NAME [options]   (sleuth experiment NAME --help for its options)\n")
@@ -330,6 +349,8 @@ def cmd_games(args: argparse.Namespace) -> int:
     lines += ["  (which of them combine with not, and, or, implies and parentheses: sleuth docs claims)"]
     lines += ["", "puzzle-file keys (sleuth schema " + spec.name + " prints them as JSON Schema):"]
     lines += [f"  {k.name:<15} {k.kind}{', required' if k.required else ''}" for k in spec.keys]
+    if spec.review:
+        lines += ["", f"review: sleuth review FILE [--json] [--plot FILE.png] (sleuth docs {spec.page})"]
     lines += spec.help_lines()
     _print("\n".join(lines))
     return EXIT_OK
@@ -446,7 +467,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "solve": cmd_solve, "verify": cmd_verify, "suggest": cmd_suggest, "experiment": cmd_experiment,
     "games": cmd_games, "examples": cmd_examples, "schema": cmd_schema, "new": cmd_new, "docs": cmd_docs,
-    "cache": cmd_cache, "serve": cmd_serve}
+    "cache": cmd_cache, "serve": cmd_serve, "review": cmd_review}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

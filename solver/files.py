@@ -63,7 +63,24 @@ def read_document(path: str | os.PathLike[str]) -> dict[str, Any]:
         raise PuzzleError(f"is not UTF-8 text (byte {exc.start})", file=name) from None
     if not text.strip():
         raise PuzzleError("is empty", file=name, allowed="a TOML or JSON puzzle with at least a 'game' key")
-    return parse_text(text, name, json_hint=hint.lower().endswith(".json"))
+    try:
+        return parse_text(text, name, json_hint=hint.lower().endswith(".json"))
+    except PuzzleError:
+        data = game_text(text)  # not TOML nor JSON: a text a game reads (Wordle's shared grid)
+        if data is None:
+            raise
+        return data
+
+
+def game_text(text: str) -> dict[str, Any] | None:
+    """The puzzle a game makes of a text in its own format (its declaration's ``text_input``), else None."""
+    from .registry import all_games
+
+    for game in all_games():
+        data = game.read_text(text)
+        if data is not None:
+            return data
+    return None
 
 
 def read_bounded(name: str, limit: int = MAX_FILE_BYTES) -> bytes:

@@ -41,6 +41,7 @@ from .spec import COMMON_OPTIONS, Key, Option, common_keys, object_schema
 if TYPE_CHECKING:
     from .model import Model, Var
     from .puzzle import Puzzle, PuzzleDoc
+    from .results import Report
 
 COMMANDS = ("solve", "verify", "suggest")  # the commands that take a game's options
 FIGURE = "FILE.png"  # an option of this kind names a figure to write: checked before any work
@@ -126,6 +127,8 @@ class Game:
     templates: str = ""           # "module:function(players) -> text": `sleuth new GAME --players N`
     kernels: str = ""             # "module:function()": loads (compiling where the cache lacks them) its numba kernels
     companion: Companion = Companion()  # its page in `sleuth serve` (none: the generic page)
+    review: str = ""              # "module:function(puzzle, options) -> Report": `sleuth review` (none: no review)
+    text_input: str = ""          # "module:function(text) -> dict | None": a text of its own (not TOML) as a puzzle
 
     # -- what the user writes ---------------------------------------------------------------------------
     @property
@@ -254,6 +257,18 @@ class Game:
         """Run the game's companion warm-up routine, if it declares one."""
         if self.companion.warm:
             self._call(self.companion.warm)()
+    def read_text(self, text: str) -> dict[str, Any] | None:
+        """The puzzle table this game makes of ``text`` in a format of its own (None: not one of its texts)."""
+        return cast("dict[str, Any] | None", self._call(self.text_input)(text)) if self.text_input else None
+
+    def review_report(self, puzzle: Puzzle, options: Mapping[str, Any]) -> Report:
+        """``sleuth review``: how well each move of the game was played (bad input for a game without one)."""
+        if not self.review:
+            from .registry import all_games
+
+            raise PuzzleError(f"game {self.name!r} has no review", file=puzzle.doc.file,
+                              allowed=", ".join(g.name for g in all_games() if g.review) or "none")
+        return cast("Report", self._call(self.review)(puzzle, dict(options)))
 
     def template_for(self, players: int) -> str:
         """The template ``sleuth new GAME --players N`` prints (bad input when the game has none for N)."""

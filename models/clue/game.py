@@ -71,7 +71,7 @@ GAME = Game(
     aliases=("cluedo",),
     max_worlds=True,
     help="sleuth.models.clue.state:deck_lines",
-    kernels="sleuth.models.clue.counting:compile_kernels",
+    kernels="sleuth.models.clue.counting:compile_kernels", review="sleuth.models.clue.review:report",
     templates="sleuth.models.clue.simulate:template",
     companion=Companion(page=("static/clue.js", "static/clue.css"), info="sleuth.models.clue.companion:page_info",
                         warm="sleuth.models.clue.companion:warm"),

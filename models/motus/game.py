@@ -46,9 +46,13 @@ _EXPERIMENTS = (
 )
 
 
+_HARD = Key("hard", "boolean", "hard mode: every guess keeps the hints so far (what `sleuth review` plays by)",
+            default="false")
+
+
 def _word_keys(dictionary: str, *extra: Key) -> tuple[Key, ...]:
     return (Key("dictionary", "string", "fr (the French DELA list), wordle (the official lists), or a path to a "
-                "UTF-8 file, one word per line", default=dictionary), *extra, _guess("word", _WORD_FEEDBACK))
+                "UTF-8 file, one word per line", default=dictionary), *extra, _HARD, _guess("word", _WORD_FEEDBACK))
 
 
 MOTUS = Game(
@@ -58,14 +62,19 @@ MOTUS = Game(
                     Key("tries", "integer", "the rules' limit on guesses", default="5 for 5 letters, 6 otherwise")),
     claim_keys=_CLAIM_KEYS, claims=_CLAIMS, methods=_DERIVATIONS, answer=_ANSWER, suggest_methods=_METHODS,
     options=_OPTIONS, template="motus/logique", viewer=False, docs="motus", experiments=_EXPERIMENTS,
-    kernels="sleuth.models.motus.optimal:compile_kernels",
+    kernels="sleuth.models.motus.optimal:compile_kernels", review="sleuth.models.motus.review:report",
     companion=Companion(page=("static/words.js", "static/words.css")))  # one page for the three games
 # Wordle and Mastermind: the same package, rules and methods; their own keys and template.
+_GRID = (Key("grid", "string", "a shared grid (lines of 🟩 🟨 ⬛/⬜, the header optional, each row's word after "
+               "it when known): instead of [[guess]]", default="none"),
+         Key("answer", "string", "with grid: the answer (checks each row; `sleuth review` needs the words)",
+             default="none"),
+         Key("words", "list of strings", "with grid: the word of each row, in order", default="none"))
 WORDLE = replace(
     MOTUS, name="wordle", summary="Wordle: possible answers and guesses", aliases=(), experiments=(),
     keys=_word_keys("wordle", Key("length", "integer", "letters per word", default="5"),
-                    Key("tries", "integer", "the rules' limit on guesses", default="6")),
-    template="wordle/example", docs="wordle")
+                    Key("tries", "integer", "the rules' limit on guesses", default="6"), *_GRID),
+    template="wordle/example", docs="wordle", text_input="sleuth.models.motus.grid:grid_document")
 MASTERMIND = replace(
     MOTUS, name="mastermind", summary="Mastermind: possible codes, Knuth's strategy", aliases=(), experiments=(),
     keys=(Key("pegs", "integer", "pegs per code (1 to 8)", default="4"),

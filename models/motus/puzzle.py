@@ -66,6 +66,12 @@ class SecretPuzzle(Puzzle):
     def possible_mask(self) -> np.ndarray:
         """Answers consistent with every proposal (vectorised feedback rule)."""
         mask = np.ones(len(self.space.answers), dtype=bool)
+        if self.state.rows:  # a shared grid without its words: reverse solving
+            from .grid import reverse_mask
+
+            mask = reverse_mask(self.space.matrix(), list(self.state.rows), self.space.found)
+        if self.state.answer is not None:
+            mask &= np.array([w == self.state.answer for w in self.space.answers])
         for p in self.proposals:
             if not p.canonical:
                 return np.zeros_like(mask)
@@ -74,7 +80,7 @@ class SecretPuzzle(Puzzle):
 
     def possible(self, *, backend: str = "cpsat", method: str = "table") -> list[str]:
         """The possible answers, by the vectorised table or by enumerating the model on ``backend``."""
-        if method == "table":
+        if method == "table" or self.state.rows:
             return [w for w, ok in zip(self.space.answers, self.possible_mask(), strict=True) if ok]
         sm = model_for(self.state, backend)
         return sorted(sm.decode(values) for values in Engine(sm.model, backend).valids(sm.variables))
@@ -96,12 +102,19 @@ class SecretPuzzle(Puzzle):
                                                  if len(words) > SHOW_LIMIT else "")
         text = (f"{self.space.label}: {len(words)} possible {noun}{'s' if len(words) != 1 else ''} "
                 f"after {len(self.proposals)} proposal{'s' if len(self.proposals) != 1 else ''}\n{shown}")
+        if self.state.rows:
+            text = (f"{self.space.label}: {len(words)} answer{'s' if len(words) != 1 else ''} consistent with the "
+                    f"colours of the grid's {len(self.state.rows)} rows alone (some allowed guess gives each row"
+                    f"{'; hard mode not applied' if self.state.hard else ''})\n{shown}")
         return Report.of(self.game, SecretAnswer(words, len(words), **choice.fields()), text)
 
     # -- claims -----------------------------------------------------------------------------------------
     def verify(self, claims: Sequence[ClaimSpec], *, backend: str = "cpsat",
                options: Mapping[str, Any] | None = None) -> list[ClaimResult]:
         opts = dict(options or {})
+        if self.state.rows or self.state.answer is not None:
+            raise PuzzleError("claims are judged on [[guess]] tables, not on a shared grid", file=self.doc.file,
+                              place="grid", allowed="sleuth solve on the grid; [[guess]] tables for claims")
         sm = model_for(self.state, backend)
         read = [self._read_claim(claim, sm) for claim in claims]
         engine = Engine(sm.model, backend)

@@ -42,6 +42,9 @@ class MotusState:
 
     space: Space
     proposals: tuple[Proposal, ...]
+    hard: bool = False  # word games' hard mode (``hard = true``): every guess keeps the hints so far
+    rows: tuple[int, ...] = ()  # a shared grid's colour rows whose words are unknown (reverse solving, :mod:`.grid`)
+    answer: str | None = None   # a shared grid's answer, when given
 
 
 def read_item(space: Space, value: object, file: str | None, place: str) -> str:
@@ -156,6 +159,42 @@ def _read_proposals(section: Section, space: Space) -> list[Proposal]:
     return proposals
 
 
+def _grid_state(doc: PuzzleDoc, space: Space) -> MotusState:
+    """A wordle file with ``grid`` (a shared grid, :mod:`.grid`), ``answer`` and ``words``: the guesses when every
+    row's word is known (each row checked against the answer), else the colour rows alone."""
+    from .grid import parse_grid
+
+    s = doc.section
+    if s.has("guess"):
+        raise s.error("give either a grid or [[guess]] tables, not both", "grid", allowed="grid, guess")
+    grid = parse_grid(s.string("grid"), file=s.file)
+    given = s.array("words", str, None)
+    words = [normalise(w) for w in given] if given is not None else list(grid.words)
+    if given is not None and len(words) != len(grid.rows):
+        raise s.error(f"{len(words)} words for {len(grid.rows)} rows", "words", allowed="one word per row")
+    answer_raw = s.string("answer", grid.answer)
+    answer = read_item(space, answer_raw, s.file, s.path("answer")) if answer_raw is not None else None
+    if answer is not None and answer not in space.answers:
+        doc.note(f"{answer} is not in the answer list", "answer")
+    hard = bool(s.boolean("hard", grid.hard))
+    codes = [fb.to_code(m) for m in grid.rows]
+    if any(w is None for w in words):
+        if any(w is not None for w in words):
+            raise s.error("some rows have a word and some do not", "grid", allowed="a word after every row, or none")
+        return MotusState(space, (), hard, tuple(codes), answer)
+    proposals = []
+    for i, (word, marks) in enumerate(zip(words, grid.rows, strict=True), 1):
+        text = read_item(space, word, s.file, f"grid row {i}")
+        if answer is not None and fb.feedback(text, answer) != marks:
+            raise s.error(f"row {i}: {text} against {answer} gives {fb.feedback(text, answer)}, the grid shows "
+                          f"{marks}", "grid", allowed="the colours Wordle showed")
+        proposals.append(Proposal(i, text, fb.to_code(marks), marks, fb.is_canonical(marks, text)))
+        if text not in space.guess_index:
+            doc.note(f"{text} is not in the word list (the game would refuse it); its marks are used as given",
+                     f"grid row {i}")
+    return MotusState(space, tuple(proposals), hard, (), answer)
+
+
 def read_state(doc: PuzzleDoc) -> MotusState:
     """Read a ``motus``, ``wordle`` or ``mastermind`` puzzle file."""
     s = doc.section
@@ -202,11 +241,14 @@ def read_state(doc: PuzzleDoc) -> MotusState:
             where = f"{length} letters" + (f" starting with {first}" if first else "")
             raise s.error(f"the dictionary {words.name!r} has no word of {where}", "length")
         space = WordSpace(cell, tries)
+    hard = game != "mastermind" and bool(s.boolean("hard", False))
+    if game == "wordle" and s.has("grid"):
+        return _grid_state(doc, space)
     proposals = tuple(_read_proposals(s, space))
     if isinstance(space, WordSpace):
         for p in proposals:
             if p.text not in space.guess_index:
                 doc.note(f"{p.text} is not in the word list (the game would refuse it); its marks are used as "
                          "given", f"guess[{p.index}].word")
-    return MotusState(space, proposals)
+    return MotusState(space, proposals, hard)
 

@@ -5,9 +5,9 @@ The schema is in the package docstring (:mod:`sleuth.models.epistemic`) and docs
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -39,6 +39,7 @@ SYMBOLIC_NARROW = 16       # ... when no domain has more values (tests/bench/ben
 SYMBOLIC_WIDE = 1 << 10    # auto past the table's limit: the symbolic engine when no domain has more values (10 bits)
 
 State = KnowledgeState | symbolic.SymbolicState
+R = TypeVar("R")
 
 
 @dataclass(frozen=True)
@@ -79,6 +80,7 @@ class EpistemicPuzzle(Puzzle):
         self._engine: symbolic.Engine | None = None
         self._symbolic: dict[tuple[int, ...], symbolic.SymbolicState] = {}
         self._is_linear: bool | None = None
+        self._no_symbolic = False   # auto: the symbolic engine refused a formula of this puzzle
 
     # -- worlds ---------------------------------------------------------------------------------------
     def product_size(self) -> int:
@@ -115,7 +117,8 @@ class EpistemicPuzzle(Puzzle):
         widest = max((len(d.values) for d in self.domains), default=1)
         sized = (fits and self.product_size() >= SYMBOLIC_FROM and widest <= SYMBOLIC_NARROW) or \
             (not fits and widest <= SYMBOLIC_WIDE)
-        if self.explicit is None and sized and symbolic.available() and symbolic.fits() and self._linear():
+        if self.explicit is None and sized and not self._no_symbolic and symbolic.available() and symbolic.fits() \
+                and self._linear():
             return "symbolic"
         return "table" if fits else "model"
 
@@ -178,7 +181,8 @@ class EpistemicPuzzle(Puzzle):
                 table = WorldTable.from_solver(self.domains, nodes, backend=backend, limit=solver_limit,
                                                rows=coded_rows(self.state))
             elif self.explicit is not None:
-                base = WorldTable.from_rows(self.domains, self.explicit)
+                # in value order, as the product and the symbolic engine list them (not the file's order)
+                base = WorldTable.from_rows(self.domains, self.explicit).sorted()
                 state = KnowledgeState(base, {})
                 mask = np.ones(len(base), dtype=bool)
                 for node in nodes:
@@ -297,8 +301,24 @@ class EpistemicPuzzle(Puzzle):
         return names
 
     # -- solve ----------------------------------------------------------------------------------------
+    def _or_table(self, opts: Mapping[str, Any], run: Callable[[], R]) -> R:
+        """``run``; when ``auto`` picked the symbolic engine and it refuses a formula, ``run`` again on what
+        ``auto`` picks without it (the table while it fits, else model), with a note."""
+        try:
+            return run()
+        except symbolic.NotSymbolic as exc:
+            if opts.get("method") not in (None, "auto") or self.auto_method(opts) != "symbolic":
+                raise
+            self._no_symbolic = True
+            self.doc.note(f"auto: the symbolic engine does not take {exc.message.split(':', 1)[0]} "
+                          f"({exc.place or 'a formula'}); the {self.auto_method(opts)} answers", "--method")
+            return run()
+
     def solve(self, *, backend: str = "cpsat", options: Mapping[str, Any] | None = None) -> Report:
         opts = dict(options or {})
+        return self._or_table(opts, lambda: self._solve(backend, opts))
+
+    def _solve(self, backend: str, opts: dict[str, Any]) -> Report:
         self.options = opts
         choice = self.world_method(opts, backend)
         method = self._method(choice)
@@ -371,9 +391,12 @@ class EpistemicPuzzle(Puzzle):
     def verify(self, claims: Sequence[ClaimSpec], *, backend: str = "cpsat",
                options: Mapping[str, Any] | None = None) -> list[ClaimResult]:
         opts = dict(options or {})
-        self.options = opts
-        choice = self.world_method(opts, backend)
-        return [self.verify_one(c, backend, self._method(choice)) for c in claims]
+
+        def run() -> list[ClaimResult]:
+            self.options = opts
+            choice = self.world_method(opts, backend)
+            return [self.verify_one(c, backend, self._method(choice)) for c in claims]
+        return self._or_table(opts, run)
 
     def parse_claim(self, claim: ClaimSpec) -> tuple[Node, int | None, bool]:
         try:

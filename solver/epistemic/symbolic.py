@@ -97,7 +97,7 @@ def address_room() -> int | None:
 def fits() -> bool:
     """Whether a decision-diagram manager fits the process's address-space limit (``auto`` asks first)."""
     room = address_room()
-    return room is None or room >= MANAGER_RESERVE + NODE_RESERVE << 16
+    return room is None or room >= MANAGER_RESERVE + (NODE_RESERVE << 16)
 
 
 class Engine:

@@ -55,6 +55,10 @@ def test_symbolic_under_a_small_address_space_is_refused_in_one_line(tmp_path):
     proc = subprocess.run([sys.executable, "-c", code, "solve", str(f)], capture_output=True, text=True, check=False,
                           timeout=120)
     assert proc.returncode == 2 and "worlds satisfy the constraints" in proc.stderr, proc.stderr[-2000:]
+    roomy = code.replace("1 << 30", "3 << 30")   # room for the manager: auto picks it and answers
+    proc = subprocess.run([sys.executable, "-c", roomy, "solve", str(f), "--json"], capture_output=True, text=True,
+                          check=False, timeout=120)
+    assert proc.returncode == 0 and '"method": "symbolic"' in proc.stdout, proc.stderr[-2000:]
 
 
 def test_rounds_after_a_round_that_removed_nothing_are_the_same_state():

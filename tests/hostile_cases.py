@@ -243,8 +243,8 @@ def bombs() -> list[Case]:
         Case("bombs", "epistemic-10^12-worlds-small-budget", huge_ep, env=small, slow=True),
         Case("bombs", "epistemic-10^12-worlds-no-constraint", tera_ep),
         Case("bombs", "epistemic-10^9-worlds-no-constraint", giga_ep),
-        Case("bombs", "epistemic-10^12-worlds-time-limit", huge_ep, ("solve", "{file}", "--time-limit", "3"),
-             expect=3, slow=True),
+        # refused before the time limit: a sample of the product shows the solver could not list them (issue 48)
+        Case("bombs", "epistemic-10^12-worlds-time-limit", huge_ep, ("solve", "{file}", "--time-limit", "3")),
         Case("bombs", "cardguess-16-types-suggest", deck16, ("suggest", "{file}"), env=small),
         Case("bombs", "cardguess-16-types-time-limit", deck16, ("suggest", "{file}", "--set", "time-limit=3"),
              expect=3, slow=True),

@@ -22,7 +22,10 @@ MAX_TYPES = 16
 MAX_COUNT = 100
 MAX_CARDS = 120
 MAX_COMPOSITIONS = 1_000_000   # compositions listed in `remaining`
-MAX_STATES = 250_000           # memoised states for suggest / claims before giving up (about 10 s)
+MAX_STATES = 250_000           # memoised states for suggest / claims before giving up (about 2-4 s)
+TOO_LARGE_FOR_OPTIMAL = (f"the deck is too large for the exact optimal strategy: its recursion passed the limit of "
+                         f"{MAX_STATES:,} states; use --method greedy, entropy, expected-counts or constant-step, "
+                         "or a smaller deck")
 
 
 @dataclass
@@ -98,10 +101,12 @@ class CardGuessState:
         """The strategy's guess now and its score for every type."""
         know = self.knowledge()
         ensure_recursion(sum(self.counts) * 2)
+        if isinstance(strategy, Optimal) and strategy.solver.max_states is None:
+            strategy.solver.max_states = MAX_STATES
         try:
             scores = strategy.scores(self.strategy_state(strategy), know)
         except StateBudgetExceeded:
-            raise PuzzleError("the deck is too large for the exact optimal strategy") from None
+            raise PuzzleError(TOO_LARGE_FOR_OPTIMAL) from None
         return first_max(scores), scores
 
     def optimal_values(self) -> list[Fraction]:
@@ -114,7 +119,7 @@ class CardGuessState:
         try:
             return strategy.values(self.knowledge())
         except StateBudgetExceeded:
-            raise PuzzleError("the deck is too large for the exact optimal strategy") from None
+            raise PuzzleError(TOO_LARGE_FOR_OPTIMAL) from None
 
 
 # -- reading a puzzle file ----------------------------------------------------------------------------

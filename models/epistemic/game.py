@@ -64,7 +64,7 @@ GAME = Game(
     answer=("worlds", "count"),
     options=(Option("method", "string", "auto", "how the worlds are built (see methods; auto: symbolic past "
                     "16,384 worlds when every domain has at most 16 values, or past the table's limit when at most "
-                    "256, and no formula multiplies two expressions of the variables; else table while the product "
+                    "1,024, and no formula multiplies two expressions of the variables; else table while the product "
                     "of the domains fits, else model)",
                     ("solve", "verify"), flag=True),),
     template="epistemic/cheryl",

@@ -5,9 +5,9 @@ The schema is in the package docstring (:mod:`sleuth.models.epistemic`) and docs
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -18,7 +18,7 @@ from sleuth.claims import with_hint
 from sleuth.errors import PuzzleError
 from sleuth.explain import minimal_subset
 from sleuth.formula import Arith, Node, names_in, parse, to_text, walk
-from sleuth.limits import MAX_WORLDS_KEY, check_size, max_items
+from sleuth.limits import MAX_WORLDS_KEY, TooLarge, check_size, max_items
 from sleuth.puzzle import Puzzle, PuzzleDoc, emit_notes
 from sleuth.results import Answer, optional, ClaimResult, ClaimSpec, Report, Status, Verdict
 from sleuth.schema import Section
@@ -33,11 +33,13 @@ SOLVER_WORLD_FACTOR = 3    # a world enumerated by the solver passes through Pyt
 SOLVER_MAX_WORLDS = 200_000   # default cap of a solver enumeration (measured: about 3,000 worlds a second)
 SHRINK_LIMIT = 2_000_000   # explanations rebuild world sets; above this, constraints are not shrunk
 LIST_LIMIT = 100_000       # the symbolic engine lists this many worlds at most (the count is exact)
+SAMPLE_WORLDS = 1 << 16   # worlds sampled from the domains' product before a solver enumeration past its limit
 SYMBOLIC_FROM = 1 << 14    # auto: the symbolic engine from this many worlds (product of the domains), narrow domains
 SYMBOLIC_NARROW = 16       # ... when no domain has more values (tests/bench/bench_symbolic.py: muddy, drinking)
-SYMBOLIC_WIDE = 256        # auto past the table's limit: the symbolic engine when no domain has more values
+SYMBOLIC_WIDE = 1 << 10    # auto past the table's limit: the symbolic engine when no domain has more values (10 bits)
 
 State = KnowledgeState | symbolic.SymbolicState
+R = TypeVar("R")
 
 
 @dataclass(frozen=True)
@@ -78,6 +80,7 @@ class EpistemicPuzzle(Puzzle):
         self._engine: symbolic.Engine | None = None
         self._symbolic: dict[tuple[int, ...], symbolic.SymbolicState] = {}
         self._is_linear: bool | None = None
+        self._no_symbolic = False   # auto: the symbolic engine refused a formula of this puzzle
 
     # -- worlds ---------------------------------------------------------------------------------------
     def product_size(self) -> int:
@@ -101,7 +104,12 @@ class EpistemicPuzzle(Puzzle):
           :data:`SYMBOLIC_NARROW` values (many small variables: measured 2.6x faster than the table at 2^14
           worlds of muddy children, 17x at 2^16; below, the table is as fast);
         - past the table's limit, when no domain has more than :data:`SYMBOLIC_WIDE` values (else CP-SAT
-          enumerates the worlds, bounded).
+          enumerates the worlds, at most :data:`SOLVER_MAX_WORLDS` of them: three variables of 1,000 values and
+          a sum, 10^9 worlds, answer symbolically in about 2.5 s, where the enumeration refuses after 8 s; two
+          agents observing sums of two variables of 1,000 values took 9 s, wider ones far longer).
+
+        And only where its decision-diagram manager fits the process's address-space limit
+        (:func:`symbolic.fits`).
 
         Otherwise the table while it fits (on wide arithmetic, What Sum, Sum and Product, the vectorised table
         was faster at every size measured), else model."""
@@ -109,7 +117,8 @@ class EpistemicPuzzle(Puzzle):
         widest = max((len(d.values) for d in self.domains), default=1)
         sized = (fits and self.product_size() >= SYMBOLIC_FROM and widest <= SYMBOLIC_NARROW) or \
             (not fits and widest <= SYMBOLIC_WIDE)
-        if self.explicit is None and sized and symbolic.available() and self._linear():
+        if self.explicit is None and sized and not self._no_symbolic and symbolic.available() and symbolic.fits() \
+                and self._linear():
             return "symbolic"
         return "table" if fits else "model"
 
@@ -160,6 +169,7 @@ class EpistemicPuzzle(Puzzle):
         if self.explicit is None and (method == "table" or not chosen):
             check_size("worlds (the product of the domains)", self.product_size(), options, per_world)
         elif method == "solver" and self.explicit is None and self.product_size() > solver_limit:
+            self._refuse_by_sample(chosen, solver_limit)
             self.doc.note(f"the domains have {self.product_size():,} combinations: CP-SAT enumerates the worlds "
                           f"the constraints leave and stops past {solver_limit:,} (--set {MAX_WORLDS_KEY}=N; "
                           "bound the time with --time-limit)", "variables")
@@ -171,7 +181,8 @@ class EpistemicPuzzle(Puzzle):
                 table = WorldTable.from_solver(self.domains, nodes, backend=backend, limit=solver_limit,
                                                rows=coded_rows(self.state))
             elif self.explicit is not None:
-                base = WorldTable.from_rows(self.domains, self.explicit)
+                # in value order, as the product and the symbolic engine list them (not the file's order)
+                base = WorldTable.from_rows(self.domains, self.explicit).sorted()
                 state = KnowledgeState(base, {})
                 mask = np.ones(len(base), dtype=bool)
                 for node in nodes:
@@ -183,6 +194,25 @@ class EpistemicPuzzle(Puzzle):
                 table = WorldTable.from_solver(self.domains, nodes, backend=backend, limit=solver_limit)
             self._tables[key] = table
         return self._tables[key]
+
+    def _refuse_by_sample(self, chosen: Sequence[int], limit: int) -> None:
+        """Before the solver enumerates: refuse when a uniform sample of the domains' product shows far more
+        worlds satisfy the constraints than the enumeration may list (its estimate at least ten times the
+        limit, on at least 100 sampled worlds: the enumeration would be refused, after its work)."""
+        rng = np.random.default_rng(0)
+        table = WorldTable(self.domains, np.stack([rng.integers(0, len(d.values), SAMPLE_WORLDS)
+                                                   for d in self.domains], axis=1))
+        mask = np.ones(len(table), dtype=bool)
+        state = KnowledgeState(table, {})
+        for i in chosen:
+            mask &= state.truth(self.constraints[i][1])
+        hits = int(mask.sum())
+        estimate = self.product_size() * hits // SAMPLE_WORLDS
+        if hits >= 100 and estimate >= 10 * limit:
+            raise TooLarge(f"about {estimate:,} worlds satisfy the constraints ({hits:,} of {SAMPLE_WORLDS:,} sampled "
+                           f"from the {self.product_size():,} combinations of the domains), more than the limit of "
+                           f"{limit:,} the solver lists; narrow the domains or the constraints (or raise --set "
+                           f"{MAX_WORLDS_KEY}=N)")
 
     def start(self, table: WorldTable) -> KnowledgeState:
         """The initial state, pointed at the actual world when the file gives one."""
@@ -249,6 +279,18 @@ class EpistemicPuzzle(Puzzle):
                 if repeat == "stable" and nxt.size == state.size:
                     break
                 yield Step(step.formula, step.text, step.by, name, step.action, step.kind), nxt
+                if step.action is None and nxt.count == state.count:
+                    # a public announcement that removed nothing removes nothing again: the same state for
+                    # the rounds left (not computed again)
+                    for later in range(r + 1, rounds):
+                        if after is not None and taken >= after:
+                            return
+                        taken += 1
+                        name = f"{step.name}, round {later + 1}"
+                        if only is None or name in only:
+                            yield Step(step.formula, step.text, step.by, name, step.action, step.kind), nxt
+                    state = nxt
+                    break
                 state = nxt
 
     def observations(self, after: int | None = None, backend: str = "cpsat", method: str = "auto") -> list[str]:
@@ -259,8 +301,24 @@ class EpistemicPuzzle(Puzzle):
         return names
 
     # -- solve ----------------------------------------------------------------------------------------
+    def _or_table(self, opts: Mapping[str, Any], run: Callable[[], R]) -> R:
+        """``run``; when ``auto`` picked the symbolic engine and it refuses a formula, ``run`` again on what
+        ``auto`` picks without it (the table while it fits, else model), with a note."""
+        try:
+            return run()
+        except symbolic.NotSymbolic as exc:
+            if opts.get("method") not in (None, "auto") or self.auto_method(opts) != "symbolic":
+                raise
+            self._no_symbolic = True
+            self.doc.note(f"auto: the symbolic engine does not take {exc.message.split(':', 1)[0]} "
+                          f"({exc.place or 'a formula'}); the {self.auto_method(opts)} answers", "--method")
+            return run()
+
     def solve(self, *, backend: str = "cpsat", options: Mapping[str, Any] | None = None) -> Report:
         opts = dict(options or {})
+        return self._or_table(opts, lambda: self._solve(backend, opts))
+
+    def _solve(self, backend: str, opts: dict[str, Any]) -> Report:
         self.options = opts
         choice = self.world_method(opts, backend)
         method = self._method(choice)
@@ -273,8 +331,8 @@ class EpistemicPuzzle(Puzzle):
                          if s.action is None else
                          {"event": s.text, "kind": s.kind, "by": s.by, "name": s.name, "worlds": st.count,
                           "model": st.size})
-            if self.actual is not None:
-                knowers.append(self._knower_row(s.name, st))
+            if self.actual is not None:   # the same state again (a round that removed nothing): the same row
+                knowers.append({**knowers[-1], "after": s.name} if st is state else self._knower_row(s.name, st))
             state = st
         if state.count == 0:
             conflict = self.minimal_conflict(backend, method)
@@ -333,9 +391,12 @@ class EpistemicPuzzle(Puzzle):
     def verify(self, claims: Sequence[ClaimSpec], *, backend: str = "cpsat",
                options: Mapping[str, Any] | None = None) -> list[ClaimResult]:
         opts = dict(options or {})
-        self.options = opts
-        choice = self.world_method(opts, backend)
-        return [self.verify_one(c, backend, self._method(choice)) for c in claims]
+
+        def run() -> list[ClaimResult]:
+            self.options = opts
+            choice = self.world_method(opts, backend)
+            return [self.verify_one(c, backend, self._method(choice)) for c in claims]
+        return self._or_table(opts, run)
 
     def parse_claim(self, claim: ClaimSpec) -> tuple[Node, int | None, bool]:
         try:

@@ -501,7 +501,8 @@ def main_wordle(argv: list[str]) -> int:
                           description="Wordle answers and Mastermind codes with every method "
                                       "(Knuth's strategy is Max), and feedback-matrix throughput.")
     ap.add_argument("--methods", default=",".join(m.value for m in st.Method if m is not st.Method.MINIMAX))
-    ap.add_argument("--games", default="wordle,mastermind", help="wordle, mastermind or both")
+    ap.add_argument("--games", default=None, help="wordle, mastermind or both (default both; with --optimal and "
+                                                  "--opener/--openers, the game the openers belong to)")
     ap.add_argument("--pegs", type=bounded(int, 1, 6), default=None, help="Mastermind pegs (default 4)")
     ap.add_argument("--colours", type=bounded(int, 2, 9), default=None, help="Mastermind colours (default 6)")
     ap.add_argument("--throughput", default="", help="also time the feedback matrix of a cell, e.g. fr:10R")
@@ -530,6 +531,9 @@ def main_wordle(argv: list[str]) -> int:
     add_run_options(ap)
     args = ap.parse_args(argv)
     check_target(args.plot)
+    if args.games is None:   # a Wordle word names Wordle, a Mastermind code Mastermind: one whole answer
+        named = [w.strip() for w in (args.opener or args.openers).split(",") if w.strip()] if args.optimal else []
+        args.games = ("mastermind" if all(w.isdigit() for w in named) else "wordle") if named else "wordle,mastermind"
     games = [g.strip().lower() for g in args.games.split(",") if g.strip()]
     if args.optimal and "mastermind" not in games and (args.pegs, args.colours) != (None, None):
         raise PuzzleError("--pegs and --colours size Mastermind", place="--pegs/--colours",

@@ -2,23 +2,26 @@
 
 The possible secrets are defined by the constraint model of :mod:`.model` (``--method model``); for whole
 dictionaries the same set comes faster from the vectorised feedback rule (``--method table``, the default).
-Claims are always judged on the model, so that an entailed claim names the proposals that force it.
+Answer claims are judged over the answers the proposals leave (the model judges them when none is left, and
+on another backend); an entailed or refuted claim names a minimal set of proposals that forces it.
 """
 
 from __future__ import annotations
 
 import importlib.util
 from fractions import Fraction
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
 
-from sleuth.claims import Atom, to_lit
+from sleuth.claims import And, Atom, Implies, Not, Or, to_lit
 from sleuth.claims import read as read_claim
 from sleuth.engine import Engine
 from sleuth.errors import PuzzleError
+from sleuth.explain import minimal_subset
+from sleuth.formula import Node
 from sleuth.model import Constraint, Lit
 from sleuth.puzzle import Puzzle, PuzzleDoc, emit_notes
 from sleuth.results import Answer, ClaimResult, ClaimSpec, Report, Status, Verdict, contradiction_text, decimal
@@ -115,6 +118,18 @@ class SecretPuzzle(Puzzle):
         if self.state.rows or self.state.answer is not None:
             raise PuzzleError("claims are judged on [[guess]] tables, not on a shared grid", file=self.doc.file,
                               place="grid", allowed="sleuth solve on the grid; [[guess]] tables for claims")
+        masks = self._proposal_masks()
+        if backend == "cpsat" and _all_of(masks, len(self.space.answers)).any():
+            return [self._verify_best(claim, target, opts) if isinstance(target, str)
+                    else self._verify_on_table(claim, target, masks)
+                    for claim, target in ((c, self._read_claim_tree(c)) for c in claims)]
+        return self.verify_on_model(claims, backend=backend, options=opts)
+
+    def verify_on_model(self, claims: Sequence[ClaimSpec], *, backend: str = "cpsat",
+                        options: Mapping[str, Any] | None = None) -> list[ClaimResult]:
+        """Every claim judged on the constraint model (what :meth:`verify` does with no world left or on
+        another backend; the tests hold the two paths equal)."""
+        opts = dict(options or {})
         sm = model_for(self.state, backend)
         read = [self._read_claim(claim, sm) for claim in claims]
         engine = Engine(sm.model, backend)
@@ -126,6 +141,55 @@ class SecretPuzzle(Puzzle):
             results.append(engine.verify(target, claim.text, claim.expect,
                                          world=lambda values: sm.decode([values[v] for v in sm.variables])))
         return results
+
+    def _proposal_masks(self) -> list[np.ndarray]:
+        """Per proposal, the answers its feedback admits (none for a feedback no secret gives)."""
+        n = len(self.space.answers)
+        return [self.space.row_codes(p.text) == p.code if p.canonical else np.zeros(n, dtype=bool)
+                for p in self.proposals]
+
+    def _read_claim_tree(self, claim: ClaimSpec) -> str | tuple[Node, dict[Atom, tuple[str, str]]]:
+        """A ``best guess`` claim as its word; an answer claim as its statements (and, or, not) and theirs."""
+        def atom(text: str) -> tuple[str, str]:
+            return self._parse_claim(replace(claim, text=text))
+
+        tree, payload = read_claim(claim.text, atom, file=self.doc.file, place=claim.place)
+        if isinstance(tree, Atom) and payload[tree][0] == "best":
+            return payload[tree][1]
+        if any(kind == "best" for kind, _ in payload.values()):
+            raise PuzzleError("'best guess' claims are judged one at a time; 'and', 'or' combine answer claims",
+                              file=self.doc.file, place=claim.place)
+        return tree, payload
+
+    def _verify_on_table(self, claim: ClaimSpec, target: tuple[Node, dict[Atom, tuple[str, str]]],
+                         masks: list[np.ndarray]) -> ClaimResult:
+        """An answer claim judged over the answers the proposals admit (the same verdict as on the model; the
+        observations that force it are a minimal subset found by deletion, the later guesses tried first, so the
+        earliest that suffice; a witness is the first answer in the list's order where the claim is true, or false)."""
+        tree, payload = target
+        words = np.asarray(self.space.answers)
+
+        def leaf(a: Atom) -> np.ndarray:
+            kind, word = payload[a]
+            return (words != word) if kind == "not" else (words == word)
+
+        truth = _truth(tree, leaf)
+        names = [p.name for p in self.proposals]
+        by_name = dict(zip(names, masks, strict=True))
+
+        def admitted(chosen: list[str]) -> np.ndarray:
+            return _all_of([by_name[n] for n in chosen], words.size)
+
+        possible = admitted(names)
+        true_at, false_at = np.flatnonzero(possible & truth), np.flatnonzero(possible & ~truth)
+        if not false_at.size:
+            why = minimal_subset(names, lambda chosen: not (admitted(chosen) & ~truth).any(), last_first=True)
+            return ClaimResult(claim.text, Verdict.ENTAILED, tuple(why), expect=claim.expect)
+        if not true_at.size:
+            why = minimal_subset(names, lambda chosen: not (admitted(chosen) & truth).any(), last_first=True)
+            return ClaimResult(claim.text, Verdict.REFUTED, tuple(why), str(words[false_at[0]]), expect=claim.expect)
+        return ClaimResult(claim.text, Verdict.OPEN, (), {"true": str(words[true_at[0]]),
+                                                           "false": str(words[false_at[0]])}, expect=claim.expect)
 
     def _read_claim(self, claim: ClaimSpec, sm: MotusModel) -> str | Constraint | Lit:
         """A ``best guess`` claim as its word; answer claims (combined with and/or/not) as a model constraint."""
@@ -314,6 +378,28 @@ class Suggestion:
     def scores(self) -> dict[str, Any]:
         return {"sum": self.sumsq, "max": self.largest, "classes": self.classes, "gini": self.gini,
                 "entropy": round(self.entropy, 12), "information": round(self.information, 12)}
+
+
+def _all_of(masks: Sequence[np.ndarray], n: int) -> np.ndarray:
+    """The answers every mask admits (all ``n`` for no mask)."""
+    out = np.ones(n, dtype=bool)
+    for m in masks:
+        out &= m
+    return out
+
+
+def _truth(tree: Node, leaf: Callable[[Atom], np.ndarray]) -> np.ndarray:
+    """A claim's truth at every answer (vectorised :func:`sleuth.claims.evaluate`)."""
+    if isinstance(tree, Atom):
+        return leaf(tree)
+    if isinstance(tree, Not):
+        return ~_truth(tree.operand, leaf)
+    if isinstance(tree, Implies):
+        return ~_truth(tree.left, leaf) | _truth(tree.right, leaf)
+    if not isinstance(tree, (And, Or)):
+        raise TypeError(tree)
+    parts = [_truth(item, leaf) for item in tree.args]
+    return np.logical_and.reduce(parts) if isinstance(tree, And) else np.logical_or.reduce(parts)
 
 
 def _time_limit(opts: Mapping[str, Any]) -> float | None:

@@ -161,9 +161,9 @@ class Evaluator:
                 return INT, _fit(np.abs(_exact(nums[0], self.bounds(node))), self.bounds(node))
             reduce = np.minimum if node.func == "min" else np.maximum
             extreme: np.ndarray = nums[0]
-            for other in nums[1:]:
-                extreme = _fit(reduce(*_common(extreme, other)), self.bounds(node))
-            return INT, extreme
+            for other in nums[1:]:   # fitted once at the end: a partial extreme may not fit the whole's range
+                extreme = reduce(*_common(extreme, other))
+            return INT, _fit(extreme, self.bounds(node))
         raise FormulaError(f"cannot evaluate {node!r}")  # pragma: no cover
 
     def _knows(self, rel: Relation, what: Node | None) -> np.ndarray:

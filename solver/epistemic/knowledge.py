@@ -72,6 +72,8 @@ class Relation:
             return class_constant(self.target, values)
         if not len(self.target):
             return np.zeros(0, dtype=bool)
+        if values.dtype == object:   # exact integers past int64: their ranks, which are equal where they are
+            values = np.unique(values, return_inverse=True)[1].reshape(-1).astype(np.int64)
         k = self._cells()
         inside = self.member >= 0
         lo = np.full(k, np.iinfo(np.int64).max, dtype=np.int64)
@@ -292,7 +294,10 @@ class KnowledgeState:
         learnt: np.ndarray | None = None
         if action.learn is not None:
             expr, _, where = action.learn
-            values = ev.value(expr)[1][src_w].astype(np.int64)
+            values = ev.value(expr)[1][src_w]
+            # exact integers past int64 by their ranks (equal where they are): the key only tells values apart
+            values = np.unique(values, return_inverse=True)[1].reshape(-1).astype(np.int64) \
+                if values.dtype == object else values.astype(np.int64)
             learnt = np.where(np.isin(src_e, where), values, values.min() - 1 if len(values) else 0)
         relations = {}
         after = Evaluator(KnowledgeState(table, {})) if any(e.post for e in action.events) else None
@@ -391,8 +396,16 @@ def assigned(ev: Evaluator, table: WorldTable, var: str, node: Node, rows: np.nd
     kind, val = ev.value(node)
     if (dom.labels is None) != (kind in (INT, BOOL)) or (dom.labels is not None and kind.domain != dom):
         raise FormulaError(f"{to_text(node)!r} is {kind.name}-valued; it cannot be assigned to {var!r}")
-    out: np.ndarray = val[rows].astype(np.int64)
-    ok = np.isin(out, np.array(dom.values, dtype=np.int64))
+    out: np.ndarray = val[rows]
+    if out.dtype != object and table.dtype is not object:
+        out = out.astype(np.int64)
+        ok = np.isin(out, np.array(dom.values, dtype=np.int64))
+    else:   # values past int64: exact Python integers, stored as the table stores them
+        out = np.array([int(v) for v in out.tolist()], dtype=object)
+        values = set(dom.values)
+        ok = np.array([v in values for v in out.tolist()], dtype=bool)
+        if ok.all() and table.dtype is not object:
+            out = out.astype(np.int64)
     if not ok.all():
         raise FormulaError(f"setting {var!r} to {to_text(node)!r} gives {dom.show(int(out[~ok][0]))}, outside its "
                            "domain", allowed=dom.labels if dom.labels is not None else _range_text(dom.values))

@@ -33,6 +33,7 @@ decision diagrams are bounded by the memory budget (:data:`NODE_BYTES` a node): 
 from __future__ import annotations
 
 import contextlib
+import os
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
@@ -41,7 +42,7 @@ from ..derive import NotServed
 from ..errors import PuzzleError
 from ..formula import (After, And, Arith, BoolConst, Call, Common, Compare, Distributed, FormulaError, Implies, Int,
                        Knows, Name, Neg, Node, Not, Or, Str, children, names_in, parse, to_text)
-from ..limits import LimitReached, expired, memory_budget
+from ..limits import LimitReached, TooLarge, expired, memory_budget
 from ..schema import fold
 from . import belief
 from .evaluation import _interval
@@ -75,6 +76,30 @@ def available() -> bool:
     return True
 
 
+MANAGER_RESERVE = 1280 << 20   # address space oxidd reserves for a manager of any size (measured 1.1 GB) and headroom
+NODE_RESERVE = 96              # ... and per node of capacity, its apply cache included (measured 86 bytes)
+
+
+def address_room() -> int | None:
+    """The address space this process may still reserve (its ``RLIMIT_AS`` less what it uses; None: no limit)."""
+    try:
+        import resource
+
+        soft = resource.getrlimit(resource.RLIMIT_AS)[0]
+        if soft == resource.RLIM_INFINITY:
+            return None
+        with open("/proc/self/statm", encoding="ascii") as fh:
+            return soft - int(fh.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+    except (ImportError, OSError, ValueError, IndexError):
+        return None
+
+
+def fits() -> bool:
+    """Whether a decision-diagram manager fits the process's address-space limit (``auto`` asks first)."""
+    room = address_room()
+    return room is None or room >= MANAGER_RESERVE + (NODE_RESERVE << 16)
+
+
 class Engine:
     """One decision-diagram manager, its node capacity taken from the memory budget."""
 
@@ -86,6 +111,14 @@ class Engine:
                               allowed="pip install 'sleuth[symbolic]' (or oxidd), or --method table / model") \
                 from None
         self.capacity = max(1 << 16, min(memory_budget() // NODE_BYTES, (1 << 32) - 1))
+        room = address_room()
+        if room is not None:   # the package aborts the process when it cannot reserve its address space
+            fit = (room - MANAGER_RESERVE) // NODE_RESERVE
+            if fit < 1 << 16:
+                raise TooLarge(f"the symbolic engine reserves about {MANAGER_RESERVE >> 20:,} MB of address space "
+                               f"and the process's limit (ulimit -v) leaves {max(0, room) >> 20:,} MB; raise the "
+                               "limit, or use --method table or model")
+            self.capacity = min(self.capacity, fit)
         self.mgr: BDDManager = BDDManager(self.capacity, 1 << 20, 1)
         self.true, self.false = self.mgr.true(), self.mgr.false()
         self.names: list[str] = []

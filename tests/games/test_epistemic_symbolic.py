@@ -263,6 +263,8 @@ def test_auto_past_the_table_limit_is_symbolic_on_narrow_domains_else_model() ->
     assert _auto(doc, max_worlds=100) == ("symbolic", 2 ** 10 - 1 - 10)
     doc = {"game": "epistemic", "variables": {"p": [0, 1], "q": [0, 1], "z": "1..300"},
            "constraints": ["z == 1"], "agents": {"a": ["p"], "b": ["q"]}}
+    assert _auto(doc, max_worlds=100) == ("symbolic", 4)   # 300 values: 9 bits, within the wide rule
+    doc["variables"]["z"] = "1..1025"                          # past 1,024 values: the solver's enumeration
     assert _auto(doc, max_worlds=100) == ("model", 4)
 
 

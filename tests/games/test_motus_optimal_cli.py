@@ -98,3 +98,14 @@ def test_published_mastermind_anchors(cli) -> None:
     capped = json.loads(cli(["experiment", "wordle", "--games", "mastermind", "--optimal", "--cap", "5",
                              "--json"]).out)
     assert capped["ranking"][0]["total"] == 5626
+
+
+def test_an_opener_names_its_game_when_games_are_left_out(cli) -> None:
+    """A Mastermind code means Mastermind only, a Wordle word Wordle only: one whole answer per run."""
+    r = cli(["experiment", "wordle", "--optimal", "--opener", "12", "--pegs", "2", "--colours", "3", "--json"])
+    assert r.code == 0, r.err
+    (line,) = r.out.strip().splitlines()
+    out = json.loads(line)
+    assert out["opener"] == "12" and out["games"] == 9
+    r = cli(["experiment", "wordle", "--optimal", "--opener", "ZZZZZ"])
+    assert r.code == 2 and "wordle" in r.err and r.out == ""

@@ -92,6 +92,9 @@ class Game:
     help: str = ""                # "module:function ...": each returns more lines for `sleuth games GAME`
     templates: str = ""           # "module:function(players) -> text": `sleuth new GAME --players N`
     kernels: str = ""             # "module:function()": loads (compiling where the cache lacks them) its numba kernels
+    arena: str = ""               # "module:function(args) -> int": `sleuth arena GAME [options]` (bots play it)
+    referee: str = ""             # "module:function(path, as_json) -> int": `sleuth referee TRANSCRIPT`
+    documents: str = ""           # "module:function() -> {name: JSON Schema}": `sleuth schema GAME NAME`
 
     # -- what the user writes ---------------------------------------------------------------------------
     @property
@@ -186,6 +189,24 @@ class Game:
         first that numba is installed); nothing for a game without any."""
         if self.kernels:
             self._call(self.kernels)()
+
+    def run_arena(self, args: Sequence[str]) -> int:
+        """``sleuth arena GAME [args]``: the game's arena with its own options (bad input when it has none)."""
+        if not self.arena:
+            raise PuzzleError(f"game {self.name!r} has no arena", place="arena",
+                              allowed="a game that declares one (sleuth docs arena)")
+        return int(self._call(self.arena)(list(args)) or 0)
+
+    def run_referee(self, path: str, as_json: bool) -> int:
+        """``sleuth referee TRANSCRIPT``: the game's referee on one of its transcripts."""
+        if not self.referee:
+            raise PuzzleError(f"game {self.name!r} has no referee", file=path, allowed="a transcript of a game "
+                              "that declares one (sleuth docs arena)")
+        return int(self._call(self.referee)(path, as_json) or 0)
+
+    def document_schemas(self) -> dict[str, Any]:
+        """The JSON Schemas of the game's other documents (transcripts, bot messages), by name."""
+        return dict(self._call(self.documents)()) if self.documents else {}
 
     def template_for(self, players: int) -> str:
         """The template ``sleuth new GAME --players N`` prints (bad input when the game has none for N)."""

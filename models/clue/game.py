@@ -69,6 +69,9 @@ GAME = Game(
     help="sleuth.models.clue.state:deck_lines",
     kernels="sleuth.models.clue.counting:compile_kernels",
     templates="sleuth.models.clue.simulate:template",
+    arena="sleuth.models.clue.arena:main",
+    referee="sleuth.models.clue.referee:main",
+    documents="sleuth.models.clue.referee:documents",
     experiments=(Experiment("clue", "sleuth.models.clue.experiment:main",
                             "benchmark: exact sheet, rules engine, probabilities"),),
 )

@@ -337,6 +337,7 @@ def check_bot(spec: str) -> None:
 
 def make_bot(spec: str, timeout: float) -> Bot:
     """A fresh bot for one seat of one game."""
+    check_bot(spec)
     if spec.startswith("cmd:"):
         from .outside import ProgramBot
 

@@ -318,11 +318,11 @@ def plugin_bots() -> dict[str, str]:
     win)."""
     from sleuth.registry import plugin_points
 
-    return {name: target for _, name, target in plugin_points(BOT_GROUP) if name not in BUILTIN}
+    return {name: target for _, name, target in plugin_points(BOT_GROUP)}
 
 
 def bot_names() -> list[str]:
-    return [*BUILTIN, *plugin_bots(), "cmd:PROGRAM"]
+    return [*BUILTIN, *(name for name in plugin_bots() if name not in BUILTIN), "cmd:PROGRAM"]
 
 
 def check_bot(spec: str) -> None:

@@ -24,6 +24,7 @@ from sleuth.errors import PuzzleError
 from .counting import Counts, Problem, count_deals
 from .outside import reply_schema, request_schema
 from .sheet import Mark, Sheet, counted_sheet
+from .simulate import even_sizes
 from .state import MAX_PLAYERS, NAMED_DECKS, Accusation, ClueState, Deck, Suggestion
 
 KINDS = ("game", "deal", "suggestion", "accusation", "forfeit", "deduction", "end")
@@ -156,7 +157,7 @@ def _game_line(r: _Reader, row: dict[str, Any]) -> Transcript:
             or len(set(players)) != len(players) or "envelope" in players:
         raise r.error("players must be 2 to 12 distinct names (not 'envelope')")
     free, n = len(deck) - 3, len(players)
-    sizes = r.get(row, "hand_sizes", list, [free // n + (1 if i < free % n else 0) for i in range(n)])
+    sizes = r.get(row, "hand_sizes", list, list(even_sizes(len(deck), n)))
     if len(sizes) != n or not all(isinstance(x, int) and x >= 0 for x in sizes) or sum(sizes) != free:
         raise r.error(f"hand_sizes {sizes!r} do not share the {free} cards out of the envelope among {n} players")
     return Transcript(r.path, deck, tuple(players), tuple(sizes))

@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from .simulate import deal_cards, even_sizes
 from .state import Accusation, ClueState, Deck, NAMED_DECKS, Suggestion
 
 MAX_ROUNDS = 60   # rounds of turns after which a game is a draw (no bot that accuses when certain gets near it)
@@ -131,6 +132,7 @@ class SeatResult:
     decisions: int = 0
     seconds: float = 0.0
     max_seconds: float = 0.0
+    max_cpu: float = 0.0             # CPU seconds of its longest decision (this process; a program's own excluded)
 
 
 @dataclass
@@ -140,23 +142,6 @@ class GameResult:
     reason: str                       # "accusation", "all out" or "turn limit"
     seats: list[SeatResult]
     transcript: list[dict[str, Any]] = field(default_factory=list)
-
-
-def deal_cards(deck: Deck, n: int, rng: random.Random) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """A uniform deal: hand sizes (even, earlier seats get the extras) and the place of every card (players
-    0..n-1, envelope n)."""
-    free = len(deck) - 3
-    sizes = tuple(free // n + (1 if i < free % n else 0) for i in range(n))
-    deal = [n] * len(deck)
-    envelope = [rng.choice(list(deck.members(k))) for k in range(3)]
-    rest = [c for c in range(len(deck)) if c not in envelope]
-    rng.shuffle(rest)
-    start = 0
-    for p, h in enumerate(sizes):
-        for c in rest[start:start + h]:
-            deal[c] = p
-        start += h
-    return sizes, tuple(deal)
 
 
 def deck_json(deck: Deck) -> Any:
@@ -171,7 +156,8 @@ class _Table:
     def __init__(self, deck: Deck, bots: Sequence[Bot], seed: int, transcript: bool) -> None:
         self.deck, self.bots, self.n = deck, list(bots), len(bots)
         self.rng = random.Random(seed)
-        self.sizes, self.deal = deal_cards(deck, self.n, self.rng)
+        self.sizes = even_sizes(len(deck), self.n)
+        self.deal = tuple(deal_cards(deck, self.sizes, self.rng))
         self.players = tuple(f"P{i + 1}" for i in range(self.n))
         self.seats = [SeatResult(b.name) for b in bots]
         self.out: set[int] = set()
@@ -199,7 +185,7 @@ class _Table:
         seat out (returns None)."""
         if self.seats[seat].forfeit is not None:
             return None
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         try:
             return call(*args)
         except BotFailure as exc:
@@ -211,6 +197,7 @@ class _Table:
             r.decisions += 1
             r.seconds += dt
             r.max_seconds = max(r.max_seconds, dt)
+            r.max_cpu = max(r.max_cpu, time.process_time() - c0)
 
     def forfeit(self, seat: int, reason: str) -> None:
         self.seats[seat].forfeit = reason

@@ -295,6 +295,19 @@ def test_transcripts_follow_their_schema():
         jsonschema.validate(line, documents()["transcript"])
 
 
+def test_a_plug_in_bot_plays_by_its_entry_point_name(monkeypatch):
+    from sleuth.models.clue import bots
+
+    monkeypatch.setattr(bots, "plugin_bots", lambda: {"spy": "tests.games.test_clue_arena:Spy",
+                                                      "clauses": "tests.games.test_clue_arena:Spy"})
+    spy = bots.make_bot("spy", 1.0)
+    assert isinstance(spy, Spy) and spy.name == "spy"
+    assert isinstance(bots.make_bot("clauses", 1.0), ClausesBot)   # a built-in name is never taken
+    assert "spy" in bots.bot_names()
+    result = play(SMALL, [spy, RandomBot(), RandomBot()], 2, max_rounds=3)
+    assert result.seats[0].forfeit is None and spy.seen
+
+
 def test_plug_in_bot_names_are_checked():
     assert isinstance(make_bot("clauses", 1.0), ClausesBot)
     with pytest.raises(PuzzleError, match="unknown bot 'nosuch'"):

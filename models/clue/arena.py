@@ -159,7 +159,8 @@ def parse_bots(text: str, players: int) -> list[str]:
 
 
 def main(argv: list[str]) -> int:
-    ap = ExperimentParser(prog="sleuth arena clue", description=__doc__.splitlines()[0])
+    ap = ExperimentParser(prog="sleuth arena clue", description="Bots play boardless Clue against each other: "
+                          "win shares with 95%% intervals (sleuth docs arena).")
     ap.add_argument("--players", type=bounded(int, 2, MAX_PLAYERS), default=6, help="players (default 6)")
     ap.add_argument("--games", type=bounded(int, 1, 10**6), default=60, help="games (default 60)")
     ap.add_argument("--seed", type=bounded(int, 0, 2**63 - 1), default=1, help="seed of every deal (default 1)")

@@ -197,7 +197,7 @@ def player_counts(state: ClueState) -> Counts:
     return count_deals(Problem.from_observations(state, state.observations()), triples=True)
 
 
-def facts(sheet: Sheet, t: Transcript) -> set[tuple[int, int, bool]]:
+def facts(sheet: Sheet) -> set[tuple[int, int, bool]]:
     """The known cells of a sheet: (card, place, holds)."""
     return {(c, p, mark is Mark.YES) for c, row in enumerate(sheet.marks) for p, mark in enumerate(row)
             if mark is not Mark.MAYBE}
@@ -226,7 +226,7 @@ def referee(t: Transcript) -> dict[str, Any]:
                                   place=f"line {line}", allowed="a transcript of a game that can happen")
             sheet = counted_sheet(counts)
             current.append((counts, sheet))
-            now = facts(sheet, t)
+            now = facts(sheet)
             new = sorted(now - known[p])
             known[p] = now
             triples = counts.triples or {}

@@ -19,6 +19,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from sleuth.limits import LimitReached
+
 from .simulate import deal_cards, even_sizes
 from .state import Accusation, ClueState, Deck, NAMED_DECKS, Suggestion
 
@@ -190,6 +192,11 @@ class _Table:
             return call(*args)
         except BotFailure as exc:
             self.forfeit(seat, str(exc) or "failed")
+            return None
+        except (LimitReached, MemoryError):
+            raise
+        except Exception as exc:   # a plug-in bot's bug loses its game, not the run (and is counted)
+            self.forfeit(seat, f"raised {type(exc).__name__}: {exc}"[:300])
             return None
         finally:
             dt = time.perf_counter() - t0

@@ -308,6 +308,18 @@ def test_a_plug_in_bot_plays_by_its_entry_point_name(monkeypatch):
     assert result.seats[0].forfeit is None and spy.seen
 
 
+class Crash(RandomBot):
+    name = "crash"
+
+    def suggest(self):
+        raise ZeroDivisionError("a bug")
+
+
+def test_a_bot_that_raises_forfeits_its_game_not_the_run():
+    result = play(SMALL, [Crash(), ClausesBot(), ClausesBot()], 0)
+    assert result.seats[0].forfeit == "raised ZeroDivisionError: a bug" and result.winner in (1, 2)
+
+
 def test_plug_in_bot_names_are_checked():
     assert isinstance(make_bot("clauses", 1.0), ClausesBot)
     with pytest.raises(PuzzleError, match="unknown bot 'nosuch'"):
@@ -395,3 +407,17 @@ def test_schema_documents(cli):
         assert res.code == 0 and "$schema" in json.loads(res.out)
     res = cli(["schema", "clue", "nosuch"])
     assert res.code == 2 and "transcript" in res.err
+
+
+def test_referee_without_a_hand_judges_from_the_public_events(tmp_path):
+    lines = [{"type": "game", "game": "clue", "deck": {"suspects": list(SMALL.suspects),
+                                                       "weapons": list(SMALL.weapons), "rooms": list(SMALL.rooms)},
+              "players": ["A", "B", "C"]},
+             {"type": "deal", "hands": {"A": ["Scarlet", "Rope"]}},
+             {"type": "suggestion", "by": "B", "cards": ["Scarlet", "Knife", "Hall"], "shown_by": "C",
+              "card": "Knife"}]
+    step = referee(read_transcript(write(tmp_path, lines)))["steps"][-1]["players"]
+    assert step["A"]["hand_known"] and not step["B"]["hand_known"]
+    # B saw the Knife: it is not in the envelope for B; A did not see it
+    assert "Knife" not in step["B"]["envelope_cards"] and "Knife" in step["A"]["envelope_cards"]
+    assert {"card": "Knife", "place": "C", "holds": True} in step["B"]["new_facts"]

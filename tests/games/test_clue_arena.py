@@ -421,3 +421,15 @@ def test_referee_without_a_hand_judges_from_the_public_events(tmp_path):
     # B saw the Knife: it is not in the envelope for B; A did not see it
     assert "Knife" not in step["B"]["envelope_cards"] and "Knife" in step["A"]["envelope_cards"]
     assert {"card": "Knife", "place": "C", "holds": True} in step["B"]["new_facts"]
+
+
+def test_the_same_games_on_two_workers(cli, tmp_path):
+    runs = []
+    for extra in ([], ["--workers", "2"]):
+        folder = tmp_path / f"run{len(runs)}"
+        res = cli(["arena", "clue", "--players", "4", "--games", "4", "--bots", "rules,clauses,random", "--quiet",
+                   "--json", "--transcripts", folder, *extra])
+        assert res.code == 0, res.err
+        rows = [{k: v for k, v in r.items() if "decision" not in k} for r in json.loads(res.out)["bots"]]
+        runs.append((rows, [p.read_text() for p in sorted(folder.iterdir())]))
+    assert runs[0] == runs[1]

@@ -13,6 +13,7 @@ import json
 import math
 import os
 from collections.abc import Sequence
+from functools import partial
 from typing import Any
 
 from sleuth.errors import PuzzleError
@@ -56,13 +57,19 @@ def play_one(job: tuple[str, tuple[str, ...], int, int, float, bool]) -> dict[st
             "transcript": result.transcript if keep else None}
 
 
-def warm() -> None:
-    """Load sleuth's compiled kernels before the games (so that no decision time includes loading them)."""
-    from .counting import split_kernel
-    from .suggest import advice_kernel
+def warm(kernels: bool = True, solver: bool = True) -> None:
+    """Load what the bots use before the games, so that no decision time includes loading it: sleuth's compiled
+    kernels, and the CP-SAT solver of the rules' minimal hitting sets."""
+    if kernels:
+        from .counting import split_kernel
+        from .suggest import advice_kernel
 
-    advice_kernel()
-    split_kernel()
+        advice_kernel()
+        split_kernel()
+    if solver:
+        from sleuth.hitting import minimum_hitting_set
+
+        minimum_hitting_set([frozenset({0, 1}), frozenset({1, 2})])
 
 
 def summarise(entries: Sequence[str], games: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -184,9 +191,9 @@ def main(argv: list[str]) -> int:
         check_folder(args.transcripts)
     keep = bool(args.transcripts)
     jobs = [(args.deck, tuple(entries), args.seed, g, args.timeout, keep) for g in range(args.games)]
-    if "sleuth" in entries:
-        warm()
-    with Executor.from_args(args, "clue-arena", prepare=None, warm=warm if "sleuth" in entries else None) as ex:
+    ready = partial(warm, "sleuth" in entries, "rules" in entries)
+    ready()
+    with Executor.from_args(args, "clue-arena", warm=ready) as ex:
         games = ex.map_tasks(play_one, jobs, label="games", unit="game")
     if keep:
         write_transcripts(args.transcripts, games)

@@ -113,6 +113,11 @@ def summarise(entries: Sequence[str], games: Sequence[dict[str, Any]]) -> list[d
     return rows
 
 
+def lineup_text(entries: Sequence[str]) -> str:
+    """A line-up in words: "1 sleuth, 5 clauses"."""
+    return ", ".join(f"{entries.count(name)} {name}" for name in dict.fromkeys(entries))
+
+
 def plot(path: str, rows: Sequence[dict[str, Any]], title: str, par: float) -> None:
     """Win share per bot with its 95% interval, and par (1 / players)."""
     plt = pyplot()
@@ -122,6 +127,8 @@ def plot(path: str, rows: Sequence[dict[str, Any]], title: str, par: float) -> N
     err = [[100 * (r["win_share"] - r["interval"][0]) for r in rows],
            [100 * (r["interval"][1] - r["win_share"]) for r in rows]]
     ax.barh(y, share, xerr=err, color="#4c72b0", capsize=4, height=0.6)
+    for yi, r in zip(y, rows, strict=True):
+        ax.text(100 * r["interval"][1] + 1.5, yi, f"{100 * r['win_share']:.1f}%", va="center", fontsize=9)
     ax.axvline(100 * par, color="#c44e52", ls="--", lw=1, label=f"par 1/{round(1 / par)}")
     ax.set_yticks(y, [f"{r['bot']} ({r['plays']} seats)" for r in rows])
     ax.set(xlabel="win share, % of seats played (95% Wilson interval)", title=title, xlim=(0, 100))
@@ -201,7 +208,7 @@ def main(argv: list[str]) -> int:
     par = 1 / args.players
     line = ", ".join(entries)
     if args.plot:
-        plot(args.plot, rows, f"Clue arena: {args.players} players ({line}), {args.games} games", par)
+        plot(args.plot, rows, f"Clue arena: {lineup_text(entries)}; {args.games} games", par)
     reasons = {k: sum(g["reason"] == k for g in games) for k in ("accusation", "all out", "turn limit")}
     turns = sum(g["turns"] for g in games) / len(games)
     if args.json:

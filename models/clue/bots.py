@@ -12,6 +12,8 @@ from typing import Any
 
 from sleuth.errors import PuzzleError
 
+import numpy as np
+
 from .counting import Counts, Problem, count_deals, sample_deals
 from .rules import apply_rules
 from .sheet import Mark, Sheet
@@ -233,14 +235,45 @@ class ClausesBot(Bot):
         return AccuseChoice(env, True) if env is not None else None
 
 
+def finish_chances(deals: list[tuple[int, ...]], by: int, triples: list[Triple], n: int) -> list[float]:
+    """For each suggestion of ``by``, the share of ``deals`` (places per card; the envelope is place ``n``) in
+    which its answer (who shows, and which card: each card the shower holds equally likely) leaves one
+    envelope among the deals: the chance that the suggestion ends the game this turn, estimated."""
+    place = np.array(deals, dtype=np.int64)
+    k = place.shape[0]
+    _, env = np.unique(place == n, axis=0, return_inverse=True)
+    env = env.reshape(-1)
+    width = int(env.max()) + 1
+    out = []
+    for t in triples:
+        holder = place[:, list(t)]
+        shower = np.full(k, -1, dtype=np.int64)
+        for i in range(n - 1, 0, -1):   # the first player clockwise from the suggester who holds a card shows
+            q = (by + i) % n
+            shower[(holder == q).any(axis=1)] = q
+        held = holder == shower[:, None]
+        size = held.sum(axis=1)
+        rows = [np.flatnonzero(size == 0)] + [np.flatnonzero(held[:, j]) for j in range(3)]
+        code = np.concatenate([np.zeros(rows[0].size, dtype=np.int64)]
+                              + [shower[r] * 3 + j + 1 for j, r in enumerate(rows[1:])])
+        weight = np.concatenate([np.ones(rows[0].size)] + [1.0 / size[r] for r in rows[1:]])
+        pairs = np.unique(code * width + env[np.concatenate(rows)])
+        envelopes = np.bincount(pairs // width, minlength=3 * n + 1)   # per answer, the envelopes it leaves
+        out.append(float(weight[envelopes[code] == 1].sum()) / k)
+    return out
+
+
 class SleuthBot(Bot):
     """sleuth's exact play.
 
     * the exact counts of the deals its seat considers possible (:func:`.counting.count_deals`);
-    * suggests the triple of most expected information about the envelope (:func:`.suggest.exact_information`,
-      the advice of ``sleuth suggest``; past its budget the sampled estimate); among exact ties, the one naming
-      the most of its own cards (what it reveals to others: an own card tells the table nothing true about the
-      envelope), then the first in deck order;
+    * when at most :attr:`FINISH_ENVELOPES` envelopes are left, the suggestion most likely to leave one envelope
+      after its answer, so that it accuses at the end of this turn (:func:`finish_chances`, on
+      :attr:`FINISH_SAMPLES` sampled deals), when one has a chance; otherwise the triple of most expected
+      information about the envelope (:func:`.suggest.exact_information`, the advice of ``sleuth suggest``;
+      past its budget the sampled estimate); among ties, the one naming the most of its own cards (what it
+      reveals to others: an own card tells the table nothing true about the envelope), then the first in deck
+      order;
     * shows the card that reveals least to the suggester (:func:`.others.show_advice`, ``suggest --show``);
     * accuses when the envelope is certain; otherwise, when the most probable envelope has probability
       ``p >= 1/4`` and other players are still in, it computes for each of them the probability ``q_i`` that
@@ -250,6 +283,8 @@ class SleuthBot(Bot):
 
     name = "sleuth"
     GAMBLE_FROM = Fraction(1, 4)
+    FINISH_ENVELOPES = 24
+    FINISH_SAMPLES = 400
     _cache: tuple[int, Counts] | None = None
     estimates = 0   # suggestions scored by the sampled estimate (past the exact advice's budget)
 
@@ -284,6 +319,13 @@ class SleuthBot(Bot):
         state, hand = self.view.state(), self.view.hand
         problem = Problem.from_observations(state, state.observations())
         triples = _all_triples(self.view)
+        left = sum(1 for k in (self.counts().triples or {}).values() if k)
+        if 1 < left <= self.FINISH_ENVELOPES:
+            deals = sample_deals(problem, self.FINISH_SAMPLES, self.rng)
+            chances = finish_chances(deals, self.view.seat, triples, self.view.n)
+            if max(chances) > 0:
+                return min((t for t, x in zip(triples, chances, strict=True) if x == max(chances)),
+                           key=lambda t: (-sum(c in hand for c in t), t))
         try:
             scores = exact_information(problem, self.view.seat, triples, budget=EXACT_BUDGET,
                                        compiled_budget=COMPILED_BUDGET)

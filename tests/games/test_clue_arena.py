@@ -433,3 +433,23 @@ def test_the_same_games_on_two_workers(cli, tmp_path):
         rows = [{k: v for k, v in r.items() if "decision" not in k} for r in json.loads(res.out)["bots"]]
         runs.append((rows, [p.read_text() for p in sorted(folder.iterdir())]))
     assert runs[0] == runs[1]
+
+
+def test_finish_chances_against_a_plain_count():
+    from sleuth.models.clue.bots import finish_chances
+
+    n, by = 3, 1
+    deals = [d for d in all_deals(SMALL, (2, 2, 2)) if d[0] == 1 and d[3] == 1][:120]   # by holds Scarlet, Rope
+    triples = [(s, w, r) for s in SMALL.members(0) for w in SMALL.members(1) for r in SMALL.members(2)]
+    got = finish_chances(deals, by, triples, n)
+    for t, chance in zip(triples, got, strict=True):
+        answers = {}   # answer -> {envelope: weight}
+        for d in deals:
+            env = tuple(c for c in range(len(SMALL)) if d[c] == n)
+            shower = next((q for q in ((by + i) % n for i in range(1, n)) if any(d[c] == q for c in t)), None)
+            held = [c for c in t if shower is not None and d[c] == shower]
+            for a in ([(shower, c) for c in held] or [None]):
+                answers.setdefault(a, {}).setdefault(env, 0)
+                answers[a][env] += Fraction(1, len(held) or 1)
+        expected = sum(sum(w.values()) for w in answers.values() if len(w) == 1) / len(deals)
+        assert abs(chance - float(expected)) < 1e-9, t

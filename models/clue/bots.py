@@ -11,6 +11,7 @@ from fractions import Fraction
 from typing import Any
 
 from sleuth.errors import PuzzleError
+from sleuth.limits import TooLarge
 
 import numpy as np
 
@@ -200,6 +201,16 @@ class _Clauses:
         return min(outcomes) if outcomes else 0
 
 
+def shown_before(view: SeatView, by: int, held: list[int]) -> int | None:
+    """A card of ``held`` this seat showed ``by`` before, else one it showed anyone, else None."""
+    mine = [s for s in view.suggestions if s.shown_by == view.seat and s.card is not None]
+    for group in ([s.card for s in mine if s.by == by], [s.card for s in mine]):
+        again = [c for c in held if c in group]
+        if again:
+            return again[0]
+    return None
+
+
 class ClausesBot(Bot):
     """Clause sets per player with subset reduction (:class:`_Clauses`); suggests the triple whose least
     informative possible answer settles the most cells (best worst case), ties to the one naming the most
@@ -223,12 +234,8 @@ class ClausesBot(Bot):
 
     def show(self, by: int, cards: Triple) -> int:
         held = [c for c in cards if c in self.view.hand]
-        mine = [s for s in self.view.suggestions if s.shown_by == self.view.seat and s.card is not None]
-        for group in ([s.card for s in mine if s.by == by], [s.card for s in mine]):
-            again = [c for c in held if c in group]
-            if again:
-                return again[0]
-        return self.rng.choice(held)
+        again = shown_before(self.view, by, held)
+        return again if again is not None else self.rng.choice(held)
 
     def accuse(self) -> AccuseChoice | None:
         env = self.knowledge().envelope()
@@ -308,7 +315,10 @@ class SleuthBot(Bot):
             return None
         from .others import others_knowledge
 
-        knows = others_knowledge(self.view.state(), others)
+        try:
+            knows = others_knowledge(self.view.state(), others)
+        except TooLarge:   # past the memory budget (large decks): no gamble
+            return None
         wait = math.prod(1 - knows[q]["envelope"] for q in others)
         return AccuseChoice(best, False) if p > wait else None
 
@@ -331,7 +341,7 @@ class SleuthBot(Bot):
                                        compiled_budget=COMPILED_BUDGET)
             top = min(scores.items(), key=lambda x: (-x[1].bits, x[1].key, x[0]))[1]
             tied = [t for t in triples if scores[t].key == top.key]
-        except PastBudget:
+        except (PastBudget, TooLarge):
             self.estimates += 1
             deals = sample_deals(problem, DEFAULT_SAMPLES, self.rng)
             info = sampled_information(deals, self.view.seat, triples, self.view.n)
@@ -346,7 +356,11 @@ class SleuthBot(Bot):
             return held[0]
         from .others import show_advice
 
-        rows = show_advice(self.view.state(), by, cards)
+        try:
+            rows = show_advice(self.view.state(), by, cards)
+        except TooLarge:   # past the memory budget (large decks): a card shown before, else the first
+            again = shown_before(self.view, by, held)
+            return again if again is not None else held[0]
         card = rows[0]["card"] if rows else held[0]
         return card if isinstance(card, int) else held[0]
 

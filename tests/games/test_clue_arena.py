@@ -453,3 +453,21 @@ def test_finish_chances_against_a_plain_count():
                 answers[a][env] += Fraction(1, len(held) or 1)
         expected = sum(sum(w.values()) for w in answers.values() if len(w) == 1) / len(deals)
         assert abs(chance - float(expected)) < 1e-9, t
+
+
+def test_sleuth_past_the_memory_budget_still_plays(monkeypatch):
+    from sleuth.limits import TooLarge
+    from sleuth.models.clue import others
+
+    calls = []
+
+    def refuse(*args, **kwargs):
+        calls.append(args)
+        raise TooLarge("past the budget")
+
+    monkeypatch.setattr(others, "show_advice", refuse)
+    monkeypatch.setattr(others, "others_knowledge", refuse)
+    for seed in range(6):
+        result = play(MEDIUM, [SleuthBot(), SleuthBot(), ClausesBot()], seed)
+        assert all(s.forfeit is None for s in result.seats)
+    assert calls   # the refusals were met, and played through

@@ -149,8 +149,10 @@ def build_parser() -> argparse.ArgumentParser:
     p = command("examples", "list the bundled example puzzles (use them as example:GAME/NAME)")
     p.add_argument("game", nargs="?", help="only this game's folder")
 
-    p = command("schema", "print a game's puzzle-file JSON Schema (for editors)")
+    p = command("schema", "print a game's puzzle-file JSON Schema (for editors), or another of its documents'")
     p.add_argument("game", help="a game name or alias")
+    p.add_argument("document", nargs="?", help="another document of the game (clue: transcript, bot-request, "
+                   "bot-reply)")
 
     p = command("new", "print a commented puzzle-file template that solves as it is")
     p.add_argument("game", help="a game name or alias")
@@ -167,6 +169,14 @@ def build_parser() -> argparse.ArgumentParser:
                    "per address of this machine, each with a token and a QR code, for a phone on the network)")
     p.add_argument("--port", type=int, help="port (default 8765, or a free one when taken)")
     p.add_argument("--open", action="store_true", help="open the page in a browser")
+
+    p = command("arena", "bots play a game against each other (sleuth arena GAME --help)")
+    p.add_argument("game", nargs="?", metavar="GAME", help="a game that has an arena (clue)")
+    p.add_argument("args", nargs=argparse.REMAINDER, help="the arena's own options")
+
+    p = command("referee", "label a played game exactly: what each player could know, turn by turn")
+    p.add_argument("file", help="a game transcript (JSON lines; sleuth arena --transcripts writes them)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
 
     p = command("cache", "inspect or clear the on-disk cache of derived data, or compile the numba kernels into it")
     p.add_argument("action", choices=["info", "clear", "compile"],
@@ -370,8 +380,45 @@ def cmd_examples(args: argparse.Namespace) -> int:
 
 
 def cmd_schema(args: argparse.Namespace) -> int:
-    _print_json(find_game(args.game, place="schema").json_schema())
+    game = find_game(args.game, place="schema")
+    if args.document is None:
+        _print_json(game.json_schema())
+        return EXIT_OK
+    documents = game.document_schemas()
+    if args.document not in documents:
+        raise PuzzleError(f"game {game.name!r} has no document {args.document!r}", place="schema",
+                          allowed=list(documents) or "none (sleuth schema GAME prints the puzzle file's)")
+    _print_json(documents[args.document])
     return EXIT_OK
+
+
+def cmd_arena(args: argparse.Namespace) -> int:
+    if not args.game or args.game in ("-h", "--help"):
+        _print("usage: sleuth arena GAME [options]   (sleuth arena GAME --help for its options)\n")
+        _print("games with an arena: " + ", ".join(g.name for g in all_games() if g.arena))
+        return EXIT_OK
+    return find_game(args.game, place="arena").run_arena(args.args)
+
+
+def transcript_game(path: str) -> str:
+    """The game a transcript is of: the ``game`` of its first line (JSON lines)."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            first = f.readline()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise PuzzleError(f"cannot read it ({getattr(exc, 'strerror', None) or exc})", file=path) from None
+    try:
+        head = json.loads(first)
+    except ValueError:
+        head = None
+    if not isinstance(head, dict) or not isinstance(head.get("game"), str):
+        raise PuzzleError("line 1 is not a transcript's first line", file=path,
+                          allowed='a JSON object with "game" (sleuth docs arena)')
+    return str(head["game"])
+
+
+def cmd_referee(args: argparse.Namespace) -> int:
+    return find_game(transcript_game(args.file), file=args.file, place="line 1: game").run_referee(args.file, args.json)
 
 
 def cmd_new(args: argparse.Namespace) -> int:
@@ -467,7 +514,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "solve": cmd_solve, "verify": cmd_verify, "suggest": cmd_suggest, "experiment": cmd_experiment,
     "games": cmd_games, "examples": cmd_examples, "schema": cmd_schema, "new": cmd_new, "docs": cmd_docs,
-    "cache": cmd_cache, "serve": cmd_serve, "review": cmd_review}
+    "cache": cmd_cache, "serve": cmd_serve, "review": cmd_review, "arena": cmd_arena, "referee": cmd_referee}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -476,6 +523,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     if argv[:1] == ["experiment"]:  # everything after NAME belongs to the experiment, --help included
         args = argparse.Namespace(command="experiment", name=argv[1] if len(argv) > 1 else None, args=argv[2:])
+    elif argv[:1] == ["arena"]:  # the same for an arena's options
+        args = argparse.Namespace(command="arena", game=argv[1] if len(argv) > 1 else None, args=argv[2:])
     else:
         args = parser.parse_args(argv)
     try:

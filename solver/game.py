@@ -130,6 +130,10 @@ class Game:
     review: str = ""              # "module:function(puzzle, options) -> Report": `sleuth review` (none: no review)
     text_input: str = ""          # "module:function(text) -> dict | None": a text of its own (not TOML) as a puzzle
 
+    arena: str = ""               # "module:function(args) -> int": `sleuth arena GAME [options]` (bots play it)
+    referee: str = ""             # "module:function(path, as_json) -> int": `sleuth referee TRANSCRIPT`
+    documents: str = ""           # "module:function() -> {name: JSON Schema}": `sleuth schema GAME NAME`
+
     # -- what the user writes ---------------------------------------------------------------------------
     @property
     def page(self) -> str:
@@ -257,6 +261,7 @@ class Game:
         """Run the game's companion warm-up routine, if it declares one."""
         if self.companion.warm:
             self._call(self.companion.warm)()
+
     def read_text(self, text: str) -> dict[str, Any] | None:
         """The puzzle table this game makes of ``text`` in a format of its own (None: not one of its texts)."""
         return cast("dict[str, Any] | None", self._call(self.text_input)(text)) if self.text_input else None
@@ -269,6 +274,24 @@ class Game:
             raise PuzzleError(f"game {self.name!r} has no review", file=puzzle.doc.file,
                               allowed=", ".join(g.name for g in all_games() if g.review) or "none")
         return cast("Report", self._call(self.review)(puzzle, dict(options)))
+
+    def run_arena(self, args: Sequence[str]) -> int:
+        """``sleuth arena GAME [args]``: the game's arena with its own options (bad input when it has none)."""
+        if not self.arena:
+            raise PuzzleError(f"game {self.name!r} has no arena", place="arena",
+                              allowed="a game that declares one (sleuth docs arena)")
+        return int(self._call(self.arena)(list(args)) or 0)
+
+    def run_referee(self, path: str, as_json: bool) -> int:
+        """``sleuth referee TRANSCRIPT``: the game's referee on one of its transcripts."""
+        if not self.referee:
+            raise PuzzleError(f"game {self.name!r} has no referee", file=path, allowed="a transcript of a game "
+                              "that declares one (sleuth docs arena)")
+        return int(self._call(self.referee)(path, as_json) or 0)
+
+    def document_schemas(self) -> dict[str, Any]:
+        """The JSON Schemas of the game's other documents (transcripts, bot messages), by name."""
+        return dict(self._call(self.documents)()) if self.documents else {}
 
     def template_for(self, players: int) -> str:
         """The template ``sleuth new GAME --players N`` prints (bad input when the game has none for N)."""

@@ -75,6 +75,9 @@ GAME = Game(
     templates="sleuth.models.clue.simulate:template",
     companion=Companion(page=("static/clue.js", "static/clue.css"), info="sleuth.models.clue.companion:page_info",
                         warm="sleuth.models.clue.companion:warm"),
+    arena="sleuth.models.clue.arena:main",
+    referee="sleuth.models.clue.referee:main",
+    documents="sleuth.models.clue.referee:documents",
     experiments=(Experiment("clue", "sleuth.models.clue.experiment:main",
                             "benchmark: exact sheet, rules engine, probabilities"),),
 )

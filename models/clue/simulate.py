@@ -51,12 +51,9 @@ class SimulatedGame:
         return ClueState(self.deck, self.players, self.hand_sizes, hands, self.suggestions, self.accusations)
 
 
-def simulate(n_players: int, rng: random.Random, *, deck: Deck | None = None, max_turns: int = 60,
-             hand_sizes: tuple[int, ...] | None = None) -> SimulatedGame:
-    deck = deck or Deck.named("classic")
-    players = tuple(f"P{i + 1}" for i in range(n_players))
-    free = len(deck) - 3
-    sizes = hand_sizes or tuple(free // n_players + (1 if i < free % n_players else 0) for i in range(n_players))
+def deal_cards(deck: Deck, sizes: tuple[int, ...], rng: random.Random) -> list[int]:
+    """A uniform deal with these hand sizes: the place of every card (players 0..n-1, envelope n)."""
+    n_players = len(sizes)
     deal = [n_players] * len(deck)
     envelope = [rng.choice(list(deck.members(k))) for k in range(3)]
     rest = [c for c in range(len(deck)) if c not in envelope]
@@ -66,6 +63,21 @@ def simulate(n_players: int, rng: random.Random, *, deck: Deck | None = None, ma
         for c in rest[start:start + h]:
             deal[c] = p
         start += h
+    return deal
+
+
+def even_sizes(n_cards: int, n_players: int) -> tuple[int, ...]:
+    """Hand sizes of an even deal of the cards out of the envelope (earlier seats get the extras)."""
+    free = n_cards - 3
+    return tuple(free // n_players + (1 if i < free % n_players else 0) for i in range(n_players))
+
+
+def simulate(n_players: int, rng: random.Random, *, deck: Deck | None = None, max_turns: int = 60,
+             hand_sizes: tuple[int, ...] | None = None) -> SimulatedGame:
+    deck = deck or Deck.named("classic")
+    players = tuple(f"P{i + 1}" for i in range(n_players))
+    sizes = hand_sizes or even_sizes(len(deck), n_players)
+    deal = deal_cards(deck, sizes, rng)
     seen = [{c for c, q in enumerate(deal) if q == p} for p in range(n_players)]
     suggestions: list[Suggestion] = []
     accusations: list[Accusation] = []

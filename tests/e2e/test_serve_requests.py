@@ -145,6 +145,32 @@ def test_an_answer_asked_with_a_change_is_computed_before_it_is_saved(api):
     assert r.status_code == 200 and r.json()["solve"]["status"] == "ok" and r.json()["redo"] == 1
 
 
+MASCARADE = {"game": "mascarade", "viewer": "Ann", "players": ["Ann", "Bob", "Cat", "Dan"],
+             "cards": ["King", "Queen", "Spy", "Fool"]}
+
+
+@pytest.mark.parametrize("solve", [None, {"options": {}}])
+def test_a_change_solve_would_refuse_is_refused(api, solve):
+    """The viewer as the Spy without the two cards they saw: the reader accepted it and `solve` refused it
+    afterwards; now the change is refused whole, with or without an answer asked, as `solve` words it."""
+    store, client = api
+    assert client.post("/api/games", json={"data": MASCARADE, "name": "m"}).status_code == 201
+    good = {"spy": "Bob", "with": "Cat"}
+    assert client.post("/api/games/m/edit", json={"ops": [{"op": "append", "key": "event", "value": good}]}
+                       ).status_code == 200
+    before = snapshot(store.folder)
+    spy = {"op": "append", "key": "event", "value": {"spy": "Ann", "with": "Bob"}}
+    r = client.post("/api/games/m/edit", json={"ops": [spy], "solve": solve})
+    assert r.status_code == 400 and "event[2].cards[1]" in r.json()["error"], r.text
+    assert "Ann looked here" in r.json()["error"] and snapshot(store.folder) == before
+    r = client.post("/api/games/m/edit", json={"ops": [{**spy, "value": {**spy["value"], "cards": ["King", "Queen"],
+                                                                                  "swapped": False}}],
+                                               "solve": solve})
+    assert r.status_code == 200, r.text
+    r = client.post("/api/games/m/solve", json={"options": {}})
+    assert r.status_code == 200 and r.json()["solve"]["certain"]["Ann"] == "King", r.text
+
+
 # -- the fuzz -------------------------------------------------------------------------------------------------
 
 SURROGATES = st.sampled_from(["\udc80", "a\ud800", "\udfffz", "\ud83d"])

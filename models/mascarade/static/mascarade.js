@@ -116,9 +116,9 @@ const Mascarade = (() => {
       const cards = cardsList();
       return el("div.scroll", {}, el("h2", {}, title), el("table.plain", {},
         el("tr", {}, el("th", {}, "player"), extra ? el("th", {}, extra[0]) : null, cards.map((c) => el("th", {}, c))),
-        Object.entries(rows).map(([p, row]) => el("tr", {}, el("td", {}, p), extra ? el("td", {}, pct(fmtP(extra[1][p]))) : null, cards.map((c) => {
+        Object.entries(rows).map(([p, row]) => el("tr", {}, el("td", {}, p), extra ? el("td", {}, pct(extra[1][p])) : null, cards.map((c) => {
           const x = row[c] !== undefined ? fmtP(row[c]) : 0;
-          const td = el("td", {title: String(row[c] || 0)}, x >= 1 ? "✓" : x <= 0 ? "✗" : pct(x));
+          const td = el("td", {title: String(row[c] || 0)}, x >= 1 ? "✓" : x <= 0 ? "✗" : pct(row[c]));
           if (x > 0 && x < 1) td.style.background = `hsl(28, 90%, ${Math.round(97 - 45 * x)}%)`;
           return td;
         })))));

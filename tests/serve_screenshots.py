@@ -52,6 +52,9 @@ def main(argv: list[str]) -> int:
                               ("epistemic/cheryl", "cheryl")]:
             status, answer = call(base, "POST", "/api/games", {"example": example, "name": name})
             assert status == 201, answer
+        status, answer = call(base, "POST", "/api/games/clue/edit", {"ops": [
+            {"op": "set", "key": "notes", "value": "Dan paused before showing; Eve asks about the Study a lot"}]})
+        assert status == 200, answer
         wordle = {"game": "wordle", "title": "Today's Wordle", "guess": [{"word": "CRANE", "feedback": "BBYBG"}]}
         status, answer = call(base, "POST", "/api/games", {"data": wordle, "name": "wordle"})
         assert status == 201, answer
@@ -79,8 +82,12 @@ def main(argv: list[str]) -> int:
                     d.find_element(By.CSS_SELECTOR, f'#pending button[data-index="{i}"]').click()
 
         def beliefs(d):
+            from selenium.webdriver.support.ui import Select
+
             wait(d, lambda d: d.find_elements(By.CSS_SELECTOR, "#beliefs table"), "the beliefs")
             wait(d, lambda d: d.find_elements(By.CSS_SELECTOR, "#second table"), "the second-order beliefs")
+            Select(d.find_element(By.ID, "e-kind")).select_by_value("spy")  # the form as the Spy's event needs it
+            d.execute_script("window.scrollTo(0, 0)")
 
         def cheryl(d):
             wait(d, lambda d: d.find_elements(By.ID, "report-text"), "the solve answer")

@@ -27,7 +27,7 @@ const Words = (() => {
       const f = dictFile.files[0];
       if (!f) return;
       /* a name the folder takes: letters, digits, '.', '-', '_', ending in .txt */
-      const base = f.name.replace(/\.[^.]*$/, "").replace(/[^A-Za-z0-9_.-]+/g, "-").replace(/^[^A-Za-z0-9]+/, "").slice(0, 50);
+      const base = f.name.replace(/\.[^.]*$/, "").replace(/[^A-Za-z0-9_.-]+/g, "-").replace(/^[^A-Za-z0-9]+|[-_.]+$/g, "").slice(0, 50);
       const saved = await guarded(async () => api("POST", "/api/files", {name: `${base || "words"}.txt`, text: await f.text()}));
       dictFile.value = "";
       if (saved) { addFile(saved.file); dict.value = saved.file; }

@@ -32,8 +32,9 @@ const Words = (() => {
       dictFile.value = "";
       if (saved) { addFile(saved.file); dict.value = saved.file; }
     });
-    const words = el("div", {}, el("label", {for: "w-dict"}, "Word list"), el("div.row", {}, dict, dictFile),
-      el("p.muted", {}, "One word per line; an uploaded list is kept in the games folder, under its name."));
+    const words = el("div", {}, el("label", {for: "w-dict"}, "Word list"), dict,
+      el("label", {for: "w-dict-file"}, "or upload one (a .txt file, one word per line)"), dictFile,
+      el("p.muted", {}, "An uploaded list is kept in the games folder, under its name."));
     game.addEventListener("change", () => {
       motus.hidden = game.value !== "motus"; mm.hidden = game.value !== "mastermind"; words.hidden = game.value === "mastermind";
     });

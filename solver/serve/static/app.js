@@ -233,7 +233,7 @@ const App = (() => {
     const list = el("ul.list", {id: "games"});
     const games = await guarded(() => api("GET", "/api/games"));
     for (const g of (games ? games.games : [])) {
-      const when = new Date(g.modified * 1000).toLocaleString();
+      const when = new Date(g.modified * 1000).toLocaleString(undefined, {dateStyle: "short", timeStyle: "short"});
       list.append(el("li", {}, el("a.what", {href: `/g/${g.name}`}, `${g.title || g.name}`),
         el("span.muted", {}, `${g.game || "unreadable"} · ${when}`),
         el("a.small", {href: `/api/games/${g.name}/file`, download: `${g.name}.toml`}, "⤓ file"),

@@ -466,7 +466,8 @@ def test_the_generic_page_writes_counts_as_the_cli_does_and_the_top_bar_is_one_l
                 assert dd.text == f"{expected[field]:,}"
             assert all(phone.find_element(By.ID, b).is_displayed() for b in ("undo", "redo", "download", "share"))
             assert top_bar_is_one_line(phone)
-            assert phone.execute_script("return [window.innerWidth, document.documentElement.scrollWidth]") == [390, 390]
+            width = phone.execute_script("return [window.innerWidth, document.documentElement.scrollWidth]")
+            assert width == [390, 390]
             no_page_error(phone)
 
 

@@ -171,6 +171,20 @@ def test_a_change_solve_would_refuse_is_refused(api, solve):
     assert r.status_code == 200 and r.json()["solve"]["certain"]["Ann"] == "King", r.text
 
 
+def test_an_undo_to_a_game_the_reader_refuses_is_refused(api):
+    """A step kept by an older sleuth (here the viewer as the Spy without the cards, which the reader used to
+    accept) is not brought back: 400 naming the field, the file and its history as they were."""
+    store, client = api
+    assert client.post("/api/games", json={"data": MASCARADE, "name": "m"}).status_code == 201
+    history = store.folder / "m.history.json"
+    history.write_text(json.dumps({"undo": [{**MASCARADE, "event": [{"spy": "Ann", "with": "Bob"}]}], "redo": []}))
+    before = snapshot(store.folder)
+    for solve in (None, {"options": {}}):
+        r = client.post("/api/games/m/undo", json={} if solve is None else {"solve": solve})
+        assert r.status_code == 400 and "event[1].cards[1]" in r.json()["error"], r.text
+        assert snapshot(store.folder) == before
+
+
 # -- the fuzz -------------------------------------------------------------------------------------------------
 
 SURROGATES = st.sampled_from(["\udc80", "a\ud800", "\udfffz", "\ud83d"])

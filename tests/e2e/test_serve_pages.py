@@ -394,6 +394,8 @@ def test_mascarade_played_in_the_browser_agrees_with_solve(tmp_path: Path, phone
         for field, value in [("e-who", "Ann"), ("e-other", "Bob"), ("e-spy-own", ""), ("e-spy-other", ""),
                              ("e-swapped", "true")]:
             Select(phone.find_element(By.ID, field)).select_by_value(value)
+        labels = [phone.find_element(By.CSS_SELECTOR, f'label[for="{f}"]').text for f in ("e-spy-own", "e-spy-other")]
+        assert labels == ["My own card (required)", "The other card (required)"]
         phone.find_element(By.ID, "e-submit").click()
         error = wait(phone, lambda d: [e for e in d.find_elements(By.ID, "error") if e.is_displayed()], "the refusal")
         assert "cards[1]" in error[0].text and "Ann looked here" in error[0].text, error[0].text

@@ -43,6 +43,20 @@ def shoot(driver, url: str, out: Path, size: str, prepare=None) -> None:
     print(out)
 
 
+def shoot_part(driver, url: str, out: Path, prepare, anchor: str) -> None:
+    """One phone screen (390x844) of a page, scrolled so that ``anchor`` (a CSS selector) is at its top."""
+    width, height = SIZES["phone"]
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                           {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": True})
+    driver.get(url)
+    prepare(driver)
+    driver.execute_script("arguments[0].scrollIntoView({block: 'start'})",
+                          driver.find_element(By.CSS_SELECTOR, anchor))
+    time.sleep(0.5)
+    driver.save_screenshot(str(out))
+    print(out)
+
+
 def main(argv: list[str]) -> int:
     target = Path(argv[0] if argv else "docs/figures")
     target.mkdir(parents=True, exist_ok=True)
@@ -52,6 +66,9 @@ def main(argv: list[str]) -> int:
                               ("epistemic/cheryl", "cheryl")]:
             status, answer = call(base, "POST", "/api/games", {"example": example, "name": name})
             assert status == 201, answer
+        status, answer = call(base, "POST", "/api/games/clue/edit", {"ops": [
+            {"op": "set", "key": "notes", "value": "Dan paused before showing; Eve asks about the Study a lot"}]})
+        assert status == 200, answer
         wordle = {"game": "wordle", "title": "Today's Wordle", "guess": [{"word": "CRANE", "feedback": "BBYBG"}]}
         status, answer = call(base, "POST", "/api/games", {"data": wordle, "name": "wordle"})
         assert status == 201, answer
@@ -65,6 +82,11 @@ def main(argv: list[str]) -> int:
                     for chip in d.find_elements(By.CSS_SELECTOR, css):
                         chip.click()
                 wait(d, lambda d: d.find_elements(By.ID, "learned-text"), "what the event taught")
+            else:  # that event taken back and made again: the same line of what it taught
+                d.find_element(By.ID, "undo").click()
+                wait(d, lambda d: d.find_element(By.ID, "redo").is_enabled(), "the undo")
+                d.find_element(By.ID, "redo").click()
+                wait(d, lambda d: "Bob holds the Rope" in d.find_element(By.ID, "learned-text").text, "the redo")
             d.find_element(By.CSS_SELECTOR, '#sheet td[data-card="Rope"][data-place="Dan"] button').click()
             wait(d, lambda d: d.find_elements(By.CSS_SELECTOR, "#why [data-verdict]"), "why?")
             d.find_element(By.ID, "others-run").click()
@@ -79,8 +101,12 @@ def main(argv: list[str]) -> int:
                     d.find_element(By.CSS_SELECTOR, f'#pending button[data-index="{i}"]').click()
 
         def beliefs(d):
+            from selenium.webdriver.support.ui import Select
+
             wait(d, lambda d: d.find_elements(By.CSS_SELECTOR, "#beliefs table"), "the beliefs")
             wait(d, lambda d: d.find_elements(By.CSS_SELECTOR, "#second table"), "the second-order beliefs")
+            Select(d.find_element(By.ID, "e-kind")).select_by_value("spy")  # the form as the Spy's event needs it
+            d.execute_script("window.scrollTo(0, 0)")
 
         def cheryl(d):
             wait(d, lambda d: d.find_elements(By.ID, "report-text"), "the solve answer")
@@ -95,6 +121,9 @@ def main(argv: list[str]) -> int:
             for size in SIZES:
                 for page, path, prepare in pages:
                     shoot(driver, base + path, target / f"companion-{page}-{size}.png", size, prepare)
+            # the rest of the Clue page on a phone: notes, what each opponent may know
+            shoot_part(driver, base + "/g/clue", target / "companion-clue-phone-more.png", clue,
+                       "section.card:has(#notes)")
         finally:
             driver.quit()
     return 0

@@ -437,6 +437,7 @@ def _uses_cpsat(backend: str) -> bool:
 def load(doc: PuzzleDoc) -> MascaradePuzzle:
     game = read_state(doc)
     puzzle = MascaradePuzzle(doc, game)
+    game.steps_for(puzzle.viewer)  # what the viewer saw and the file lacks is refused here, as every command would
     who = "an observer of public events" if puzzle.viewer is None else f"the viewer {game.players[puzzle.viewer]}"
     unseen = [e.index for e in game.events
               if e.pair is not None and e.swapped is not None and not e.public and e.actor != puzzle.viewer]

@@ -239,11 +239,12 @@ def apply_ops(data: dict[str, Any], ops: Any) -> dict[str, Any]:
     return new
 
 
-def info_json(store: Store) -> dict[str, Any]:
-    """The installed games (each with its page, from its declaration) and the bundled examples."""
+def info_json() -> dict[str, Any]:
+    """The installed games (each with its page, from its declaration) and the bundled examples (no server path:
+    a page has no use for one, and a phone on the network need not learn it)."""
     from ..resources import examples
 
-    return {"games": games_json(), "examples": [e.ref for e in examples()], "folder": str(store.folder)}
+    return {"games": games_json(), "examples": [e.ref for e in examples()]}
 
 
 # -- the application ----------------------------------------------------------------------------------------------
@@ -294,7 +295,7 @@ def create_app(store: Store | None = None, *, token: str | None = None, hosts: s
         return page(request)
 
     async def info(request: Request) -> Any:
-        return {**await run_in_threadpool(info_json, store), "start": start}
+        return {**await run_in_threadpool(info_json), "start": start}
 
     async def list_games(request: Request) -> Any:
         return {"games": [g.to_json() for g in await run_in_threadpool(store.games)]}

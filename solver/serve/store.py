@@ -281,15 +281,17 @@ class Store:
         return puzzle
 
     def step(self, name: str, direction: str, before_save: Callable[[Puzzle], None] | None = None) -> bool:
-        """Undo (``direction = "undo"``) or redo one change; False when there is none.  ``before_save`` as for
-        :meth:`change`, given the game as it will be."""
+        """Undo (``direction = "undo"``) or redo one change; False when there is none.  The game it goes back to
+        is read by the CLI's reader first (a step kept by an older sleuth may hold what the reader now refuses:
+        refused, nothing changed); ``before_save`` as for :meth:`change`, given the game as it will be."""
         other = "redo" if direction == "undo" else "undo"
         history = self.history(name)
         if not history[direction]:
             return False
         target = history[direction].pop()
+        puzzle = check(target, name)
         if before_save is not None:
-            before_save(check(target, name))
+            before_save(puzzle)
         history[other].append(self.data(name))
         self.save(name, target)
         self.save_history(name, history)

@@ -61,11 +61,13 @@ def cli_json(path: Path, *args: str) -> dict:
     return json.loads(result.out)
 
 
-def test_pages_and_assets_come_from_the_server(client):
+def test_pages_and_assets_come_from_the_server(client, store):
     page = client.get("/")
     assert page.status_code == 200 and "/static/app.js" in page.text
     assert "http" not in page.text.replace("http-equiv", "")  # no CDN, no web font: every asset is local
-    info = client.get("/api/info").json()
+    raw = client.get("/api/info")
+    assert str(store.folder) not in raw.text and str(store.folder.parent) not in raw.text  # no server path
+    info = raw.json()
     assets = ["/static/app.js", "/static/app.css", "/static/share.js",
               *{url for g in info["games"] for url in g["page"]}]
     assert {"/pages/clue/static/clue.js", "/pages/mascarade/static/mascarade.js"} <= set(assets)

@@ -42,7 +42,11 @@ def make_driver(profile: Path, width: int = 1280, height: int = 900) -> webdrive
         options.add_argument(flag)
     options.binary_location = CHROMIUM
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    return webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+    if width < 500:  # headless Chromium keeps a window at least 500 px wide: a phone's width is emulated
+        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                               {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": True})
+    return driver
 
 
 @pytest.fixture
@@ -218,7 +222,7 @@ def test_wordle_by_clicking_tiles(tmp_path, browser):
                 By.CSS_SELECTOR, "#pending .tile")) == m, "the tiles as clicked")
             d.find_element(By.ID, "guess-add").click()
             left = [w for w in left if feedback(guess, w) == marks]
-            count = str(len(left))
+            count = f"{len(left):,}"  # written as the CLI writes counts
             wait(d, lambda d, n=count: d.find_element(By.ID, "count").text == n,
                  f"{len(left)} answers left after {guess}")
             no_page_error(d)
@@ -235,7 +239,7 @@ def test_wordle_by_clicking_tiles(tmp_path, browser):
         d.execute_script("arguments[0].value = arguments[1]", d.find_element(By.ID, "emoji"), share)
         d.find_element(By.XPATH, "//button[text()='Apply grid']").click()
         left = [w for w in left if feedback("WHALE", w) == feedback("WHALE", secret)]
-        count = str(len(left))
+        count = f"{len(left):,}"
         wait(d, lambda d: d.find_elements(By.ID, "count") and d.find_element(By.ID, "count").text == count,
              "the answers left after the pasted grid")
         wait(d, lambda d: "".join(t.get_attribute("data-mark") for t in d.find_elements(

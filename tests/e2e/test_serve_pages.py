@@ -388,6 +388,18 @@ def test_mascarade_played_in_the_browser_agrees_with_solve(tmp_path: Path, phone
         log = [li.text for li in phone.find_elements(By.CSS_SELECTOR, "#log li")]
         assert len(log) == len(MASCARADE_EVENTS) and "(Spy)" in log[2] and "(Fool)" in log[3]
         assert percentages >= 20
+        # I am the Spy but leave the two cards I saw unknown: refused whole (solve could not use it), nothing saved
+        saved = path.read_bytes()
+        Select(phone.find_element(By.ID, "e-kind")).select_by_value("spy")
+        for field, value in [("e-who", "Ann"), ("e-other", "Bob"), ("e-spy-own", ""), ("e-spy-other", ""),
+                             ("e-swapped", "true")]:
+            Select(phone.find_element(By.ID, field)).select_by_value(value)
+        labels = [phone.find_element(By.CSS_SELECTOR, f'label[for="{f}"]').text for f in ("e-spy-own", "e-spy-other")]
+        assert labels == ["My own card (required)", "The other card (required)"]
+        phone.find_element(By.ID, "e-submit").click()
+        error = wait(phone, lambda d: [e for e in d.find_elements(By.ID, "error") if e.is_displayed()], "the refusal")
+        assert "cards[1]" in error[0].text and "Ann looked here" in error[0].text, error[0].text
+        assert path.read_bytes() == saved and len(phone.find_elements(By.CSS_SELECTOR, "#log li")) == len(log)
 
 
 def test_a_page_s_files_need_the_token_like_every_other_request(tmp_path: Path) -> None:
@@ -418,4 +430,81 @@ def test_a_page_whose_script_does_not_register_leaves_the_generic_page_saying_wh
         assert 'did not register it (Sleuth.register("silent-cards"' in note[0].text
         wait(phone, lambda d: d.find_elements(By.CSS_SELECTOR, "#fields table"), "the answer's fields")
         assert not phone.find_elements(By.ID, "toy-table")
+        no_page_error(phone)
+
+
+def top_bar_is_one_line(driver) -> bool:
+    """Whether the top bar's visible items (brand, title, undo, redo, file, share) share one line: every item's
+    top is above every other's bottom."""
+    return driver.execute_script(
+        "const items = Array.from(document.querySelectorAll('header.top > *, header.top .tools > *'))"
+        "  .filter((e) => e.offsetParent !== null && !e.classList.contains('tools'))"
+        "  .map((e) => e.getBoundingClientRect());"
+        "return items.length >= 5 && Math.max(...items.map((r) => r.top)) < Math.min(...items.map((r) => r.bottom));")
+
+
+@browser_only
+def test_the_generic_page_writes_counts_as_the_cli_does_and_the_top_bar_is_one_line(tmp_path: Path, phone) -> None:
+    """At 390 px: the count of an answer with thousands (epistemic/gossip-4: 1,296 worlds) and a count among its
+    fields written as the CLI writes them; the top bar (title, undo, redo, file, share) stays one line and
+    inside the screen."""
+    from tests.e2e.test_serve_browser import no_page_error, wait
+    from tests.serve_util import call, thread_server
+
+    By = _by()
+    with thread_server(tmp_path / "games") as url:
+        for example, field in [("epistemic/gossip-4", None), ("cardguess/fresh_deck", "orders")]:
+            status, game = call(url, "POST", "/api/games", {"example": example})
+            assert status == 201, game
+            path = tmp_path / "games" / f"{game['name']}.toml"
+            expected = json.loads(run_cli(["solve", str(path), "--json"]).out)
+            phone.get(f"{url}/g/{game['name']}")
+            wait(phone, lambda d: d.find_elements(By.CSS_SELECTOR, "#fields dd"), "the answer's fields")
+            if "count" in expected:
+                assert expected["count"] >= 1000
+                assert phone.find_element(By.ID, "count").text == f"{expected['count']:,}"
+            if field:
+                dd = phone.find_element(By.XPATH, f"//dt[@data-field='{field}']/following-sibling::dd[1]")
+                assert dd.text == f"{expected[field]:,}"
+            assert all(phone.find_element(By.ID, b).is_displayed() for b in ("undo", "redo", "download", "share"))
+            assert top_bar_is_one_line(phone)
+            width = phone.execute_script("return [window.innerWidth, document.documentElement.scrollWidth]")
+            assert width == [390, 390]
+            no_page_error(phone)
+
+
+@browser_only
+def test_a_word_list_uploaded_from_the_new_game_form(tmp_path: Path, phone) -> None:
+    """The Words page's form uploads a word list into the games folder (POST /api/files) and starts a Wordle on
+    it: the file is in the folder, the game names it, and its answers are the list's words; a second upload of
+    the same name is refused in one line and the list stays as it was."""
+    from selenium.webdriver.support.ui import Select
+
+    from tests.e2e.test_serve_browser import no_page_error, wait
+    from tests.serve_util import thread_server
+
+    By = _by()
+    folder = tmp_path / "games"
+    upload = tmp_path / "My words!.txt"
+    upload.write_text("crane\nslate\nplumb\ntrice\nbrick\n")
+    with thread_server(folder) as url:
+        phone.get(url)
+        wait(phone, lambda d: d.find_elements(By.ID, "w-dict-file"), "the word list field")
+        assert phone.find_element(By.ID, "w-dict").is_displayed()
+        phone.find_element(By.ID, "w-dict-file").send_keys(str(upload))  # a file chosen, not typed in the page
+        wait(phone, lambda d: d.find_element(By.ID, "w-dict").get_attribute("value") == "My-words.txt", "the upload")
+        assert (folder / "My-words.txt").read_text() == upload.read_text()
+        phone.find_element(By.ID, "w-dict-file").send_keys(str(upload))
+        wait(phone, lambda d: d.find_element(By.ID, "error").is_displayed(), "the refusal of a second upload")
+        assert "already in the games folder" in phone.find_element(By.ID, "error").text
+        Select(phone.find_element(By.ID, "w-game")).select_by_value("mastermind")
+        assert not phone.find_element(By.ID, "w-dict").is_displayed()  # Mastermind has no word list
+        Select(phone.find_element(By.ID, "w-game")).select_by_value("wordle")
+        phone.find_element(By.ID, "w-create").click()
+        wait(phone, lambda d: "/g/" in d.current_url and d.find_elements(By.ID, "count"), "the word page")
+        name = phone.current_url.rsplit("/g/", 1)[1]
+        assert tomllib.loads((folder / f"{name}.toml").read_text())["dictionary"] == "My-words.txt"
+        wait(phone, lambda d: d.find_element(By.ID, "count").text == "5", "five answers left")
+        assert {e.text for e in phone.find_elements(By.CSS_SELECTOR, "#possible div")} == {
+            "CRANE", "SLATE", "PLUMB", "TRICE", "BRICK"}
         no_page_error(phone)

@@ -145,6 +145,46 @@ def test_an_answer_asked_with_a_change_is_computed_before_it_is_saved(api):
     assert r.status_code == 200 and r.json()["solve"]["status"] == "ok" and r.json()["redo"] == 1
 
 
+MASCARADE = {"game": "mascarade", "viewer": "Ann", "players": ["Ann", "Bob", "Cat", "Dan"],
+             "cards": ["King", "Queen", "Spy", "Fool"]}
+
+
+@pytest.mark.parametrize("solve", [None, {"options": {}}])
+def test_a_change_solve_would_refuse_is_refused(api, solve):
+    """The viewer as the Spy without the two cards they saw: the reader accepted it and `solve` refused it
+    afterwards; now the change is refused whole, with or without an answer asked, as `solve` words it."""
+    store, client = api
+    assert client.post("/api/games", json={"data": MASCARADE, "name": "m"}).status_code == 201
+    good = {"spy": "Bob", "with": "Cat"}
+    assert client.post("/api/games/m/edit", json={"ops": [{"op": "append", "key": "event", "value": good}]}
+                       ).status_code == 200
+    before = snapshot(store.folder)
+    spy = {"op": "append", "key": "event", "value": {"spy": "Ann", "with": "Bob"}}
+    r = client.post("/api/games/m/edit", json={"ops": [spy], "solve": solve})
+    assert r.status_code == 400 and "event[2].cards[1]" in r.json()["error"], r.text
+    assert "Ann looked here" in r.json()["error"] and snapshot(store.folder) == before
+    r = client.post("/api/games/m/edit", json={"ops": [{**spy, "value": {**spy["value"], "cards": ["King", "Queen"],
+                                                                                  "swapped": False}}],
+                                               "solve": solve})
+    assert r.status_code == 200, r.text
+    r = client.post("/api/games/m/solve", json={"options": {}})
+    assert r.status_code == 200 and r.json()["solve"]["certain"]["Ann"] == "King", r.text
+
+
+def test_an_undo_to_a_game_the_reader_refuses_is_refused(api):
+    """A step kept by an older sleuth (here the viewer as the Spy without the cards, which the reader used to
+    accept) is not brought back: 400 naming the field, the file and its history as they were."""
+    store, client = api
+    assert client.post("/api/games", json={"data": MASCARADE, "name": "m"}).status_code == 201
+    history = store.folder / "m.history.json"
+    history.write_text(json.dumps({"undo": [{**MASCARADE, "event": [{"spy": "Ann", "with": "Bob"}]}], "redo": []}))
+    before = snapshot(store.folder)
+    for solve in (None, {"options": {}}):
+        r = client.post("/api/games/m/undo", json={} if solve is None else {"solve": solve})
+        assert r.status_code == 400 and "event[1].cards[1]" in r.json()["error"], r.text
+        assert snapshot(store.folder) == before
+
+
 # -- the fuzz -------------------------------------------------------------------------------------------------
 
 SURROGATES = st.sampled_from(["\udc80", "a\ud800", "\udfffz", "\ud83d"])

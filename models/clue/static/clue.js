@@ -2,23 +2,12 @@
    notes, why?, others, advice. */
 "use strict";
 const Clue = (() => {
-  const {el, api, guarded, change, q, fmtP} = App;
+  const {el, api, guarded, change, q, fmtP, num, count} = App;
+  const pctOf = App.pct;  /* an exact probability as a percentage, rounded half up */
   const CATS = ["suspects", "weapons", "rooms"];
   const ONE = {suspects: "suspect", weapons: "weapon", rooms: "room"};
   const split = (text) => text.split(/[,\n]/).map((s) => s.trim()).filter(Boolean);
 
-  /* A count as the CLI writes it (thousands separators: 2,604), its noun singular for 1. Past 2^53 the
-     browser's JSON has only a float: written "about 4.45e+16", never as exact digits. */
-  const num = (n) => Number.isSafeInteger(Number(n)) ? Number(n).toLocaleString("en-US") : `about ${Number(n).toPrecision(3)}`;
-  const count = (n, one, many) => `${num(n)} ${Number(n) === 1 ? one : many || `${one}s`}`;
-  /* An exact probability "a/b" as a percentage, rounded half up with integer arithmetic (no float error). */
-  function pctOf(p) {
-    const [a, b] = String(p).split("/").map((s) => BigInt(s.trim()));
-    const d = b === undefined ? 1n : b;
-    if (a > 0n && a < d && 1000n * a >= 995n * d) return ">99%";
-    if (a > 0n && 200n * a < d) return "<1%";
-    return `${(200n * a + d) / (2n * d)}%`;
-  }
   const listText = (xs, last = "and") => xs.length < 2 ? xs.join("") : `${xs.slice(0, -1).join(", ")} ${last} ${xs[xs.length - 1]}`;
 
   function deckOf(data, info) {

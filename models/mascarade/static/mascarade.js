@@ -68,6 +68,15 @@ const Mascarade = (() => {
       for (const o of who.options) o.hidden = kind.value !== "reveal" && !players.has(o.value);
       if (who.selectedOptions[0] && who.selectedOptions[0].hidden) who.value = data.players[0];
       distinct();
+      required();
+    }
+    /* what I saw in an event of mine is required (the reader refuses the event without it): the labels say so */
+    function required() {
+      const mine = Boolean(data.viewer) && who.value === data.viewer;
+      fOwn.label.textContent = mine ? "My own card (required)" : "Spy's own card (if seen)";
+      fSeen.label.textContent = mine ? "The other card (required)" : "The other card (if seen)";
+      fOutcome.label.textContent = mine ? "Outcome (required: I know it)" : "Outcome";
+      if (kind.value === "look") fCard.label.textContent = mine ? "Card (required: I saw it)" : "Card (if I saw it)";
     }
     /* the positions a swap, the Spy or the Fool names are different ones: a clash moves to the next free one */
     function distinct() {
@@ -78,7 +87,7 @@ const Mascarade = (() => {
       }
     }
     kind.addEventListener("change", showKind);
-    who.addEventListener("change", distinct);
+    who.addEventListener("change", () => { distinct(); required(); });
     other.addEventListener("change", distinct);
     async function add(e) {
       e.preventDefault();
@@ -116,9 +125,9 @@ const Mascarade = (() => {
       const cards = cardsList();
       return el("div.scroll", {}, el("h2", {}, title), el("table.plain", {},
         el("tr", {}, el("th", {}, "player"), extra ? el("th", {}, extra[0]) : null, cards.map((c) => el("th", {}, c))),
-        Object.entries(rows).map(([p, row]) => el("tr", {}, el("td", {}, p), extra ? el("td", {}, pct(fmtP(extra[1][p]))) : null, cards.map((c) => {
+        Object.entries(rows).map(([p, row]) => el("tr", {}, el("td", {}, p), extra ? el("td", {}, pct(extra[1][p])) : null, cards.map((c) => {
           const x = row[c] !== undefined ? fmtP(row[c]) : 0;
-          const td = el("td", {title: String(row[c] || 0)}, x >= 1 ? "✓" : x <= 0 ? "✗" : pct(x));
+          const td = el("td", {title: String(row[c] || 0)}, x >= 1 ? "✓" : x <= 0 ? "✗" : pct(row[c]));
           if (x > 0 && x < 1) td.style.background = `hsl(28, 90%, ${Math.round(97 - 45 * x)}%)`;
           return td;
         })))));

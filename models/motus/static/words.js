@@ -18,19 +18,39 @@ const Words = (() => {
                      el("div", {}, el("label", {for: "w-first"}, "First letter"), first));
     const mm = el("div.row", {hidden: true}, el("div", {}, el("label", {for: "w-pegs"}, "Pegs"), pegs),
                   el("div", {}, el("label", {for: "w-colours"}, "Colours"), colours));
-    game.addEventListener("change", () => { motus.hidden = game.value !== "motus"; mm.hidden = game.value !== "mastermind"; });
+    /* the word list: the game's bundled one, or a file of the games folder, uploaded here (POST /api/files) */
+    const dict = el("select", {id: "w-dict"}, el("option", {value: ""}, "the bundled list"));
+    const dictFile = el("input", {type: "file", id: "w-dict-file", accept: ".txt,text/plain", "aria-label": "upload a word list"});
+    const addFile = (name) => { if (![...dict.options].some((o) => o.value === name)) dict.append(el("option", {value: name}, name)); };
+    guarded(() => api("GET", "/api/files")).then((r) => { for (const f of (r ? r.files : [])) addFile(f); });
+    dictFile.addEventListener("change", async () => {
+      const f = dictFile.files[0];
+      if (!f) return;
+      /* a name the folder takes: letters, digits, '.', '-', '_', ending in .txt */
+      const base = f.name.replace(/\.[^.]*$/, "").replace(/[^A-Za-z0-9_.-]+/g, "-").replace(/^[^A-Za-z0-9]+|[-_.]+$/g, "").slice(0, 50);
+      const saved = await guarded(async () => api("POST", "/api/files", {name: `${base || "words"}.txt`, text: await f.text()}));
+      dictFile.value = "";
+      if (saved) { addFile(saved.file); dict.value = saved.file; }
+    });
+    const words = el("div", {}, el("label", {for: "w-dict"}, "Word list"), dict,
+      el("label", {for: "w-dict-file"}, "or upload one (a .txt file, one word per line)"), dictFile,
+      el("p.muted", {}, "An uploaded list is kept in the games folder, under its name."));
+    game.addEventListener("change", () => {
+      motus.hidden = game.value !== "motus"; mm.hidden = game.value !== "mastermind"; words.hidden = game.value === "mastermind";
+    });
     const num = (s) => /^\s*\d+\s*$/.test(s) ? Number(s) : s;
     async function submit(e) {
       e.preventDefault();
       const data = {game: game.value};
       if (title.value.trim()) data.title = title.value.trim();
+      if (game.value !== "mastermind" && dict.value) data.dictionary = dict.value;
       if (game.value === "motus") { data.length = num(length.value); if (first.value.trim()) data.first = first.value.trim(); }
       if (game.value === "mastermind") { data.pegs = num(pegs.value); data.colours = num(colours.value); }
       App.created(await guarded(() => api("POST", "/api/games", {data})));
     }
     return el("section.card", {id: "new-words"}, el("h2", {}, "New word game (Wordle, Motus, Mastermind)"),
       el("form", {onsubmit: submit}, el("div.row", {}, el("div", {}, el("label", {for: "w-game"}, "Game"), game),
-        el("div", {}, el("label", {for: "w-title"}, "Title"), title)), motus, mm,
+        el("div", {}, el("label", {for: "w-title"}, "Title"), title)), motus, mm, words,
         el("p", {}, el("button.primary", {type: "submit", id: "w-create"}, "Start"))));
   }
 
@@ -127,9 +147,9 @@ const Words = (() => {
       if (!r) return;
       if (r.status !== "ok" || r.possible === undefined) { remaining.append(App.renderReport(r)); return; }
       const shown = r.possible.slice(0, 400);
-      remaining.append(el("p", {}, el("b", {id: "count"}, String(r.count)), r.count === 1 ? " answer left" : " answers left"),
+      remaining.append(el("p", {}, el("b", {id: "count"}, App.num(r.count)), r.count === 1 ? " answer left" : " answers left"),
         el("div.words", {id: "possible"}, shown.map((w) => el("div", {}, w))),
-        el("p.muted", {hidden: r.count <= shown.length}, `and ${r.count - shown.length} more (the file's solve --json lists all)`));
+        el("p.muted", {hidden: r.count <= shown.length}, `and ${App.num(r.count - shown.length)} more (the file's solve --json lists all)`));
     }
     function redraw(ng, first) {
       data = ng.data; file.textContent = ng.toml; drawRows();

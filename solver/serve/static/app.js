@@ -48,7 +48,24 @@ const App = (() => {
   }
 
   const fmtP = (p) => { const [a, b] = String(p).split("/").map(Number); return b ? a / b : a; };
-  const pct = (x) => x >= 0.995 && x < 1 ? ">99%" : x > 0 && x < 0.005 ? "<1%" : `${Math.round(x * 100)}%`;
+  /* A count as the CLI writes it (thousands separators: 2,604), its noun singular for 1; every page uses these.
+     Past 2^53 the browser's JSON has only a float: written "about 4.45e+16", never as exact digits. */
+  const num = (n) => Number.isSafeInteger(Number(n)) ? Number(n).toLocaleString("en-US") : `about ${Number(n).toPrecision(3)}`;
+  const count = (n, one, many) => `${num(n)} ${Number(n) === 1 ? one : many || `${one}s`}`;
+  /* A probability as a percentage: an exact "a/b" (or "1") rounded half up with integer arithmetic (no float
+     error), <1% and >99% at the ends; a plain number (a float) the same way, as near as it allows. */
+  const EXACT = /^\s*\d+\s*(\/\s*\d+\s*)?$/;
+  function pct(p) {
+    if (!EXACT.test(String(p))) {
+      const x = Number(p);
+      return x >= 0.995 && x < 1 ? ">99%" : x > 0 && x < 0.005 ? "<1%" : `${Math.round(x * 100)}%`;
+    }
+    const [a, b] = String(p).split("/").map((s) => BigInt(s.trim()));
+    const d = b === undefined ? 1n : b;
+    if (a > 0n && a < d && 1000n * a >= 995n * d) return ">99%";
+    if (a > 0n && 200n * a < d) return "<1%";
+    return `${(200n * a + d) / (2n * d)}%`;
+  }
   /* a name as the claim language reads it: in double quotes when it has a space */
   const q = (name) => /\s/.test(name) ? `"${name}"` : name;
 
@@ -216,7 +233,7 @@ const App = (() => {
     const list = el("ul.list", {id: "games"});
     const games = await guarded(() => api("GET", "/api/games"));
     for (const g of (games ? games.games : [])) {
-      const when = new Date(g.modified * 1000).toLocaleString();
+      const when = new Date(g.modified * 1000).toLocaleString(undefined, {dateStyle: "short", timeStyle: "short"});
       list.append(el("li", {}, el("a.what", {href: `/g/${g.name}`}, `${g.title || g.name}`),
         el("span.muted", {}, `${g.game || "unreadable"} · ${when}`),
         el("a.small", {href: `/api/games/${g.name}/file`, download: `${g.name}.toml`}, "⤓ file"),
@@ -285,18 +302,18 @@ const App = (() => {
       return box;
     }
     if (r.error) box.append(el("p.error", {}, r.error));
-    if (r.count !== undefined) box.append(el("p", {}, el("b", {id: "count"}, String(r.count)), " possible"));
+    if (r.count !== undefined) box.append(el("p", {}, el("b", {id: "count"}, num(r.count)), " possible"));
     if (r.text) box.append(el("pre", {id: "report-text"}, r.text));
     for (const n of r.notes || []) box.append(el("p.muted", {}, "note: " + n));
     return box;
   }
 
-  /* Every field of a solve answer (its --json), readably: numbers and names as they are, exact fractions with
-     their percentage, lists and tables as tables. */
+  /* Every field of a solve answer (its --json), readably: a count as the CLI writes it (2,604), numbers in
+     tables and names as they are, exact fractions with their percentage, lists and tables as tables. */
   const SHOWN = new Set(["game", "status", "text", "notes", "error", "conflict", "count"]);
   const FRACTION = /^-?\d+\/\d+$/;
   const scalar = (v) => v === null || v === undefined ? "—" : typeof v === "string" && FRACTION.test(v)
-    ? `${v} (${pct(fmtP(v))})` : Array.isArray(v) && v.every(isScalar) ? v.map(scalar).join(", ")
+    ? `${v} (${pct(v)})` : Array.isArray(v) && v.every(isScalar) ? v.map(scalar).join(", ")
     : v && typeof v === "object" && Object.values(v).every(isScalar)
       ? Object.entries(v).map(([k, x]) => `${k} ${scalar(x)}`).join(", ")
       : typeof v === "object" ? JSON.stringify(v) : String(v);
@@ -306,7 +323,7 @@ const App = (() => {
     const LIMIT = 200;
     if (isScalar(value)) return el("span", {}, scalar(value));
     if (Array.isArray(value)) {
-      const more = value.length > LIMIT ? el("p.muted", {}, `and ${value.length - LIMIT} more`) : null;
+      const more = value.length > LIMIT ? el("p.muted", {}, `and ${num(value.length - LIMIT)} more`) : null;
       const items = value.slice(0, LIMIT);
       if (!items.length) return el("span.muted", {}, "none");
       if (items.every(isScalar)) return el("span", {}, items.map(scalar).join(", "), more);
@@ -333,7 +350,9 @@ const App = (() => {
     const fields = Object.entries(r).filter(([k]) => !SHOWN.has(k));
     if (!fields.length) return "";
     return el("details", {id: "fields", open: true}, el("summary", {}, "Every field of the answer (solve --json)"),
-      el("dl.fields", {}, fields.map(([k, v]) => [el("dt", {dataset: {field: k}}, label(k)), el("dd", {}, fieldView(v))])));
+      el("dl.fields", {}, fields.map(([k, v]) => [el("dt", {dataset: {field: k}}, label(k)),
+        /* a whole number of its own is a count (worlds, deals): written as the CLI writes counts */
+        el("dd", {}, Number.isInteger(v) ? num(v) : fieldView(v))])));
   }
 
   async function start() {
@@ -354,6 +373,6 @@ const App = (() => {
   }
 
   return {$, $$, el, api, guarded, showError, change, accept, jobPanel, claimBox, verdictView, renderReport,
-          fmtP, pct, q, state, created, register, renderFields, pageInfo, gameSpec, get info() { return info; }, start};
+          fmtP, pct, num, count, q, state, created, register, renderFields, pageInfo, gameSpec, get info() { return info; }, start};
 })();
 const Sleuth = App;  /* the name the games' pages use: Sleuth.register(...) */

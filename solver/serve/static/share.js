@@ -11,8 +11,10 @@
     return n;
   };
   const button = node("button", {type: "button", id: "share", title: "open this page on a phone on the same network",
-                                 style: "margin-left:auto;background:#34405a;border:1px solid #56627d;border-radius:6px;padding:.35rem .6rem"},
-                      "⇪ Share");
+                                 "aria-label": "Share", class: "share",
+                                 style: "margin-left:auto;background:#34405a;border:1px solid #56627d;border-radius:6px"},
+                      "⇪");
+  button.append(node("span", {class: "word"}, " Share"));  /* the word is hidden on a phone (app.css) */
   const box = node("dialog", {id: "share-box", "aria-label": "open on a phone",
                               style: "max-width:min(92vw,28rem);border-radius:10px;padding:1rem"});
   async function open() {

@@ -28,7 +28,7 @@
       grid.append(el("table.plain", {id: "toy-table"}, el("tr", {}, el("th", {}, ""), cards.map((c) => el("th", {}, c))),
         [0, 1, 2].map((p) => el("tr", {}, el("th", {}, `position ${p + 1}`), cards.map((c) => el("td", {dataset: {p: p + 1, card: c}},
           answer.valids.every((row) => row[p] === c) ? "✓" : may(p, c) ? "·" : "✗"))))),
-        el("p", {id: "toy-count"}, `${answer.count} arrangement${answer.count === 1 ? "" : "s"} left`));
+        el("p", {id: "toy-count"}, `${Sleuth.count(answer.count, "arrangement")} left`));
     }
     function redraw(ng) {
       g = ng;

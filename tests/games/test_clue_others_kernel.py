@@ -4,6 +4,7 @@ small decks (every layer compiled, Hypothesis drawing the games), and as the num
 
 from __future__ import annotations
 
+import importlib.util
 import inspect
 import itertools
 import json
@@ -34,7 +35,18 @@ from tests.games.test_clue import random_problem
 from tests.games.test_clue_others import SMALL, small_states
 from tests.games.test_clue_others_split import brute_beliefs
 
-pytestmark = pytest.mark.skipif(counting.split_kernel() is None, reason="numba is not installed")
+pytestmark = pytest.mark.skipif(importlib.util.find_spec("numba") is None, reason="numba is not installed")
+
+
+@pytest.fixture(scope="module", autouse=True)
+def compiled_allowed() -> Iterator[None]:
+    """These tests compare the compiled passes with numpy themselves: ``SLEUTH_CLUE_KERNEL=numpy`` (which makes
+    :func:`.counting.split_kernel` answer None) does not apply to them."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.delenv("SLEUTH_CLUE_KERNEL", raising=False)
+        counting.kernel_available.cache_clear()
+        yield
+    counting.kernel_available.cache_clear()
 
 
 @contextmanager

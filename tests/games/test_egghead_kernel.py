@@ -20,7 +20,7 @@ from sleuth.models.egghead.tables import PackedTables
 from tests.conftest import PUZZLES
 from tests.games.test_egghead import _play, random_game
 
-pytestmark = pytest.mark.skipif(importlib.util.find_spec("numba") is None, reason="no numba")
+pytestmark = pytest.mark.skipif(importlib.util.find_spec("numba") is None, reason="numba is not installed")
 
 SETUPS = [(2, 3, 2), (3, 3, 2), (3, 4, 2), (4, 3, 2), (5, 2, 2), (6, 2, 2), (3, 6, 4), (2, 8, 4)]  # the last two:
 # 126 and 330 hands, rows of 2 and 6 words

@@ -6,7 +6,6 @@ import importlib.util
 import json
 import random
 from collections.abc import Callable, Hashable
-from functools import cache
 from typing import Any
 
 import numpy as np
@@ -92,7 +91,7 @@ def test_mastermind_small_matches_brute_force(kernel: str) -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(not HAS_NUMBA, reason="no numba")
+@pytest.mark.skipif(not HAS_NUMBA, reason="numba is not installed")
 def test_kernels_agree_on_openers_and_larger_sets() -> None:
     space = _space(11, answers=20, extra=20)
     for opener in space.guesses[:4]:
@@ -192,7 +191,6 @@ def test_kernel_sort_and_cache_helpers(kernel: str) -> None:
     assert memo_get(memo, 11, 22) == 6 << 33 and memo_get(memo, 11, 24) == -1
 
 
-@cache
 @pytest.mark.parametrize("kernel", KERNELS)
 def test_a_cap_that_cannot_be_met_is_cached_without_wrapping(kernel: str) -> None:
     """A node that cannot be solved under the cap is kept in the cache with the bound INF: its packed entry is

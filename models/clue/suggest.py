@@ -29,7 +29,7 @@ from sleuth.schema import Names
 
 import numpy as np
 
-from sleuth.limits import check_size, max_items
+from sleuth.limits import PastBudget, check_size, max_items
 
 from .counting import (ENTRY_BYTES, OBJECT_FACTOR, LayerTooLarge, Problem, _Counter, _segment_sum, _unique,
                        deal_bound, sample_deals)
@@ -97,14 +97,6 @@ KERNEL_FROM = 10_000_000   # less work runs in numpy alone, unless the compiled 
 
 FLOAT_EXACT = 1 << 53   # counts below it add up exactly in float64 (the fast path of the exact advice)
 INT_EXACT = 1 << 62   # and in int64 below this; Python integers (object arrays) past it
-
-
-class PastBudget(Exception):
-    """The exact advice would take ``work`` counts (:func:`exact_work`), more than it was allowed (``budget``)."""
-
-    def __init__(self, work: int, budget: int) -> None:
-        super().__init__(f"about {work:,} counts, more than {budget:,}")
-        self.work, self.budget = work, budget
 
 
 def exact_work(problem: Problem, suggestions: Sequence[tuple[int, int, int]]) -> int:

@@ -245,7 +245,7 @@ def _emit(report: Report, as_json: bool) -> int:
 
 
 def cmd_solve(args: argparse.Namespace) -> int:
-    from .puzzle import load_puzzle
+    from .loading import load_puzzle
 
     args.backend = backend_name(args.backend)
     puzzle = load_puzzle(args.file, viewer=args.viewer)
@@ -253,7 +253,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
-    from .puzzle import load_puzzle
+    from .loading import load_puzzle
     from .results import ClaimSpec, Verdict
 
     args.backend = backend_name(args.backend)
@@ -283,7 +283,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
 
 def cmd_suggest(args: argparse.Namespace) -> int:
-    from .puzzle import load_puzzle
+    from .loading import load_puzzle
 
     puzzle = load_puzzle(args.file, viewer=args.viewer)
     opts = _options(args)

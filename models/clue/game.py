@@ -67,7 +67,7 @@ GAME = Game(
     aliases=("cluedo",),
     max_worlds=True,
     help="sleuth.models.clue.state:deck_lines",
-    kernels="sleuth.models.clue.counting:compile_kernels",
+    kernels="sleuth.models.clue.kernels:compile_kernels",
     templates="sleuth.models.clue.simulate:template",
     experiments=(Experiment("clue", "sleuth.models.clue.experiment:main",
                             "benchmark: exact sheet, rules engine, probabilities"),),

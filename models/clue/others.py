@@ -36,7 +36,7 @@ from sleuth.allocator import small_pages
 from sleuth.errors import InternalError
 from sleuth import knowledge as kn
 
-from .counting import (Counts, Problem, Reorder, _Counter, _segment_or, _segment_sum, _unique_pairs,
+from .counting import (Counts, Problem, Reorder, _Counter, _segment_or, segment_sum, _unique_pairs,
                        kernel_available, resolution_fits, split_kernel)
 from .state import CATEGORIES, Deck, ClueState, Obs, ObsKind, Suggestion
 
@@ -538,7 +538,7 @@ def _joined_views(weights: _Split, own: _Split) -> tuple[np.ndarray, np.ndarray,
     seen[index[n_views:]] = True
     if not seen[index[:n_views]].all():
         raise InternalError("a view of the viewer's worlds has no deal in the player's own problem")
-    return comp, index[n_views:], _segment_sum(index[:n_views], w, comp.size, w.dtype)
+    return comp, index[n_views:], segment_sum(index[:n_views], w, comp.size, w.dtype)
 
 
 def _knowledge_sums(weights: _Split, own: _Split) -> dict[str, Fraction]:
@@ -752,7 +752,7 @@ def _belief_cells(weights: _Split, own: _Split) -> tuple[np.ndarray, ...]:
     if own is not weights or sum(widths) > 63:
         comp, own_view, weight = _joined_views(weights, own)
         view, triple, cell = _unique_pairs(own_view, env)
-        return comp, weight, view, triple, _segment_sum(cell, nums, view.size, deal_dtype)
+        return comp, weight, view, triple, segment_sum(cell, nums, view.size, deal_dtype)
     key = (((hand << widths[1]) | code) << widths[2]) | env
     order = np.argsort(key, kind="quicksort")
     key = key[order]

@@ -31,7 +31,7 @@ import numpy as np
 
 from sleuth.limits import PastBudget, check_size, max_items
 
-from .counting import (ENTRY_BYTES, OBJECT_FACTOR, LayerTooLarge, Problem, _Counter, _segment_sum, _unique,
+from .counting import (ENTRY_BYTES, OBJECT_FACTOR, LayerTooLarge, Problem, _Counter, segment_sum, _unique,
                        deal_bound, sample_deals)
 from .sheet import counted_sheet
 
@@ -160,7 +160,7 @@ class _Plain:
                                     for p, mv in zip(parts, moves, strict=True)])
             ways = np.concatenate([p[2] for p in parts])
             keys, dst = _unique(np.concatenate([p[1] for p in parts]))
-            forward.append(_segment_sum(dst, forward[-1][src] * ways, keys.size, counter.dtype))
+            forward.append(segment_sum(dst, forward[-1][src] * ways, keys.size, counter.dtype))
             self.steps.append((src, dst, ways, place))
             self.layers.append(keys)
         self.forward = forward

@@ -61,7 +61,7 @@ def resume(store: object, file: str) -> str:
     """The game to open for ``sleuth serve FILE``: a game of the folder by name or path, else a copy of FILE
     imported into the folder (the user's file is never written)."""
     from ..files import read_document
-    from ..puzzle import load_puzzle
+    from ..loading import load_puzzle
     from .store import NAME, SUFFIX, Store
 
     assert isinstance(store, Store)

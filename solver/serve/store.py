@@ -23,7 +23,8 @@ from typing import Any
 
 from ..errors import PuzzleError, SleuthError
 from ..files import parse_text, read_bounded
-from ..puzzle import Puzzle, load_data
+from ..puzzle import Puzzle
+from ..loading import load_data
 
 GAMES_ENV = "SLEUTH_GAMES_DIR"
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")

@@ -28,7 +28,7 @@ import pytest
 from sleuth.backends import SolverTimeout
 from sleuth.derive import Derivation, NotServed
 from sleuth.registry import find_game
-from sleuth.puzzle import load_puzzle
+from sleuth.loading import load_puzzle
 from sleuth.resources import examples
 
 

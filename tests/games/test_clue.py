@@ -21,7 +21,7 @@ from sleuth.models.clue.rules import apply_rules
 from sleuth.models.clue.sheet import Mark, backbone_sheet, counted_sheet, naive_sheet
 from sleuth.models.clue.simulate import simulate
 from sleuth.engine import Engine
-from sleuth.puzzle import load_puzzle, loads
+from sleuth.loading import load_puzzle, loads
 from tests.conftest import PUZZLES
 
 SMALL = Deck(("Ash", "Birch", "Cedar"), ("Axe", "Bow", "Club"), ("Attic", "Barn", "Cellar", "Den"))
@@ -439,7 +439,7 @@ def test_sheet_falls_back_to_the_backbone_past_the_state_budget(monkeypatch) -> 
 def test_counting_layers_of_any_size_merge_and_sum_exactly(dtype, size):
     """The counting's merge of equal states and its per-state sums, on layers of every size (one state and none
     take shortcuts), against plain Python; object layers hold numbers past 64 bits."""
-    from sleuth.models.clue.counting import _segment_sum, _unique
+    from sleuth.models.clue.counting import segment_sum, _unique
 
     rng = random.Random(size)
     big = 1 << 70 if dtype is object else 1 << 40
@@ -448,6 +448,6 @@ def test_counting_layers_of_any_size_merge_and_sum_exactly(dtype, size):
     assert distinct.tolist() == sorted(set(values)) and distinct.dtype == np.dtype(dtype)
     assert [distinct[i] for i in index.tolist()] == values
     weights = [rng.choice([1, big, 5]) for _ in range(size)]
-    sums = _segment_sum(index, np.array(weights, dtype=dtype), distinct.size, dtype)
+    sums = segment_sum(index, np.array(weights, dtype=dtype), distinct.size, dtype)
     assert sums.tolist() == [sum(w for v, w in zip(values, weights, strict=True) if v == d)
                              for d in distinct.tolist()]

@@ -12,7 +12,7 @@ import pytest
 from sleuth.models.clue.state import Accusation, Deck, ClueState, Suggestion
 from sleuth.models.clue.others import PARTS, brute_force_others, others_knowledge, show_advice, views
 from sleuth.models.clue.simulate import simulate
-from sleuth.puzzle import load_puzzle
+from sleuth.loading import load_puzzle
 from sleuth.results import decimal
 from tests.conftest import PUZZLES
 

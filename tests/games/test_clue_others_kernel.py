@@ -29,7 +29,7 @@ from sleuth.models.clue.counting import _Counter
 from sleuth.models.clue.others import brute_force_others, envelope_beliefs, others_knowledge, showings_to
 from sleuth.models.clue.simulate import simulate
 from sleuth.models.clue.state import ClueState
-from sleuth.puzzle import load_puzzle
+from sleuth.loading import load_puzzle
 from tests.conftest import PUZZLES
 from tests.games.test_clue import random_problem
 from tests.games.test_clue_others import SMALL, small_states
@@ -428,7 +428,7 @@ import json, random, sys
 from sleuth.executor import task_seed
 from sleuth.models.clue import counting
 from sleuth.models.clue.simulate import simulate
-from sleuth.puzzle import load_puzzle
+from sleuth.loading import load_puzzle
 from sleuth.models.clue.others import others_knowledge
 if sys.argv[1].startswith("observer:"):  # an outside observer's state of a simulated game: players, game, turn
     n, g, k = map(int, sys.argv[1].split(":")[1:])

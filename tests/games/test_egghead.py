@@ -19,7 +19,7 @@ from sleuth.models.egghead.tables import PackedSpace, PackedTables, play_round
 from sleuth.engine import Engine
 from sleuth.errors import PuzzleError
 from sleuth.model import Model
-from sleuth.puzzle import load_puzzle, loads
+from sleuth.loading import load_puzzle, loads
 
 from tests.conftest import PUZZLES
 

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from sleuth.epistemic import ActionModel, Event, KnowledgeState, WorldTable
 from sleuth.formula import parse, to_text
 from sleuth.models.epistemic import classic, reference, russian
-from sleuth.puzzle import load_data
+from sleuth.loading import load_data
 from tests.conftest import PUZZLES, run_cli
 
 EPI = PUZZLES / "epistemic"

@@ -21,7 +21,7 @@ from sleuth.epistemic import Domain, KnowledgeState, WorldTable  # noqa: E402
 from sleuth.epistemic.symbolic import DiagramLimit, NotSymbolic, SymbolicState  # noqa: E402
 from sleuth.formula import parse  # noqa: E402
 from sleuth.models.epistemic import classic  # noqa: E402
-from sleuth.puzzle import load_data  # noqa: E402
+from sleuth.loading import load_data  # noqa: E402
 
 AGENTS = ("a", "b")
 SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -103,7 +103,7 @@ def test_hostile_case_in_process(case: Case, tmp_path: Path, request: pytest.Fix
 @pytest.mark.parametrize("value", [0, -1, 0.0, float("nan"), float("inf"), "soon", True])
 def test_time_limit_refused_by_every_game_api(value: object) -> None:
     from sleuth.errors import PuzzleError
-    from sleuth.puzzle import load_puzzle
+    from sleuth.loading import load_puzzle
 
     for sample in SAMPLES.values():
         with pytest.raises(PuzzleError, match="time-limit"):

@@ -13,7 +13,7 @@ from sleuth.limits import TooLarge
 from sleuth.models.clue.counting import LayerTooLarge, count_deals
 from sleuth.models.egghead.hands import Setup
 from sleuth.models.egghead.tables import PackedTables, check_tables, table_bytes
-from sleuth.puzzle import load_puzzle
+from sleuth.loading import load_puzzle
 from tests.conftest import PUZZLES, run_cli
 
 CLUE = PUZZLES / "clue" / "rules-stop-short.toml"

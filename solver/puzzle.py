@@ -72,7 +72,7 @@ class Puzzle(ABC):
 
     @abstractmethod
     def solve(self, *, backend: str = "cpsat", options: Mapping[str, Any] | None = None) -> Report:
-        """The game state solved: the JSON fields DESIGN.md names, and a human rendering."""
+        """The game state solved: the game's typed answer (its JSON fields), and a human rendering."""
 
     @abstractmethod
     def verify(self, claims: Sequence[ClaimSpec], *, backend: str = "cpsat",

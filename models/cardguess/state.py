@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Literal, overload
 
-from sleuth.errors import InternalError, PuzzleError
+from sleuth.errors import PuzzleError
 from sleuth.puzzle import PuzzleDoc
 from sleuth.schema import Names, Section, choose, describe
 
@@ -16,7 +16,7 @@ from .counting import Arrangements, Knowledge
 from .optimal import Feedback, StateBudgetExceeded, ensure_recursion
 from .model import Guess
 from .scores import Evaluator, ScoreDistribution
-from .strategies import ALIASES, STRATEGIES, Optimal, Strategy, first_max, make_strategy
+from .strategies import ALIASES, STRATEGIES, Strategy, first_max, make_strategy
 
 MAX_TYPES = 16
 MAX_COUNT = 100
@@ -103,19 +103,6 @@ class CardGuessState:
         except StateBudgetExceeded:
             raise PuzzleError("the deck is too large for the exact optimal strategy") from None
         return first_max(scores), scores
-
-    def optimal_values(self) -> list[Fraction]:
-        """Expected further correct guesses after guessing each type now, then playing optimally."""
-        strategy = self.strategy("optimal")
-        if not isinstance(strategy, Optimal):
-            raise InternalError(f"'optimal' made {strategy!r}")
-        strategy.solver.max_states = MAX_STATES
-        ensure_recursion(sum(self.counts) * 2)
-        try:
-            return strategy.values(self.knowledge())
-        except StateBudgetExceeded:
-            raise PuzzleError("the deck is too large for the exact optimal strategy") from None
-
 
 # -- reading a puzzle file ----------------------------------------------------------------------------
 

@@ -39,7 +39,7 @@ GAME = Game(
              model("the declarative model on --backend: its backbone for the sheet (solution-guided), its "
                    "deals enumerated for --probabilities (up to --set max_worlds)", "backbone"),
              Derivation("naive", "two solver calls per cell of the model, on --backend", engine=True),
-             Derivation("rules", "the seed's deduction rules, iterated to a fixpoint: sound, may know less",
+             Derivation("rules", "the source paper's deduction rules, iterated to a fixpoint: sound, may know less",
                         exact=False)),
     answer=("sheet", "envelope", "probabilities", "envelope_probabilities", "deals"),
     suggest_methods={"information": "exact expected information about the envelope (mutual information with "

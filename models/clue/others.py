@@ -81,14 +81,6 @@ def player_game(game: ClueState, player: int, hand: frozenset[int], shown: dict[
                 game.card_names)
 
 
-def _restrict(prob: Problem, cards: Sequence[int], place: int, *, only: bool) -> Problem:
-    """``only``: the cards are in ``place``; else they are not."""
-    allowed = list(prob.allowed)
-    for c in cards:
-        allowed[c] = allowed[c] & (1 << place) if only else allowed[c] & ~(1 << place)
-    return Problem(prob.sizes, prob.card_category, allowed, prob.some, prob.excluded)
-
-
 def views(game: ClueState, player: int) -> tuple[dict[View, ViewInfo], int]:
     """The views of ``player`` the viewer considers possible, up to symmetry, with their weights: a view
     stands for ``weight / denominator`` of the worlds (exact integers; the weights add up to the
@@ -332,17 +324,6 @@ class _Split:
                 k = self.group_class[gi]
                 out[g.category].update(g.cards[self.taken(comp, k) if k >= 0 else 0:])
         return tuple(frozenset(x) for x in out)
-
-    def envelope_sizes(self, env_groups: int, comp: int) -> list[int]:
-        """How many envelope cards of each category :meth:`envelope_cards` has."""
-        out = [0, 0, 0]
-        gi = 0
-        while env_groups >> gi:
-            if env_groups >> gi & 1:
-                out[self.counter.groups[gi].category] += self.remaining(gi, comp)
-            gi += 1
-        return out
-
 
 ESTIMATE_FROM = 10_000_000   # the records bound from which a pass that does not resolve compares its two orders
 

@@ -116,15 +116,6 @@ class WorldTable:
             order = np.lexsort(self.data.T[::-1]) if len(self) else np.arange(0)
         return WorldTable(self.domains, self.data[order])
 
-    def duplicate(self) -> tuple[int, int] | None:
-        """The first pair of equal rows ``(i, j)``, ``i < j``, or None."""
-        seen: dict[tuple[int, ...], int] = {}
-        for j, row in enumerate(map(tuple, self.data.tolist())):
-            if row in seen:
-                return seen[row], j
-            seen[row] = j
-        return None
-
     # -- building -----------------------------------------------------------------------------------
     @classmethod
     def from_rows(cls, domains: Sequence[Domain], rows: Iterable[Mapping[str, int | str]]) -> WorldTable:

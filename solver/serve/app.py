@@ -1,6 +1,6 @@
 """The table companion's HTTP API and pages (Starlette): the same calls the CLI makes, over JSON.
 
-Every route reads its input through the CLI's own reader (:func:`sleuth.puzzle.load_data`), so a bad form
+Every route reads its input through the CLI's own reader (:func:`sleuth.loading.load_data`), so a bad form
 gets the CLI's one-line message (naming the field and what is allowed) and the game is left unchanged.
 """
 

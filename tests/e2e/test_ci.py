@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import ROOT
-from tests.e2e.test_readme import command_lines
+from tests.helpers.scripts import command_lines
 
 CI = ROOT / ".ci"
 SCRIPTS = sorted(p for p in CI.iterdir() if p.read_text(encoding="utf-8").startswith("#!/usr/bin/env bash"))

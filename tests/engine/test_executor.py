@@ -16,6 +16,7 @@ from sleuth.executor import Executor, ExperimentParser, add_run_options, bounded
 from sleuth.models.egghead.experiment import simulate_batch
 
 from tests.conftest import run_cli
+from tests.helpers.cluster import loopback_cluster
 
 
 def _batches(n: int, rounds: int = 25) -> list[tuple]:
@@ -143,22 +144,6 @@ def test_missing_dask_is_a_clear_error(monkeypatch) -> None:  # type: ignore[no-
 
 
 # -- Dask: a cluster this test starts on the loopback address, and the executor's own local cluster ---------
-
-def loopback_cluster() -> Any:
-    """A module-scoped fixture: the address of a 2-worker Dask cluster on 127.0.0.1 (start-up costs seconds,
-    so one per test module)."""
-
-    @pytest.fixture(scope="module")
-    def address():  # type: ignore[no-untyped-def]
-        distributed = pytest.importorskip("distributed")
-        import logging
-
-        with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
-                                      dashboard_address=":0", silence_logs=logging.CRITICAL) as cluster:
-            yield cluster.scheduler_address
-
-    return address
-
 
 address = loopback_cluster()
 

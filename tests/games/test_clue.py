@@ -23,23 +23,9 @@ from sleuth.models.clue.simulate import simulate
 from sleuth.engine import Engine
 from sleuth.loading import load_puzzle, loads
 from tests.conftest import PUZZLES
+from tests.helpers.clue import random_problem
 
 SMALL = Deck(("Ash", "Birch", "Cedar"), ("Axe", "Bow", "Club"), ("Attic", "Barn", "Cellar", "Den"))
-
-
-def random_problem(rng: random.Random) -> Problem:
-    ns, nw, nr = rng.randint(2, 3), rng.randint(2, 3), rng.randint(2, 4)
-    cats = (0,) * ns + (1,) * nw + (2,) * nr
-    n = rng.randint(2, 3)
-    free = len(cats) - 3
-    sizes = tuple(free // n + (1 if i < free % n else 0) for i in range(n))
-    allowed = [(1 << (n + 1)) - 1] * len(cats)
-    for _ in range(rng.randint(0, 4)):
-        allowed[rng.randrange(len(cats))] &= ~(1 << rng.randrange(n + 1))
-    some = [(rng.randrange(n), frozenset(rng.sample(range(len(cats)), 3))) for _ in range(rng.randint(0, 4))]
-    excluded = {(rng.randrange(ns), ns + rng.randrange(nw), ns + nw + rng.randrange(nr))
-                for _ in range(rng.randint(0, 2))}
-    return Problem(sizes, cats, allowed, some, excluded)
 
 
 def nonzero(d: dict) -> dict:

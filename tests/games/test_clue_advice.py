@@ -20,8 +20,8 @@ from sleuth.models.clue.others import all_deals, satisfies
 from sleuth.models.clue.simulate import simulate
 from sleuth.models.clue.state import ClueState
 from tests.conftest import PUZZLES
-from tests.games.test_clue_others import SMALL
-from tests.games.test_clue_others_split import FOUR
+from tests.helpers.clue import SMALL
+from tests.helpers.clue import FOUR
 
 CLASSIC = PUZZLES / "clue" / "classic-3-players.toml"
 NO_NUMBA = importlib.util.find_spec("numba") is None

@@ -31,9 +31,9 @@ from sleuth.models.clue.simulate import simulate
 from sleuth.models.clue.state import ClueState
 from sleuth.loading import load_puzzle
 from tests.conftest import PUZZLES
-from tests.games.test_clue import random_problem
-from tests.games.test_clue_others import SMALL, small_states
-from tests.games.test_clue_others_split import brute_beliefs
+from tests.helpers.clue import random_problem
+from tests.helpers.clue import SMALL, small_states
+from tests.helpers.clue import brute_beliefs
 
 pytestmark = pytest.mark.skipif(importlib.util.find_spec("numba") is None, reason="numba is not installed")
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import importlib.util
 import json
 import random
-from collections.abc import Callable, Hashable
 from typing import Any
 
 import numpy as np
@@ -15,33 +14,18 @@ from sleuth.models.motus import optimal as optimal_module
 from sleuth.models.motus.optimal import Optimal, distribution, kernel_module, replay, to_dot
 from sleuth.models.motus.space import CodeSpace, WordSpace, game_space
 from sleuth.models.motus.words import from_words
-from tests.games.motus_brute import brute_total, pegs_feedback, word_feedback
+from tests.helpers.motus_brute import pegs_feedback
+from tests.helpers.motus import INF, brute, random_words
 
-INF = kernel_module(False).INF
 HAS_NUMBA = importlib.util.find_spec("numba") is not None
 # The compiled kernel is what users run by default, so it is checked against brute force in the default run
 # (numba is in the test extra); compiling it takes 20-50 s once per run on a loaded 2-core machine.
 KERNELS = ["python", "numba"]
-LETTERS = "ABCDE"
-
-
-def brute(answers: tuple[str, ...], guesses: tuple[str, ...], *,
-          feedback: Callable[[str, str], Hashable] = word_feedback, hard: bool = False, cap: int | None = None) -> int:
-    """The brute-force total (tests/games/motus_brute.py) in the kernels' terms: INF when the cap cannot be met."""
-    total = brute_total(answers, guesses, feedback, hard=hard, cap=cap)
-    return INF if total == float("inf") else int(total)
-
-
-def _words(rng: random.Random, n: int, length: int = 4) -> list[str]:
-    out: set[str] = set()
-    while len(out) < n:
-        out.add("".join(rng.choice(LETTERS) for _ in range(length)))
-    return sorted(out)
 
 
 def _space(seed: int, answers: int = 7, extra: int = 6) -> WordSpace:
     rng = random.Random(seed)
-    words = _words(rng, answers + extra)
+    words = random_words(rng, answers + extra)
     chosen = sorted(rng.sample(words, answers))
     base = from_words(words)
     wl = type(base)(base.name, base.key + "-sub", tuple(chosen), tuple(words), "test")

@@ -74,9 +74,8 @@ def test_mastermind_small_matches_brute_force(kernel: str) -> None:
                                                                  cap=3)
 
 
-@pytest.mark.slow
 @pytest.mark.skipif(not HAS_NUMBA, reason="numba is not installed")
-def test_kernels_agree_on_openers_and_larger_sets() -> None:
+def test_kernels_agree_on_openers_and_larger_sets() -> None:   # 6 s of CPU, compiling included: in the default run
     space = _space(11, answers=20, extra=20)
     for opener in space.guesses[:4]:
         values = {k: Optimal(space, kernel=k).guess_value(space.guess_index[opener]) for k in ("python", "numba")}

@@ -25,8 +25,8 @@ _EXPORTS = {
     "all_minimum_hitting_sets": "hitting", "minimum_hitting_set": "hitting",
     "union_of_minimum_hitting_sets": "hitting",
     "Lit": "model", "Model": "model", "Var": "model",
-    "Puzzle": "puzzle", "PuzzleDoc": "puzzle", "claim_spec": "puzzle", "load_data": "puzzle",
-    "load_puzzle": "puzzle", "loads": "puzzle",
+    "Puzzle": "puzzle", "PuzzleDoc": "puzzle", "claim_spec": "puzzle", "load_data": "loading",
+    "load_puzzle": "loading", "loads": "loading",
     "ClaimResult": "results", "ClaimSpec": "results", "Report": "results", "Status": "results",
     "Verdict": "results",
 }
@@ -42,8 +42,9 @@ if TYPE_CHECKING:
     from .engine import Backbone, Engine
     from .errors import PuzzleError, SleuthError, UnknownNameError
     from .hitting import all_minimum_hitting_sets, minimum_hitting_set, union_of_minimum_hitting_sets
+    from .loading import load_data, load_puzzle, loads
     from .model import Lit, Model, Var
-    from .puzzle import Puzzle, PuzzleDoc, claim_spec, load_data, load_puzzle, loads
+    from .puzzle import Puzzle, PuzzleDoc, claim_spec
     from .results import ClaimResult, ClaimSpec, Report, Status, Verdict
 
 

@@ -263,7 +263,7 @@ def _emit(report: Report, as_json: bool) -> int:
 
 
 def cmd_solve(args: argparse.Namespace) -> int:
-    from .puzzle import load_puzzle
+    from .loading import load_puzzle
 
     args.backend = backend_name(args.backend)
     puzzle = load_puzzle(args.file, viewer=args.viewer)
@@ -271,7 +271,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
-    from .puzzle import load_puzzle
+    from .loading import load_puzzle
     from .results import ClaimSpec, Verdict
 
     args.backend = backend_name(args.backend)
@@ -301,7 +301,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
 
 def cmd_suggest(args: argparse.Namespace) -> int:
-    from .puzzle import load_puzzle
+    from .loading import load_puzzle
 
     puzzle = load_puzzle(args.file, viewer=args.viewer)
     opts = _options(args)
@@ -311,7 +311,7 @@ def cmd_suggest(args: argparse.Namespace) -> int:
 
 def cmd_review(args: argparse.Namespace) -> int:
     from .figures import check_target
-    from .puzzle import load_puzzle
+    from .loading import load_puzzle
 
     if args.budget is not None and args.budget < 1:
         raise PuzzleError(f"{args.budget} is out of range", place="--budget", allowed="a number of nodes, 1 or more")

@@ -10,10 +10,10 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from .backends import Backend, Outcome, SolverTimeout, SolveStatus, make_backend
+from .backends import Backend, Outcome, SolveStatus, make_backend
 from .errors import InternalError
 from .explain import minimal_subset
-from .limits import TooLarge, max_items
+from .limits import SolverTimeout, TooLarge, max_items
 from .model import Constraint, Lit, Model, Var
 from .results import ClaimResult, Verdict
 

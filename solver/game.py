@@ -34,7 +34,7 @@ from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast
 
 from .derive import Derivation
-from .errors import InternalError, PuzzleError, SleuthError
+from .errors import PuzzleError, SleuthError
 from .limits import MAX_WORLDS_KEY, max_items
 from .spec import COMMON_OPTIONS, Key, Option, common_keys, object_schema
 
@@ -154,29 +154,29 @@ class Game:
     def option(self, name: str) -> Option | None:
         return next((o for o in self.all_options() if o.name == name), None)
 
-    def usage(self, name: str) -> str:
+    def usage(self, name: str, others: Callable[[], Sequence[Game]] = lambda: ()) -> str:
         """How the user writes an option: ``--method`` for a flag, ``--set key=VALUE`` otherwise (an option this
-        game does not take is spelled as the game that declares it does)."""
+        game does not take is spelled as the first of ``others()`` that declares it does: the installed games)."""
         option = self.option(name)
         if option is None:
-            from .registry import all_games
-
-            option = next((o for g in all_games() for o in g.options if o.name == name), None)
+            option = next((o for g in others() for o in g.options if o.name == name), None)
         return option.usage if option is not None else f"--set {name}=VALUE"
 
-    def accept(self, command: str, options: Mapping[str, Any] | None, puzzle: Puzzle) -> dict[str, Any]:
+    def accept(self, command: str, options: Mapping[str, Any] | None, puzzle: Puzzle,
+               others: Callable[[], Sequence[Game]] = lambda: ()) -> dict[str, Any]:
         """The options given to ``command``, checked: one this game does not take for it is bad input.
 
         Unset flags (None, False) are dropped; a figure to write (an option of kind :data:`FIGURE`) must name a
         FILE.png in a writable folder; ``--set max_worlds`` is checked for every game, and noted as not
-        applying to a game whose enumerations do not read it.
+        applying to a game whose enumerations do not read it.  ``others``: the installed games (for
+        :meth:`usage`; the registry sits above this module).
         """
         given = {k: v for k, v in (options or {}).items() if v is not None and v is not False}
         allowed = [o for o in self.all_options() if command in o.commands]
         names = {o.name for o in allowed}
         for key in given:
             if key not in names:
-                raise PuzzleError(f"option {self.usage(key)} does not apply to {command} in game {self.name!r}",
+                raise PuzzleError(f"option {self.usage(key, others)} does not apply to {command} in game {self.name!r}",
                                   file=puzzle.doc.file, allowed=[o.usage for o in allowed] or "none")
         for o in allowed:
             if o.kind == FIGURE and o.name in given:
@@ -202,13 +202,9 @@ class Game:
 
     # -- where the code is --------------------------------------------------------------------------------
     def load(self, doc: PuzzleDoc) -> Puzzle:
-        """The file read into the game's typed state, as a :class:`~sleuth.puzzle.Puzzle`."""
-        from .puzzle import Puzzle
-
-        puzzle = self._import(self.package).load(doc)
-        if not isinstance(puzzle, Puzzle):
-            raise InternalError(f"{self.package}.load returned {type(puzzle).__name__}, not a Puzzle")
-        return puzzle
+        """The file read into the game's typed state, as a :class:`~sleuth.puzzle.Puzzle` (which
+        :func:`sleuth.loading.load_data` checks: this module sits below the puzzle's)."""
+        return cast("Puzzle", self._import(self.package).load(doc))
 
     def world(self) -> WorldModule:
         """The game's declarative side (``<package>.world``)."""
@@ -269,10 +265,8 @@ class Game:
     def review_report(self, puzzle: Puzzle, options: Mapping[str, Any]) -> Report:
         """``sleuth review``: how well each move of the game was played (bad input for a game without one)."""
         if not self.review:
-            from .registry import all_games
-
             raise PuzzleError(f"game {self.name!r} has no review", file=puzzle.doc.file,
-                              allowed=", ".join(g.name for g in all_games() if g.review) or "none")
+                              allowed="a game that declares one (sleuth games lists them)")
         return cast("Report", self._call(self.review)(puzzle, dict(options)))
 
     def run_arena(self, args: Sequence[str]) -> int:

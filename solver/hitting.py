@@ -17,7 +17,8 @@ from __future__ import annotations
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from typing import Generic, TypeVar
 
-from .backends import SolverTimeout, SolveStatus, make_backend
+from .backends import SolveStatus, make_backend
+from .limits import SolverTimeout
 from .model import LinearExpr, Lit, Model
 
 E = TypeVar("E", bound=Hashable)

@@ -41,14 +41,27 @@ _SUFFIX = {"": 1, "k": 1024, "m": 1024 ** 2, "g": 1024 ** 3, "t": 1024 ** 4}
 class LimitReached(RuntimeError):
     """A budget (time, states, memory) stopped the work before an exact answer: the CLI exits 3.
 
-    Every "ran out" error of sleuth is one of these (the solvers' :class:`~sleuth.backends.SolverTimeout`,
+    Every "ran out" error of sleuth is one of these (the solvers' :class:`SolverTimeout`,
     the games' state budgets), so a program catches one class and the command line maps it to one status.
     """
+
+
+class SolverTimeout(LimitReached):
+    """The time limit ran out before the question was answered (never reported as a verdict)."""
 
 
 class TooLarge(SleuthError):
     """What a game was about to enumerate is over the limit, refused before the work (exit 2): the estimate,
     the limit and how to raise it."""
+
+
+class PastBudget(TooLarge):
+    """The estimated work (``work`` counts) is past the budget it was allowed (``budget``), found before the
+    work: the caller falls back to a cheaper answer (a sampled estimate), else the refusal reaches the user."""
+
+    def __init__(self, work: int, budget: int) -> None:
+        super().__init__(f"about {work:,} counts, more than {budget:,}")
+        self.work, self.budget = work, budget
 
 
 def memory_budget() -> int:
@@ -235,8 +248,6 @@ def deadline(seconds: float | None) -> Iterator[None]:
     exceptions (a garbage-collector callback, ``__del__``) does not lose the deadline.  None is sent once the
     block is being left: one already on its way lands before the block is left.
     """
-    from .backends import SolverTimeout
-
     if seconds is None or getattr(_deadline, "end", None) is not None:
         yield
         return

@@ -16,7 +16,6 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -116,10 +115,6 @@ def json_object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
             out.repeated = key
         out[key] = value
     return out
-
-
-def loads_json(text: str) -> Any:
-    return json.loads(text, object_pairs_hook=json_object)
 
 
 def check_keys(data: Any, file: str | None = None) -> None:

@@ -1,16 +1,15 @@
-"""A loaded puzzle: the interface every game implements (:class:`Puzzle`), and loading a file into one.
+"""A loaded puzzle: the interface every game implements (:class:`Puzzle`).
 
 Contents: :class:`PuzzleDoc` (a parsed file before its game reads it), :class:`Puzzle` (solve, verify, suggest,
-each run under the time limit with its options checked against the game's declaration), and the loaders
-:func:`load_puzzle` (a path, ``-`` or ``example:GAME/NAME``), :func:`load_data` (a parsed table) and
-:func:`loads` (text).  Reading files is :mod:`sleuth.files`; notes are :mod:`sleuth.notes`.
+each run under the time limit with its options checked against the game's declaration) and :func:`claim_spec`.
+Loading a file into one is :mod:`sleuth.loading` (which needs the registry of games, so it sits above this
+module); reading files is :mod:`sleuth.files`; notes are :mod:`sleuth.notes`.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import functools
-import os
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -19,21 +18,16 @@ from typing import TYPE_CHECKING, Any
 
 from .derive import AUTO, DEFAULT_BACKEND, Choice, find_derivation
 from .errors import PuzzleError, SleuthError
-from .files import check_limits, parse_text, read_document
 from .limits import deadline, time_limit
-from .names import check_keys as check_repeated_keys
 from .notes import emit_notes
-from .registry import all_games, find_game
-from .resources import example_path, is_example
+from .registry import all_games
 from .results import ClaimResult, ClaimSpec, Report, Verdict
 from .schema import Section, choose
-from .spec import check_keys
 
 if TYPE_CHECKING:
     from .game import Game
 
-__all__ = ["Puzzle", "PuzzleDoc", "claim_spec", "emit_notes", "load_data", "load_document", "load_puzzle", "loads",
-           "parse_text", "read_document"]
+__all__ = ["Puzzle", "PuzzleDoc", "claim_spec", "emit_notes"]
 
 
 @dataclass
@@ -78,7 +72,7 @@ class Puzzle(ABC):
 
     @abstractmethod
     def solve(self, *, backend: str = "cpsat", options: Mapping[str, Any] | None = None) -> Report:
-        """The game state solved: the JSON fields DESIGN.md names, and a human rendering."""
+        """The game state solved: the game's typed answer (its JSON fields), and a human rendering."""
 
     @abstractmethod
     def verify(self, claims: Sequence[ClaimSpec], *, backend: str = "cpsat",
@@ -165,7 +159,7 @@ def _command(command: str, method: Any) -> Any:
         from .options import keyword_options
 
         options = keyword_options(method, options, kwargs, self.doc.game.all_options())
-        options = self.doc.game.accept(command, options, self)
+        options = self.doc.game.accept(command, options, self, all_games)
         if command == "verify" and args:  # claim texts (str) are questions
             args = (question_specs(args[0]), *args[1:])
         with deadline(time_limit(options)):
@@ -178,61 +172,6 @@ def _command(command: str, method: Any) -> Any:
             result = dataclasses.replace(result, notes=tuple(dict.fromkeys((*result.notes, *self.notes))))
         return result
     return run
-
-
-def load_document(data: Mapping[str, Any], *, file: str | None = None, viewer: str | None = None) -> PuzzleDoc:
-    if not isinstance(data, Mapping):
-        raise PuzzleError("the top level must be a table", file=file)
-    check_limits(data, file)
-    section = Section(dict(data), file=file)
-    game_name = section.raw("game")
-    if not isinstance(game_name, str):
-        raise section.error("expected a game name", "game", allowed=_game_names())
-    game = find_game(game_name, file=file, place="game")
-    check_keys(section.data, game.all_keys(), file=file)
-    title = section.string("title", None)
-    file_viewer = section.string("viewer", None)
-    section.string("notes", None)  # free text for people: checked to be a string, then ignored
-    claim_keys = ("text", "expect", *game.claim_key_names)
-    claims = []
-    for cs in section.sections("claim"):
-        text = cs.string("text")
-        expect = cs.string("expect", "entailed", choices=[v.value for v in (Verdict.ENTAILED, Verdict.REFUTED,
-                                                                          Verdict.OPEN)])
-        options = {k: cs.raw(k) for k in claim_keys[2:] if cs.has(k)}
-        cs.finish(claim_keys)
-        claims.append(ClaimSpec(text, Verdict(expect), cs.place, options))
-    return PuzzleDoc(game, section, file, title, viewer or file_viewer, claims, viewer_from_cli=viewer is not None)
-
-
-def _game_names() -> list[str]:
-    return [g.name for g in all_games()]
-
-
-def load_puzzle(path: str | os.PathLike[str], *, viewer: str | None = None) -> Puzzle:
-    """Read, check and load a puzzle file (or ``-``, or ``example:GAME/NAME``); ``viewer`` overrides the file's."""
-    name = os.fspath(path)
-    if is_example(name):  # read from its real location, so that paths inside it resolve beside it
-        with example_path(name) as real:
-            return load_data(read_document(real), file=str(real), viewer=viewer)
-    return load_data(read_document(name), file=name, viewer=viewer)
-
-
-def load_data(data: Mapping[str, Any], *, file: str | None = None, viewer: str | None = None) -> Puzzle:
-    """Load a puzzle from an already parsed table (the API's entry point for programs)."""
-    check_repeated_keys(data, file)
-    doc = load_document(data, file=file, viewer=viewer)
-    puzzle = doc.game.load(doc)
-    doc.section.finish()
-    if doc.viewer is not None and not doc.game.viewer:
-        doc.note(f"viewer {doc.viewer!r} is ignored: game {doc.game.name!r} has no viewer",
-                 "--viewer" if doc.viewer_from_cli else "viewer")
-    return puzzle
-
-
-def loads(text: str, *, viewer: str | None = None, name: str = "<string>") -> Puzzle:
-    """Load a puzzle from TOML (or JSON) text."""
-    return load_data(parse_text(text, name), file=name, viewer=viewer)
 
 
 def claim_spec(text: str, expect: str | None = "entailed") -> ClaimSpec:

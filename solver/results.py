@@ -37,7 +37,7 @@ class ClaimSpec:
     """A claim to verify, as written: in a ``[[claim]]`` table or after ``--claim``.
 
     ``expect`` None makes it a question: it is answered (verdict, probability, a witness world each way) and
-    never fails (see DESIGN.md section 4).
+    never fails (docs/cli.md, "Asking, and checking").
     """
 
     text: str
@@ -176,7 +176,7 @@ def optional() -> Any:
 
 @dataclass(frozen=True)
 class Report:
-    """What ``solve`` or ``suggest`` returns: JSON fields named by DESIGN.md plus a human rendering."""
+    """What ``solve`` or ``suggest`` returns: the game's answer and its JSON fields, plus a human rendering."""
 
     game: str
     status: Status

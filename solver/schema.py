@@ -182,11 +182,6 @@ def parse_fraction(value: object, section: Section | None = None, key: str | int
         raise section.error(msg, key, allowed="p/q, a decimal or an integer") from None
 
 
-def fraction_str(value: Fraction | int) -> str:
-    """Exact numbers in JSON: ``"p/q"`` (``"1/1"`` style is never used: integers print as ``"1"``)."""
-    return str(Fraction(value))
-
-
 def fold(name: str) -> str:
     """The case-insensitive form of a name."""
     return " ".join(name.split()).casefold()

@@ -46,7 +46,7 @@ class Case:
     suffix: str = ".toml"
     expect: int = 2
     env: dict[str, str] = field(default_factory=dict)
-    pending: str | None = None   # a known gap outside this test's reach (run as a non-strict xfail)
+    pending: str | None = None   # a known gap outside this test's reach (run as a strict xfail)
     slow: bool = False           # several seconds: left to `pytest -m slow`
     stdin: str | None = None     # a file given as standard input (subprocess cases)
 

@@ -9,7 +9,7 @@ from typing import Any
 from hypothesis import strategies as st
 
 from sleuth.files import parse_text, read_document
-from sleuth.puzzle import load_data
+from sleuth.loading import load_data
 from sleuth.results import ClaimSpec, Verdict
 from sleuth.schema import fold
 

@@ -92,7 +92,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--timeout", type=bounded(float, 0, 10**6, above=True), default=600.0,
                    help="seconds per deck, fast recursion")
     p.add_argument("--reference-timeout", type=bounded(float, 0, 10**6, above=True), default=300.0,
-                   help="seconds per deck, seed's approach")
+                   help="seconds per deck, the source paper's approach")
     p.add_argument("--repeats", type=bounded(int, 1, 100), default=3,
                    help="timed runs per deck when quick (median reported)")
     p.add_argument("--memory-limit", type=bounded(float, 0.1, 1024), default=6.0,
@@ -196,7 +196,7 @@ def bounds(deck: tuple[int, ...], as_json: bool, plot: str | None = None) -> int
         print(f"  {s.step:>4} {s.entropy:>9.4f} {float(s.greedy):>9.4f} {s.lower_avg:>8.4f} {s.upper_avg:>9.4f} "
               f"{s.lower_state:>9.4f} {s.upper_state:>10.4f}")
     print(f"  expected score: greedy {b.greedy} = {float(b.greedy):.4f}")
-    print(f"  seed's way (invert the step's average entropy): lower {totals['lower_avg']:.2f}, "
+    print(f"  the source paper's way (invert the step's average entropy): lower {totals['lower_avg']:.2f}, "
           f"upper {totals['upper_avg']:.2f}   (seed: lower 4.70, greedy 4.78 on 3,3,3)")
     print(f"  per state (proven bounds):                     lower {totals['lower_state']:.2f}, "
           f"upper {totals['upper_state']:.2f}")
@@ -288,7 +288,7 @@ def _in_families(ex: Executor, decks: list[str], impl: str, timeout: float, args
     """Every deck by ``impl``; a deck that does not finish cancels the larger decks with as many types."""
     jobs = [(d, impl, timeout, args.repeats, args.memory_limit) for d in decks]
     out: dict[str, dict[str, Any]] = {}
-    label = "decks" if impl == "fast" else "decks, seed's approach"
+    label = "decks" if impl == "fast" else "decks, the source paper's approach"
     for i, result in ex.completed(_bench_task, jobs, label=label, unit="deck"):
         out[decks[i]] = result
         if result["status"] != "ok":
@@ -300,7 +300,7 @@ def _in_families(ex: Executor, decks: list[str], impl: str, timeout: float, args
 def benchmark(args: argparse.Namespace, ex: Executor) -> int:
     decks = [",".join(map(str, parse_deck(d, "--decks"))) for d in args.decks]
     print(f"exact optimal expected score, partial feedback; each deck in a child process "
-          f"(timeout {args.timeout:g} s fast / {args.reference_timeout:g} s seed's approach, "
+          f"(timeout {args.timeout:g} s fast / {args.reference_timeout:g} s the source paper's approach, "
           f"{args.memory_limit:g} GB); times are medians of {args.repeats} runs when a run takes < 20 s, "
           f"else one run; machine shared (2 cores): wall time suffers from other jobs, CPU time less; "
           f"ratio = seed's CPU time / fast CPU time", flush=True)
@@ -329,7 +329,8 @@ def benchmark(args: argparse.Namespace, ex: Executor) -> int:
         if seed["status"] == "ok":
             seed_t, seed_cpu = statistics.median(seed["times"]), statistics.median(seed["cpu"])
             if seed["value"] != fast["value"]:
-                raise SleuthError(f"deck {deck}: seed's approach gives {seed['value']}, fast {fast['value']}")
+                raise SleuthError(f"deck {deck}: the source paper's approach gives {seed['value']}, "
+                                  f"fast {fast['value']}")
             seed_cols = f"{seed_t:>9.3f} {seed_cpu:>9.3f} {seed['states']:>8} {seed_cpu / fast_cpu:>6.0f}x"
         else:
             seed_cols = f"{seed['status']:>36}"

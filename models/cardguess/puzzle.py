@@ -141,7 +141,7 @@ class CardGuessPuzzle(Puzzle):
                     from None
             return e.remaining, e.next_card
         if s.feedback is Feedback.COMPLETE:
-            raise NotServed("the seed's filter follows partial feedback only", file=self.doc.file,
+            raise NotServed("the source paper's filter follows partial feedback only", file=self.doc.file,
                             place="--method", allowed="auto, count, model")
         agent = SeedAgent(s.counts)
         for g in s.history:

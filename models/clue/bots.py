@@ -323,8 +323,9 @@ class SleuthBot(Bot):
         return AccuseChoice(best, False) if p > wait else None
 
     def suggest(self) -> Triple:
-        from .suggest import (COMPILED_BUDGET, DEFAULT_SAMPLES, EXACT_BUDGET, PastBudget, exact_information,
-                              sampled_information)
+        from sleuth.limits import PastBudget
+
+        from .suggest import COMPILED_BUDGET, DEFAULT_SAMPLES, EXACT_BUDGET, exact_information, sampled_information
 
         state, hand = self.view.state(), self.view.hand
         problem = Problem.from_observations(state, state.observations())

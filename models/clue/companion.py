@@ -21,7 +21,7 @@ def warm() -> None:
     """Load the compiled kernels of the slow answers (what the others know, advice) where numba is installed,
     then give one answer of each kind on the bundled example, so that what a first answer builds once is
     built before any child is forked.  Best effort: what fails here is loaded again by the child that needs it."""
-    from sleuth.puzzle import loads
+    from sleuth.loading import loads
     from sleuth.resources import find_example
 
     from .counting import kernel_available, split_kernel

@@ -209,24 +209,6 @@ def split_kernel() -> ModuleType | None:
         return None
 
 
-def compile_kernels() -> None:
-    """``sleuth cache compile``: Clue's kernels (the split passes and the advice's inner loop), loaded, and compiled
-    where the cache lacks them, by the bundled example whose answers need them all: what the others know, the
-    advice, and which card to show."""
-    from sleuth.puzzle import loads
-    from sleuth.resources import find_example
-
-    from .suggest import advice_kernel
-
-    split_kernel()  # loaded first: the passes below then run compiled from KERNEL_FROM entries (not COLD_KERNEL_WORK)
-    advice_kernel()
-    example = find_example("clue/master-detective")
-    puzzle = loads(example.text(), name=example.ref)
-    puzzle.solve(options={"others": True})
-    puzzle.suggest(method="information", options={})
-    puzzle.suggest(method="information", options={"show": "Dan: White, Wrench, Trophy Room"})
-
-
 KERNELS = ("_reach", "_mix", "_mix_ratio", "_proportions", "_multiple", "split_layer", "merge_records", "record_copies",
            "resolve_records", "finish", "_codes", "_record_codes", "_remaining", "knowledge_sums", "belief_sums",
            "read_records")
@@ -554,7 +536,7 @@ class _Counter:
             if max_states is not None and keys.size > max_states:
                 raise LayerTooLarge(f"{keys.size} states in one layer")
             steps.append((src, dst, ways, placed, ends))
-            forward.append(_segment_sum(dst, forward[-1][src] * ways, keys.size, self.dtype))
+            forward.append(segment_sum(dst, forward[-1][src] * ways, keys.size, self.dtype))
             self.layers.append(keys)
         accepted = self.accept(keys)
         back: np.ndarray = accepted.astype(self.dtype)
@@ -568,7 +550,7 @@ class _Counter:
             placing = forward[i][src] * through * placed
             for mv, start, end in zip(self.run_steps[i], [0, *ends], ends, strict=False):
                 group_cells[mv[0]][mv[1]] += int(placing[start:end].sum())
-            back = _segment_sum(src, through, self.layers[i].size, self.dtype)
+            back = segment_sum(src, through, self.layers[i].size, self.dtype)
             self.backs.append(back)
         self.backs.reverse()
         cells = [[0] * n_places for _ in self.prob.card_category]
@@ -700,7 +682,7 @@ class _Counter:
             return recs, sums, env_groups[ok].tolist() if ors else [0] * recs.size
         out_recs, dst = _unique(recs)
         masks = _segment_or(dst, env_groups[ok], out_recs.size, or_dtype).tolist() if ors else [0] * out_recs.size
-        sums = _segment_sum(dst, num[ok], out_recs.size, self.dtype).tolist() if counts else [0] * out_recs.size
+        sums = segment_sum(dst, num[ok], out_recs.size, self.dtype).tolist() if counts else [0] * out_recs.size
         return out_recs, sums, masks
 
     def split_cost(self, player: int | None, watched: Sequence[tuple[int, int]]) -> float:
@@ -1045,7 +1027,7 @@ def _small(values: np.ndarray) -> np.ndarray:
     return values.astype(np.int64, copy=False)
 
 
-def _segment_sum(index: np.ndarray, values: np.ndarray, size: int, dtype: type) -> np.ndarray:
+def segment_sum(index: np.ndarray, values: np.ndarray, size: int, dtype: type) -> np.ndarray:
     """``out[j] = sum(values[index == j])``, exact (np.bincount would go through float64)."""
     out: np.ndarray = np.zeros(size, dtype=dtype)
     if size == 1:  # one state: every value is its own (np.add.at costs microseconds even then)

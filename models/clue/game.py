@@ -43,7 +43,7 @@ GAME = Game(
              model("the declarative model on --backend: its backbone for the sheet (solution-guided), its "
                    "deals enumerated for --probabilities (up to --set max_worlds)", "backbone"),
              Derivation("naive", "two solver calls per cell of the model, on --backend", engine=True),
-             Derivation("rules", "the seed's deduction rules, iterated to a fixpoint: sound, may know less",
+             Derivation("rules", "the source paper's deduction rules, iterated to a fixpoint: sound, may know less",
                         exact=False)),
     answer=("sheet", "envelope", "probabilities", "envelope_probabilities", "deals"),
     suggest_methods={"information": "exact expected information about the envelope (mutual information with "
@@ -71,7 +71,7 @@ GAME = Game(
     aliases=("cluedo",),
     max_worlds=True,
     help="sleuth.models.clue.state:deck_lines",
-    kernels="sleuth.models.clue.counting:compile_kernels", review="sleuth.models.clue.review:report",
+    kernels="sleuth.models.clue.kernels:compile_kernels", review="sleuth.models.clue.review:report",
     templates="sleuth.models.clue.simulate:template",
     companion=Companion(page=("static/clue.js", "static/clue.css"), info="sleuth.models.clue.companion:page_info",
                         warm="sleuth.models.clue.companion:warm"),

@@ -36,7 +36,7 @@ from sleuth.allocator import small_pages
 from sleuth.errors import InternalError
 from sleuth import knowledge as kn
 
-from .counting import (Counts, Problem, Reorder, _Counter, _segment_or, _segment_sum, _unique_pairs,
+from .counting import (Counts, Problem, Reorder, _Counter, _segment_or, segment_sum, _unique_pairs,
                        kernel_available, resolution_fits, split_kernel)
 from .state import CATEGORIES, Deck, ClueState, Obs, ObsKind, Suggestion
 
@@ -79,14 +79,6 @@ def player_game(game: ClueState, player: int, hand: frozenset[int], shown: dict[
     sugg = tuple(Suggestion(s.by, s.cards, s.shown_by, shown.get(k)) for k, s in enumerate(game.suggestions))
     return ClueState(game.deck, game.players, game.hand_sizes, hands, sugg, game.accusations, None, player,
                 game.card_names)
-
-
-def _restrict(prob: Problem, cards: Sequence[int], place: int, *, only: bool) -> Problem:
-    """``only``: the cards are in ``place``; else they are not."""
-    allowed = list(prob.allowed)
-    for c in cards:
-        allowed[c] = allowed[c] & (1 << place) if only else allowed[c] & ~(1 << place)
-    return Problem(prob.sizes, prob.card_category, allowed, prob.some, prob.excluded)
 
 
 def views(game: ClueState, player: int) -> tuple[dict[View, ViewInfo], int]:
@@ -333,17 +325,6 @@ class _Split:
                 out[g.category].update(g.cards[self.taken(comp, k) if k >= 0 else 0:])
         return tuple(frozenset(x) for x in out)
 
-    def envelope_sizes(self, env_groups: int, comp: int) -> list[int]:
-        """How many envelope cards of each category :meth:`envelope_cards` has."""
-        out = [0, 0, 0]
-        gi = 0
-        while env_groups >> gi:
-            if env_groups >> gi & 1:
-                out[self.counter.groups[gi].category] += self.remaining(gi, comp)
-            gi += 1
-        return out
-
-
 ESTIMATE_FROM = 10_000_000   # the records bound from which a pass that does not resolve compares its two orders
 
 
@@ -538,7 +519,7 @@ def _joined_views(weights: _Split, own: _Split) -> tuple[np.ndarray, np.ndarray,
     seen[index[n_views:]] = True
     if not seen[index[:n_views]].all():
         raise InternalError("a view of the viewer's worlds has no deal in the player's own problem")
-    return comp, index[n_views:], _segment_sum(index[:n_views], w, comp.size, w.dtype)
+    return comp, index[n_views:], segment_sum(index[:n_views], w, comp.size, w.dtype)
 
 
 def _knowledge_sums(weights: _Split, own: _Split) -> dict[str, Fraction]:
@@ -752,7 +733,7 @@ def _belief_cells(weights: _Split, own: _Split) -> tuple[np.ndarray, ...]:
     if own is not weights or sum(widths) > 63:
         comp, own_view, weight = _joined_views(weights, own)
         view, triple, cell = _unique_pairs(own_view, env)
-        return comp, weight, view, triple, _segment_sum(cell, nums, view.size, deal_dtype)
+        return comp, weight, view, triple, segment_sum(cell, nums, view.size, deal_dtype)
     key = (((hand << widths[1]) | code) << widths[2]) | env
     order = np.argsort(key, kind="quicksort")
     key = key[order]

@@ -160,7 +160,7 @@ class CluePuzzle(Puzzle):
                                    tuple(len(c) for c in game.deck.categories))
         text = render_grid(game, sheet, probs)
         if method == "rules":
-            text += "\n\nRules engine (the seed's rules; may know less than the exact sheet):\n"
+            text += "\n\nRules engine (the source paper's rules; may know less than the exact sheet):\n"
             text += "\n".join("  " + f.text(game) for f in result.facts if f.rule != "observation")
         if counts is not None:
             text += f"\n\nConsistent deals: {counts.total:,}\nMost likely envelopes:\n"

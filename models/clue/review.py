@@ -20,12 +20,13 @@ from fractions import Fraction
 from typing import Any
 
 from sleuth.errors import PuzzleError
+from sleuth.limits import PastBudget
 from sleuth.results import Report, Status, decimal, jsonable
 
 from .counting import Problem
 from .others import envelope_beliefs, show_advice
 from .state import ClueState
-from .suggest import COMPILED_BUDGET, EXACT_BUDGET, PastBudget, exact_information
+from .suggest import COMPILED_BUDGET, EXACT_BUDGET, exact_information
 
 SHOWN_BEST = 10
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import enum
 import textwrap
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -180,10 +179,6 @@ class ClueState:
     def suggestion_label(self, k: int) -> str:
         s = self.suggestions[k]
         return f"suggestion {k + 1} ({self.players[s.by]}: {', '.join(self.card(c) for c in s.cards)})"
-
-    def with_viewer(self, viewer: int | None) -> ClueState:
-        return ClueState(self.deck, self.players, self.hand_sizes, self.hands, self.suggestions, self.accusations,
-                    self.file_viewer, viewer, self.card_names)
 
     def observations(self) -> list[Obs]:
         """The observations the viewer has (everything the file states when there is no viewer).
@@ -402,6 +397,3 @@ def _triple(s: Section, deck: Deck, cards: Names, mistakes: Mistakes) -> tuple[i
         raise InternalError(f"triple {names!r}: a category is missing")
     return suspect, weapon, room
 
-
-def player_names(game: ClueState, players: Sequence[int]) -> list[str]:
-    return [game.players[p] for p in players]

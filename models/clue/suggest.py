@@ -29,9 +29,9 @@ from sleuth.schema import Names
 
 import numpy as np
 
-from sleuth.limits import check_size, max_items
+from sleuth.limits import PastBudget, check_size, max_items
 
-from .counting import (ENTRY_BYTES, OBJECT_FACTOR, LayerTooLarge, Problem, _Counter, _segment_sum, _unique,
+from .counting import (ENTRY_BYTES, OBJECT_FACTOR, LayerTooLarge, Problem, _Counter, segment_sum, _unique,
                        deal_bound, sample_deals)
 from .sheet import counted_sheet
 
@@ -99,14 +99,6 @@ FLOAT_EXACT = 1 << 53   # counts below it add up exactly in float64 (the fast pa
 INT_EXACT = 1 << 62   # and in int64 below this; Python integers (object arrays) past it
 
 
-class PastBudget(Exception):
-    """The exact advice would take ``work`` counts (:func:`exact_work`), more than it was allowed (``budget``)."""
-
-    def __init__(self, work: int, budget: int) -> None:
-        super().__init__(f"about {work:,} counts, more than {budget:,}")
-        self.work, self.budget = work, budget
-
-
 def exact_work(problem: Problem, suggestions: Sequence[tuple[int, int, int]]) -> int:
     """:func:`exact_information`'s work, in counts: per step of the shared pass (:class:`_Plain`), its live
     states times a bound on its columns (per set of a suggestion class's cards placed so far, the answers so
@@ -168,7 +160,7 @@ class _Plain:
                                     for p, mv in zip(parts, moves, strict=True)])
             ways = np.concatenate([p[2] for p in parts])
             keys, dst = _unique(np.concatenate([p[1] for p in parts]))
-            forward.append(_segment_sum(dst, forward[-1][src] * ways, keys.size, counter.dtype))
+            forward.append(segment_sum(dst, forward[-1][src] * ways, keys.size, counter.dtype))
             self.steps.append((src, dst, ways, place))
             self.layers.append(keys)
         self.forward = forward

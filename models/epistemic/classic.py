@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from sleuth.errors import InternalError
-from sleuth.puzzle import load_data
+from sleuth.loading import load_data
 
 from .puzzle import EpistemicPuzzle
 

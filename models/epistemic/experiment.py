@@ -18,7 +18,7 @@ from typing import Any
 from sleuth.executor import Executor, ExperimentParser, add_run_options, bounded, int_list
 from sleuth.figures import check_target, pyplot, save
 from sleuth.formula import parse
-from sleuth.puzzle import load_data, load_puzzle
+from sleuth.loading import load_data, load_puzzle
 from sleuth.resources import example_path
 
 from . import classic, reference, russian

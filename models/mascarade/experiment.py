@@ -294,7 +294,7 @@ def crossover_run(job: tuple[int, int, int]) -> dict[str, list[list[float]]]:
 
 def part2(args: argparse.Namespace, out: dict[str, Any], ex: Executor) -> None:
     n, swaps = args.crossover_players, args.crossover_swaps
-    print(f"\n== crossover: {n} players, swaps only, one component (the seed's plain methods), "
+    print(f"\n== crossover: {n} players, swaps only, one component (the source paper's plain methods), "
           f"{args.crossover_runs} random sequences ==")
     space = math.factorial(n)
     runs = ex.map_tasks(crossover_run, [(n, swaps, 77 + r) for r in range(args.crossover_runs)], label="sequences",
@@ -324,8 +324,8 @@ def part2(args: argparse.Namespace, out: dict[str, Any], ex: Executor) -> None:
                                       for u in range(t, swaps)):
             first_time = t + 1
     print(f"tree leaves exceed the reachable states after {first_leaves} swaps; exceed {n}! = {space} after "
-          f"{first_space} swaps (the seed: about 10 for 6 players); the tree update is more than 1.2x slower than "
-          f"the states update from swap {first_time} on (medians over {args.crossover_runs} sequences)")
+          f"{first_space} swaps (the source paper: about 10 for 6 players); the tree update is more than 1.2x "
+          f"slower than the states update from swap {first_time} on (medians over {args.crossover_runs} sequences)")
     out["crossover"] = {"players": n, "leaves_exceed_states": first_leaves, "leaves_exceed_n_factorial": first_space,
                         "tree_slower_from": first_time, "table": table}
 

@@ -37,11 +37,11 @@ GAME = Game(
             "<player> knows their card", "P(<player> knows their card) >= p/q", "<player> may know their card",
             "P(<player> believes <position> holds <card>) = p/q"),
     methods=(Derivation("hybrid", "a tree per component while it is small, then a distribution over placements"),
-             Derivation("tree", "the seed's branching-time tree"),
+             Derivation("tree", "the source paper's branching-time tree"),
              Derivation("states", "a distribution over distinct placements"),
              model("enumerate the consistent histories of the declarative model on --backend (up to "
                    "--set cpsat_limit histories)", "cpsat"),
-             Derivation("matrix", "the seed's doubly stochastic matrix (exact until a reveal or a look)",
+             Derivation("matrix", "the source paper's doubly stochastic matrix (exact until a reveal or a look)",
                         exact=False)),
     answer=("marginals", "support"),
     options=(

@@ -263,7 +263,7 @@ def _cell_options(ap: argparse.ArgumentParser, lengths: str, dictionaries: str) 
 
 def main_study(argv: list[str]) -> int:
     ap = ExperimentParser(prog="sleuth experiment motus",
-                          description="Every word of the chosen cells with every method (seed's Table 4).")
+                          description="Every word of the chosen cells with every method (the source paper's Table 4).")
     _cell_options(ap, "5-10", "fr | wordle | a word-list path")
     ap.add_argument("--methods", default=",".join(m.value for m in st.Method if m is not st.Method.MINIMAX),
                     help="comma-separated methods (default: all but minimax)")
@@ -392,7 +392,7 @@ def _emi_task(job: tuple[CellJob, float | None]) -> EmiCell:
 
 def main_emi(argv: list[str]) -> int:
     ap = ExperimentParser(prog="sleuth experiment emi",
-                          description="Evil Motus Index per (length, first letter) cell (seed's Table 1).")
+                          description="Evil Motus Index per (length, first letter) cell (the source paper's Table 1).")
     _cell_options(ap, "7-10", "fr | a word-list path")
     ap.add_argument("--time-limit", type=bounded(float, 0, 10**6, above=True), default=120.0,
                     help="CPU seconds per cell (default 120)")

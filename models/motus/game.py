@@ -8,8 +8,9 @@ from sleuth.spec import Key, Option
 
 _CLAIMS = ("answer is <WORD>", "answer is not <WORD>", "best guess is <WORD>")
 _METHODS = {"information": "maximum expected information (entropy of the feedback partition)",
-            "sum": "the seed's Sum", "max": "the seed's Max (Knuth's minimax partition)", "gmax": "Gmax",
-            "gini": "Gini", "entropy": "the seed's Entropy (lowest entropy)", "bobo": "Bobo",
+            "sum": "the source paper's Sum", "max": "the source paper's Max (Knuth's minimax partition)",
+            "gmax": "Gmax",
+            "gini": "Gini", "entropy": "the source paper's Entropy (lowest entropy)", "bobo": "Bobo",
             "sumgini": "Sum Gini (default for words)", "possible-gmax": "Gmax among possible words",
             "minimax": "exact game value (bounded by --time-limit)"}
 _OPTIONS = (
@@ -56,7 +57,8 @@ def _word_keys(dictionary: str, *extra: Key) -> tuple[Key, ...]:
 
 
 MOTUS = Game(
-    "motus", "Motus / Lingo: possible words, the seed's scoring methods", "sleuth.models.motus", aliases=("lingo",),
+    "motus", "Motus / Lingo: possible words, the source paper's scoring methods", "sleuth.models.motus",
+    aliases=("lingo",),
     keys=_word_keys("fr", Key("length", "integer", "letters per word (2 to 30)", required=True),
                     Key("first", "string", "the first letter, shown", default="read from the first guess"),
                     Key("tries", "integer", "the rules' limit on guesses", default="5 for 5 letters, 6 otherwise")),

@@ -65,15 +65,6 @@ def normalise_all(lines: list[str]) -> list[str]:
     return [w for w, before in zip(kept, ["", *kept], strict=False) if w != before]
 
 
-def cache_dir() -> Path:
-    """Where this game's derived data (normalised lists, feedback matrices) is kept (see :mod:`sleuth.cache`)."""
-    return cache.root() / "motus"
-
-
-def _cache_ok() -> bool:
-    return cache.enabled()
-
-
 @dataclass(frozen=True)
 class WordList:
     """A normalised dictionary: ``answers`` (possible secrets) and ``guesses`` (allowed proposals).
@@ -118,20 +109,8 @@ class Cell:
     def label(self) -> str:
         return f"{self.dictionary.name} {self.length}{self.first or ''}"
 
-    def answer_codes(self) -> np.ndarray:
-        return encode(self.answers, self.length)
-
-    def guess_codes(self) -> np.ndarray:
-        return encode(self.guesses, self.length)
-
     def guess_index(self) -> dict[str, int]:
         return {w: i for i, w in enumerate(self.guesses)}
-
-    def answers_in_guesses(self) -> np.ndarray:
-        """For each answer, its row among the guesses (every answer is an allowed guess)."""
-        idx = self.guess_index()
-        return np.array([idx[w] for w in self.answers], dtype=np.int64)
-
 
 def encode(words: tuple[str, ...] | list[str], length: int) -> np.ndarray:
     """Words as a ``(n, length)`` uint8 array of letter indices 0..25."""

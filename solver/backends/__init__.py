@@ -16,14 +16,10 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from ..errors import UnknownNameError
-from ..limits import LimitReached
+from ..limits import SolverTimeout as SolverTimeout  # defined with the other limits; still importable from here
 
 if TYPE_CHECKING:  # the model is imported by whoever builds one; naming a backend needs none of it
     from ..model import LinearExpr, Lit, Model, Var
-
-
-class SolverTimeout(LimitReached):
-    """The time limit ran out before the question was answered (never reported as a verdict)."""
 
 
 class SolveStatus(enum.Enum):

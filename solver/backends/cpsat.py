@@ -15,9 +15,9 @@ from collections.abc import Iterator, Sequence
 from ortools.sat.python import cp_model
 from ortools.sat.python import cp_model_helper as cmh
 
-from ..limits import remaining
+from ..limits import SolverTimeout, remaining
 from ..model import AllDifferent, Clause, Linear, LinearExpr, Lit, Model, Table, Var
-from . import Backend, Outcome, SolverTimeout, SolveStatus
+from . import Backend, Outcome, SolveStatus
 
 _STATUS = {cp_model.OPTIMAL: SolveStatus.FEASIBLE, cp_model.FEASIBLE: SolveStatus.FEASIBLE,
            cp_model.INFEASIBLE: SolveStatus.INFEASIBLE}

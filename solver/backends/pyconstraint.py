@@ -12,9 +12,9 @@ from collections.abc import Callable, Iterator, Sequence
 
 import constraint as pc
 
-from ..limits import expired
+from ..limits import SolverTimeout, expired
 from ..model import Guarded, LinearExpr, Lit, Var
-from . import Backend, Outcome, SolverTimeout, SolveStatus
+from . import Backend, Outcome, SolveStatus
 
 
 def _checker(g: Guarded, variables: Sequence[Var]) -> Callable[..., bool]:

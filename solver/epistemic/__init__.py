@@ -27,11 +27,10 @@ beside them :mod:`.symbolic` (the same puzzles as knowledge structures on binary
 (6, 4)
 """
 
-from .compilation import ModelCompiler, NotCompilable
-from .evaluation import BOOL, INT, Evaluator, Kind
+from .compilation import SOLVER_LIMIT, ModelCompiler, NotCompilable
+from .evaluation import BOOL, INT, INT64_MAX, Evaluator, Kind, fits_int64
 from .knowledge import ActionModel, Event, KnowledgeState, Relation, assigned, common
-from .tables import (CHUNK, DEFAULT_TABLE_LIMIT, INT64_MAX, SOLVER_LIMIT, Domain, WorldTable, fits_int64, table_dtype,
-                     world_model)
+from .tables import CHUNK, DEFAULT_TABLE_LIMIT, Domain, WorldTable, table_dtype, world_model
 from ..knowledge import group_ids
 
 __all__ = ["BOOL", "CHUNK", "DEFAULT_TABLE_LIMIT", "INT", "INT64_MAX", "SOLVER_LIMIT", "ActionModel", "Domain",

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 
 from ..errors import PuzzleError
@@ -11,7 +11,10 @@ from ..formula import (And, Arith, BoolConst, Call, Compare, FormulaError, Impli
                        Name, Neg, Node, Not, Or, Str, is_epistemic, to_text)
 from ..schema import fold
 
-from .tables import SOLVER_LIMIT, Domain
+if TYPE_CHECKING:
+    from .tables import Domain
+
+SOLVER_LIMIT = 2 ** 62             # |value| bound of every expression compiled for CP-SAT / python-constraint
 
 # -- compiling non-epistemic formulas to a constraint model ------------------------------------------------
 

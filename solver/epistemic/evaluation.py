@@ -1,9 +1,14 @@
-"""Evaluating formulas over every world of a knowledge state at once, with exact integer arithmetic."""
+"""Evaluating formulas over every world of a knowledge state at once, with exact integer arithmetic.
+
+The bottom of the epistemic layer: it reads the worlds through :class:`Worlds` (a knowledge state, or a table's
+:class:`PlainWorlds`), so neither :mod:`.tables` nor :mod:`.knowledge`, which build on it, is imported here.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
@@ -12,10 +17,67 @@ from ..formula import (After, And, Arith, BoolConst, Call, Common, Compare, Dist
                        Knows, Name, Neg, Node, Not, Or, Str, to_text)
 from ..schema import fold
 
-from .tables import Domain, fits_int64
-
 if TYPE_CHECKING:
-    from .knowledge import KnowledgeState, Relation
+    from .knowledge import Relation
+    from .tables import Domain, WorldTable
+
+INT64_MAX = 2 ** 63 - 1
+
+
+def fits_int64(lo: int, hi: int) -> bool:
+    """Whether every integer in ``lo..hi`` is an exact ``int64``."""
+    return lo >= -INT64_MAX and hi <= INT64_MAX
+
+
+class Worlds(Protocol):
+    """What an :class:`Evaluator` reads: the worlds (``table``, ``size``, ``distinct``: no two alike) and, for
+    the formulas that name agents, their relations (:class:`~.knowledge.KnowledgeState` has them all)."""
+
+    table: WorldTable
+    distinct: bool
+
+    @property
+    def size(self) -> int: ...
+
+    def relation(self, agent: str) -> Relation: ...
+
+    def group(self, names: Sequence[str] | None) -> list[str]: ...
+
+    def distributed(self, agents: Sequence[str] | None) -> Relation: ...
+
+    def common_knowledge(self, formula: np.ndarray, agents: Sequence[str] | None = None) -> np.ndarray: ...
+
+    def restrict(self, mask: np.ndarray) -> Worlds: ...
+
+
+@dataclass
+class PlainWorlds:
+    """A table's worlds with no agent (what :meth:`.WorldTable.filter` evaluates a constraint on): a formula
+    about what someone knows is an error there."""
+
+    table: WorldTable
+    distinct: bool = True
+
+    @property
+    def size(self) -> int:
+        return len(self.table)
+
+    def relation(self, agent: str) -> Relation:
+        raise FormulaError(f"unknown agent {agent!r}: a constraint on the worlds names no agent", allowed=[])
+
+    def group(self, names: Sequence[str] | None) -> list[str]:
+        for name in names or ("everyone",):
+            self.relation(name)
+        return []
+
+    def distributed(self, agents: Sequence[str] | None) -> Relation:
+        return self.relation(next(iter(agents or ()), "everyone"))
+
+    def common_knowledge(self, formula: np.ndarray, agents: Sequence[str] | None = None) -> np.ndarray:
+        return self.distributed(agents).all(formula)
+
+    def restrict(self, mask: np.ndarray) -> PlainWorlds:
+        return PlainWorlds(self.table.subset(mask), self.distinct)
 
 # -- evaluation ---------------------------------------------------------------------------------------
 
@@ -34,7 +96,7 @@ BOOL, INT = Kind("bool"), Kind("int")
 class Evaluator:
     """Evaluates formulas over every world of a state at once; type errors name the formula."""
 
-    state: KnowledgeState
+    state: Worlds
     _cache: dict[int, tuple[Node, Kind, np.ndarray]] = field(default_factory=dict)
     _bounds: dict[int, tuple[Node, tuple[int, int]]] = field(default_factory=dict)
 
@@ -77,7 +139,7 @@ class Evaluator:
         if isinstance(node, Arith):
             acc = self.bounds(node.first)
             for op, x in node.rest:
-                acc = _interval(op, acc, self.bounds(x))
+                acc = interval(op, acc, self.bounds(x))
             return acc
         if isinstance(node, Call):
             if node.func == "count":
@@ -124,7 +186,7 @@ class Evaluator:
                 val = self.number(x)
                 if op in ("//", "%") and np.any(val == 0):
                     raise FormulaError(f"division by zero in {to_text(node)!r}")
-                res_b = _interval(op, acc_b, self.bounds(x))
+                res_b = interval(op, acc_b, self.bounds(x))
                 acc = _apply(op, acc, val, res_b)
                 acc_b = res_b
             return INT, acc
@@ -142,12 +204,10 @@ class Evaluator:
         if isinstance(node, Knows):
             return BOOL, self._knows(self.state.relation(node.agent), node.what)
         if isinstance(node, Distributed):
-            from .knowledge import Relation
-            rel = Relation.meet([(self.state.relation(a), None) for a in self.state.group(node.agents)])
+            rel = self.state.distributed(node.agents)
             return BOOL, self._knows(rel, node.what)
         if isinstance(node, Common):
-            from .knowledge import common
-            return BOOL, common(self.state, self.truth(node.what), node.agents)
+            return BOOL, self.state.common_knowledge(self.truth(node.what), node.agents)
         if isinstance(node, After):
             told = self.truth(node.announcement)
             out = ~told
@@ -209,7 +269,7 @@ class Evaluator:
         return np.asarray(out, dtype=bool)
 
 
-def _interval(op: str, a: tuple[int, int], b: tuple[int, int]) -> tuple[int, int]:
+def interval(op: str, a: tuple[int, int], b: tuple[int, int]) -> tuple[int, int]:
     """The exact range of ``x op y`` for ``x`` in ``a`` and ``y`` in ``b`` (a superset for ``//`` and ``%``)."""
     if op == "+":
         return a[0] + b[0], a[1] + b[1]

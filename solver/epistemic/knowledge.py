@@ -15,7 +15,7 @@ from ..names import unique_keys
 from ..schema import fold
 
 from .evaluation import BOOL, INT, Evaluator
-from .tables import WorldTable, _range_text
+from .tables import WorldTable, range_text
 
 # -- knowledge ----------------------------------------------------------------------------------------
 
@@ -195,6 +195,10 @@ class KnowledgeState:
     def group(self, names: Sequence[str] | None) -> list[str]:
         return list(self.agents) if names is None else list(dict.fromkeys(self.agent(a) for a in names))
 
+    def distributed(self, agents: Sequence[str] | None) -> Relation:
+        """What the group knows together (distributed knowledge): the meet of its members' relations."""
+        return Relation.meet([(self.relation(a), None) for a in self.group(agents)])
+
     def relation(self, agent: str) -> Relation:
         agent = self.agent(agent)
         if agent not in self._relations:
@@ -345,7 +349,7 @@ class KnowledgeState:
                                      strict=True))
         return graph
 
-    def common_knowledge(self, formula: str | Node, agents: Sequence[str] | None = None) -> np.ndarray:
+    def common_knowledge(self, formula: str | Node | np.ndarray, agents: Sequence[str] | None = None) -> np.ndarray:
         """Worlds where the formula is common knowledge (common belief) among ``agents``: it holds in every
         world reachable in one step or more through the group's relations."""
         holds = self.truth(formula) if isinstance(formula, (str, Node)) else formula
@@ -408,5 +412,5 @@ def assigned(ev: Evaluator, table: WorldTable, var: str, node: Node, rows: np.nd
             out = out.astype(np.int64)
     if not ok.all():
         raise FormulaError(f"setting {var!r} to {to_text(node)!r} gives {dom.show(int(out[~ok][0]))}, outside its "
-                           "domain", allowed=dom.labels if dom.labels is not None else _range_text(dom.values))
+                           "domain", allowed=dom.labels if dom.labels is not None else range_text(dom.values))
     return out

@@ -45,8 +45,8 @@ from ..formula import (After, And, Arith, BoolConst, Call, Common, Compare, Dist
 from ..limits import LimitReached, TooLarge, expired, memory_budget
 from ..schema import fold
 from . import belief
-from .evaluation import _interval
-from .tables import Domain, _range_text
+from .evaluation import interval
+from .tables import Domain, range_text
 
 if TYPE_CHECKING:
     from oxidd.bdd import BDDFunction, BDDManager
@@ -687,7 +687,7 @@ class SymbolicState:
                 acc = self.number(node.first)
             for op, x in node.rest[1 if k is not None else 0:]:
                 y = self.number(x)
-                lo, hi = _interval(op, (acc.lo, acc.hi), (y.lo, y.hi))
+                lo, hi = interval(op, (acc.lo, acc.hi), (y.lo, y.hi))
                 if op == "+":
                     acc = ar.add(acc, y, lo, hi)
                 elif op == "-":
@@ -1029,7 +1029,7 @@ class SymbolicState:
             got = sum(1 << i for i, b in enumerate(value.bits) if _eval(b, cube)) - \
                 (1 << len(value.bits) if _eval(value.bits[-1], cube) else 0)
             raise FormulaError(f"setting {var!r} to {to_text(node)!r} gives {got}, outside its domain",
-                               allowed=_range_text(d.values))
+                               allowed=range_text(d.values))
         index = Vec(tuple(bits), 0, len(d.values) - 1)
         return index
 

@@ -13,16 +13,11 @@ import numpy as np
 from ..errors import PuzzleError
 from ..formula import (Compare, Name, Node, Or, Str, is_epistemic, parse)
 from ..schema import fold
+from .compilation import SOLVER_LIMIT, ModelCompiler
+from .evaluation import Evaluator, PlainWorlds, fits_int64
 
 DEFAULT_TABLE_LIMIT = 50_000_000   # largest domain product built by brute force
 CHUNK = 2_000_000
-INT64_MAX = 2 ** 63 - 1
-SOLVER_LIMIT = 2 ** 62             # |value| bound of every expression compiled for CP-SAT / python-constraint
-
-
-def fits_int64(lo: int, hi: int) -> bool:
-    """Whether every integer in ``lo..hi`` is an exact ``int64``."""
-    return lo >= -INT64_MAX and hi <= INT64_MAX
 
 
 def table_dtype(domains: Sequence[Domain]) -> Any:
@@ -66,7 +61,7 @@ class Domain:
             if found is not None:
                 return found
         raise PuzzleError(f"{value!r} is not a value of {self.name!r}",
-                          allowed=self.labels if self.labels is not None else _range_text(self.values))
+                          allowed=self.labels if self.labels is not None else range_text(self.values))
 
     @functools.cached_property
     def _folded(self) -> dict[str, int]:
@@ -80,7 +75,7 @@ class Domain:
         return self.labels[code] if self.labels is not None else int(code)
 
 
-def _range_text(values: Sequence[int]) -> str:
+def range_text(values: Sequence[int]) -> str:
     if values and list(values) == list(range(values[0], values[-1] + 1)):
         return f"{values[0]}..{values[-1]}"
     return ", ".join(map(str, values))
@@ -120,15 +115,6 @@ class WorldTable:
         else:
             order = np.lexsort(self.data.T[::-1]) if len(self) else np.arange(0)
         return WorldTable(self.domains, self.data[order])
-
-    def duplicate(self) -> tuple[int, int] | None:
-        """The first pair of equal rows ``(i, j)``, ``i < j``, or None."""
-        seen: dict[tuple[int, ...], int] = {}
-        for j, row in enumerate(map(tuple, self.data.tolist())):
-            if row in seen:
-                return seen[row], j
-            seen[row] = j
-        return None
 
     # -- building -----------------------------------------------------------------------------------
     @classmethod
@@ -181,9 +167,7 @@ class WorldTable:
             others = [d for d in doms if d.name != var]
             free = [n for n in rest if var not in _names(n)]
             sub = cls.from_product(others, free, limit=limit)
-            from .evaluation import Evaluator
-            from .knowledge import KnowledgeState
-            defined = Evaluator(KnowledgeState(sub, {})).number(expr)
+            defined = Evaluator(PlainWorlds(sub)).number(expr)
             dom = next(d for d in doms if d.name == var)
             ok = np.isin(defined, np.array(dom.values, dtype=defined.dtype))
             cols = {d.name: sub.column(d.name)[ok] for d in others}
@@ -200,9 +184,7 @@ class WorldTable:
         """The worlds where every (non-epistemic) formula holds."""
         if not nodes or not len(self):
             return self
-        from .evaluation import Evaluator
-        from .knowledge import KnowledgeState
-        ev = Evaluator(KnowledgeState(self, {}))
+        ev = Evaluator(PlainWorlds(self))
         mask = np.ones(len(self), dtype=bool)
         for node in nodes:
             mask &= ev.truth(node)
@@ -236,7 +218,6 @@ def world_model(domains: Sequence[Domain], constraints: Sequence[str | Node] = (
     one), the listed ``rows`` as a table constraint, the constraints compiled.  Returns the model and, per
     domain, the linear expression that is its value."""
     from ..model import LinearExpr, Model, as_expr
-    from .compilation import ModelCompiler
 
     for d in domains:
         lo, hi = min(d.values), max(d.values)

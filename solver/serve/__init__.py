@@ -63,7 +63,7 @@ def resume(store: object, file: str) -> str:
     imported into the folder (the user's file is never written).  A file it names (a word list) must be in the
     games folder, as the server will read it from there only."""
     from ..files import named_files_in, read_document
-    from ..puzzle import load_puzzle
+    from ..loading import load_puzzle
     from .store import NAME, SUFFIX, Store
 
     assert isinstance(store, Store)

@@ -1,7 +1,7 @@
 """The table companion's HTTP API and pages (Starlette): the same calls the CLI makes, over JSON.
 
 Every request body is checked whole first (:mod:`.validate`: types, fields, strings, depth), then every
-change goes through the CLI's own reader (:func:`sleuth.puzzle.load_data`) and, when an answer is asked with it,
+change goes through the CLI's own reader (:func:`sleuth.loading.load_data`) and, when an answer is asked with it,
 that answer is computed, all before anything is saved: a refused request gets the one-line message naming the
 field and what is allowed, and the game and its history are left byte-identical.  Files a puzzle names (a word
 list) are read from the games folder only (:func:`sleuth.files.named_files_in`).

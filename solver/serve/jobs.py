@@ -20,7 +20,7 @@ MAX_RUNNING = 3  # background computations at once, over all games (the machine'
 def run_command(text: str, name: str, command: str, options: dict[str, Any]) -> dict[str, Any]:
     """``solve`` or ``suggest`` on a puzzle's text, as the CLI runs them; the report as JSON (with ``text``)."""
     from ..notes import NOTES
-    from ..puzzle import loads
+    from ..loading import loads
 
     NOTES.disabled = True
     puzzle = loads(text, name=name)

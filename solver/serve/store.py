@@ -3,7 +3,7 @@ event, with its undo and redo history beside it.
 
 Only names matching :data:`NAME` are accepted, and every path is built as ``folder / (name + suffix)``, so no
 request can reach a file outside the folder.  Each game has a lock: an event is read, applied, checked by the
-CLI's own reader (:func:`sleuth.puzzle.load_data`) and saved under it, so concurrent requests never lose or
+CLI's own reader (:func:`sleuth.loading.load_data`) and saved under it, so concurrent requests never lose or
 interleave an event.
 """
 
@@ -23,7 +23,8 @@ from typing import Any
 
 from ..errors import PuzzleError, SleuthError
 from ..files import parse_text, read_bounded
-from ..puzzle import Puzzle, load_data
+from ..puzzle import Puzzle
+from ..loading import load_data
 
 GAMES_ENV = "SLEUTH_GAMES_DIR"
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")

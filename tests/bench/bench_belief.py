@@ -41,7 +41,7 @@ def whisper(n: int) -> dict[str, Any]:
 def run_one(family: str, size: int, method: str) -> dict[str, Any]:
     from sleuth.formula import parse
     from sleuth.models.epistemic import classic
-    from sleuth.puzzle import load_data, load_puzzle
+    from sleuth.loading import load_data, load_puzzle
 
     load_data(classic.what_sum(3), file="<warm-up>").solve(options={"method": method})   # imports: not timed
     t = time.process_time()

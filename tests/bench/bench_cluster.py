@@ -63,7 +63,7 @@ ROOT = Path(__file__).resolve().parent.parent.parent
 sys.path.insert(0, str(ROOT))
 
 from tests.external_cluster import external_cluster  # noqa: E402
-from tests.engine.test_experiment_dask import _strip  # noqa: E402
+from tests.helpers.cluster import strip_times  # noqa: E402
 
 # the command line in a child process; UNTUNED=1 leaves the workers as Dask set them (sleuth's plugin not
 # registered), ALLOCATOR=1 tunes only their allocator (sleuth's plugin before it quieted Dask); BENCH_REPORT=FILE
@@ -359,7 +359,7 @@ def leg(argv: list[str], cache: Path, tuning: str = "", cluster: ColdCluster | N
         workers = [got["workers"][a] for a in sorted(got["workers"])]
         cost = Cost(wall, got["driver"], workers, max(0.0, children - got["driver"] - sum(workers)), "other processes")
     cost.floor = critical_path(got["timeline"], launched)
-    return cost, _strip(json.loads(r.stdout)), timeline(got["timeline"], launched)
+    return cost, strip_times(json.loads(r.stdout)), timeline(got["timeline"], launched)
 
 
 def load() -> str:

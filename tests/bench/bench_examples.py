@@ -32,7 +32,7 @@ COMMANDS = ("solve", "verify", "suggest")
 def show_option(ref: str) -> str | None:
     """The ``show=`` value for a Clue example: the player after the viewer suggests one card of each category,
     the viewer's where they hold one (None when the viewer holds none of them)."""
-    from sleuth.puzzle import load_puzzle
+    from sleuth.loading import load_puzzle
 
     game = load_puzzle("example:" + ref).state
     if game.viewer is None:
@@ -50,7 +50,8 @@ def show_option(ref: str) -> str | None:
 
 
 def cases(only: str) -> list[tuple[str, list[str]]]:
-    from sleuth.puzzle import Puzzle, load_puzzle
+    from sleuth.loading import load_puzzle
+    from sleuth.puzzle import Puzzle
     from sleuth.resources import examples
 
     out: list[tuple[str, list[str]]] = []

@@ -109,7 +109,7 @@ def _knuth(space: CodeSpace, secret: str) -> list[str]:
 
 def clue(repeat: int) -> None:
     from sleuth.models.clue import review as cr
-    from sleuth.puzzle import load_puzzle
+    from sleuth.loading import load_puzzle
 
     puzzle = load_puzzle("example:clue/six-players")
     game = puzzle.state

@@ -30,8 +30,8 @@ def quantile(values: list[float], q: float) -> float:
 def main(argv: list[str] | None = None) -> int:
     from sleuth.models.clue.simulate import simulate
     from sleuth.models.clue.state import Suggestion
+    from sleuth.loading import load_data
     from sleuth.notes import NOTES
-    from sleuth.puzzle import load_data
 
     NOTES.disabled = True
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])

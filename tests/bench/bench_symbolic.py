@@ -87,7 +87,7 @@ def run_one(family: str, doc: dict[str, Any] | None, method: str) -> dict[str, A
     from sleuth import files
     from sleuth.formula import parse
     from sleuth.models.epistemic import classic, russian
-    from sleuth.puzzle import load_data
+    from sleuth.loading import load_data
 
     load_data(classic.what_sum(3), file="<warm-up>").solve(options={"method": method})   # imports: not timed
     files.MAX_STRING_CHARS = max(files.MAX_STRING_CHARS, 100_000)   # dining 90's XOR: ~8 n^2 characters

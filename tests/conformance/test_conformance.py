@@ -28,7 +28,7 @@ import pytest
 from sleuth.backends import SolverTimeout
 from sleuth.derive import Derivation, NotServed
 from sleuth.registry import find_game
-from sleuth.puzzle import load_puzzle
+from sleuth.loading import load_puzzle
 from sleuth.resources import examples
 
 
@@ -88,7 +88,7 @@ def _derivation(ref: str, method: str) -> Derivation:
 
 def _marks(ref: str, method: str, backend: str) -> list[pytest.MarkDecorator]:
     small = ref in ENGINE_SMALL if backend == "python-constraint" else (method != "naive" or ref in NAIVE_SMALL)
-    marks = [] if small else [pytest.mark.slow]
+    marks = [] if small else [pytest.mark.slow, pytest.mark.long]   # a leg may take SLOW_LEG_SECONDS: not in CI
     if (ref, method, backend) in PAST_BUDGET:
         marks.append(pytest.mark.xfail(strict=True, raises=SolverTimeout, reason=PAST_BUDGET[ref, method, backend]))
     return marks

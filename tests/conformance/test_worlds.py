@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from sleuth.game import checked_worlds, model_worlds, world_module
-from sleuth.puzzle import load_puzzle
+from sleuth.loading import load_puzzle
 
 # Small enough to list every candidate world (a few thousand at most) on both engines in the default run.
 SMALL = ["cardguess/seed_example", "cardguess/complete_feedback", "cardguess/distinct_cards", "clue/small-deck",

@@ -1,7 +1,8 @@
 """The CI scripts fail when what they check fails: each is broken on purpose in a scratch copy.
 
 .ci/run stops at a failing install (no test, lint or smoke step after it); .ci/verify-examples (the wheel
-smoke's check) fails unless it verified every listed example; .ci/count-tests fails when no test ran.
+smoke's check) fails unless it verified every listed example; .ci/count-tests fails when no test ran, or when
+a test was skipped for a reason tests/README.md does not accept.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import ROOT
-from tests.e2e.test_readme import command_lines
+from tests.helpers.scripts import command_lines
 
 CI = ROOT / ".ci"
 SCRIPTS = sorted(p for p in CI.iterdir() if p.read_text(encoding="utf-8").startswith("#!/usr/bin/env bash"))
@@ -84,6 +85,41 @@ def test_count_tests_fails_when_nothing_passed(tmp_path: Path, suites: str, code
     proc = subprocess.run([sys.executable, str(CI / "count-tests"), str(report)], capture_output=True, text=True)
     assert proc.returncode == code, (proc.stdout, proc.stderr)
     assert " tests: " in proc.stdout
+
+
+SKIPS = ('<testsuite tests="4" failures="0" errors="0" skipped="3">'
+         '<testcase classname="t" name="a"/>'
+         '<testcase classname="t" name="b"><skipped type="pytest.skip" message="{reason}">t.py:3: {reason}'
+         '</skipped></testcase>'
+         '<testcase classname="t" name="c"><skipped type="pytest.xfail" message="a known gap"/></testcase>'
+         '<testcase classname="" name="t2"><skipped message="collection skipped">'
+         "('t2.py', 2, 'Skipped: {module}')</skipped></testcase></testsuite>")
+
+
+@pytest.mark.parametrize(("reason", "module", "code"), [
+    ("named pipes", "setrlimit (Linux)", 0),   # both on the list (a prefix of the reason is enough)
+    ("python-constraint ran past its 20 s budget (a labelled timeout)", "named pipes", 0),
+    ("numba is not installed", "named pipes", 1),   # an installed engine's test must run
+    ("named pipes", "could not import 'oxidd': No module named 'oxidd'", 1),   # a whole module skipped
+])
+def test_count_tests_fails_on_a_skip_it_does_not_accept(tmp_path: Path, reason: str, module: str,
+                                                       code: int) -> None:
+    """A skip passes only with a reason from tests/README.md's list; a strict xfail is counted apart."""
+    report = tmp_path / "report.xml"
+    report.write_text(f"<testsuites>{SKIPS.format(reason=reason, module=module)}</testsuites>", encoding="utf-8")
+    proc = subprocess.run([sys.executable, str(CI / "count-tests"), str(report)], capture_output=True, text=True)
+    assert proc.returncode == code, (proc.stdout, proc.stderr)
+    assert proc.stdout == "4 tests: 1 passed, 2 skipped, 1 xfailed, 0 failed, 0 errors\n"
+    unlisted = module if code and "oxidd" in module else reason
+    assert (unlisted in proc.stderr) == bool(code), proc.stderr
+
+
+def test_the_accepted_skips_name_no_missing_package() -> None:
+    """The list CI accepts is about the platform or the machine: no reason says a package is not installed."""
+    text = (ROOT / "tests" / "README.md").read_text(encoding="utf-8")
+    block = text.split("<!-- allowed-skips -->", 1)[1].split("<!-- /allowed-skips -->", 1)[0]
+    reasons = [r for r in block.split("`")[1::2]]
+    assert reasons and not [r for r in reasons if "install" in r or "import" in r], reasons
 
 
 def test_ci_replays_the_same_property_examples() -> None:

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 import tomli_w
 
-from sleuth.puzzle import load_data
+from sleuth.loading import load_data
 from sleuth.registry import all_games
 from sleuth.resources import example_path
 from tests.conftest import run_cli

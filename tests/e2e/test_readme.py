@@ -6,30 +6,17 @@ import doctest
 import importlib
 import re
 import shlex
-from pathlib import Path
 
 import pytest
 
 from tests.conftest import ROOT
+from tests.helpers.scripts import command_lines
 
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 
 
 def code_blocks(lang: str) -> list[str]:
     return re.findall(rf"```{lang}\n(.*?)```", README, flags=re.S)
-
-
-def command_lines(path: Path) -> list[list[str]]:
-    """The shell command lines of a CI script as words, comments and blank lines dropped; a line that sources
-    another script of .ci/ (``. .ci/setup``) is replaced by that script's lines."""
-    lines: list[list[str]] = []
-    for line in path.read_text(encoding="utf-8").replace("\\\n", " ").splitlines():
-        words = shlex.split(line, comments=True)
-        if len(words) == 2 and words[0] in (".", "source") and words[1].startswith(".ci/"):
-            lines.extend(command_lines(ROOT / words[1]))
-        elif words:
-            lines.append(words)
-    return lines
 
 
 def runs_in_order(steps: list[list[str]], lines: list[list[str]]) -> bool:

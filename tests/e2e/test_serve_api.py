@@ -19,7 +19,7 @@ with warnings.catch_warnings():  # starlette asks for httpx2, which is not on Py
     warnings.simplefilter("ignore", DeprecationWarning)
     from starlette.testclient import TestClient  # noqa: E402
 
-from sleuth.puzzle import load_puzzle  # noqa: E402
+from sleuth.loading import load_puzzle  # noqa: E402
 from sleuth.serve import is_loopback, resume  # noqa: E402
 from sleuth.serve.app import MAX_BODY, create_app  # noqa: E402
 from sleuth.serve.store import Store  # noqa: E402

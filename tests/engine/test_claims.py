@@ -9,7 +9,7 @@ import pytest
 
 from sleuth.claims import And, Atom, Implies, Not, Or, combine, evaluate, normalise_holding, parse, read, verdict_of
 from sleuth.errors import PuzzleError
-from sleuth.puzzle import load_puzzle
+from sleuth.loading import load_puzzle
 from sleuth.results import ClaimSpec, Verdict
 from tests.conftest import PUZZLES
 

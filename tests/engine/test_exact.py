@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from sleuth.epistemic import Evaluator, KnowledgeState, WorldTable
 from sleuth.errors import PuzzleError
 from sleuth.formula import MAX_DEPTH, FormulaError, parse, to_text
-from sleuth.puzzle import load_data, load_puzzle, loads
+from sleuth.loading import load_data, load_puzzle, loads
 from sleuth.results import ClaimSpec, Verdict
 
 BACKENDS = ["cpsat", "python-constraint"]

@@ -9,7 +9,7 @@ import pytest
 from sleuth.epistemic import KnowledgeState, WorldTable
 from sleuth.errors import PuzzleError
 from sleuth.names import quote, unique_names, unquote
-from sleuth.puzzle import loads
+from sleuth.loading import loads
 
 from tests.conftest import BACKENDS
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import os
 import signal
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,6 +16,7 @@ from sleuth.executor import Executor, ExperimentParser, add_run_options, bounded
 from sleuth.models.egghead.experiment import simulate_batch
 
 from tests.conftest import run_cli
+from tests.helpers.cluster import loopback_cluster
 
 
 def _batches(n: int, rounds: int = 25) -> list[tuple]:
@@ -143,22 +145,6 @@ def test_missing_dask_is_a_clear_error(monkeypatch) -> None:  # type: ignore[no-
 
 # -- Dask: a cluster this test starts on the loopback address, and the executor's own local cluster ---------
 
-def loopback_cluster() -> Any:
-    """A module-scoped fixture: the address of a 2-worker Dask cluster on 127.0.0.1 (start-up costs seconds,
-    so one per test module)."""
-
-    @pytest.fixture(scope="module")
-    def address():  # type: ignore[no-untyped-def]
-        distributed = pytest.importorskip("distributed")
-        import logging
-
-        with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
-                                      dashboard_address=":0", silence_logs=logging.CRITICAL) as cluster:
-            yield cluster.scheduler_address
-
-    return address
-
-
 address = loopback_cluster()
 
 
@@ -251,40 +237,81 @@ def test_a_task_that_kills_its_workers_is_one_line() -> None:
     assert set(got) <= {0, 1, 3} and ex._pool is None  # closed: no worker left behind
 
 
-def _where(x: float) -> tuple[float, int, float, float]:
-    """Sleeps ``x`` seconds (a task of known length); the process that ran it, its start and end."""
+def _gated(task: tuple[float, str]) -> tuple[float, int]:
+    """A task of cost ``x`` that writes ``x pid`` to ``folder/started`` (one line per start, in start order),
+    then waits until the test writes ``folder/go-x``: the test, not the clock, decides when it ends."""
+    import time
+    from pathlib import Path
+
+    x, folder = task
+    with open(Path(folder) / "started", "a", encoding="utf-8") as log:
+        log.write(f"{x} {os.getpid()}\n")
+    while not (Path(folder) / f"go-{x}").exists():
+        time.sleep(0.005)
+    return x, os.getpid()
+
+
+LENGTHS = [0.2, 0.6, 0.3, 0.4]  # the tasks' costs: the longest is not the first task
+WAIT = 120.0   # seconds a step may take before the test fails (never reached when the order is right)
+
+
+def _started(folder: Path, count: int) -> list[tuple[float, int]]:
+    """The first ``count`` starts (cost, pid), once that many tasks have started; fails after :data:`WAIT` s."""
     import time
 
-    start = time.monotonic()
-    time.sleep(x)
-    return x, os.getpid(), start, time.monotonic()
+    end = time.monotonic() + WAIT
+    while True:
+        log = folder / "started"
+        lines = log.read_text(encoding="utf-8").splitlines() if log.exists() else []
+        if len(lines) >= count:
+            return [(float(x), int(pid)) for x, pid in (line.split() for line in lines[:count])]
+        if time.monotonic() > end:
+            raise AssertionError(f"only {len(lines)} of {count} tasks started in {WAIT:g} s: {lines}")
+        time.sleep(0.005)
 
 
-LENGTHS = [0.2, 0.6, 0.3, 0.4]  # seconds (the tasks' costs): the longest is not the first task
+def _conduct(folder: Path, seen: list[list[tuple[float, int]]]) -> None:
+    """Let the tasks end in a fixed order: once two have started, the 0.4 one ends; once a third started, the
+    rest end.  ``seen``: the starts observed at each step (whatever happens, every task is let go at the end)."""
+    try:
+        seen.append(_started(folder, 2))
+        (folder / "go-0.4").touch()
+        seen.append(_started(folder, 3))
+    finally:
+        for x in LENGTHS:
+            (folder / f"go-{x}").touch()
 
 
-def _assert_longest_first(out: list[tuple[float, int, float, float]]) -> None:
-    """Tasks of :data:`LENGTHS` on 2 single-threaded workers: the two longest start first, one per worker; the
-    third longest goes to the worker that frees first, once it is free (two tasks queued per worker up front
-    would put it behind the longest); the shortest starts last."""
-    assert [x for x, _, _, _ in out] == LENGTHS  # in task order
-    by = {x: (pid, start, end) for x, pid, start, end in out}
-    assert by[0.6][0] != by[0.4][0]
-    assert max(by[0.6][1], by[0.4][1]) < min(by[0.3][1], by[0.2][1])
-    first = min((0.6, 0.4), key=lambda x: by[x][2])  # the one that ended first
-    assert by[0.3][0] == by[first][0] and by[0.3][1] >= by[first][2]
-    assert by[0.2][1] >= by[0.3][1]
+def _assert_longest_first(ex: Executor, folder: Path) -> None:
+    """Tasks of costs :data:`LENGTHS` on 2 single-threaded workers: the two costliest start first, one per
+    worker; when one of them ends, the third costliest starts on that worker (two tasks queued per worker up
+    front would put it behind the costliest); the cheapest starts last."""
+    import threading
+
+    seen: list[list[tuple[float, int]]] = []
+    conductor = threading.Thread(target=_conduct, args=(folder, seen))
+    conductor.start()
+    try:
+        out = ex.map_tasks(_gated, [(x, str(folder)) for x in LENGTHS], costs=LENGTHS)
+    finally:
+        conductor.join()
+    assert len(seen) == 2, seen
+    (a, pid_a), (b, pid_b) = seen[0]
+    assert {a, b} == {0.6, 0.4} and pid_a != pid_b
+    assert seen[1][2] == (0.3, dict(seen[0])[0.4])   # on the worker that was freed
+    assert [x for x, _ in out] == LENGTHS   # in task order
+    assert [x for x, _ in _started(folder, 4)][3] == 0.2
 
 
-def test_local_workers_take_the_longest_task_first_one_at_a_time() -> None:
+def test_local_workers_take_the_longest_task_first_one_at_a_time(tmp_path: Path) -> None:
     with Executor(workers=2) as ex:
-        _assert_longest_first(ex.map_tasks(_where, LENGTHS, costs=LENGTHS))
+        _assert_longest_first(ex, tmp_path)
 
 
-def test_a_cluster_takes_the_longest_task_first_one_at_a_time(address) -> None:  # type: ignore[no-untyped-def]
+def test_a_cluster_takes_the_longest_task_first_one_at_a_time(address, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     """On Dask too, though its scheduler would queue two tasks on each single-threaded worker up front."""
     with Executor(cluster=address) as ex:
-        _assert_longest_first(ex.map_tasks(_where, LENGTHS, costs=LENGTHS))
+        _assert_longest_first(ex, tmp_path)
 
 
 def test_parser_help_is_not_an_error(capsys) -> None:  # type: ignore[no-untyped-def]

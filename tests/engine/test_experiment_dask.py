@@ -3,65 +3,22 @@ workers (``--workers 2``) give the same results; ``--plot`` writes a PNG for eac
 
 from __future__ import annotations
 
-import json
 import os
-import re
 import sys
 from importlib.util import find_spec
-from typing import Any
 
 import pytest
 
 from sleuth.executor import Executor, _chunks
-from tests.conftest import PUZZLES, run_cli
-from tests.engine.test_executor import loopback_cluster
+from tests.conftest import run_cli
+from tests.helpers.cluster import loopback_cluster
+from tests.helpers.cluster import FAST, RUNS, result
 
 address = loopback_cluster()
 
-D7L = str(PUZZLES / "motus" / "seed-d7l.txt")
-
 # Small runs of every experiment; the second item says how to read the output.
-RUNS: dict[str, tuple[list[str], str]] = {
-    "motus": (["motus", "--dictionary", D7L, "--lengths", "7", "--json"], "json"),
-    "emi": (["emi", "--dictionary", D7L, "--lengths", "7", "--letters", "K-L", "--json"], "json"),
-    "wordle": (["wordle", "--games", "mastermind", "--pegs", "3", "--colours", "3", "--methods", "max,sum",
-                "--json"], "json"),
-    "egghead": (["egghead", "--players", "3", "--values", "3", "--hand-size", "2", "--rounds", "40", "--batch", "10",
-                 "--ba", "0,2", "--json"], "json"),
-    "clue": (["clue", "--games", "2", "--players", "3", "--every", "50", "--json"], "json"),
-    "mascarade": (["mascarade", "--players", "4", "--events", "12", "--games", "2", "--repeat", "1",
-                   "--methods", "states,matrix", "--crossover-players", "4", "--crossover-swaps", "4",
-                   "--crossover-runs", "2", "--json"], "json-last"),
-    "cardguess": (["cardguess", "--deck", "2,2,2", "--json"], "json"),
-    "cardguess-sweep": (["cardguess", "--deck", "2,2,2", "--gamma-sweep", "--json"], "json"),
-    "epistemic": (["epistemic", "--runs", "1", "--bounds", "5,8", "--children", "3", "--no-events"], "text"),
-}
 
-TIMING = re.compile(r"second|_s$|_ms$|time|peak|cpu|workers|memory|_over_|slower")  # measured values
 # numba compiles the EMI kernel in every fresh worker process (tens of CPU seconds): only in the slow run
-FAST = [n if n != "emi" else pytest.param(n, marks=pytest.mark.slow) for n in RUNS]
-
-
-def _strip(obj: Any) -> Any:
-    """The output without its timings (which differ between runs)."""
-    if isinstance(obj, dict):
-        return {k: _strip(v) for k, v in obj.items() if not TIMING.search(str(k))}
-    if isinstance(obj, list):
-        return [_strip(v) for v in obj]
-    return obj
-
-
-def _result(argv: list[str], how: str, *extra: str) -> Any:
-    r = run_cli(["experiment", *argv, *extra])
-    assert r.code == 0, r.err
-    assert "Traceback" not in r.err
-    if how == "json":
-        return _strip(json.loads(r.out))
-    if how == "json-last":
-        return _strip(json.loads(r.out.strip().splitlines()[-1]))
-    # text tables: keep the words and the world counts, drop the times
-    return [line.split()[:-3] if "muddy" in line or "sum" in line else line.split()
-            for line in r.out.splitlines()[1:] if "SMCDEL" not in line]
 
 
 @pytest.mark.parametrize("name", FAST)
@@ -69,18 +26,18 @@ def test_experiment_on_a_loopback_cluster_equals_serial(name, address, tmp_path)
     """Serial (drawing its figure) and on the module's cluster: the same results."""
     argv, how = RUNS[name]
     figure = tmp_path / f"{name}.png"
-    serial = _result(argv, how, *(["--plot", str(figure)] if find_spec("matplotlib") else []))
+    serial = result(argv, how, *(["--plot", str(figure)] if find_spec("matplotlib") else []))
     assert serial
     if find_spec("matplotlib"):
         assert figure.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and figure.stat().st_size > 10_000
-    assert _result(argv, how, "--cluster", address) == serial
+    assert result(argv, how, "--cluster", address) == serial
 
 
 @pytest.mark.parametrize("name", FAST)
 def test_experiment_on_its_own_local_workers_equals_serial(name) -> None:  # type: ignore[no-untyped-def]
     """``--workers 2`` (forked processes, no Dask): the results of a serial run, for every experiment."""
     argv, how = RUNS[name]
-    assert _result(argv, how, "--workers", "2") == _result(argv, how)
+    assert result(argv, how, "--workers", "2") == result(argv, how)
 
 
 PREPARED: list[str] = []  # what Executor's ``prepare`` left in this process
@@ -142,9 +99,9 @@ def test_emi_heat_map(tmp_path) -> None:  # type: ignore[no-untyped-def]
 def test_resume_file_from_the_command_line(tmp_path) -> None:  # type: ignore[no-untyped-def]
     argv, how = RUNS["egghead"]
     path = tmp_path / "egghead.results"
-    first = _result(argv, how, "--resume", path)
+    first = result(argv, how, "--resume", path)
     assert path.stat().st_size > 0
-    assert _result(argv, how, "--resume", path) == first
+    assert result(argv, how, "--resume", path) == first
     r = run_cli(["experiment", *argv[:-1], "--seed", "5", "--resume", path])
     assert r.code == 2 and "--resume" in r.err and "other options" in r.err
 

@@ -23,7 +23,7 @@ from sleuth.models.egghead.hands import Setup  # noqa: E402
 
 from tests.conftest import run_cli  # noqa: E402
 from tests.external_cluster import external_cluster, fake_version_env, joining_worker  # noqa: E402
-from tests.engine.test_experiment_dask import D7L, FAST, RUNS, _result  # noqa: E402
+from tests.helpers.cluster import D7L, FAST, RUNS, result  # noqa: E402
 
 FAKE = "0.0.0+other"
 
@@ -45,10 +45,10 @@ def other_version(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 def test_external_cluster_equals_serial_and_resume(name: str, address: str, tmp_path: Path) -> None:
     argv, how = RUNS[name]
     resume = tmp_path / f"{name}.results"
-    serial: Any = _result(argv, how, "--resume", str(resume))
+    serial: Any = result(argv, how, "--resume", str(resume))
     assert serial and resume.stat().st_size > 0
-    assert _result(argv, how, "--cluster", address) == serial
-    assert _result(argv, how, "--resume", str(resume)) == serial  # every task read back from the file
+    assert result(argv, how, "--cluster", address) == serial
+    assert result(argv, how, "--resume", str(resume)) == serial  # every task read back from the file
 
 
 def test_the_workers_run_this_sleuth_tuned(address: str, tmp_path: Path) -> None:
@@ -143,7 +143,7 @@ def test_the_workers_warm_up_as_the_client_connects(address: str, tmp_path: Path
             client.wait_for_workers(len(before) + 1, timeout=120)
             joined = sorted(set(client.scheduler_info()["workers"]) - before)
             assert client.run(_built, workers=joined) == {joined[0]: (1, 1, 1)}  # no task was sent to it
-    assert _result(argv, "json", "--cluster", address) == _result(argv, "json")
+    assert result(argv, "json", "--cluster", address) == result(argv, "json")
     _forget()
     r = run_cli(["experiment", *argv, "--cluster", address])
     assert r.code == 0, r.err
@@ -185,11 +185,11 @@ def test_a_relative_dictionary_path_works_on_workers_running_elsewhere(address: 
     (tmp_path / "words.txt").write_bytes(Path(D7L).read_bytes())
     monkeypatch.chdir(tmp_path)
     argv = ["motus", "--dictionary", "words.txt", "--lengths", "7", "--json"]
-    serial = _result(argv, "json")
+    serial = result(argv, "json")
     assert serial["words"] > 0
-    assert _result(argv, "json", "--cluster", address) == serial
-    assert _result([*argv[:-1], "--optimal", "--node-limit", "2000", "--json"], "json", "--cluster", address) \
-        == _result([*argv[:-1], "--optimal", "--node-limit", "2000", "--json"], "json")
+    assert result(argv, "json", "--cluster", address) == serial
+    assert result([*argv[:-1], "--optimal", "--node-limit", "2000", "--json"], "json", "--cluster", address) \
+        == result([*argv[:-1], "--optimal", "--node-limit", "2000", "--json"], "json")
 
 
 def test_version_comparison() -> None:

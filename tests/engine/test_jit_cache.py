@@ -58,7 +58,7 @@ print(json.dumps({"values": values, "hard": hard, "hard_before": hard_before, "c
 
 
 @pytest.mark.slow  # two fresh processes, the first compiling both kernels (20-40 s of CPU)
-@pytest.mark.skipif(not HAS_NUMBA, reason="no numba")
+@pytest.mark.skipif(not HAS_NUMBA, reason="numba is not installed")
 def test_a_second_process_loads_the_cached_kernels(tmp_path: Path) -> None:
     env = {**os.environ, "SLEUTH_CACHE": os.environ.get("SLEUTH_CACHE", str(tmp_path))}
     env.pop("SLEUTH_NO_CACHE", None)
@@ -148,7 +148,7 @@ def _child_on_terminal(args: list[str], env: dict[str, str], terminal: bool) -> 
     return run.stdout, seen.decode().replace("\r\n", "\n")
 
 
-@pytest.mark.skipif(not HAS_NUMBA, reason="no numba")
+@pytest.mark.skipif(not HAS_NUMBA, reason="numba is not installed")
 def test_a_compile_is_announced_once_on_a_terminal_and_not_when_loaded_or_piped(tmp_path: Path) -> None:
     (tmp_path / "notice_kernel_mod.py").write_text(
         "def double(x):\n    return 2 * x\n\n\ndef twice(x):\n    return double(double(x))\n")
@@ -173,7 +173,7 @@ def _compile_ahead(env: dict[str, str]) -> list[str]:
     return run.stdout.splitlines()
 
 
-@pytest.mark.skipif(not HAS_NUMBA, reason="no numba")
+@pytest.mark.skipif(not HAS_NUMBA, reason="numba is not installed")
 def test_cache_compile_names_every_game_with_kernels_and_keeps_them() -> None:
     """Run twice (this session's cache, where other tests may have compiled some already): the second run finds
     every routine's kernels in the cache and compiles nothing."""
@@ -212,7 +212,7 @@ INTERACTIVE = (  # answers that run compiled kernels (each compiles them on its 
 
 
 @pytest.mark.slow  # a fresh cache: every kernel compiled (20-30 s of CPU), then the answers that use them
-@pytest.mark.skipif(not HAS_NUMBA, reason="no numba")
+@pytest.mark.skipif(not HAS_NUMBA, reason="numba is not installed")
 def test_after_cache_compile_the_answers_compile_nothing(tmp_path: Path) -> None:
     env = {**os.environ, "SLEUTH_CACHE": str(tmp_path / "cache")}
     env.pop("SLEUTH_NO_CACHE", None)
@@ -228,7 +228,7 @@ def test_after_cache_compile_the_answers_compile_nothing(tmp_path: Path) -> None
     assert sorted((tmp_path / "cache" / "numba").rglob("*")) == kept  # nothing compiled, nothing written
 
 
-@pytest.mark.skipif(not HAS_NUMBA, reason="no numba")
+@pytest.mark.skipif(not HAS_NUMBA, reason="numba is not installed")
 def test_cache_compile_reports_a_game_whose_kernels_fail_and_goes_on(cli, monkeypatch: pytest.MonkeyPatch) -> None:
     """A routine that raises: one line on stderr naming the game and the error, the other games still done, exit
     70 (internal error), never a traceback."""

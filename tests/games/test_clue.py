@@ -21,25 +21,11 @@ from sleuth.models.clue.rules import apply_rules
 from sleuth.models.clue.sheet import Mark, backbone_sheet, counted_sheet, naive_sheet
 from sleuth.models.clue.simulate import simulate
 from sleuth.engine import Engine
-from sleuth.puzzle import load_puzzle, loads
+from sleuth.loading import load_puzzle, loads
 from tests.conftest import PUZZLES
+from tests.helpers.clue import random_problem
 
 SMALL = Deck(("Ash", "Birch", "Cedar"), ("Axe", "Bow", "Club"), ("Attic", "Barn", "Cellar", "Den"))
-
-
-def random_problem(rng: random.Random) -> Problem:
-    ns, nw, nr = rng.randint(2, 3), rng.randint(2, 3), rng.randint(2, 4)
-    cats = (0,) * ns + (1,) * nw + (2,) * nr
-    n = rng.randint(2, 3)
-    free = len(cats) - 3
-    sizes = tuple(free // n + (1 if i < free % n else 0) for i in range(n))
-    allowed = [(1 << (n + 1)) - 1] * len(cats)
-    for _ in range(rng.randint(0, 4)):
-        allowed[rng.randrange(len(cats))] &= ~(1 << rng.randrange(n + 1))
-    some = [(rng.randrange(n), frozenset(rng.sample(range(len(cats)), 3))) for _ in range(rng.randint(0, 4))]
-    excluded = {(rng.randrange(ns), ns + rng.randrange(nw), ns + nw + rng.randrange(nr))
-                for _ in range(rng.randint(0, 2))}
-    return Problem(sizes, cats, allowed, some, excluded)
 
 
 def nonzero(d: dict) -> dict:
@@ -439,7 +425,7 @@ def test_sheet_falls_back_to_the_backbone_past_the_state_budget(monkeypatch) -> 
 def test_counting_layers_of_any_size_merge_and_sum_exactly(dtype, size):
     """The counting's merge of equal states and its per-state sums, on layers of every size (one state and none
     take shortcuts), against plain Python; object layers hold numbers past 64 bits."""
-    from sleuth.models.clue.counting import _segment_sum, _unique
+    from sleuth.models.clue.counting import segment_sum, _unique
 
     rng = random.Random(size)
     big = 1 << 70 if dtype is object else 1 << 40
@@ -448,6 +434,6 @@ def test_counting_layers_of_any_size_merge_and_sum_exactly(dtype, size):
     assert distinct.tolist() == sorted(set(values)) and distinct.dtype == np.dtype(dtype)
     assert [distinct[i] for i in index.tolist()] == values
     weights = [rng.choice([1, big, 5]) for _ in range(size)]
-    sums = _segment_sum(index, np.array(weights, dtype=dtype), distinct.size, dtype)
+    sums = segment_sum(index, np.array(weights, dtype=dtype), distinct.size, dtype)
     assert sums.tolist() == [sum(w for v, w in zip(values, weights, strict=True) if v == d)
                              for d in distinct.tolist()]

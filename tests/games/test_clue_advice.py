@@ -20,13 +20,13 @@ from sleuth.models.clue.others import all_deals, satisfies
 from sleuth.models.clue.simulate import simulate
 from sleuth.models.clue.state import ClueState
 from tests.conftest import PUZZLES
-from tests.games.test_clue_others import SMALL
-from tests.games.test_clue_others_split import FOUR
+from tests.helpers.clue import SMALL
+from tests.helpers.clue import FOUR
 
 CLASSIC = PUZZLES / "clue" / "classic-3-players.toml"
 NO_NUMBA = importlib.util.find_spec("numba") is None
 NO_KERNEL = lru_cache(maxsize=1)(lambda: None)   # suggest.advice_kernel without numba
-ENGINES = ["numpy", pytest.param("compiled", marks=pytest.mark.skipif(NO_NUMBA, reason="no numba"))]
+ENGINES = ["numpy", pytest.param("compiled", marks=pytest.mark.skipif(NO_NUMBA, reason="numba is not installed"))]
 
 
 def use_engine(monkeypatch: pytest.MonkeyPatch, engine: str) -> None:
@@ -167,7 +167,7 @@ def test_python_integer_sums_match_brute_force(monkeypatch: pytest.MonkeyPatch) 
             assert widest[t].key == wide[t].key
 
 
-@pytest.mark.skipif(NO_NUMBA, reason="no numba")
+@pytest.mark.skipif(NO_NUMBA, reason="numba is not installed")
 @pytest.mark.parametrize(("players", "seed", "turn", "by"), [(3, 1, 7, 1), (5, 2, 10, 0), (6, 3, 12, 2)])
 def test_compiled_and_numpy_give_the_same_scores(monkeypatch: pytest.MonkeyPatch, players: int, seed: int,
                                                  turn: int, by: int) -> None:

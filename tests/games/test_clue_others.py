@@ -9,25 +9,15 @@ from fractions import Fraction
 
 import pytest
 
-from sleuth.models.clue.state import Accusation, Deck, ClueState, Suggestion
+from sleuth.models.clue.state import Accusation, ClueState, Suggestion
 from sleuth.models.clue.others import PARTS, brute_force_others, others_knowledge, show_advice, views
 from sleuth.models.clue.simulate import simulate
-from sleuth.puzzle import load_puzzle
+from sleuth.loading import load_puzzle
 from sleuth.results import decimal
 from tests.conftest import PUZZLES
+from tests.helpers.clue import SMALL, small_states
 
-SMALL = Deck(("Ash", "Birch", "Cedar"), ("Axe", "Bow", "Club"), ("Attic", "Barn", "Cellar"))
 SMALL_DECK = PUZZLES / "clue" / "small-deck.toml"
-
-
-def small_states(seed: int, players: int, every: int, games: int) -> list[ClueState]:
-    rng = random.Random(seed)
-    out = []
-    for _ in range(games):
-        sim = simulate(players, rng, deck=SMALL)
-        for k in range(0, len(sim.suggestions) + 1, every):
-            out.extend(sim.view(v, k) for v in (0, None))
-    return out
 
 
 @pytest.mark.parametrize(("seed", "players", "every", "games"), [

@@ -4,6 +4,7 @@ small decks (every layer compiled, Hypothesis drawing the games), and as the num
 
 from __future__ import annotations
 
+import importlib.util
 import inspect
 import itertools
 import json
@@ -28,13 +29,24 @@ from sleuth.models.clue.counting import _Counter
 from sleuth.models.clue.others import brute_force_others, envelope_beliefs, others_knowledge, showings_to
 from sleuth.models.clue.simulate import simulate
 from sleuth.models.clue.state import ClueState
-from sleuth.puzzle import load_puzzle
+from sleuth.loading import load_puzzle
 from tests.conftest import PUZZLES
-from tests.games.test_clue import random_problem
-from tests.games.test_clue_others import SMALL, small_states
-from tests.games.test_clue_others_split import brute_beliefs
+from tests.helpers.clue import random_problem
+from tests.helpers.clue import SMALL, small_states
+from tests.helpers.clue import brute_beliefs
 
-pytestmark = pytest.mark.skipif(counting.split_kernel() is None, reason="numba is not installed")
+pytestmark = pytest.mark.skipif(importlib.util.find_spec("numba") is None, reason="numba is not installed")
+
+
+@pytest.fixture(scope="module", autouse=True)
+def compiled_allowed() -> Iterator[None]:
+    """These tests compare the compiled passes with numpy themselves: ``SLEUTH_CLUE_KERNEL=numpy`` (which makes
+    :func:`.counting.split_kernel` answer None) does not apply to them."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.delenv("SLEUTH_CLUE_KERNEL", raising=False)
+        counting.kernel_available.cache_clear()
+        yield
+    counting.kernel_available.cache_clear()
 
 
 @contextmanager
@@ -416,7 +428,7 @@ import json, random, sys
 from sleuth.executor import task_seed
 from sleuth.models.clue import counting
 from sleuth.models.clue.simulate import simulate
-from sleuth.puzzle import load_puzzle
+from sleuth.loading import load_puzzle
 from sleuth.models.clue.others import others_knowledge
 if sys.argv[1].startswith("observer:"):  # an outside observer's state of a simulated game: players, game, turn
     n, g, k = map(int, sys.argv[1].split(":")[1:])

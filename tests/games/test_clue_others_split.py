@@ -18,11 +18,9 @@ from sleuth.models.clue.others import (_view_space, envelope_beliefs, knows, lis
                                        player_problem, view_problem, views)
 from sleuth.models.clue.simulate import simulate
 from sleuth.models.clue.state import Deck, ClueState
-from tests.games.test_clue import random_problem
-from tests.games.test_clue_others import SMALL, small_states
-
-FOUR = Deck(("Ash", "Birch", "Cedar", "Dogwood"), ("Axe", "Bow", "Club"), ("Attic", "Barn", "Cellar", "Den"))
-
+from tests.helpers.clue import random_problem
+from tests.helpers.clue import SMALL, small_states
+from tests.helpers.clue import FOUR, brute_beliefs
 
 def composition(game: ClueState, player: int, hand: frozenset[int]) -> tuple[int, ...]:
     """How many cards of each class of interchangeable cards a hand takes."""
@@ -46,25 +44,6 @@ def brute_view_weights(game: ClueState, player: int) -> dict[tuple[tuple[int, ..
         out[(composition(game, player, hand), sigma)] += w
         total += w
     return {k: v / total for k, v in out.items()}
-
-
-def brute_beliefs(game: ClueState, player: int) -> tuple[Fraction, float]:
-    """The viewer's probability that the player knows the envelope, and expectation of the entropy of the
-    player's envelope distribution (uniform over the deals of their cell), from every listed deal."""
-    worlds, deals, viewer = listed_worlds(game, player)
-    n = len(game.players)
-    cells = worlds.cells("player")
-    envs: dict[int, dict[tuple[int, ...], int]] = defaultdict(lambda: defaultdict(int))
-    for i, d in enumerate(deals):
-        envs[int(cells[i])][tuple(c for c, q in enumerate(d) if q == n)] += 1
-    known, entropy, total = Fraction(0), 0.0, Fraction(0)
-    for i in map(int, viewer.nonzero()[0]):
-        w = worlds.weights[i]
-        cell = envs[int(cells[i])]
-        known += w * kn.knows(cell)
-        entropy += float(w) * kn.entropy(cell)
-        total += w
-    return known / total, entropy / float(total)
 
 
 def test_view_weights_match_brute_force() -> None:

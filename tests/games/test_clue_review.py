@@ -15,7 +15,7 @@ import pytest
 
 from sleuth.cli import main
 from sleuth.models.clue.review import ShowReview, SuggestionReview, review
-from sleuth.puzzle import loads
+from sleuth.loading import loads
 
 PLAYERS = ["Ann", "Bob", "Cat"]
 SUSPECTS, WEAPONS, ROOMS = ["Ash", "Birch", "Cedar"], ["Axe", "Bow", "Club"], ["Attic", "Barn", "Cellar"]

@@ -19,9 +19,10 @@ from sleuth.models.egghead.tables import PackedSpace, PackedTables, play_round
 from sleuth.engine import Engine
 from sleuth.errors import PuzzleError
 from sleuth.model import Model
-from sleuth.puzzle import load_puzzle, loads
+from sleuth.loading import load_puzzle, loads
 
 from tests.conftest import PUZZLES
+from tests.helpers.egghead import play, random_game
 
 REQUIRED = ["missing", "sum", "distinct", *(f"count-{v}" for v in range(1, 7)), "pairs", "triples", "even",
             "high", "runs"]
@@ -127,27 +128,6 @@ def test_packed_operations_match_plain_numpy(setup: Setup) -> None:
 
 # -- the packed master table against the literal tables -------------------------------------------------------
 
-def random_game(rng: np.random.Generator, s: Setup, game: int) -> tuple[list, list[bool], str, list, list, list[int]]:
-    """A random game on setup ``s``: questions, BA flags (all on every third game), moderator, first hands,
-    the hands dealt after solves, and the order of questions."""
-    qs = [q.compile_for(s) for q in load_catalogue(s.values)]
-    ba = [bool(x) for x in rng.integers(0, 2, s.players)] if game % 3 else [True] * s.players
-    moderator = "rotating" if game % 2 else "external"
-    world0 = [s.deal(rng) for _ in range(s.players)]
-    deals = [s.deal(rng) for _ in range(100)]
-    order = [int(x) for x in rng.integers(len(qs), size=8)]
-    return qs, ba, moderator, world0, deals, order
-
-
-def _play(tables, setup, questions, world0, deals, order, moderator):  # type: ignore[no-untyped-def]
-    world, it, log = list(world0), iter(deals), []
-    for r, qi in enumerate(order):
-        rec = play_round(tables, world, questions[qi], r % setup.players if moderator == "rotating" else None,
-                         lambda p: next(it))
-        log.append((rec.answer, rec.stages, [tuple(tables.valids(p, world)) for p in range(setup.players)]))
-    return log
-
-
 def test_master_table_matches_the_literal_reference_on_random_games() -> None:
     rng = np.random.default_rng(2024)
     informative = 0
@@ -158,13 +138,13 @@ def test_master_table_matches_the_literal_reference_on_random_games() -> None:
         s = Setup(players, values, size)
         qs, ba, moderator, world0, deals, order = random_game(rng, s, game)
         fast, ref = PackedTables(s, ba), ReferenceTables(s, ba)
-        got, want = _play(fast, s, qs, world0, deals, order, moderator), _play(ref, s, qs, world0, deals, order,
+        got, want = play(fast, s, qs, world0, deals, order, moderator), play(ref, s, qs, world0, deals, order,
                                                                                   moderator)
         assert got == want, (game, players, values, size, ba, moderator)
         if any(ba):
             for p in fast.own:
                 assert {tuple(w) for w in np.argwhere(fast.space.unpack(fast.own[p]))} == ref.world_set(p)
-        basic = _play(PackedTables(s, [False] * players), s, qs, world0, deals, order, moderator)
+        basic = play(PackedTables(s, [False] * players), s, qs, world0, deals, order, moderator)
         informative += got != basic
     assert informative >= 5, "behavioural analysis changed the course of several games"
 
@@ -178,8 +158,8 @@ def test_cpsat_basic_deduction_matches_the_tables() -> None:
         deals = [s.deal(rng) for _ in range(50)]
         order = [int(x) for x in rng.integers(len(qs), size=5)]
         moderator = "rotating" if game % 2 else "external"
-        tables = _play(PackedTables(s, [False] * 3), s, qs, world0, deals, order, moderator)
-        cp = _play(EggheadModel(s), s, qs, world0, deals, order, moderator)
+        tables = play(PackedTables(s, [False] * 3), s, qs, world0, deals, order, moderator)
+        cp = play(EggheadModel(s), s, qs, world0, deals, order, moderator)
         assert cp == tables
 
 

@@ -18,9 +18,9 @@ from sleuth.models.egghead.hands import Setup
 from sleuth.models.egghead.tables import PackedTables
 
 from tests.conftest import PUZZLES
-from tests.games.test_egghead import _play, random_game
+from tests.helpers.egghead import play, random_game
 
-pytestmark = pytest.mark.skipif(importlib.util.find_spec("numba") is None, reason="no numba")
+pytestmark = pytest.mark.skipif(importlib.util.find_spec("numba") is None, reason="numba is not installed")
 
 SETUPS = [(2, 3, 2), (3, 3, 2), (3, 4, 2), (4, 3, 2), (5, 2, 2), (6, 2, 2), (3, 6, 4), (2, 8, 4)]  # the last two:
 # 126 and 330 hands, rows of 2 and 6 words
@@ -36,10 +36,10 @@ def test_kernel_and_numpy_masks_give_the_same_tables(monkeypatch: pytest.MonkeyP
     for game in range(6):
         qs, ba, moderator, world0, deals, order = random_game(rng, s, game)
         compiled = PackedTables(s, ba, compiled=True)
-        got = _play(compiled, s, qs, world0, deals, order, moderator)
+        got = play(compiled, s, qs, world0, deals, order, moderator)
         monkeypatch.setattr(tb, "react_kernel", lambda: None)
         plain = PackedTables(s, ba, compiled=False)
-        want = _play(plain, s, qs, world0, deals, order, moderator)
+        want = play(plain, s, qs, world0, deals, order, moderator)
         monkeypatch.setattr(tb, "react_kernel", lambda: kernel)
         assert got == want, (players, values, size, game, ba, moderator)
         for mine, theirs in zip(compiled.tables(), plain.tables(), strict=True):
@@ -190,9 +190,9 @@ def test_the_axes_marked_constant_are_constant(monkeypatch: pytest.MonkeyPatch) 
         s = Setup(players, values, size)
         for game in range(4):
             qs, ba, moderator, world0, deals, order = random_game(rng, s, game)
-            got = _play(_Checked(s, ba, compiled=True), s, qs, world0, deals, order, moderator)
+            got = play(_Checked(s, ba, compiled=True), s, qs, world0, deals, order, moderator)
             monkeypatch.setattr(tb, "react_kernel", lambda: None)
-            want = _play(PackedTables(s, ba, compiled=False), s, qs, world0, deals, order, moderator)
+            want = play(PackedTables(s, ba, compiled=False), s, qs, world0, deals, order, moderator)
             monkeypatch.setattr(tb, "react_kernel", lambda: kernel)
             assert got == want, (players, values, size, game)
     assert _Checked.skipped > 0, "some eq. 3 skipped a constant axis"

@@ -13,7 +13,7 @@ from sleuth.models.egghead.behaviour_model import ModelTables
 from sleuth.models.egghead.hands import Setup
 from sleuth.models.egghead.questions import load_catalogue
 from sleuth.models.egghead.tables import LayerTables, PackedTables, play_round
-from tests.games.test_egghead import _play, random_game
+from tests.helpers.egghead import play, random_game
 
 SHAPES = [(3, 3, 2), (2, 4, 2), (3, 4, 1), (2, 3, 2), (3, 3, 1), (2, 4, 1)]
 
@@ -29,17 +29,17 @@ def test_model_plays_like_the_tables_and_the_layer(backend: str) -> None:
         qs, ba, moderator, world0, deals, order = random_game(rng, s, game)
         order = order[:5]
         model = ModelTables(s, ba, backend)
-        got = _play(model, s, qs, world0, deals, order, moderator)
-        assert got == _play(LayerTables(s, ba), s, qs, world0, deals, order, moderator), (game, ba, moderator)
-        assert got == _play(PackedTables(s, ba), s, qs, world0, deals, order, moderator), (game, ba, moderator)
+        got = play(model, s, qs, world0, deals, order, moderator)
+        assert got == play(LayerTables(s, ba), s, qs, world0, deals, order, moderator), (game, ba, moderator)
+        assert got == play(PackedTables(s, ba), s, qs, world0, deals, order, moderator), (game, ba, moderator)
         layer = LayerTables(s, ba)
-        _play(layer, s, qs, world0, deals, order, moderator)
+        play(layer, s, qs, world0, deals, order, moderator)
         for mine, theirs in zip(model.tables(), ([layer.master] if layer.master is not None else [])
                                 + list(layer.own.values()), strict=True):
             assert np.array_equal(mine, theirs), game
         assert model.solutions > 0
         solves += sum(len(stage) for _, stages, _ in got for stage in stages)
-        basic = _play(LayerTables(s, [False] * s.players), s, qs, world0, deals, order, moderator)
+        basic = play(LayerTables(s, [False] * s.players), s, qs, world0, deals, order, moderator)
         informative += got != basic
     assert solves >= 5 and informative >= 1, (solves, informative)
 

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from sleuth.models.epistemic import classic, reference
 from sleuth.epistemic import KnowledgeState, WorldTable, group_ids
 from sleuth.formula import FormulaError, parse, to_text
-from sleuth.puzzle import load_data, load_puzzle
+from sleuth.loading import load_data, load_puzzle
 from tests.conftest import BACKENDS, PUZZLES, ROOT, run_cli
 
 EPI = PUZZLES / "epistemic"

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from sleuth.claims import question_specs
-from sleuth.puzzle import load_data
+from sleuth.loading import load_data
 
 pytest.importorskip("oxidd")
 

@@ -21,9 +21,9 @@ from sleuth.epistemic import Domain, KnowledgeState  # noqa: E402
 from sleuth.epistemic.symbolic import SymbolicState  # noqa: E402
 from sleuth.formula import parse  # noqa: E402
 from sleuth.models.epistemic import reference  # noqa: E402
-from sleuth.puzzle import load_data  # noqa: E402
-from tests.games.test_epistemic_events import random_action, random_worlds  # noqa: E402
-from tests.games.test_epistemic_symbolic import formulas  # noqa: E402
+from sleuth.loading import load_data  # noqa: E402
+from tests.helpers.epistemic import random_action, random_worlds  # noqa: E402
+from tests.helpers.epistemic import formulas  # noqa: E402
 
 SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

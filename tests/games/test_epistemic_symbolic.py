@@ -21,9 +21,10 @@ from sleuth.epistemic import Domain, KnowledgeState, WorldTable  # noqa: E402
 from sleuth.epistemic.symbolic import DiagramLimit, NotSymbolic, SymbolicState  # noqa: E402
 from sleuth.formula import parse  # noqa: E402
 from sleuth.models.epistemic import classic  # noqa: E402
-from sleuth.puzzle import load_data  # noqa: E402
+from sleuth.loading import load_data  # noqa: E402
+from tests.helpers.epistemic import formulas
+from tests.helpers.epistemic import AGENTS, expressions
 
-AGENTS = ("a", "b")
 SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
@@ -44,61 +45,6 @@ def domains(draw: Any) -> list[Domain]:
         else:
             out.append(Domain.of(name, ["red", "green", "blue"][:draw(st.integers(1, 3))]))
     return out
-
-
-def numeric(doms: list[Domain]) -> list[str]:
-    return [d.name for d in doms if d.labels is None]
-
-
-@st.composite
-def expressions(draw: Any, doms: list[Domain], depth: int = 2) -> str:
-    names = numeric(doms)
-    leaves = [str(draw(st.integers(-4, 4)))] + names
-    if depth == 0 or draw(st.booleans()):
-        return draw(st.sampled_from(leaves))
-    op = draw(st.sampled_from(["+", "-", "*", "min", "max", "abs", "%", "//", "count"]))
-    a, b = draw(expressions(doms, depth - 1)), draw(expressions(doms, depth - 1))
-    if op in ("min", "max"):
-        return f"{op}({a}, {b})"
-    if op == "abs":
-        return f"abs({a})"
-    if op == "count":
-        return f"count({a} > {b}, {a} == 1)"
-    if op in ("%", "//"):
-        return f"({a}) {op} {draw(st.sampled_from(['1', '2', '3', '4', '-2']))}"
-    return f"({a}) {op} ({b})"
-
-
-@st.composite
-def formulas(draw: Any, doms: list[Domain], depth: int = 3) -> str:
-    if depth == 0 or draw(st.integers(0, 3)) == 0:
-        named = [d for d in doms if d.labels is not None]
-        if named and draw(st.booleans()):
-            d = draw(st.sampled_from(named))
-            return f"{d.name} {draw(st.sampled_from(['==', '!=']))} '{draw(st.sampled_from(d.labels))}'"
-        if not numeric(doms):
-            return draw(st.sampled_from(["true", "false"]))
-        op = draw(st.sampled_from(["==", "!=", "<", "<=", ">", ">="]))
-        return f"{draw(expressions(doms))} {op} {draw(expressions(doms))}"
-    kind = draw(st.sampled_from(["not", "and", "or", "implies", "knows", "knows_value", "knows_world",
-                                 "common", "distributed", "after"]))
-    sub = lambda: draw(formulas(doms, depth - 1))  # noqa: E731
-    agent = draw(st.sampled_from(AGENTS))
-    if kind == "not":
-        return f"not ({sub()})"
-    if kind in ("and", "or", "implies"):
-        return f"({sub()}) {kind} ({sub()})"
-    if kind == "knows":
-        return f"knows({agent}, {sub()})"
-    if kind == "knows_value":
-        return f"knows({agent}, {draw(st.sampled_from([d.name for d in doms]))})"
-    if kind == "knows_world":
-        return f"knows({agent})"
-    if kind == "common":
-        return f"common(all, {sub()})"
-    if kind == "distributed":
-        return f"distributed([a, b], {sub()})"
-    return f"after({sub()}, {sub()})"
 
 
 @st.composite

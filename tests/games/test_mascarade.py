@@ -17,7 +17,7 @@ from sleuth.models.mascarade.model import build_model, enumerate_belief
 from sleuth.models.mascarade.state import SeeStep, SwapStep
 from sleuth.models.mascarade.reference import brute_force, marginals_of
 from sleuth.models.mascarade.simulation import SWAPS_ONLY, Mix, dumps_toml, to_document
-from sleuth.puzzle import load_data, load_puzzle, loads
+from sleuth.loading import load_data, load_puzzle, loads
 from sleuth.results import ClaimSpec, Verdict
 from tests.conftest import PUZZLES
 

@@ -11,7 +11,7 @@ import pytest
 
 from sleuth.models.mascarade.nested import Nested, brute_force_nested, nested
 from sleuth.models.mascarade.simulation import simulate
-from sleuth.puzzle import load_puzzle
+from sleuth.loading import load_puzzle
 from tests.conftest import PUZZLES
 
 SIX = PUZZLES / "mascarade" / "six-players.toml"

@@ -18,7 +18,7 @@ from sleuth.models.motus import strategy as st
 from sleuth.models.motus import words
 from sleuth.models.motus.model import build_model
 from sleuth.engine import Engine
-from sleuth.puzzle import loads
+from sleuth.loading import loads
 
 PUZZLES = Path(__file__).resolve().parents[2] / "puzzles"
 

@@ -15,7 +15,7 @@ import pytest
 from sleuth.claims import question_specs
 from sleuth.models.motus import feedback as fb
 from sleuth.models.motus import words
-from sleuth.puzzle import loads
+from sleuth.loading import loads
 from sleuth.results import Verdict
 
 

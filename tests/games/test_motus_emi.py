@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 import json
 from pathlib import Path
 
@@ -15,45 +14,11 @@ from sleuth.models.motus import feedback as fb
 from sleuth.models.motus import words
 from sleuth.models.motus.emi import GameTree, SearchTimeout
 from sleuth.models.motus.space import WordSpace
+from tests.helpers.motus import brute_value, games
 
 pytest.importorskip("numba")
 
 PUZZLES = Path(__file__).resolve().parents[2] / "puzzles"
-
-
-def brute_value(matrix: np.ndarray, found: int, poss: tuple[int, ...]) -> int:
-    """Plain minimax over every guess row: proposals needed to be sure to find any answer of ``poss``."""
-
-    @functools.cache
-    def value(p: tuple[int, ...]) -> int:
-        if len(p) <= 1:
-            return len(p)
-        best = 1 << 30
-        for g in range(matrix.shape[0]):
-            parts: dict[int, list[int]] = {}
-            for a in p:
-                parts.setdefault(int(matrix[g, a]), []).append(a)
-            if len(parts) == 1 and found not in parts:
-                continue
-            best = min(best, 1 + max(0 if c == found else value(tuple(x)) for c, x in parts.items()))
-        return best
-
-    return value(tuple(sorted(poss)))
-
-
-@hst.composite
-def games(draw: hst.DrawFn) -> tuple[np.ndarray, int]:
-    """A random feedback matrix: answers are the first guess rows (found code on the diagonal), a few more
-    guess rows, few codes (so that sets are hard to split and refutations happen)."""
-    answers = draw(hst.integers(2, 11))
-    extra = draw(hst.integers(0, 5))
-    codes = draw(hst.integers(2, 4))
-    cells = draw(hst.lists(hst.integers(0, codes - 1), min_size=(answers + extra) * answers,
-                           max_size=(answers + extra) * answers))
-    matrix = np.array(cells, dtype=np.uint16).reshape(answers + extra, answers)
-    found = codes
-    matrix[np.arange(answers), np.arange(answers)] = found
-    return matrix, found
 
 
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -5,8 +5,6 @@ from __future__ import annotations
 import importlib.util
 import json
 import random
-from collections.abc import Callable, Hashable
-from functools import cache
 from typing import Any
 
 import numpy as np
@@ -16,33 +14,18 @@ from sleuth.models.motus import optimal as optimal_module
 from sleuth.models.motus.optimal import Optimal, distribution, kernel_module, replay, to_dot
 from sleuth.models.motus.space import CodeSpace, WordSpace, game_space
 from sleuth.models.motus.words import from_words
-from tests.games.motus_brute import brute_total, pegs_feedback, word_feedback
+from tests.helpers.motus_brute import pegs_feedback
+from tests.helpers.motus import INF, brute, random_words
 
-INF = kernel_module(False).INF
 HAS_NUMBA = importlib.util.find_spec("numba") is not None
 # The compiled kernel is what users run by default, so it is checked against brute force in the default run
 # (numba is in the test extra); compiling it takes 20-50 s once per run on a loaded 2-core machine.
 KERNELS = ["python", "numba"]
-LETTERS = "ABCDE"
-
-
-def brute(answers: tuple[str, ...], guesses: tuple[str, ...], *,
-          feedback: Callable[[str, str], Hashable] = word_feedback, hard: bool = False, cap: int | None = None) -> int:
-    """The brute-force total (tests/games/motus_brute.py) in the kernels' terms: INF when the cap cannot be met."""
-    total = brute_total(answers, guesses, feedback, hard=hard, cap=cap)
-    return INF if total == float("inf") else int(total)
-
-
-def _words(rng: random.Random, n: int, length: int = 4) -> list[str]:
-    out: set[str] = set()
-    while len(out) < n:
-        out.add("".join(rng.choice(LETTERS) for _ in range(length)))
-    return sorted(out)
 
 
 def _space(seed: int, answers: int = 7, extra: int = 6) -> WordSpace:
     rng = random.Random(seed)
-    words = _words(rng, answers + extra)
+    words = random_words(rng, answers + extra)
     chosen = sorted(rng.sample(words, answers))
     base = from_words(words)
     wl = type(base)(base.name, base.key + "-sub", tuple(chosen), tuple(words), "test")
@@ -91,9 +74,8 @@ def test_mastermind_small_matches_brute_force(kernel: str) -> None:
                                                                  cap=3)
 
 
-@pytest.mark.slow
-@pytest.mark.skipif(not HAS_NUMBA, reason="no numba")
-def test_kernels_agree_on_openers_and_larger_sets() -> None:
+@pytest.mark.skipif(not HAS_NUMBA, reason="numba is not installed")
+def test_kernels_agree_on_openers_and_larger_sets() -> None:   # 6 s of CPU, compiling included: in the default run
     space = _space(11, answers=20, extra=20)
     for opener in space.guesses[:4]:
         values = {k: Optimal(space, kernel=k).guess_value(space.guess_index[opener]) for k in ("python", "numba")}
@@ -192,7 +174,6 @@ def test_kernel_sort_and_cache_helpers(kernel: str) -> None:
     assert memo_get(memo, 11, 22) == 6 << 33 and memo_get(memo, 11, 24) == -1
 
 
-@cache
 @pytest.mark.parametrize("kernel", KERNELS)
 def test_a_cap_that_cannot_be_met_is_cached_without_wrapping(kernel: str) -> None:
     """A node that cannot be solved under the cap is kept in the cache with the bound INF: its packed entry is

@@ -76,8 +76,7 @@ def test_experiment_optimal_bad_input(cli, argv) -> None:
     assert r.code == 2 and r.err.count("\n") == 1 and "Traceback" not in r.err
 
 
-@pytest.mark.slow
-def test_published_wordle_anchors(cli, tmp_path) -> None:
+def test_published_wordle_anchors(cli, tmp_path) -> None:   # 13 s of CPU: in the default run
     tree = tmp_path / "salet.json"
     out = json.loads(cli(["experiment", "wordle", "--games", "wordle", "--optimal", "--opener", "SALET", "--json",
                           "--tree", str(tree)]).out)

@@ -12,7 +12,7 @@ import pytest
 from sleuth.models.motus.optimal_study import mastermind_openers, rank_openers
 from sleuth.models.motus.space import CodeSpace
 
-from tests.games.motus_brute import INF, brute_total, pegs_feedback, word_feedback
+from tests.helpers.motus_brute import INF, brute_total, pegs_feedback, word_feedback
 
 
 def test_openers_up_to_symmetry() -> None:

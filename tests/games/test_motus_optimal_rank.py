@@ -12,13 +12,13 @@ import pytest
 from sleuth.executor import Executor
 from sleuth.models.motus.optimal_study import rank_openers
 
-from tests.games.motus_brute import word_feedback
-from tests.games.test_motus_optimal import INF, _words, brute
+from tests.helpers.motus_brute import word_feedback
+from tests.helpers.motus import INF, brute, random_words
 
 
 def _game(seed: int, answers: int = 8, extra: int = 6) -> tuple[str, tuple[str, ...], tuple[str, ...]]:
     rng = random.Random(seed)
-    words = _words(rng, answers + extra)
+    words = random_words(rng, answers + extra)
     return ("words", tuple(sorted(rng.sample(words, answers))), tuple(words))
 
 

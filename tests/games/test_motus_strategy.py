@@ -18,7 +18,7 @@ from sleuth.models.motus.emi import GameTree
 from sleuth.models.motus.model import build_model
 from sleuth.models.motus.space import CodeSpace, WordSpace
 from sleuth.engine import Engine
-from sleuth.puzzle import loads
+from sleuth.loading import loads
 
 PLAIN = [m for m in st.Method if m is not st.Method.MINIMAX]
 

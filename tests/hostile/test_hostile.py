@@ -80,7 +80,7 @@ def test_unmutated_samples_load_from_a_temporary_folder(game: str, tmp_path: Pat
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.case_id)
 def test_hostile_case_in_process(case: Case, tmp_path: Path, request: pytest.FixtureRequest) -> None:
     if case.pending:
-        request.applymarker(pytest.mark.xfail(reason=case.pending, strict=False))
+        request.applymarker(pytest.mark.xfail(reason=case.pending, strict=True))
     args, path = _args(case, tmp_path)
     before = _digest(path)
     old = {k: os.environ.get(k) for k in case.env}
@@ -103,7 +103,7 @@ def test_hostile_case_in_process(case: Case, tmp_path: Path, request: pytest.Fix
 @pytest.mark.parametrize("value", [0, -1, 0.0, float("nan"), float("inf"), "soon", True])
 def test_time_limit_refused_by_every_game_api(value: object) -> None:
     from sleuth.errors import PuzzleError
-    from sleuth.puzzle import load_puzzle
+    from sleuth.loading import load_puzzle
 
     for sample in SAMPLES.values():
         with pytest.raises(PuzzleError, match="time-limit"):
@@ -131,7 +131,7 @@ def run_limited(args: list[str], env: dict[str, str], stdin: str | None = None,
                          ids=lambda c: c.case_id)
 def test_resource_bomb_in_subprocess(case: Case, tmp_path: Path, request: pytest.FixtureRequest) -> None:
     if case.pending:
-        request.applymarker(pytest.mark.xfail(reason=case.pending, strict=False))
+        request.applymarker(pytest.mark.xfail(reason=case.pending, strict=True))
     args, path = _args(case, tmp_path)
     before = _digest(path)
     code, out, err, peak = run_limited(args, case.env, case.stdin, None if _time_limited(case) else STEPS)

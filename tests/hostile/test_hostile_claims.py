@@ -12,7 +12,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sleuth.errors import SleuthError
-from sleuth.puzzle import Puzzle, load_puzzle
+from sleuth.puzzle import Puzzle
+from sleuth.loading import load_puzzle
 from sleuth.results import ClaimSpec, Verdict
 from tests.conftest import run_cli
 

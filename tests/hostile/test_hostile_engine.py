@@ -150,7 +150,7 @@ def test_time_limit_interrupts_pure_python_work(in_thread: bool) -> None:
     a million more calls before the interrupt stops it (the thread's wait is bounded by the same budget)."""
     from sleuth import limits
     from sleuth.backends import SolverTimeout
-    from sleuth.puzzle import loads
+    from sleuth.loading import loads
     from tests.steps import StepBudgetExceeded, call_budget
 
     puzzle = loads(_deck16(), name="deck16.toml")

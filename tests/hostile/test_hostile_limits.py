@@ -13,7 +13,7 @@ from sleuth.limits import TooLarge
 from sleuth.models.clue.counting import LayerTooLarge, count_deals
 from sleuth.models.egghead.hands import Setup
 from sleuth.models.egghead.tables import PackedTables, check_tables, table_bytes
-from sleuth.puzzle import load_puzzle
+from sleuth.loading import load_puzzle
 from tests.conftest import PUZZLES, run_cli
 
 CLUE = PUZZLES / "clue" / "rules-stop-short.toml"
@@ -34,6 +34,27 @@ def test_clue_counting_honours_max_worlds() -> None:
                                                   r"--set max_worlds=N or SLEUTH_MEMORY_BUDGET"):
         count_deals(problem, options={"max_worlds": 50})
     assert issubclass(LayerTooLarge, TooLarge)
+
+
+def test_clue_advice_budget_is_a_refusal_of_the_limits_family() -> None:
+    """The exact advice's budget error is :class:`sleuth.limits.PastBudget`, refused before the work (a
+    ``TooLarge``: exit 2 if it ever reached the user), naming the estimated work and the budget."""
+    import itertools
+    import random
+
+    from sleuth import limits
+    from sleuth.models.clue import suggest
+    from sleuth.models.clue.counting import Problem
+    from sleuth.models.clue.simulate import simulate
+
+    game = simulate(4, random.Random(3)).view(None, 6)
+    problem = Problem.from_observations(game, game.observations())
+    triples = list(itertools.product(*(game.deck.members(c) for c in range(3))))
+    work = suggest.exact_work(problem, triples)
+    with pytest.raises(limits.PastBudget, match=f"about {work:,} counts, more than {work - 1:,}") as past:
+        suggest.exact_information(problem, 2, triples, budget=work - 1, compiled_budget=work - 1)
+    assert isinstance(past.value, TooLarge) and not isinstance(past.value, limits.LimitReached)
+    assert (past.value.work, past.value.budget) == (work, work - 1)
 
 
 def test_clue_counting_honours_the_memory_budget(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from sleuth.limits import TooLarge, check_bytes
 from sleuth.models.motus import strategy as st
 from sleuth.models.motus.emi import GameTree, plan_search
-from tests.games.test_motus_emi import brute_value, games
+from tests.helpers.motus import brute_value, games
 
 pytest.importorskip("numba")
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from sleuth.errors import PuzzleError
-from sleuth.puzzle import load_data, loads
+from sleuth.loading import load_data, loads
 from sleuth.results import Status
 from tests.conftest import PUZZLES, run_cli
 

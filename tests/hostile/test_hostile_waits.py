@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from sleuth.puzzle import load_data
+from sleuth.loading import load_data
 from tests.conftest import run_cli
 
 WIDE3 = ('game = "epistemic"\nconstraints = ["x + y + z > 5"]\n[variables]\nx = "1..1000"\ny = "1..1000"\n'

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from sleuth.models.cardguess.puzzle import _BEST, _ITEM, _NEXT, _REMAINING
 from sleuth.names import quote, unquote
-from sleuth.puzzle import load_data
+from sleuth.loading import load_data
 
 from tests.conftest import BACKENDS
 from tests.metamorphic_util import example, names, verdicts, via_json_and_toml

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from sleuth.models.clue.state import NAMED_DECKS
 from sleuth.models.clue.puzzle import _CLAIM
 from sleuth.names import quote, unquote
-from sleuth.puzzle import load_data
+from sleuth.loading import load_data
 
 from tests.conftest import BACKENDS
 from tests.metamorphic_util import example, file_claims, names, verdicts, via_json_and_toml

@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from sleuth.names import NAME, quote, unquote
-from sleuth.puzzle import load_data
+from sleuth.loading import load_data
 
 from tests.conftest import BACKENDS
 from tests.metamorphic_util import example, file_claims, names, verdicts, via_json_and_toml

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from sleuth.models.mascarade.puzzle import _HOLDS, _KNOWS, _P_CLAIM
 from sleuth.names import quote, unquote
-from sleuth.puzzle import load_data
+from sleuth.loading import load_data
 from sleuth.schema import fold
 
 from tests.conftest import BACKENDS

@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from sleuth.models.motus.feedback import feedback, matrix_reference, to_code
-from sleuth.puzzle import load_data
+from sleuth.loading import load_data
 from sleuth.resources import find_example
 
 from tests.conftest import BACKENDS

@@ -13,7 +13,7 @@ from sleuth.models.egghead.experiment import simulate
 from sleuth.models.egghead.hands import Setup
 from sleuth.models.egghead.questions import load_catalogue
 from sleuth.models.egghead.tables import DERIVATIONS, LayerTables, PackedSpace, PackedTables
-from tests.games.test_egghead import _play, random_game
+from tests.helpers.egghead import play, random_game
 
 
 @pytest.mark.parametrize("shape", [(3, 3, 2), (2, 4, 2), (4, 2, 2)])
@@ -42,8 +42,8 @@ def test_layer_tables_play_like_the_packed_ones() -> None:
         s = Setup(players, values, size)
         qs, ba, moderator, world0, deals, order = random_game(rng, s, game)
         fast, layer = PackedTables(s, ba), LayerTables(s, ba)
-        assert _play(fast, s, qs, world0, deals, order, moderator) == \
-            _play(layer, s, qs, world0, deals, order, moderator), (game, ba, moderator)
+        assert play(fast, s, qs, world0, deals, order, moderator) == \
+            play(layer, s, qs, world0, deals, order, moderator), (game, ba, moderator)
         tables = ([(fast.master, layer.master)] if fast.master is not None else []) + \
             [(fast.own[p], layer.own[p]) for p in fast.own]
         for packed, listed in tables:

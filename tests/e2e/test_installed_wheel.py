@@ -3,7 +3,7 @@ in a fresh virtual environment, taken through a new user's session per game (wri
 ``sleuth new``, solve it, ask a question, fix a file with several mistakes in one round).
 
 Slow (it builds and installs the wheel with its dependencies): ``python -m pytest -m slow
-tests/e2e/test_newcomer_wheel.py``.
+tests/e2e/test_installed_wheel.py``.
 """
 
 from __future__ import annotations

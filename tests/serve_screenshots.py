@@ -18,7 +18,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from selenium.webdriver.common.by import By  # noqa: E402
 
 from tests.serve_util import call, process_server  # noqa: E402
-from tests.e2e.test_serve_browser import make_driver, wait  # noqa: E402
+from tests.helpers.browser import make_driver, wait  # noqa: E402
 
 SIZES = {"phone": (390, 844), "desktop": (1280, 800)}
 MAX_HEIGHT = {"phone": 2600, "desktop": 1500}

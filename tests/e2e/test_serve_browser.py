@@ -6,7 +6,6 @@ and a killed server lose nothing."""
 from __future__ import annotations
 
 import json
-import shutil
 import tomllib
 from collections import Counter
 from collections.abc import Iterator
@@ -17,37 +16,16 @@ import pytest
 pytest.importorskip("starlette", reason="the 'serve' extra is not installed")
 webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed (the 'test' extra)")
 
-from selenium.common.exceptions import StaleElementReferenceException, TimeoutException  # noqa: E402
-from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
-from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
+from selenium.webdriver.support.ui import Select  # noqa: E402
 
 from tests.conftest import PUZZLES, run_cli  # noqa: E402
+from tests.helpers.browser import CHROMEDRIVER, CHROMIUM, make_driver, no_page_error, type_into, wait  # noqa: E402,F401
 from tests.serve_util import process_server  # noqa: E402
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-CHROMEDRIVER = shutil.which("chromedriver")
 pytestmark = pytest.mark.skipif(
     not (CHROMIUM and CHROMEDRIVER),
     reason="Debian's chromium and chromium-driver are not installed (apt-get install -y chromium chromium-driver)")
-
-FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync",
-         "--disable-dev-shm-usage")
-
-
-def make_driver(profile: Path, width: int = 1280, height: int = 900) -> webdriver.Chrome:
-    options = webdriver.ChromeOptions()
-    for flag in (*FLAGS, f"--user-data-dir={profile}", f"--window-size={width},{height}"):
-        options.add_argument(flag)
-    options.binary_location = CHROMIUM
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
-    if width < 500:  # headless Chromium keeps a window at least 500 px wide: a phone's width is emulated
-        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                               {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": True})
-    return driver
-
 
 @pytest.fixture
 def browser(tmp_path: Path) -> Iterator[webdriver.Chrome]:
@@ -56,22 +34,6 @@ def browser(tmp_path: Path) -> Iterator[webdriver.Chrome]:
         yield driver
     finally:
         driver.quit()
-
-
-def wait(driver, condition, what: str, steps: int = 600):
-    """Poll ``condition(driver)`` (a step limit: 600 polls of 0.1 s) until it is true; its value."""
-    try:
-        return WebDriverWait(driver, steps * 0.1, poll_frequency=0.1,  # the page redraws: retry a stale read
-                             ignored_exceptions=(StaleElementReferenceException,)).until(condition)
-    except TimeoutException:
-        errors = [e["message"] for e in driver.get_log("browser")]
-        page_error = driver.find_element(By.ID, "error").text
-        raise AssertionError(f"waiting for {what}: page error {page_error!r}, console {errors}") from None
-
-
-def no_page_error(driver) -> None:
-    box = driver.find_element(By.ID, "error")
-    assert not box.is_displayed(), box.text
 
 
 def sheet_shown(driver) -> dict[str, dict[str, str]]:
@@ -109,11 +71,6 @@ def choose(driver, group: str, value: str) -> None:
     chip = driver.find_element(By.CSS_SELECTOR, f'#{group} button[data-value="{value}"]')
     if chip.get_attribute("aria-pressed") != "true":
         chip.click()
-
-
-def type_into(element, text: str) -> None:
-    element.clear()
-    element.send_keys(text)
 
 
 def test_clue_game_through_the_page(tmp_path, browser):

@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 
 from tests.conftest import run_cli
-from tests.e2e.test_serve_browser import CHROMEDRIVER, CHROMIUM, make_driver, no_page_error, wait
+from tests.helpers.browser import CHROMEDRIVER, CHROMIUM, make_driver, no_page_error, wait
 from tests.serve_util import process_server
 
 from selenium.webdriver.common.by import By  # noqa: E402  (test_serve_browser skips without selenium)

@@ -24,7 +24,6 @@ from sleuth.serve import pages  # noqa: E402
 from sleuth.serve.app import create_app  # noqa: E402
 from sleuth.serve.store import Store  # noqa: E402
 from tests.conftest import ROOT, run_cli  # noqa: E402
-from tests.e2e.test_plugin_game import registered  # noqa: E402,F401 - the toy plug-in, installed
 from tests.toygame import CARDS, all_worlds  # noqa: E402
 
 SERVE = ROOT / "solver" / "serve"
@@ -135,7 +134,7 @@ def test_the_warm_up_runs_each_game_s_declared_routine(monkeypatch: pytest.Monke
     assert WARMED == ["one", "two"]
 
 
-def test_the_plugin_s_page_is_listed_from_its_declaration(registered, client: TestClient) -> None:  # noqa: F811
+def test_the_plugin_s_page_is_listed_from_its_declaration(registered, client: TestClient) -> None:
     info = client.get("/api/info").json()
     toy = next(g for g in info["games"] if g["name"] == "three-cards")
     bare = next(g for g in info["games"] if g["name"] == "bare-cards")
@@ -160,7 +159,7 @@ browser_only = pytest.mark.skipif(not _browser_ready(), reason="selenium, chromi
 
 @pytest.fixture
 def phone(tmp_path: Path):
-    from tests.e2e.test_serve_browser import make_driver
+    from tests.helpers.browser import make_driver
 
     driver = make_driver(tmp_path / "profile", 390, 844)
     try:
@@ -204,12 +203,12 @@ def toy_grid(driver) -> dict[tuple[int, str], str]:
 
 
 @browser_only
-def test_a_plugin_s_own_page_in_the_browser(registered, tmp_path: Path, phone) -> None:  # noqa: F811
+def test_a_plugin_s_own_page_in_the_browser(registered, tmp_path: Path, phone) -> None:
     """The toy plug-in's page (its package's static/toy.js, named by its declaration) is shown for its games:
     facts added through it give the grid a brute force over the arrangements gives; its claim box works."""
     from selenium.webdriver.support.ui import Select
 
-    from tests.e2e.test_serve_browser import no_page_error, wait
+    from tests.helpers.browser import no_page_error, wait
     from tests.serve_util import call, thread_server
 
     By = _by()
@@ -277,9 +276,9 @@ def claim_box_works(driver, claim: str, verdict: str, wait) -> None:
 
 
 @browser_only
-def test_a_plugin_without_a_page_gets_the_generic_page(registered, tmp_path: Path, phone) -> None:  # noqa: F811
+def test_a_plugin_without_a_page_gets_the_generic_page(registered, tmp_path: Path, phone) -> None:
     """A game that declares no page: its solve answer, every field readable, and the claim box."""
-    from tests.e2e.test_serve_browser import no_page_error, wait
+    from tests.helpers.browser import no_page_error, wait
     from tests.serve_util import call, thread_server
 
     By = _by()
@@ -343,7 +342,7 @@ def test_mascarade_played_in_the_browser_agrees_with_solve(tmp_path: Path, phone
     ``sleuth solve --json`` on the saved file, and the file holds the events chosen."""
     from selenium.webdriver.support.ui import Select
 
-    from tests.e2e.test_serve_browser import no_page_error, type_into, wait
+    from tests.helpers.browser import no_page_error, type_into, wait
     from tests.serve_util import process_server
 
     By = _by()
@@ -410,10 +409,10 @@ def test_a_page_s_files_need_the_token_like_every_other_request(tmp_path: Path) 
 
 @browser_only
 def test_a_page_whose_script_does_not_register_leaves_the_generic_page_saying_why(
-        registered, tmp_path: Path, phone, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
+        registered, tmp_path: Path, phone, monkeypatch: pytest.MonkeyPatch) -> None:
     """A game listing a script that registers no page for it (here the toy's, which registers only three-cards)
     is shown on the generic page, with one line saying why."""
-    from tests.e2e.test_serve_browser import no_page_error, wait
+    from tests.helpers.browser import no_page_error, wait
     from tests.serve_util import call, thread_server
 
     By = _by()
@@ -448,7 +447,7 @@ def test_the_generic_page_writes_counts_as_the_cli_does_and_the_top_bar_is_one_l
     """At 390 px: the count of an answer with thousands (epistemic/gossip-4: 1,296 worlds) and a count among its
     fields written as the CLI writes them; the top bar (title, undo, redo, file, share) stays one line and
     inside the screen."""
-    from tests.e2e.test_serve_browser import no_page_error, wait
+    from tests.helpers.browser import no_page_error, wait
     from tests.serve_util import call, thread_server
 
     By = _by()
@@ -480,7 +479,7 @@ def test_a_word_list_uploaded_from_the_new_game_form(tmp_path: Path, phone) -> N
     the same name is refused in one line and the list stays as it was."""
     from selenium.webdriver.support.ui import Select
 
-    from tests.e2e.test_serve_browser import no_page_error, wait
+    from tests.helpers.browser import no_page_error, wait
     from tests.serve_util import thread_server
 
     By = _by()

@@ -212,7 +212,7 @@ def test_share_button_shows_the_qr_code_of_this_page(tmp_path):
 
     from sleuth.files import parse_text
     from tests.conftest import PUZZLES
-    from tests.e2e.test_serve_browser import CHROMEDRIVER, CHROMIUM, make_driver, wait
+    from tests.helpers.browser import CHROMEDRIVER, CHROMIUM, make_driver, wait
 
     if not (CHROMIUM and CHROMEDRIVER):
         pytest.skip("Debian's chromium and chromium-driver are not installed")

@@ -13,7 +13,7 @@ import pytest
 from sleuth.cli import main
 from sleuth.errors import PuzzleError
 from sleuth.models.motus.grid import parse_grid
-from tests.games.test_motus_review import word_marks as marks
+from tests.helpers.motus_brute import word_feedback as marks
 
 GRID = "Wordle 1,234 3/6*\n\n⬛⬛🟨⬛🟨 crane\n🟩⬛⬛🟩⬛ ADIEU\n🟩🟩🟩🟩🟩 ABBEY\n"
 

@@ -7,7 +7,7 @@
 (() => {
   const {el} = App;
   const SVG = "http://www.w3.org/2000/svg";
-  const SERIES = [["regret", "#c0392b", "regret (lost to the move)"], ["luck", "#2e86c1", "luck (feedback vs average)"]];
+  const SERIES = [["regret", "#c0392b", "regret (0: the best move)"], ["luck", "#2e86c1", "luck (> 0: lucky)"]];
   const SKIP = new Set(["game", "status", "text", "notes", "moves", "error"]);
   const FRACTION = /^-?\d+(\/\d+)?$/;
 

@@ -51,7 +51,8 @@
       legend.append(svg("tspan", {fill: colour, dx: i ? 10 : 0}, "■ "), svg("tspan", {fill: "#333"}, text));
     });
     root.append(legend);
-    for (const t of [top, bottom, 0].filter((v, i, a) => a.indexOf(v) === i))
+    /* the axis's values: 0, and the highest and lowest where they do not crowd it */
+    for (const t of [0, top, bottom].filter((v, i) => i === 0 || Math.abs(y(v) - y(0)) >= 10))
       root.append(svg("text", {x: left - 3, y: y(t) + 3, "font-size": 9, "text-anchor": "end", fill: "#555"}, decimal(t)));
     root.append(svg("line", {x1: left, x2: W - right, y1: y(0), y2: y(0), stroke: "#222", "stroke-width": 1}));
     moves.forEach((m, i) => {

@@ -42,19 +42,20 @@ def shoot(driver, url: str, out: Path, click: str | None = None) -> None:
     print(out)
 
 
+GAMES = {"wordle": ({"data": WORDLE}, None), "clue": ({"example": "clue/classic-3-players"}, "review-run")}
+
+
 def main(argv: list[str]) -> int:
     target = Path(argv[0] if argv else "docs/figures")
     target.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory() as tmp, process_server(Path(tmp) / "games") as (url, _):
-        base = url.rstrip("/")
-        status, answer = call(base, "POST", "/api/games", {"data": WORDLE, "name": "wordle"})
-        assert status == 201, answer
-        status, answer = call(base, "POST", "/api/games", {"example": "clue/classic-3-players", "name": "clue"})
-        assert status == 201, answer
+    with tempfile.TemporaryDirectory() as tmp:
         driver = make_driver(Path(tmp) / "profile", 390, 844)
         try:
-            shoot(driver, f"{base}/g/wordle", target / "companion-review-wordle-phone.png")
-            shoot(driver, f"{base}/g/clue", target / "companion-review-clue-phone.png", click="review-run")
+            with process_server(Path(tmp) / "games") as (url, _):
+                for name, (body, click) in GAMES.items():  # the Wordle game is over: its review starts by itself
+                    status, answer = call(url.rstrip("/"), "POST", "/api/games", {**body, "name": name})
+                    assert status == 201, answer
+                    shoot(driver, f"{url.rstrip('/')}/g/{name}", target / f"companion-review-{name}-phone.png", click)
         finally:
             driver.quit()
     return 0

@@ -8,6 +8,8 @@ from __future__ import annotations
 import json
 import math
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -124,94 +126,92 @@ def assert_same_numbers(shown: dict[str, Any], want: dict[str, Any]) -> int:
     return compared
 
 
-def test_a_wordle_game_reviewed_in_the_page(tmp_path: Path) -> None:
-    """Played by typing and tapping tiles on a small word list; the review appears by itself once solved."""
-    from tests.e2e.test_serve_browser import CHROMEDRIVER, CHROMIUM, feedback, make_driver, no_page_error, \
-        type_into, wait
+@contextmanager
+def game_page(tmp_path: Path, body: dict[str, Any], words: bool = False) -> Iterator[tuple[Any, Path]]:
+    """Chromium at phone size (390x844) on the page of a game created from ``body`` (named ``g``) by a real
+    ``sleuth serve``; yields the driver and the game's file (``words``: the small word list in the folder)."""
+    from tests.e2e.test_serve_browser import CHROMEDRIVER, CHROMIUM, make_driver
     from tests.serve_util import call, process_server
 
     if not (CHROMIUM and CHROMEDRIVER):
         pytest.skip("Debian's chromium and chromium-driver are not installed")
-    from selenium.webdriver.common.by import By
-
     folder = tmp_path / "games"
     folder.mkdir()
-    (folder / "w.txt").write_text("\n".join(WORDS) + "\n")
+    if words:
+        (folder / "w.txt").write_text("\n".join(WORDS) + "\n")
     driver = make_driver(tmp_path / "profile", 390, 844)
     driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
                            {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True})
     try:
         with process_server(folder) as (url, _):
             base = url.rstrip("/")
-            status, _ = call(base, "POST", "/api/games", {"data": {"game": "wordle", "length": 4,
-                                                                  "dictionary": "w.txt"}, "name": "w"})
-            assert status == 201
-            driver.get(base + "/g/w")
-            secret = "DCBA"
-            for k, guess in enumerate(("ABCD", "CDAB", "DCBA")):
-                wait(driver, lambda d: d.find_elements(By.ID, "guess-word"), "the word page")
-                type_into(driver.find_element(By.ID, "guess-word"), guess)
-                for i, mark in enumerate(feedback(guess, secret)):
-                    for _ in range("BYG".index(mark)):
-                        driver.find_element(By.CSS_SELECTOR, f'#pending button[data-index="{i}"]').click()
-                driver.find_element(By.ID, "guess-add").click()
-                wait(driver, lambda d, n=k + 1: len(d.find_elements(By.CSS_SELECTOR, "#guesses [data-guess]")) == n,
-                     f"guess {k + 1}")
-                no_page_error(driver)
-                if k < 2:  # not over yet: no review runs by itself
-                    assert not driver.find_elements(By.ID, "review")
-            wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#review-moves tr[data-move]"), "the review")
-            want = review_json(folder / "w.toml")
-            assert [m["guess"] for m in want["moves"]] == ["ABCD", "CDAB", "DCBA"] and want["solved"]
-            assert assert_same_numbers(shown_review(driver), want) >= 30
-            bars = driver.find_elements(By.CSS_SELECTOR, "#review-chart rect[data-series]")
-            assert {b.get_attribute("data-series") for b in bars} <= {"regret", "luck"}
-            assert driver.execute_script("return document.querySelector('#review-chart').getBoundingClientRect()"
-                                         ".right") <= 390
-            assert driver.execute_script("return document.documentElement.scrollWidth") <= 390
-            chart = driver.find_element(By.ID, "review-chart")
-            driver.execute_script("window.scrollTo(0, arguments[0].getBoundingClientRect().top + window.scrollY - 130)",
-                                  chart)
-            assert driver.find_element(By.ID, "review-text").get_attribute("textContent").startswith("Review of")
-            driver.save_screenshot(str(tmp_path / "wordle-review.png"))
+            status, answer = call(base, "POST", "/api/games", {**body, "name": "g"})
+            assert status == 201, answer
+            driver.get(base + "/g/g")
+            yield driver, folder / "g.toml"
     finally:
         driver.quit()
+
+
+def test_a_wordle_game_reviewed_in_the_page(tmp_path: Path) -> None:
+    """Played by typing and tapping tiles on a small word list; the review appears by itself once solved."""
+    from selenium.webdriver.common.by import By
+
+    from tests.e2e.test_serve_browser import feedback, no_page_error, type_into, wait
+
+    data = {"game": "wordle", "length": 4, "dictionary": "w.txt"}
+    with game_page(tmp_path, {"data": data}, words=True) as (driver, path):
+        secret = "DCBA"
+        for k, guess in enumerate(("ABCD", "CDAB", "DCBA")):
+            wait(driver, lambda d: d.find_elements(By.ID, "guess-word"), "the word page")
+            type_into(driver.find_element(By.ID, "guess-word"), guess)
+            for i, mark in enumerate(feedback(guess, secret)):
+                for _ in range("BYG".index(mark)):
+                    driver.find_element(By.CSS_SELECTOR, f'#pending button[data-index="{i}"]').click()
+            driver.find_element(By.ID, "guess-add").click()
+            wait(driver, lambda d, n=k + 1: len(d.find_elements(By.CSS_SELECTOR, "#guesses [data-guess]")) == n,
+                 f"guess {k + 1}")
+            no_page_error(driver)
+            if k < 2:  # not over yet: no review runs by itself
+                assert not driver.find_elements(By.ID, "review")
+        wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#review-moves tr[data-move]"), "the review")
+        want = review_json(path)
+        assert [m["guess"] for m in want["moves"]] == ["ABCD", "CDAB", "DCBA"] and want["solved"]
+        assert assert_same_numbers(shown_review(driver), want) >= 30
+        bars = driver.find_elements(By.CSS_SELECTOR, "#review-chart rect[data-series]")
+        assert {b.get_attribute("data-series") for b in bars} == {"regret", "luck"} and len(bars) == 6
+        assert driver.find_element(By.ID, "review-text").get_attribute("textContent").startswith("Review of")
+        fits(driver, "wordle-review.png", tmp_path)
 
 
 def test_a_clue_game_reviewed_on_its_button(tmp_path: Path) -> None:
-    from tests.e2e.test_serve_browser import CHROMEDRIVER, CHROMIUM, make_driver, no_page_error, wait
-    from tests.serve_util import call, process_server
-
-    if not (CHROMIUM and CHROMEDRIVER):
-        pytest.skip("Debian's chromium and chromium-driver are not installed")
     from selenium.webdriver.common.by import By
 
-    folder = tmp_path / "games"
-    driver = make_driver(tmp_path / "profile", 390, 844)
-    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                           {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True})
-    try:
-        with process_server(folder) as (url, _):
-            base = url.rstrip("/")
-            status, _ = call(base, "POST", "/api/games", {"example": "clue/classic-3-players", "name": "c"})
-            assert status == 201
-            driver.get(base + "/g/c")
-            wait(driver, lambda d: d.find_elements(By.ID, "review-run"), "the Review button")
-            assert not driver.find_elements(By.ID, "review")  # on demand only
-            button = driver.find_element(By.ID, "review-run")
-            driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", button)
-            button.click()
-            wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#review-moves tr[data-move]"), "the review")
-            no_page_error(driver)
-            want = review_json(folder / "c.toml")
-            assert {m["kind"] for m in want["moves"]} == {"suggestion", "show"}
-            assert assert_same_numbers(shown_review(driver), want) >= 40
-            bars = driver.find_elements(By.CSS_SELECTOR, "#review-chart rect[data-series]")
-            assert {b.get_attribute("data-series") for b in bars} == {"regret"}
-            chart = driver.find_element(By.ID, "review-chart")
-            driver.execute_script("window.scrollTo(0, arguments[0].getBoundingClientRect().top + window.scrollY - 130)",
-                                  chart)
-            assert driver.execute_script("return document.documentElement.scrollWidth") <= 390
-            driver.save_screenshot(str(tmp_path / "clue-review.png"))
-    finally:
-        driver.quit()
+    from tests.e2e.test_serve_browser import no_page_error, wait
+
+    with game_page(tmp_path, {"example": "clue/classic-3-players"}) as (driver, path):
+        wait(driver, lambda d: d.find_elements(By.ID, "review-run"), "the Review button")
+        assert not driver.find_elements(By.ID, "review")  # on demand only
+        button = driver.find_element(By.ID, "review-run")
+        driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", button)
+        button.click()
+        wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#review-moves tr[data-move]"), "the review")
+        no_page_error(driver)
+        want = review_json(path)
+        assert {m["kind"] for m in want["moves"]} == {"suggestion", "show"}
+        assert assert_same_numbers(shown_review(driver), want) >= 40
+        bars = driver.find_elements(By.CSS_SELECTOR, "#review-chart rect[data-series]")
+        assert {b.get_attribute("data-series") for b in bars} == {"regret"} and len(bars) == len(want["moves"])
+        fits(driver, "clue-review.png", tmp_path)
+
+
+def fits(driver: Any, name: str, folder: Path) -> None:
+    """The chart and the page within the phone's 390 px; a screenshot of the chart to look at."""
+    from selenium.webdriver.common.by import By
+
+    chart = driver.find_element(By.ID, "review-chart")
+    assert driver.execute_script("return arguments[0].getBoundingClientRect().right", chart) <= 390
+    assert driver.execute_script("return document.documentElement.scrollWidth") <= 390
+    driver.execute_script("window.scrollTo(0, arguments[0].getBoundingClientRect().top + window.scrollY - 130)",
+                          chart)
+    driver.save_screenshot(str(folder / name))

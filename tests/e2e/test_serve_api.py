@@ -66,7 +66,7 @@ def test_pages_and_assets_come_from_the_server(client):
     assert page.status_code == 200 and "/static/app.js" in page.text
     assert "http" not in page.text.replace("http-equiv", "")  # no CDN, no web font: every asset is local
     info = client.get("/api/info").json()
-    assets = ["/static/app.js", "/static/app.css", "/static/share.js",
+    assets = ["/static/app.js", "/static/app.css", "/static/share.js", "/static/review.js",
               *{url for g in info["games"] for url in g["page"]}]
     assert {"/pages/clue/static/clue.js", "/pages/mascarade/static/mascarade.js"} <= set(assets)
     for asset in assets:

@@ -159,9 +159,11 @@ def test_a_wordle_game_reviewed_in_the_page(tmp_path: Path) -> None:
 
     from tests.e2e.test_serve_browser import feedback, no_page_error, type_into, wait
 
-    data = {"game": "wordle", "length": 4, "dictionary": "w.txt"}
+    data = {"game": "wordle", "length": 4, "dictionary": "w.txt", "hard": True}  # the page says so; review too
     with game_page(tmp_path, {"data": data}, words=True) as (driver, path):
         secret = "DCBA"
+        wait(driver, lambda d: d.find_elements(By.ID, "hard-note"), "the word page")
+        assert driver.find_element(By.ID, "hard-note").is_displayed()
         for k, guess in enumerate(("ABCD", "CDAB", "DCBA")):
             wait(driver, lambda d: d.find_elements(By.ID, "guess-word"), "the word page")
             type_into(driver.find_element(By.ID, "guess-word"), guess)
@@ -176,7 +178,7 @@ def test_a_wordle_game_reviewed_in_the_page(tmp_path: Path) -> None:
                 assert not driver.find_elements(By.ID, "review")
         wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#review-moves tr[data-move]"), "the review")
         want = review_json(path)
-        assert [m["guess"] for m in want["moves"]] == ["ABCD", "CDAB", "DCBA"] and want["solved"]
+        assert [m["guess"] for m in want["moves"]] == ["ABCD", "CDAB", "DCBA"] and want["solved"] and want["hard"]
         assert assert_same_numbers(shown_review(driver), want) >= 30
         bars = driver.find_elements(By.CSS_SELECTOR, "#review-chart rect[data-series]")
         assert {b.get_attribute("data-series") for b in bars} == {"regret", "luck"} and len(bars) == 6

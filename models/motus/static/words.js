@@ -82,8 +82,10 @@ const Words = (() => {
       Object.entries(spec.suggest_methods).map(([k, v]) => el("option", {value: k, title: v}, `${k}: ${v}`)));
     const top = el("input", {type: "text", id: "top", inputmode: "numeric", placeholder: "none"});
     const hard = el("input", {type: "checkbox", id: "hard"});
+    const hardNote = el("p.muted", {id: "hard-note", hidden: !data.hard},
+      "This game is in hard mode (hard = true in its file): every suggestion keeps every hint so far.");
     const best = App.jobPanel("Best next guesses",
-      el("div", {}, el("label", {for: "method"}, "Method"), method,
+      el("div", {}, hardNote, el("label", {for: "method"}, "Method"), method,
         mastermind ? null : el("label", {}, hard, " hard mode (only words still possible: method possible-gmax)"),
         el("label", {for: "top"}, "Also rank the N best by exact expected number of guesses (slow on big lists)"), top,
         el("button.secondary", {type: "button", id: "best-run", onclick: () => {
@@ -150,7 +152,7 @@ const Words = (() => {
         el("p.muted", {hidden: r.count <= shown.length}, `and ${r.count - shown.length} more (the file's solve --json lists all)`));
     }
     function redraw(ng, first) {
-      data = ng.data; file.textContent = ng.toml; drawRows();
+      data = ng.data; file.textContent = ng.toml; drawRows(); hardNote.hidden = !data.hard;
       if (ng.solve) drawRemaining(ng.solve);
       if (!first) { best.stale(); if (review) review.stale(); }
       autoReview(ng);

@@ -217,3 +217,51 @@ def fits(driver: Any, name: str, folder: Path) -> None:
     driver.execute_script("window.scrollTo(0, arguments[0].getBoundingClientRect().top + window.scrollY - 130)",
                           chart)
     driver.save_screenshot(str(folder / name))
+
+
+# -- a plug-in that declares a review gets it on the generic page --------------------------------------------------
+
+def toy_review(puzzle: Any, options: dict[str, Any]) -> Any:
+    """A toy review: one move per fact, its regret and luck exact fractions made from the fact."""
+    from sleuth.results import Report, Status
+
+    moves = [{"move": k + 1, "position": pos + 1, "regret": f"{pos}/3", "luck": f"-{card}/2" if card else "0"}
+             for k, (pos, card) in enumerate(puzzle.facts)]
+    return Report(puzzle.game, Status.OK, {"moves": moves, "regret": str(sum(m for m, _ in puzzle.facts)) + "/3"},
+                  f"{len(moves)} facts reviewed")
+
+
+def test_a_plugin_s_review_on_the_generic_page(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from selenium.webdriver.common.by import By
+
+    from tests.e2e.test_serve_browser import no_page_error, wait
+
+    info = tmp_path / "site" / "reviewed_cards-1.0.dist-info"
+    info.mkdir(parents=True)
+    (info / "entry_points.txt").write_text("[sleuth.games]\nreviewed-cards = tests.e2e.test_serve_review:REVIEWED\n")
+    monkeypatch.syspath_prepend(str(tmp_path / "site"))
+    monkeypatch.setenv("PYTHONPATH", str(tmp_path / "site"))  # the server's process finds the plug-in too
+    text = 'game = "reviewed-cards"\n[[fact]]\nposition = 1\nnot = "A"\n[[fact]]\nposition = 3\nnot = "B"\n'
+    with game_page(tmp_path, {"text": text}) as (driver, path):
+        button = wait(driver, lambda d: d.find_elements(By.ID, "review-run"), "the Review button")[0]
+        driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", button)
+        button.click()
+        wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#review-moves tr[data-move]"), "the review")
+        no_page_error(driver)
+        want = review_json(path)
+        assert want["moves"][1] == {"move": 2, "position": 3, "regret": "2/3", "luck": "-1/2"}
+        assert assert_same_numbers(shown_review(driver), want) == 9
+        bars = driver.find_elements(By.CSS_SELECTOR, "#review-chart rect[data-series]")
+        assert len(bars) == 4
+
+
+def _reviewed() -> Any:
+    from dataclasses import replace
+
+    from tests.toygame.game import BARE
+
+    return replace(BARE, name="reviewed-cards", summary="Three cards, with a toy review",
+                   review="tests.e2e.test_serve_review:toy_review")
+
+
+REVIEWED = _reviewed()

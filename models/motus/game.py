@@ -47,7 +47,8 @@ _EXPERIMENTS = (
 )
 
 
-_HARD = Key("hard", "boolean", "hard mode: every guess keeps the hints so far (what `sleuth review` plays by)",
+_HARD = Key("hard", "boolean", "hard mode: every guess keeps the hints so far (`suggest` picks only such guesses, "
+            "`review` plays by it)",
             default="false")
 
 

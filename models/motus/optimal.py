@@ -85,6 +85,31 @@ def lower_bounds(classes: int, size: int, dmax: int) -> np.ndarray:
     return out
 
 
+def letter_tables(words: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Hard mode's tables of encoded words (a row per word): their letters, and each letter's count."""
+    glet = np.ascontiguousarray(words, dtype=np.int64)
+    gcnt = np.zeros((len(glet), 26), dtype=np.int64)
+    for i in range(glet.shape[1]):
+        np.add.at(gcnt, (np.arange(len(glet)), glet[:, i]), 1)
+    return glet, gcnt
+
+
+def hard_rows(space: WordSpace, moves: list[tuple[str, int]]) -> np.ndarray:
+    """The guess rows hard mode allows after ``moves`` (word, feedback code), in order: every green letter in
+    its place, every revealed letter used at least as often as revealed (the search's own filter,
+    :func:`._optimal_kernel.hard_filter`; a word outside the guess list keeps its hints too)."""
+    k = kernel_module(False)  # plain Python: a few milliseconds per move, no compilation
+    allowed = np.arange(len(space.guesses), dtype=np.int64)
+    glet, gcnt = letter_tables(space.guess_array)
+    for word, code in moves:
+        if word in space.guess_index:
+            allowed = k.hard_filter(allowed, space.guess_index[word], int(code), glet, gcnt)
+        else:  # its letters as one more row
+            xlet, xcnt = letter_tables(np.vstack([glet, space.encode([word])]))
+            allowed = k.hard_filter(allowed, len(glet), int(code), xlet, xcnt)
+    return allowed
+
+
 @dataclass
 class Node:
     """One node of an optimal tree: the guess, then the subtree per feedback (the found feedback has none)."""
@@ -138,11 +163,7 @@ class Optimal:
         if cap is not None and not 1 <= cap < self.k.DMAX:
             raise ValueError(f"cap: 1 to {self.k.DMAX - 1}")
         if isinstance(space, WordSpace):
-            length = space.length
-            self.glet = space.guess_array.astype(np.int64)
-            self.gcnt = np.zeros((n_guess, 26), dtype=np.int64)
-            for i in range(length):
-                np.add.at(self.gcnt, (np.arange(n_guess), self.glet[:, i]), 1)
+            self.glet, self.gcnt = letter_tables(space.guess_array)
         else:
             self.glet = np.zeros((1, 1), dtype=np.int64)
             self.gcnt = np.zeros((1, 26), dtype=np.int64)
@@ -424,5 +445,5 @@ def export(tree: Node, fmt: str = "json") -> str:
     return to_dot(tree) if fmt == "dot" else json.dumps(tree.to_json())
 
 
-__all__ = ["NO_LIMIT", "Node", "Optimal", "SearchTimeout", "distribution", "export", "kernel_module", "lower_bounds",
-           "replay", "to_dot"]
+__all__ = ["NO_LIMIT", "Node", "Optimal", "SearchTimeout", "distribution", "export", "hard_rows", "kernel_module",
+           "letter_tables", "lower_bounds", "replay", "to_dot"]

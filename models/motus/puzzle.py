@@ -29,9 +29,11 @@ from sleuth.results import Answer, ClaimResult, ClaimSpec, Report, Status, Verdi
 from . import strategy as st
 from .emi import GameTree, SearchTimeout, one_search_kernel
 from .model import MotusModel, model_for
-from .space import CodeSpace
+from .space import CodeSpace, WordSpace
 from .state import MotusState, read_item, read_state
 
+HARD_SOLVE = " (hard mode is on: it limits the guesses, not the answers left)"
+HARD_SUGGEST = "Hard mode (hard = true): only guesses that keep every hint so far are considered"
 MINIMAX_NOTE_AT = 200  # possible words from which an exact minimax search is announced up front
 DEFAULT_METHOD = {"motus": "sumgini", "wordle": "sumgini", "mastermind": "max"}
 SHOW_LIMIT = 60
@@ -104,7 +106,8 @@ class SecretPuzzle(Puzzle):
         shown = ", ".join(words[:SHOW_LIMIT]) + (f", ... ({len(words) - SHOW_LIMIT} more: --json lists them all)"
                                                  if len(words) > SHOW_LIMIT else "")
         text = (f"{self.space.label}: {len(words)} possible {noun}{'s' if len(words) != 1 else ''} "
-                f"after {len(self.proposals)} proposal{'s' if len(self.proposals) != 1 else ''}\n{shown}")
+                f"after {len(self.proposals)} proposal{'s' if len(self.proposals) != 1 else ''}"
+                f"{HARD_SOLVE if self.state.hard else ''}\n{shown}")
         if self.state.rows:
             text = (f"{self.space.label}: {len(words)} answer{'s' if len(words) != 1 else ''} consistent with the "
                     f"colours of the grid's {len(self.state.rows)} rows alone (some allowed guess gives each row"
@@ -254,6 +257,8 @@ class SecretPuzzle(Puzzle):
         # a proposal already made is left out, unless it is still possible (it was the secret: it wins again)
         rows = np.array([i for i, w in enumerate(self.space.guesses) if w not in proposed or possible_rows[i]],
                         dtype=np.int64)
+        if self.state.hard:  # hard mode: only guesses that keep every hint so far
+            rows = np.intersect1d(rows, self.hard_rows())
         st.check_matrix(rows.size, poss.size, 2)  # refused past the memory budget before it is built
         codes = self.space.codes(self.space.guess_array[rows], self.space.answer_array[poss])
         minimax = None
@@ -281,6 +286,14 @@ class SecretPuzzle(Puzzle):
                           float(stats.detail("information")[0]),
                           tuple(sorted(self.space.guesses[rows[i]] for i in tied.tolist())))
 
+    def hard_rows(self) -> np.ndarray:
+        """The guess rows hard mode allows after the proposals (every green letter in its place, every revealed
+        letter used at least as often): what ``suggest`` picks from when the file says ``hard = true``."""
+        from .optimal import hard_rows
+
+        assert isinstance(self.space, WordSpace)
+        return hard_rows(self.space, [(p.text, p.code) for p in self.proposals])
+
     def suggest(self, *, method: str | None = None, options: Mapping[str, Any] | None = None) -> Report:
         opts = dict(options or {})
         chosen = st.parse_method(method or DEFAULT_METHOD[self.game])
@@ -297,6 +310,8 @@ class SecretPuzzle(Puzzle):
                           f"{chosen.title}: time limit reached before the game value was proven")
         fields = {"method": chosen.value, "suggestion": pick.word, "possible_word": pick.possible,
                   "count": pick.count, "scores": pick.scores(), "tied": list(pick.tied)}
+        if self.state.hard:
+            fields["hard"] = True
         return Report(self.game, Status.OK, fields, self._advice_text(pick, chosen))
 
     def _advice_text(self, pick: Suggestion, method: st.Method) -> str:
@@ -318,8 +333,9 @@ class SecretPuzzle(Puzzle):
             more = f" and {len(others) - TIE_SHOWN} more (--json lists them all)" if len(others) > TIE_SHOWN else ""
             lines.append(f"Equally good by this method ({len(pick.tied)} tie; the first in alphabetical order is "
                          f"shown): {shown}{more}.")
+        if self.state.hard:
+            lines.append(HARD_SUGGEST + ".")
         return "\n".join(lines)
-
 
     def _top(self, poss: np.ndarray, top: int) -> Report:
         """The ``top`` guesses of least exact expected number of guesses (this one included), or, when the
@@ -328,12 +344,14 @@ class SecretPuzzle(Puzzle):
 
         proposed = {self.space.guess_index[p.text] for p in self.proposals}
         allowed = np.array([g for g in range(len(self.space.guesses)) if g not in proposed], dtype=np.int64)
+        if self.state.hard:  # the exact search in hard mode: the guesses allowed now, and after each feedback
+            allowed = np.intersect1d(allowed, self.hard_rows())
         rows: list[dict[str, Any]] = []
         pairs = poss.size * allowed.size
         exact = pairs <= EXACT_PAIRS
         if exact:
             kernel = "python" if pairs <= PYTHON_PAIRS or importlib.util.find_spec("numba") is None else "numba"
-            search = Optimal(self.space, kernel=kernel, node_limit=EXACT_NODES)
+            search = Optimal(self.space, kernel=kernel, node_limit=EXACT_NODES, hard=self.state.hard)
             try:
                 ranked = search.rank(poss, allowed, top, used=len(self.proposals))
                 rows = [{"guess": self.space.guesses[g], "expected": round(t / poss.size, 6), "total": t}
@@ -352,7 +370,12 @@ class SecretPuzzle(Puzzle):
                               f"information (heuristic, bits)")
         lines = [f"  {r['guess']:<8} " + (f"{r['expected']:.4f} ({r['total']} guesses over {poss.size})" if exact
                                           else f"{r['information']:.4f} bits") for r in rows]
-        return Report(self.game, Status.OK, {"ranking": kind, "count": int(poss.size), "top": rows},
+        if self.state.hard:
+            lines.append(HARD_SUGGEST + (", this one and every one after it" if exact else "") + ".")
+        fields: dict[str, Any] = {"ranking": kind, "count": int(poss.size), "top": rows}
+        if self.state.hard:
+            fields["hard"] = True
+        return Report(self.game, Status.OK, fields,
                       "\n".join([head] + lines))
 
 

@@ -146,6 +146,21 @@ def typed(game: str, options: dict[str, Any], place: str) -> dict[str, Any]:
     return options
 
 
+def review_options(game: str, options: dict[str, Any]) -> None:
+    """A review is asked only of a game that declares one, with ``budget`` (nodes, 1 or more) its one option."""
+    from ..registry import all_games
+
+    if not find_game(game, place="game").review:
+        raise PuzzleError(f"game {game!r} has no review", place="command",
+                          allowed=", ".join(g.name for g in all_games() if g.review) or "none")
+    for key, value in options.items():
+        if key != "budget":
+            raise PuzzleError(f"unknown review option {key[:40]!r}", place="options",
+                              allowed="budget")
+        if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+            raise PuzzleError("expected a number of nodes", place="options.budget", allowed="an integer, 1 or more")
+
+
 def game_name(request: Request) -> str:
     return check_name(request.path_params["name"])
 
@@ -408,7 +423,11 @@ def create_app(store: Store | None = None, *, token: str | None = None, hosts: s
         if data_in.get("method") is not None:
             opts["method"] = data_in["method"]
         text = await run_in_threadpool(store.text, name)
-        typed(check(parse_text(text, name), name).game, opts, "options")  # others: found and reported by the job
+        game = check(parse_text(text, name), name).game
+        if command == "review":
+            review_options(game, opts)
+        else:
+            typed(game, opts, "options")  # others: found and reported by the job
         job = jobs.start(name, text, command, opts, JOB_LIMIT, folder=store.folder)
         if job is None:
             raise BadRequest(429, "too many background computations: cancel one or wait")

@@ -14,11 +14,13 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
+LIMIT_GRACE = 5.0  # seconds past its limit after which a job is ended (the commands stop at it themselves)
 MAX_RUNNING = 3  # background computations at once, over all games (the machine's cores are shared)
 
 
 def run_command(text: str, name: str, command: str, options: dict[str, Any]) -> dict[str, Any]:
-    """``solve`` or ``suggest`` on a puzzle's text, as the CLI runs them; the report as JSON (with ``text``)."""
+    """``solve``, ``suggest`` or ``review`` on a puzzle's text, as the CLI runs them; the report as JSON (with
+    ``text``).  A review takes one option, ``budget`` (``sleuth review --budget``)."""
     from ..notes import NOTES
     from ..loading import loads
 
@@ -27,6 +29,8 @@ def run_command(text: str, name: str, command: str, options: dict[str, Any]) -> 
     opts = dict(options)
     if command == "suggest":
         report = puzzle.suggest(method=opts.pop("method", None), options=opts)
+    elif command == "review":
+        report = puzzle.doc.game.review_report(puzzle, {"budget": opts.get("budget")})
     else:
         report = puzzle.solve(options=opts)
     return {**report.to_json(), "text": report.text}
@@ -85,6 +89,10 @@ class Job:
             self.process.join(5)
         elif not self.process.is_alive():
             self.state, self.error = "failed", "the computation stopped without an answer"
+        elif self.elapsed > self.limit + LIMIT_GRACE:  # a command without a time limit of its own (a review)
+            self.process.terminate()
+            self.process.join(5)
+            self.state, self.error = "failed", f"stopped at the limit of {self.limit:g} s"
 
     def to_json(self) -> dict[str, Any]:
         self.poll()

@@ -29,7 +29,7 @@ def games_json() -> list[dict[str, Any]]:
             "suggest_methods": dict(g.suggest_methods),
             "options": [{"key": o.name, "kind": o.kind, "default": o.default, "meaning": o.meaning,
                          "commands": list(o.commands)} for o in g.all_options()],
-            "page": [], "page_info": None}
+            "page": [], "page_info": None, "review": bool(g.review)}
         problem = g.page_problem() if g.companion.page else None
         if problem is None and g.companion.page:
             try:

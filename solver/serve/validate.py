@@ -198,7 +198,7 @@ SHAPES: dict[str, Shape] = {
     "verify": table({"claims": list_of(string(nonempty=True), low=1, high=MAX_CLAIMS, what="claim texts")},
                     required=("claims",)),
     "suggest": table({"method": METHOD, "options": OPTIONS}),
-    "job": table({"command": string(choices=("solve", "suggest")), "method": METHOD, "options": OPTIONS},
+    "job": table({"command": string(choices=("solve", "suggest", "review")), "method": METHOD, "options": OPTIONS},
                  required=("command",)),
     "file": table({"name": string(nonempty=True), "text": string()}, required=("name", "text")),
 }

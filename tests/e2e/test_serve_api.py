@@ -68,7 +68,7 @@ def test_pages_and_assets_come_from_the_server(client, store):
     raw = client.get("/api/info")
     assert str(store.folder) not in raw.text and str(store.folder.parent) not in raw.text  # no server path
     info = raw.json()
-    assets = ["/static/app.js", "/static/app.css", "/static/share.js",
+    assets = ["/static/app.js", "/static/app.css", "/static/share.js", "/static/review.js",
               *{url for g in info["games"] for url in g["page"]}]
     assert {"/pages/clue/static/clue.js", "/pages/mascarade/static/mascarade.js"} <= set(assets)
     for asset in assets:

@@ -444,6 +444,11 @@ const Clue = (() => {
       showCards.forEach((c, k) => c.options(cardChoices(CATS[k])));
     };
 
+    /* the review of my moves so far (sleuth review), on demand */
+    const review = Sleuth.reviewPanel ? Sleuth.reviewPanel("Review of my moves",
+      "How informative each of my suggestions was against the best one then (bits about the envelope), and how much " +
+      "each card I showed revealed against the least revealing choice: the same numbers as sleuth review --json on " +
+      "the saved file (regret: bits short of the best, or revealed beyond the least).") : null;
     const claims = App.claimBox(info.games.find((x) => x.name === "clue").claims);
     const file = el("pre", {id: "toml"});
     const sheetCard = el("section.card", {id: "sheet-card"}, banner, el("h2", {}, "Sheet"), learnedLine, summary, sheetBox,
@@ -453,7 +458,7 @@ const Clue = (() => {
       el("div", {}, sheetCard),
       el("div", {}, el("section.card", {}, suggestionForm),
         el("section.card", {}, el("h2", {}, "Log, in play order"), log), el("section.card", {}, accusationForm),
-        notesCard, others.box, advice.box, showCard.box, claims,
+        notesCard, others.box, advice.box, showCard.box, review ? review.box : null, claims,
         el("section.card", {}, el("details", {}, el("summary", {}, "The puzzle file"), file)))));
 
     function drawSheet(r, changed) {
@@ -554,7 +559,7 @@ const Clue = (() => {
         learnedLine.hidden = !diff;
       }
       if (!first) {
-        others.stale(); advice.stale(); if (autoOthers.checked) runOthers();
+        others.stale(); advice.stale(); if (review) review.stale(); if (autoOthers.checked) runOthers();
         if (editing === null) resetSuggestion();
         if (editingAccusation === null) resetAccusation();
         drawShowForm();

@@ -102,8 +102,10 @@ const Words = (() => {
       Object.entries(spec.suggest_methods).map(([k, v]) => el("option", {value: k, title: v}, `${k}: ${v}`)));
     const top = el("input", {type: "text", id: "top", inputmode: "numeric", placeholder: "none"});
     const hard = el("input", {type: "checkbox", id: "hard"});
+    const hardNote = el("p.muted", {id: "hard-note", hidden: !data.hard},
+      "This game is in hard mode (hard = true in its file): every suggestion keeps every hint so far.");
     const best = App.jobPanel("Best next guesses",
-      el("div", {}, el("label", {for: "method"}, "Method"), method,
+      el("div", {}, hardNote, el("label", {for: "method"}, "Method"), method,
         mastermind ? null : el("label", {}, hard, " hard mode (only words still possible: method possible-gmax)"),
         el("label", {for: "top"}, "Also rank the N best by exact expected number of guesses (slow on big lists)"), top,
         el("button.secondary", {type: "button", id: "best-run", onclick: () => {
@@ -111,6 +113,24 @@ const Words = (() => {
           best.run({command: "suggest", method: hard.checked ? "possible-gmax" : method.value || null, options}); }}, "Suggest")),
       (r) => el("pre", {id: "best"}, r.text || JSON.stringify(r)));
     const file = el("pre", {id: "toml"});
+    /* the review of the game (sleuth review): by its button, and by itself once the game is over */
+    const review = Sleuth.reviewPanel ? Sleuth.reviewPanel() : null;
+    let reviewed = null;
+    function over(d) {
+      const gs = d.guess || [];
+      const last = gs[gs.length - 1];
+      if (!last) return false;
+      const tries = d.tries || {wordle: 6, mastermind: 10, motus: Number(d.length) === 5 ? 5 : 6}[g.game];
+      const f = last.feedback;
+      const solved = mastermind ? !!f && typeof f === "object" && f.black === Number(d.pegs || 4)
+        : typeof f === "string" && /^G+$/i.test(f) || !!last.secret && String(last.secret).toUpperCase() === String(last[key]).toUpperCase();
+      return solved || gs.length >= tries;
+    }
+    function autoReview(ng) {
+      if (!review || !over(ng.data) || reviewed === ng.toml) return;
+      reviewed = ng.toml;
+      review.run();
+    }
     main.append(el("h1", {}, data.title || g.name), el("div.grid2", {},
       el("div", {}, el("section.card", {}, el("h2", {}, "Guesses"), rows,
         el("form", {onsubmit: add, id: "guess-form"}, el("label", {for: "guess-word"}, mastermind ? "Code (digits 1..colours)" : "Guess (type it, then tap each tile to set its colour)"), input, pendingRow,
@@ -119,7 +139,7 @@ const Words = (() => {
           el("p", {}, el("button.primary", {type: "submit", id: "guess-add"}, "Add guess"))),
         mastermind ? null : el("form", {onsubmit: paste}, el("label", {for: "emoji"}, "Or paste Wordle's emoji grid (applies to the guesses above, in order)"), grid,
           el("button.secondary", {type: "submit"}, "Apply grid"))),
-        el("section.card", {}, el("h2", {}, "Remaining answers"), remaining)),
+        el("section.card", {}, el("h2", {}, "Remaining answers"), remaining), review ? review.box : null),
       el("div", {}, best.box, App.claimBox(spec.claims), el("section.card", {}, el("details", {}, el("summary", {}, "The puzzle file"), file)))));
 
     function drawRows() {
@@ -152,9 +172,10 @@ const Words = (() => {
         el("p.muted", {hidden: r.count <= shown.length}, `and ${App.num(r.count - shown.length)} more (the file's solve --json lists all)`));
     }
     function redraw(ng, first) {
-      data = ng.data; file.textContent = ng.toml; drawRows();
+      data = ng.data; file.textContent = ng.toml; drawRows(); hardNote.hidden = !data.hard;
       if (ng.solve) drawRemaining(ng.solve);
-      if (!first) best.stale();
+      if (!first) { best.stale(); if (review) review.stale(); }
+      autoReview(ng);
     }
     redraw(g, true);
     guarded(() => api("POST", `/api/games/${g.name}/solve`, {options: {}})).then((r) => { if (r) drawRemaining(r.solve); });

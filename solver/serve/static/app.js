@@ -281,7 +281,8 @@ const App = (() => {
         spec.page_problem ? el("p.muted", {id: "page-problem"}, `note: the generic page, since ${spec.page_problem}`) : "",
         el("div.grid2", {},
         el("div", {}, el("section.card", {}, el("h2", {}, "Solve"), answer)),
-        el("div", {}, claimBox(spec.claims), el("section.card", {}, el("details", {}, el("summary", {}, "The puzzle file"),
+        el("div", {}, claimBox(spec.claims), spec.review && App.reviewPanel ? App.reviewPanel().box : null,
+          el("section.card", {}, el("details", {}, el("summary", {}, "The puzzle file"),
           el("pre", {id: "toml"}, g.toml))))));
       const draw = async () => {
         answer.textContent = "Solving…";

@@ -36,8 +36,10 @@ from sleuth.allocator import small_pages
 from sleuth.errors import InternalError
 from sleuth import knowledge as kn
 
-from .counting import (Counts, Problem, Reorder, _Counter, _segment_or, segment_sum, _unique_pairs,
-                       kernel_available, resolution_fits, split_kernel)
+from .arrays import segment_or, segment_sum, unique_pairs
+from .compiled import kernel_available, split_kernel
+from .problem import Counts, Problem
+from .split import Reorder, SplitCounter, resolution_fits
 from .state import CATEGORIES, Deck, ClueState, Obs, ObsKind, Suggestion
 
 PARTS = ("envelope", *CATEGORIES)
@@ -92,7 +94,7 @@ def views(game: ClueState, player: int) -> tuple[dict[View, ViewInfo], int]:
     as how many cards they take of each such class (one representative hand, weighted by the number of
     hands it stands for).  One counting pass over the viewer's deals, kept apart by the player's hand and
     by which suggested cards each shower holds at the showings to the player the viewer did not see
-    (:meth:`.counting._Counter.split`), gives every weight at once."""
+    (:meth:`.split.SplitCounter.split`), gives every weight at once."""
     space = _view_space(game, player)
     if space is None:
         return {}, 0
@@ -124,7 +126,7 @@ def _view_space(game: ClueState, player: int) -> tuple[Problem, list[Showing], C
 
 class _Split:
     """A problem's deals split by the player's hand and by the suggested cards each shower holds at the
-    unseen showings to the player, in one counting pass (:meth:`.counting._Counter.split`).
+    unseen showings to the player, in one counting pass (:meth:`.split.SplitCounter.split`).
 
     Rows: (hand, held, deals, envelope).  The hand is an integer, how many cards it takes of each class
     (:meth:`hand` gives the representative hand: the first cards of each class); held is a bit per (card,
@@ -138,7 +140,7 @@ class _Split:
                  kernel_from: int | None = None, weigh: bool = False, unweighed: bool = False,
                  resolve: bool = True) -> None:
         """``compiled``: where the pass runs compiled (:attr:`form` not None; from ``kernel_from`` entries in a
-        layer, default :data:`.counting.KERNEL_FROM`), keep its last layer by record (:attr:`comp` and
+        layer, default :data:`.compiled.KERNEL_FROM`), keep its last layer by record (:attr:`comp` and
         :attr:`held_bits` per record of :attr:`form`) and make no rows; the compiled part resolves the unseen
         showings into the card shown (a record is then one view, :attr:`code`; not with ``resolve`` off), its
         deals weighed by the view's share with ``weigh`` (and kept unweighed too with ``unweighed``)."""
@@ -148,18 +150,18 @@ class _Split:
         self.watched = sorted({(c, s.shower) for s in unseen for c in s.cards})
         self.bit = {pair: 1 << i for i, pair in enumerate(self.watched)}
         single = {c for c, _ in self.watched}
-        def counter_in(reverse: bool) -> _Counter:
-            return _Counter(prob, envelopes, refine=lambda c: ("single", c) if c in single else class_of.get(c),
+        def counter_in(reverse: bool) -> SplitCounter:
+            return SplitCounter(prob, envelopes, refine=lambda c: ("single", c) if c in single else class_of.get(c),
                             reverse=reverse)
 
-        # compiled passes that resolve the showings (:meth:`.counting._Counter.split`; while the record and the
+        # compiled passes that resolve the showings (:meth:`.split.SplitCounter.split`; while the record and the
         # counts fit in int64): the named cards in the counting order, which closes the showings' sets early; a
-        # pass large enough to turn compiled asks an estimate (:meth:`.counting._Counter.split_cost`) and starts
+        # pass large enough to turn compiled asks an estimate (:meth:`.split.SplitCounter.split_cost`) and starts
         # again in the reverse order where that is clearly cheaper (each order is far better than the other on
         # some slow states).  Passes that do not resolve: the reverse order (fewer entries on most slow states
         # without resolving), unless the estimate finds the counting order far cheaper; where numba is missing
         # (every pass in numpy) the same (sleuth solve example:clue/master-detective --others: 8.5 -> 1.7 s).
-        # (The kernel is loaded by the first pass of the process that needs it: :data:`.counting.COLD_KERNEL_WORK`.)
+        # (The kernel is loaded by the first pass of the process that needs it: :data:`.compiled.COLD_KERNEL_WORK`.)
         self.resolving = compiled and resolve and _resolvable(prob, player, len(self.watched), len(unseen))
         counter = self.counter = counter_in(not self.resolving)
         if not self.resolving and (compiled or not kernel_available()) and \
@@ -168,7 +170,7 @@ class _Split:
             if [g.cards for g in other.groups] != [g.cards for g in counter.groups] and \
                     other.split_cost(player, self.watched) < 0.6 * counter.split_cost(player, self.watched):
                 counter = self.counter = other
-        reverse: list[_Counter] = []
+        reverse: list[SplitCounter] = []
 
         def reorder() -> bool:
             """A large resolving pass: start again in the reverse order where the estimate finds it clearly
@@ -185,7 +187,7 @@ class _Split:
             self.shift.append(width)
             width += len(cards).bit_length()
         compiled = compiled and width <= 62 and len(self.watched) <= 62 and 3 ** len(unseen) <= MAX_CODES
-        run = functools.partial(_Counter.split, player=player, watched=self.watched, counts=counts,
+        run = functools.partial(SplitCounter.split, player=player, watched=self.watched, counts=counts,
                                 by_envelope=envelopes, ors=masks and not envelopes, rows=not compiled,
                                 kernel_from=kernel_from, weigh=weigh and counts, unweighed=unweighed,
                                 showings=[[(c, s.shower) for c in s.cards] for s in unseen] if self.resolving else ())
@@ -329,7 +331,7 @@ ESTIMATE_FROM = 10_000_000   # the records bound from which a pass that does not
 
 
 def _resolvable(prob: Problem, player: int, watched: int, unseen: int) -> bool:
-    """Whether a compiled split pass may resolve its showings (:func:`.counting.resolution_fits`, the record's
+    """Whether a compiled split pass may resolve its showings (:func:`.split.resolution_fits`, the record's
     width bounded by a bit per card the player may hold and per watched pair); the pass checks again with its
     record's actual width."""
     width = sum(1 for m in prob.allowed if m >> player & 1) + watched
@@ -420,7 +422,7 @@ def others_knowledge(game: ClueState, players: Sequence[int] | None = None) -> d
 MAX_CODES = 1 << 20   # views per hand (3 ** unseen showings) past which the compiled judgement is not used
 
 
-def _code_groups(counter: _Counter, category: int) -> np.ndarray:
+def _code_groups(counter: SplitCounter, category: int) -> np.ndarray:
     """Per envelope slot code of ``category``, the index of the counter's group it stands for."""
     group = np.zeros(1 << counter.env_bits, dtype=np.int64)
     for (cat, code), gi in counter.code_group.items():
@@ -509,11 +511,11 @@ def _joined_views(weights: _Split, own: _Split) -> tuple[np.ndarray, np.ndarray,
     w = np.array(weights.nums, dtype=object if total >= 1 << 62 else np.int64)[rows] * share
     n_views = rows.size
     if own is weights:   # one pass for both (an outside observer): no join
-        comp, _, index = _unique_pairs(weights.comp[rows], code)
+        comp, _, index = unique_pairs(weights.comp[rows], code)
         index = np.concatenate([index, index])
     else:
         own_rows, own_code, _ = own.pairs
-        comp, _, index = _unique_pairs(np.concatenate([weights.comp[rows], own.comp[own_rows]]),
+        comp, _, index = unique_pairs(np.concatenate([weights.comp[rows], own.comp[own_rows]]),
                                        np.concatenate([code, own_code]))
     seen = np.zeros(comp.size, dtype=bool)
     seen[index[n_views:]] = True
@@ -541,7 +543,7 @@ def _knowledge_sums(weights: _Split, own: _Split) -> dict[str, Fraction]:
     weights, own = _as_rows(weights, own)
     comp, own_view, weight = _joined_views(weights, own)
     env_dtype: type = np.int64 if len(own.counter.groups) <= 62 else object
-    env = _segment_or(own_view, np.array(own.env, dtype=env_dtype)[own.pairs[0]], comp.size, env_dtype)
+    env = segment_or(own_view, np.array(own.env, dtype=env_dtype)[own.pairs[0]], comp.size, env_dtype)
     sizes = [np.zeros(comp.size, dtype=np.int64) for _ in CATEGORIES]
     for gi, g in enumerate(own.counter.groups):
         sizes[g.category] += ((env >> gi) & 1).astype(np.int64) * np.asarray(own.remaining(gi, comp), dtype=np.int64)
@@ -732,7 +734,7 @@ def _belief_cells(weights: _Split, own: _Split) -> tuple[np.ndarray, ...]:
     widths = [int(x.max(initial=0)).bit_length() if x.dtype != object else 63 for x in (hand, code, env)]
     if own is not weights or sum(widths) > 63:
         comp, own_view, weight = _joined_views(weights, own)
-        view, triple, cell = _unique_pairs(own_view, env)
+        view, triple, cell = unique_pairs(own_view, env)
         return comp, weight, view, triple, segment_sum(cell, nums, view.size, deal_dtype)
     key = (((hand << widths[1]) | code) << widths[2]) | env
     order = np.argsort(key, kind="quicksort")

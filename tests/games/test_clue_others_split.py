@@ -13,7 +13,8 @@ import pytest
 
 from sleuth import knowledge as kn
 from sleuth.models.clue import others
-from sleuth.models.clue.counting import Problem, _Counter, count_deals
+from sleuth.models.clue.counting import Problem, count_deals
+from sleuth.models.clue.split import SplitCounter
 from sleuth.models.clue.others import (_view_space, envelope_beliefs, knows, listed_worlds,
                                        player_problem, view_problem, views)
 from sleuth.models.clue.simulate import simulate
@@ -116,7 +117,7 @@ def test_split_totals_match_the_count_and_python_integers_agree() -> None:
         total = count_deals(problem).total
         for p in range(problem.n):
             watched = sorted({(c, q) for q, s in problem.some for c in s})
-            narrow, wide = _Counter(problem, True), _Counter(problem, True, wide=True)
+            narrow, wide = SplitCounter(problem, True), SplitCounter(problem, True, wide=True)
             got = narrow.split(p, watched, by_envelope=True)
             assert sum(got[1]) == total
             other = wide.split(p, watched, by_envelope=True)

@@ -23,10 +23,11 @@ from hypothesis import strategies as st
 
 from sleuth.executor import task_seed
 from sleuth.jit import load_kernel
-from sleuth.models.clue import compiled, others, split
+from sleuth.models.clue import compiled, split, viewsplit
 from sleuth.models.clue._split_kernel import split_layer as split_layer_source
 from sleuth.models.clue.split import SplitCounter
-from sleuth.models.clue.others import brute_force_others, envelope_beliefs, others_knowledge, showings_to
+from sleuth.models.clue.brute_force import brute_force_others
+from sleuth.models.clue.others import envelope_beliefs, others_knowledge, showings_to
 from sleuth.models.clue.simulate import simulate
 from sleuth.models.clue.state import ClueState
 from sleuth.loading import load_puzzle
@@ -105,7 +106,7 @@ def check_against_brute_force(game: ClueState, resolving: bool = True, reordered
     players = [p for p in range(len(game.players)) if p != game.viewer]
     with engine("compiled") as runs, pytest.MonkeyPatch.context() as mp:
         if not resolving:
-            mp.setattr(others, "_resolvable", lambda *args: False)
+            mp.setattr(viewsplit, "resolvable", lambda *args: False)
         if reordered:   # asked for the counting order first, then for the reverse
             costs = itertools.cycle([1.0, 0.0])
             mp.setattr(SplitCounter, "split_cost", lambda *args: next(costs))

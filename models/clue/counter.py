@@ -42,8 +42,10 @@ class _Group:
     code: int = 1   # what the envelope slot records when this group fills it (1 = untracked)
 
 
-
 class DealCounter:
+    """The deals of a propagated :class:`.problem.Problem` counted layer by layer (:meth:`run`), and drawn
+    uniformly from them (:meth:`sample`)."""
+
     def __init__(self, prob: Problem, track_all: bool, *, wide: bool = False,
                  refine: Callable[[int], Hashable] | None = None, reverse: bool = False) -> None:
         """``wide``: Python integers for keys and counts even where int64 would do (tests use it).

@@ -29,7 +29,7 @@ class SplitForm:
     """The last layer of a compiled split pass by record (:mod:`._split_kernel`): record ``r`` has the value
     ``rec_val[r]`` and the entries ``rec_start[r]:rec_start[r + 1]``, each a final state (an index in
     ``states``), its deals and the OR of its envelope groups.  A pass that resolved its showings
-    (:meth:`DealCounter.split` ``showings``): ``digit_shift`` gives per showing the bit of its 2-bit field, the
+    (:meth:`SplitCounter.split` ``showings``): ``digit_shift`` gives per showing the bit of its 2-bit field, the
     position in the showing of the card shown (the watched pairs' bits are then all 0); with ``weighted`` the
     deals are weighed (times 6 / |cards the shower holds| per showing) and ``num2`` (when not empty) has
     them unweighed."""
@@ -62,18 +62,17 @@ def resolution_fits(problem: Problem, width: int, showings: int) -> bool:
 
 
 class Reorder(Exception):
-    """A split pass stopped to be run in another card order (:meth:`DealCounter.split` ``reorder``)."""
+    """A split pass stopped to be run in another card order (:meth:`SplitCounter.split` ``reorder``)."""
 
 
 @dataclass
 class _Resolve:
-    """What :meth:`DealCounter.split` resolves: per showing its three (card, shower) pairs; whether the deals are
+    """What :meth:`SplitCounter.split` resolves: per showing its three (card, shower) pairs; whether the deals are
     weighed, and kept unweighed too."""
 
     showings: Sequence[Sequence[tuple[int, int]]]
     weigh: bool
     unweighed: bool
-
 
 
 class SplitCounter(DealCounter):
@@ -91,7 +90,7 @@ class SplitCounter(DealCounter):
         them (0 when ``ors`` is off); returned as the records (a sorted array), the counts and the masks.
         ``by_envelope``: the record also holds the envelope slots (:meth:`codes`; meaningful when every group
         has a code, ``track_all``) from bit ``record_width`` on.  ``record_layout`` gives each field's bit:
-        per group index its count's shift, per watched pair its bit.  From :data:`KERNEL_FROM` (or
+        per group index its count's shift, per watched pair its bit.  From :data:`.compiled.KERNEL_FROM` (or
         ``kernel_from``) entries in a layer, with numba, the rest of the pass runs compiled and :attr:`form`
         keeps its last layer by record (else :attr:`form` is None); with ``rows`` off the rows are then not
         made (empty arrays returned).  With ``rows`` off, the compiled part also *resolves* ``showings`` (per
@@ -198,7 +197,8 @@ class SplitCounter(DealCounter):
     def split_cost(self, player: int | None, watched: Sequence[tuple[int, int]]) -> float:
         """An estimate of the (state, record) entries :meth:`split` keeps: per step, the states of the plain
         count times 1.3 per group so far that the record follows (the player may take it, or it is watched).
-        Only to compare card orders (:class:`DealCounter` ``reverse``); a forward pass over the states alone."""
+        Only to compare card orders (:class:`.counter.DealCounter` ``reverse``); a forward pass over the states
+        alone."""
         keys: np.ndarray = np.array([self.initial()], dtype=self.key_dtype)
         followed = {c for c, _ in watched}
         pbit = 0 if player is None else 1 << player
@@ -406,7 +406,7 @@ Merged = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]   # values, group
 
 
 def _identity(rec_val: np.ndarray) -> Merged:
-    """Every record on its own (:meth:`DealCounter._split_compiled`'s merged records; the lists left empty)."""
+    """Every record on its own (:meth:`SplitCounter._split_compiled`'s merged records; the lists left empty)."""
     empty = np.zeros(0, dtype=np.int64)
     return rec_val, empty, empty, empty
 

@@ -1,6 +1,6 @@
 """The inner loops of Clue's counting passes kept apart by a player's view, compiled with numba
-(:mod:`sleuth.jit`; :func:`.counting.split_kernel` loads them): without numba the numpy code of
-:meth:`.counting._Counter.split` and :mod:`.others` runs instead, and tests check that both agree.
+(:mod:`sleuth.jit`; :func:`.compiled.split_kernel` loads them): without numba the numpy code of
+:meth:`.split.SplitCounter.split` and :mod:`.others` runs instead, and tests check that both agree.
 
 A layer of the split pass is stored by *record*: records never merge (a move adds to a record a field or a
 bit no earlier move touched), so the layer is a list of records, each with its own few (state, deals,

@@ -1,7 +1,8 @@
 """Clue's compiled kernels warmed up for ``sleuth cache compile`` (the declaration's ``kernels``).
 
-Its own module because it reaches both the counting passes (:mod:`.counting`) and the advice (:mod:`.suggest`,
-which builds on them): the lower module never calls the upper one.
+The loaders are :mod:`.compiled`'s; the warm-up runs a bundled example through the counting passes and the
+advice (:mod:`.suggest`, which builds on them), so it is a module of its own: the lower modules never call the
+upper one.
 """
 
 from __future__ import annotations
@@ -9,8 +10,7 @@ from __future__ import annotations
 from sleuth.loading import loads
 from sleuth.resources import find_example
 
-from .counting import split_kernel
-from .suggest import advice_kernel
+from .compiled import advice_kernel, split_kernel
 
 
 def compile_kernels() -> None:

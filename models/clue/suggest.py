@@ -13,17 +13,13 @@ certainty of an accusation are exact.
 from __future__ import annotations
 
 import math
-import os
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
-from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from sleuth.allocator import small_pages
 from sleuth.errors import InternalError, PuzzleError
-from sleuth.jit import load_kernel
 from sleuth.results import Report, Status, decimal
 from sleuth.schema import Names
 
@@ -31,8 +27,11 @@ import numpy as np
 
 from sleuth.limits import PastBudget, check_size, max_items
 
-from .counting import (ENTRY_BYTES, OBJECT_FACTOR, LayerTooLarge, Problem, _Counter, segment_sum, _unique,
-                       deal_bound, sample_deals)
+from .arrays import segment_sum, unique
+from .compiled import advice_kernel as advice_kernel  # also named here, where it was before (the companion warms it up)
+from .counter import ENTRY_BYTES, OBJECT_FACTOR, DealCounter, LayerTooLarge
+from .counting import sample_deals
+from .problem import Problem, deal_bound
 from .sheet import counted_sheet
 
 if TYPE_CHECKING:
@@ -140,26 +139,26 @@ class _Plain:
 
     def __init__(self, prob: Problem, options: Mapping[str, Any] | None = None) -> None:
         rep = _representatives(prob)
-        counter = self.counter = _Counter(prob, True, refine=lambda c: ("single", c) if rep[c] == c else None)
+        counter = self.counter = DealCounter(prob, True, refine=lambda c: ("single", c) if rep[c] == c else None)
         self.step_of: dict[int, int] = {}
         keys: np.ndarray = np.array([counter.initial()], dtype=counter.key_dtype)
         self.layers, self.steps = [keys], []
         forward: list[np.ndarray] = [np.ones(1, dtype=counter.dtype)]
         most = max_items(options, ENTRY_BYTES)
         kept = 1
-        for i, moves in enumerate(counter._group_steps()):
+        for i, moves in enumerate(counter.group_steps()):
             if len(counter.groups[moves[0][0]].cards) == 1:
                 self.step_of[counter.groups[moves[0][0]].cards[0]] = i
             kept += keys.size * (len(moves) + 1)
             if kept > most:
                 check_size(f"Clue states and transitions (advice, step {i + 1} of {len(counter.groups)})", kept,
                            options, ENTRY_BYTES, error=LayerTooLarge)
-            parts = [counter._step(mv, keys)[:3] for mv in moves]
+            parts = [counter.step(mv, keys)[:3] for mv in moves]
             src = np.concatenate([p[0] for p in parts])
             place = np.concatenate([np.full(p[0].size, mv[1], dtype=np.int64)
                                     for p, mv in zip(parts, moves, strict=True)])
             ways = np.concatenate([p[2] for p in parts])
-            keys, dst = _unique(np.concatenate([p[1] for p in parts]))
+            keys, dst = unique(np.concatenate([p[1] for p in parts]))
             forward.append(segment_sum(dst, forward[-1][src] * ways, keys.size, counter.dtype))
             self.steps.append((src, dst, ways, place))
             self.layers.append(keys)
@@ -189,7 +188,7 @@ def exact_information(problem: Problem, by: int, suggestions: Sequence[tuple[int
     (envelope, answer) per suggestion.  {} when no deal is consistent.  Raises :class:`PastBudget` when the
     work (:func:`exact_work`, read off the shared pass before the second one starts) is past ``budget`` (past
     ``compiled_budget`` instead when given and the compiled inner loop is available), and
-    :class:`.counting.LayerTooLarge` past the memory budget."""
+    :class:`.counter.LayerTooLarge` past the memory budget."""
     reduced = problem.propagate()
     if reduced is None:
         return {}
@@ -293,18 +292,6 @@ def _class_scores(plain: _Plain, by: int, classes: list[tuple[int, int, int]],
     class_of = {int(p): k for k, p in enumerate(placed.tolist())}
     cls = np.array([class_of[p] for p in col_set.tolist()], dtype=np.int64)
     return _scores(classes, n, cls, col_ans, per_env, int(plain.forward[-1][plain.live[-1]].sum()))
-
-
-@lru_cache(maxsize=1)
-def advice_kernel() -> ModuleType | None:
-    """The compiled inner loop (:mod:`._advice_kernel`, cached on disk by :func:`sleuth.jit.load_kernel`), or
-    None without numba (or with ``SLEUTH_CLUE_KERNEL=numpy``, which tests use to compare both)."""
-    if os.environ.get("SLEUTH_CLUE_KERNEL", "") == "numpy":
-        return None
-    try:
-        return load_kernel(__name__.rsplit(".", 1)[0] + "._advice_kernel", ("move", "move_columns"), True)
-    except ImportError:
-        return None
 
 
 class _Buffers:

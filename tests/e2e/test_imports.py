@@ -24,14 +24,6 @@ pytest.importorskip("importlinter", reason="import-linter is not installed (the 
 LINT_IMPORTS = [sys.executable, "-c", "import sys; from importlinter.cli import lint_imports_command; "
                 "sys.exit(lint_imports_command())"]
 
-# `from module import _name` across modules, by file: the Clue counting model's private API, to be split into
-# public parts next (issue 47: Clue's core in readable parts). This list must shrink, never grow.
-KNOWN_PRIVATE_IMPORTS = {
-    ("models/clue/others.py", "_Counter"), ("models/clue/others.py", "_segment_or"),
-    ("models/clue/others.py", "_unique_pairs"),
-    ("models/clue/suggest.py", "_Counter"), ("models/clue/suggest.py", "_unique"),
-}
-
 
 def _tree(folder: Path) -> Path:
     """The package laid out as `sleuth` under ``folder`` (what .ci/lint-imports and .ci/mypy read)."""
@@ -109,7 +101,5 @@ def _private_imports() -> set[tuple[str, str]]:
 
 
 def test_no_private_name_is_imported_across_modules() -> None:
-    """`from module import _name` only for the known exceptions (which must go, not grow)."""
-    found = _private_imports()
-    assert found - KNOWN_PRIVATE_IMPORTS == set(), "a private name imported from another module: give it a public name"
-    assert KNOWN_PRIVATE_IMPORTS - found == set(), "fixed: remove it from KNOWN_PRIVATE_IMPORTS"
+    """No `from module import _name` in the product (a private name used elsewhere gets a public name)."""
+    assert _private_imports() == set(), "a private name imported from another module: give it a public name"

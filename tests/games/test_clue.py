@@ -14,7 +14,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sleuth.models.clue.counting import Counts, Problem, _Counter, brute_force_counts, count_deals, sample_deals
+from sleuth.models.clue.counter import DealCounter
+from sleuth.models.clue.counting import Counts, Problem, brute_force_counts, count_deals, sample_deals
 from sleuth.models.clue.state import Deck
 from sleuth.models.clue.model import build_model
 from sleuth.models.clue.rules import apply_rules
@@ -70,14 +71,14 @@ def many_sets(draw: st.DrawFn) -> Problem:
 @given(many_sets())
 def test_shared_set_slots_and_whole_steps_count_as_brute_force(problem: Problem) -> None:
     """Sets open at different times share one bit of the state; a one-card group's places make one layer
-    (:meth:`_Counter.run`) or one layer each (``per_move``, the draws' order): both count every deal."""
+    (:meth:`DealCounter.run`) or one layer each (``per_move``, the draws' order): both count every deal."""
     slow = brute_force_counts(problem)
     assert count_deals(problem, triples=True) == Counts(slow.total, slow.cells, nonzero(slow.triples))
     reduced = problem.propagate()
     if reduced is not None:
-        counter = _Counter(reduced, True)
+        counter = DealCounter(reduced, True)
         assert counter.n_slots <= len(reduced.some)
-        assert counter.run() == _Counter(reduced, True).run(per_move=True)
+        assert counter.run() == DealCounter(reduced, True).run(per_move=True)
 
 
 def test_sets_share_slots_in_some_problems() -> None:
@@ -90,7 +91,7 @@ def test_sets_share_slots_in_some_problems() -> None:
                           [(rng.randrange(problem.n), frozenset(rng.sample(range(len(problem.card_category)), 2)))
                            for _ in range(6)], problem.excluded).propagate()
         if problem is not None and problem.some:
-            counter = _Counter(problem, False)
+            counter = DealCounter(problem, False)
             shared += counter.n_slots < len(problem.some)
             assert count_deals(problem).total == brute_force_counts(problem).total
     assert shared > 10
@@ -103,7 +104,7 @@ def test_python_integer_layers_count_the_same() -> None:
         problem = random_problem(rng).propagate()
         if problem is None:
             continue
-        narrow, wide = _Counter(problem, True), _Counter(problem, True, wide=True)
+        narrow, wide = DealCounter(problem, True), DealCounter(problem, True, wide=True)
         assert narrow.dtype is np.int64 and wide.dtype is object
         assert narrow.run() == wide.run()
 
@@ -113,7 +114,7 @@ def test_big_deck_counts_are_python_integers() -> None:
     deck = Deck.named("master-detective")
     sim = simulate(6, random.Random(2), deck=deck)
     problem = Problem.from_observations(game := sim.view(None, 0), game.observations())
-    assert _Counter(problem, False).dtype is object
+    assert DealCounter(problem, False).dtype is object
     counts = count_deals(problem)
     sizes = game.hand_sizes
     deals = len(deck.suspects) * len(deck.weapons) * len(deck.rooms) * factorial(sum(sizes))
@@ -425,12 +426,12 @@ def test_sheet_falls_back_to_the_backbone_past_the_state_budget(monkeypatch) -> 
 def test_counting_layers_of_any_size_merge_and_sum_exactly(dtype, size):
     """The counting's merge of equal states and its per-state sums, on layers of every size (one state and none
     take shortcuts), against plain Python; object layers hold numbers past 64 bits."""
-    from sleuth.models.clue.counting import segment_sum, _unique
+    from sleuth.models.clue.arrays import segment_sum, unique
 
     rng = random.Random(size)
     big = 1 << 70 if dtype is object else 1 << 40
     values = [rng.choice([3, 7, big]) for _ in range(size)]
-    distinct, index = _unique(np.array(values, dtype=dtype))
+    distinct, index = unique(np.array(values, dtype=dtype))
     assert distinct.tolist() == sorted(set(values)) and distinct.dtype == np.dtype(dtype)
     assert [distinct[i] for i in index.tolist()] == values
     weights = [rng.choice([1, big, 5]) for _ in range(size)]

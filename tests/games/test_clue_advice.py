@@ -16,7 +16,7 @@ import pytest
 
 from sleuth.models.clue import suggest
 from sleuth.models.clue.counting import Problem, sample_deals
-from sleuth.models.clue.others import all_deals, satisfies
+from sleuth.models.clue.brute_force import all_deals, satisfies
 from sleuth.models.clue.simulate import simulate
 from sleuth.models.clue.state import ClueState
 from tests.conftest import PUZZLES

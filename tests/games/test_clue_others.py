@@ -10,7 +10,9 @@ from fractions import Fraction
 import pytest
 
 from sleuth.models.clue.state import Accusation, ClueState, Suggestion
-from sleuth.models.clue.others import PARTS, brute_force_others, others_knowledge, show_advice, views
+from sleuth.models.clue.brute_force import brute_force_others
+from sleuth.models.clue.others import PARTS, others_knowledge, show_advice, views
+from sleuth.models.clue.viewsplit import ViewSplit
 from sleuth.models.clue.simulate import simulate
 from sleuth.loading import load_puzzle
 from sleuth.results import decimal
@@ -138,20 +140,20 @@ def test_without_numba_the_passes_take_the_compiled_passes_card_order(monkeypatc
     master-detective puzzle's --others took 8.5 s in the counting order, 1.7 s so.  (The answers do not depend on
     the order: the brute-force test above runs small numpy passes in both, a player's view in the reverse order
     and an outside observer's, resolving, in the counting order.)"""
-    from sleuth.models.clue import others
+    from sleuth.models.clue import viewsplit
 
     monkeypatch.setenv("SLEUTH_CLUE_KERNEL", "numpy")   # every pass in numpy; others' choice told numba is there or not
     game = load_puzzle(PUZZLES / "clue" / "master-detective.toml").state
-    original = others._Split.__init__
+    original = ViewSplit.__init__
     orders: dict[bool, list[list[list[int]]]] = {}
     for numba in (True, False):
         seen = orders[numba] = []
 
-        def init(self: others._Split, *args: object, _seen: list = seen, **kw: object) -> None:
+        def init(self: ViewSplit, *args: object, _seen: list = seen, **kw: object) -> None:
             original(self, *args, **kw)
             _seen.append([g.cards for g in self.counter.groups])
 
-        monkeypatch.setattr(others._Split, "__init__", init)
-        monkeypatch.setattr(others, "kernel_available", lambda numba=numba: numba)
+        monkeypatch.setattr(ViewSplit, "__init__", init)
+        monkeypatch.setattr(viewsplit, "kernel_available", lambda numba=numba: numba)
         others_knowledge(game)
     assert orders[False] == orders[True] and len(orders[True]) >= 6

@@ -23,10 +23,11 @@ from hypothesis import strategies as st
 
 from sleuth.executor import task_seed
 from sleuth.jit import load_kernel
-from sleuth.models.clue import counting, others
+from sleuth.models.clue import compiled, split, viewsplit
 from sleuth.models.clue._split_kernel import split_layer as split_layer_source
-from sleuth.models.clue.counting import _Counter
-from sleuth.models.clue.others import brute_force_others, envelope_beliefs, others_knowledge, showings_to
+from sleuth.models.clue.split import SplitCounter
+from sleuth.models.clue.brute_force import brute_force_others
+from sleuth.models.clue.others import envelope_beliefs, others_knowledge, showings_to
 from sleuth.models.clue.simulate import simulate
 from sleuth.models.clue.state import ClueState
 from sleuth.loading import load_puzzle
@@ -41,24 +42,24 @@ pytestmark = pytest.mark.skipif(importlib.util.find_spec("numba") is None, reaso
 @pytest.fixture(scope="module", autouse=True)
 def compiled_allowed() -> Iterator[None]:
     """These tests compare the compiled passes with numpy themselves: ``SLEUTH_CLUE_KERNEL=numpy`` (which makes
-    :func:`.counting.split_kernel` answer None) does not apply to them."""
+    :func:`.compiled.split_kernel` answer None) does not apply to them."""
     with pytest.MonkeyPatch.context() as patch:
         patch.delenv("SLEUTH_CLUE_KERNEL", raising=False)
-        counting.kernel_available.cache_clear()
+        compiled.kernel_available.cache_clear()
         yield
-    counting.kernel_available.cache_clear()
+    compiled.kernel_available.cache_clear()
 
 
 @contextmanager
 def engine(name: str, kernel_from: int = 0) -> Iterator[list[int]]:
     """``compiled``: the split passes compiled from ``kernel_from`` entries in a layer, every child record of
-    one entry or more checked for copies (:data:`.counting.COPY_FROM`); ``numpy``: never.  Yields a list that
+    one entry or more checked for copies (:data:`.compiled.COPY_FROM`); ``numpy``: never.  Yields a list that
     counts the compiled passes (1 each), the showings they resolved (2 each), their kernel calls that ran two
     steps at once (4 each) and those that wrote copies (8 each)."""
     runs: list[int] = []
-    original = _Counter._split_compiled
-    resolved = counting._resolved
-    kernel = counting.split_kernel()
+    original = SplitCounter._split_compiled
+    resolved = split._resolved
+    kernel = compiled.split_kernel()
     layer = kernel.split_layer if kernel is not None else None
 
     second_step = list(inspect.signature(split_layer_source).parameters).index("cls_inc2")
@@ -73,24 +74,24 @@ def engine(name: str, kernel_from: int = 0) -> Iterator[list[int]]:
             runs.append(8)
         return out
 
-    def counted(self: _Counter, *args: object, **kw: object) -> counting.SplitForm:
+    def counted(self: SplitCounter, *args: object, **kw: object) -> split.SplitForm:
         runs.append(1)
         return original(self, *args, **kw)  # type: ignore[arg-type]
 
-    def counted_resolution(*args: object, **kw: object) -> counting.Merged:
+    def counted_resolution(*args: object, **kw: object) -> split.Merged:
         runs.append(2)
         return resolved(*args, **kw)  # type: ignore[arg-type]
 
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(_Counter, "_split_compiled", counted)
-        mp.setattr(counting, "_resolved", counted_resolution)
+        mp.setattr(SplitCounter, "_split_compiled", counted)
+        mp.setattr(split, "_resolved", counted_resolution)
         if kernel is not None:
             mp.setattr(kernel, "split_layer", counted_layer)
         if name == "numpy":
-            mp.setattr(counting, "split_kernel", lambda: None)
-        mp.setattr(counting, "KERNEL_FROM", kernel_from)
-        mp.setattr(counting, "COPY_FROM", 1)
-        mp.setattr(counting, "COLD_KERNEL_WORK", 0)  # as in a process that has loaded the kernel already
+            mp.setattr(compiled, "split_kernel", lambda: None)
+        mp.setattr(compiled, "KERNEL_FROM", kernel_from)
+        mp.setattr(compiled, "COPY_FROM", 1)
+        mp.setattr(compiled, "COLD_KERNEL_WORK", 0)  # as in a process that has loaded the kernel already
         yield runs
 
 
@@ -105,12 +106,12 @@ def check_against_brute_force(game: ClueState, resolving: bool = True, reordered
     players = [p for p in range(len(game.players)) if p != game.viewer]
     with engine("compiled") as runs, pytest.MonkeyPatch.context() as mp:
         if not resolving:
-            mp.setattr(others, "_resolvable", lambda *args: False)
+            mp.setattr(viewsplit, "resolvable", lambda *args: False)
         if reordered:   # asked for the counting order first, then for the reverse
             costs = itertools.cycle([1.0, 0.0])
-            mp.setattr(_Counter, "split_cost", lambda *args: next(costs))
-            restarted = counting.Reorder.__init__
-            mp.setattr(counting.Reorder, "__init__", lambda *args: runs.append(3) or restarted(*args))
+            mp.setattr(SplitCounter, "split_cost", lambda *args: next(costs))
+            restarted = split.Reorder.__init__
+            mp.setattr(split.Reorder, "__init__", lambda *args: runs.append(3) or restarted(*args))
         fast = others_knowledge(game)
         beliefs = {p: envelope_beliefs(game, p) for p in players}
     assert runs
@@ -151,7 +152,7 @@ def test_compiled_passes_that_cannot_resolve_match_brute_force() -> None:
 def test_two_steps_per_compiled_call_match_brute_force(monkeypatch: pytest.MonkeyPatch, two_steps: bool) -> None:
     """A compiled call runs two steps at once where no showing is resolved in between (the entries in between
     are never written out), or one step per call: both the answers of brute force, both views."""
-    monkeypatch.setattr(counting, "TWO_STEPS", two_steps)
+    monkeypatch.setattr(compiled, "TWO_STEPS", two_steps)
     calls: list[int] = []
     assert sum(check_against_brute_force(game, calls=calls) for game in small_states(56, 3, 2, 1))
     assert (4 in calls) == two_steps
@@ -161,7 +162,7 @@ def test_two_steps_per_compiled_call_match_brute_force(monkeypatch: pytest.Monke
 def test_compiled_passes_with_copies_match_brute_force(monkeypatch: pytest.MonkeyPatch, copies: bool) -> None:
     """Records kept as copies of others (whole multiples: :func:`._split_kernel.split_layer`) or every record
     computed: both the answers of brute force, both views, and copies found where they are kept."""
-    monkeypatch.setattr(counting, "COPIES", copies)
+    monkeypatch.setattr(compiled, "COPIES", copies)
     calls: list[int] = []
     assert sum(check_against_brute_force(game, calls=calls) for game in small_states(57, 3, 2, 1))
     assert (8 in calls) == copies
@@ -189,7 +190,7 @@ def test_compiled_split_rows_match_numpy() -> None:
                 got = {}
                 for name in ("numpy", "compiled"):
                     with engine(name) as runs:
-                        rows = _Counter(problem, by_envelope).split(p, watched, by_envelope=by_envelope,
+                        rows = SplitCounter(problem, by_envelope).split(p, watched, by_envelope=by_envelope,
                                                                      ors=not by_envelope)
                     assert bool(runs) == (name == "compiled")
                     got[name] = (rows[0].tolist(), rows[1], rows[2])
@@ -237,8 +238,8 @@ def test_a_merged_record_steps_as_its_records_added_up(seed: int, kernel: str, m
     reach a class or not), every flag; the children it finds to be copies of others (written without their
     entries) expanded, they are the same, and it finds some.  ``one hash``: every child hashed alike, so that
     only the exact check tells copies apart."""
-    module = counting.split_kernel() if kernel == "compiled" else \
-        load_kernel("sleuth.models.clue._split_kernel", counting.KERNELS, False)
+    module = compiled.split_kernel() if kernel == "compiled" else \
+        load_kernel("sleuth.models.clue._split_kernel", compiled.KERNELS, False)
     if kernel == "plain, one hash":
         monkeypatch.setattr(module, "_mix", lambda h, x: 0)
     no_step = (_ints([0]), *[_ints([])] * 5, 0)
@@ -313,8 +314,8 @@ def test_records_read_through_their_copies(seed: int, kernel: str, monkeypatch: 
     record's sources times whole numbers, an earlier record computed itself; a record merged twice over (its
     factors doubled, or tripled) is found.  ``one hash``: every record hashed alike, so that only the exact check
     tells copies apart."""
-    module = counting.split_kernel() if kernel == "compiled" else \
-        load_kernel("sleuth.models.clue._split_kernel", counting.KERNELS, False)
+    module = compiled.split_kernel() if kernel == "compiled" else \
+        load_kernel("sleuth.models.clue._split_kernel", compiled.KERNELS, False)
     if kernel == "plain, one hash":
         monkeypatch.setattr(module, "_mix", lambda h, x: 0)
     rng = random.Random(seed)
@@ -392,7 +393,7 @@ def test_compiled_split_refuses_just_past_what_it_allocates(monkeypatch: pytest.
 
     game = simulate(3, random.Random(task_seed(11, 3, 2))).view(None, 13)   # a busy outside observer's state
     asked: list[int] = []
-    real = counting.check_size
+    real = split.check_size
 
     def recorded(what: str, estimate: int, *args: object, **kw: object) -> None:
         if "kept apart by hand" in what and "left" in what:
@@ -400,33 +401,33 @@ def test_compiled_split_refuses_just_past_what_it_allocates(monkeypatch: pytest.
         real(what, estimate, *args, **kw)  # type: ignore[arg-type]
 
     with engine("compiled", 2000) as runs:
-        monkeypatch.setattr(counting, "check_size", recorded)
-        monkeypatch.setattr(counting, "TWO_STEPS", False)   # one step per call: each layer asked for
+        monkeypatch.setattr(split, "check_size", recorded)
+        monkeypatch.setattr(compiled, "TWO_STEPS", False)   # one step per call: each layer asked for
         want = envelope_beliefs(game, 1)
         assert runs and asked
-        need = max(asked) * counting.COMPILED_ENTRY_BYTES
+        need = max(asked) * split.COMPILED_ENTRY_BYTES
         monkeypatch.setenv("SLEUTH_MEMORY_BUDGET", str(need))
         assert envelope_beliefs(game, 1) == want
         monkeypatch.setenv("SLEUTH_MEMORY_BUDGET", str(need - 1))
         refusal = r"kept apart by hand and shown cards \(step \d+ of \d+ left\)"   # the compiled layer's
-        with pytest.raises(counting.LayerTooLarge, match=refusal):
+        with pytest.raises(split.LayerTooLarge, match=refusal):
             envelope_beliefs(game, 1)
         # two steps per call where the budget allows the bound of both (else one): never refused where one
         # step per call fits.  Without copies: one step per call also finds copies in the layers that two steps
         # never write, so that its later layers, and their bounds, can be smaller
-        monkeypatch.setattr(counting, "COPIES", False)
+        monkeypatch.setattr(compiled, "COPIES", False)
         monkeypatch.delenv("SLEUTH_MEMORY_BUDGET")
         asked.clear()
         assert envelope_beliefs(game, 1) == want
-        monkeypatch.setenv("SLEUTH_MEMORY_BUDGET", str(max(asked) * counting.COMPILED_ENTRY_BYTES))
-        monkeypatch.setattr(counting, "TWO_STEPS", True)
+        monkeypatch.setenv("SLEUTH_MEMORY_BUDGET", str(max(asked) * split.COMPILED_ENTRY_BYTES))
+        monkeypatch.setattr(compiled, "TWO_STEPS", True)
         assert envelope_beliefs(game, 1) == want
 
 
 COLD = """
 import json, random, sys
 from sleuth.executor import task_seed
-from sleuth.models.clue import counting
+from sleuth.models.clue import compiled
 from sleuth.models.clue.simulate import simulate
 from sleuth.loading import load_puzzle
 from sleuth.models.clue.others import others_knowledge
@@ -437,7 +438,7 @@ else:
     game = load_puzzle(sys.argv[1]).state
 print(json.dumps({"others": {str(p): {str(k): str(v) for k, v in sorted(o.items())} for p, o in
                              others_knowledge(game).items()},
-                  "kernel": counting.kernel_loaded(), "numba": "numba" in sys.modules}))
+                  "kernel": compiled.kernel_loaded(), "numba": "numba" in sys.modules}))
 """
 
 
@@ -460,6 +461,6 @@ def test_a_fresh_process_loads_the_kernel_only_for_a_long_pass(name: str, loads:
     out = subprocess.run([sys.executable, "-c", COLD, arg], capture_output=True, text=True, check=True)
     cold = json.loads(out.stdout)
     assert (cold["kernel"], cold["numba"]) == (loads, loads)
-    with engine("compiled", counting.KERNEL_FROM) as runs:
+    with engine("compiled", compiled.KERNEL_FROM) as runs:
         assert cold["others"] == _others_json(game)
     assert runs

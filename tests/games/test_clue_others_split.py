@@ -13,9 +13,11 @@ import pytest
 
 from sleuth import knowledge as kn
 from sleuth.models.clue import others
-from sleuth.models.clue.counting import Problem, _Counter, count_deals
-from sleuth.models.clue.others import (_view_space, envelope_beliefs, knows, listed_worlds,
-                                       player_problem, view_problem, views)
+from sleuth.models.clue.counting import Problem, count_deals
+from sleuth.models.clue.split import SplitCounter
+from sleuth.models.clue.brute_force import listed_worlds
+from sleuth.models.clue.others import envelope_beliefs, knows, player_problem, view_problem, views
+from sleuth.models.clue.viewsplit import view_space
 from sleuth.models.clue.simulate import simulate
 from sleuth.models.clue.state import Deck, ClueState
 from tests.helpers.clue import random_problem
@@ -24,7 +26,7 @@ from tests.helpers.clue import FOUR, brute_beliefs
 
 def composition(game: ClueState, player: int, hand: frozenset[int]) -> tuple[int, ...]:
     """How many cards of each class of interchangeable cards a hand takes."""
-    space = _view_space(game, player)
+    space = view_space(game, player)
     assert space is not None
     return tuple(len(hand & set(cards)) for cards, _ in space[2])
 
@@ -116,7 +118,7 @@ def test_split_totals_match_the_count_and_python_integers_agree() -> None:
         total = count_deals(problem).total
         for p in range(problem.n):
             watched = sorted({(c, q) for q, s in problem.some for c in s})
-            narrow, wide = _Counter(problem, True), _Counter(problem, True, wide=True)
+            narrow, wide = SplitCounter(problem, True), SplitCounter(problem, True, wide=True)
             got = narrow.split(p, watched, by_envelope=True)
             assert sum(got[1]) == total
             other = wide.split(p, watched, by_envelope=True)
@@ -132,7 +134,7 @@ def test_player_problem_keeps_the_viewers_views() -> None:
         for p in range(3):
             if p == game.viewer:
                 continue
-            space = _view_space(game, p)
+            space = view_space(game, p)
             if space is None:
                 continue
             prob = player_problem(game, p, space[0])

@@ -8,7 +8,7 @@ from fractions import Fraction
 
 from sleuth import knowledge as kn
 from sleuth.models.clue.counting import Problem
-from sleuth.models.clue.others import listed_worlds
+from sleuth.models.clue.brute_force import listed_worlds
 from sleuth.models.clue.simulate import simulate
 from sleuth.models.clue.state import ClueState, Deck
 

@@ -1,0 +1,423 @@
+"""Counting passes that keep the deals apart by a *record* (:class:`SplitCounter`): how many cards of each block
+a player takes, and where watched cards go; what the other players know and believe is read off them
+(:mod:`.others`).  From :data:`.compiled.KERNEL_FROM` entries in a layer (with numba) the rest of a pass runs
+in the compiled loops of :mod:`._split_kernel`, which keep the last layer by record (:class:`SplitForm`).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from types import ModuleType
+from typing import Any
+
+import numpy as np
+
+from sleuth.errors import InternalError
+from sleuth.limits import check_size, max_items
+
+from . import compiled
+from .arrays import runs, segment_or, segment_sum, small, unique
+from .counter import ENTRY_BYTES, OBJECT_FACTOR, DealCounter, LayerTooLarge
+from .problem import Problem, deal_bound
+
+COMPILED_ENTRY_BYTES = 48  # a (state, record) entry of a compiled split layer: 3 int64 columns, this layer and next
+
+@dataclass
+class SplitForm:
+    """The last layer of a compiled split pass by record (:mod:`._split_kernel`): record ``r`` has the value
+    ``rec_val[r]`` and the entries ``rec_start[r]:rec_start[r + 1]``, each a final state (an index in
+    ``states``), its deals and the OR of its envelope groups.  A pass that resolved its showings
+    (:meth:`SplitCounter.split` ``showings``): ``digit_shift`` gives per showing the bit of its 2-bit field, the
+    position in the showing of the card shown (the watched pairs' bits are then all 0); with ``weighted`` the
+    deals are weighed (times 6 / |cards the shower holds| per showing) and ``num2`` (when not empty) has
+    them unweighed."""
+
+    states: np.ndarray
+    rec_start: np.ndarray
+    rec_val: np.ndarray
+    ent_state: np.ndarray
+    num: np.ndarray
+    env_groups: np.ndarray
+    digit_shift: tuple[int, ...] = ()
+    weighted: bool = False
+    num2: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+
+    @property
+    def resolved(self) -> bool:
+        return bool(self.digit_shift)
+
+    def entries(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """One entry per (state, record): states, records, deals, envelope groups."""
+        return (self.states[self.ent_state], np.repeat(self.rec_val, np.diff(self.rec_start)), self.num,
+                self.env_groups)
+
+
+def resolution_fits(problem: Problem, width: int, showings: int) -> bool:
+    """Whether a split pass whose records are ``width`` bits may resolve ``showings`` showings in int64: the
+    records with a 2-bit field per showing, and the counts (a deal is in up to 3 records per showing resolved;
+    weighed, its shares add up to 6)."""
+    return width + 2 * showings <= 62 and deal_bound(problem) * 6 ** showings < 1 << 62
+
+
+class Reorder(Exception):
+    """A split pass stopped to be run in another card order (:meth:`SplitCounter.split` ``reorder``)."""
+
+
+@dataclass
+class _Resolve:
+    """What :meth:`SplitCounter.split` resolves: per showing its three (card, shower) pairs; whether the deals are
+    weighed, and kept unweighed too."""
+
+    showings: Sequence[Sequence[tuple[int, int]]]
+    weigh: bool
+    unweighed: bool
+
+
+class SplitCounter(DealCounter):
+    """A :class:`.counter.DealCounter` whose pass keeps the deals apart by record (:meth:`split`)."""
+
+    def split(self, player: int | None, watched: Sequence[tuple[int, int]], *, counts: bool = True,
+              by_envelope: bool = False, ors: bool = True, options: Mapping[str, Any] | None = None,
+              rows: bool = True, kernel_from: int | None = None,
+              showings: Sequence[Sequence[tuple[int, int]]] = (), weigh: bool = False, unweighed: bool = False,
+              reorder: Callable[[], bool] | None = None) -> tuple[np.ndarray, list[int], list[int]]:
+        """One forward pass that keeps the deals apart by a *record*: how many cards of each group
+        ``player`` takes (None: no player's), and for each ``(card, place)`` of ``watched`` (cards of
+        one-card groups) whether the card is there.  Per record of the complete deals: the number of deals
+        (0 when ``counts`` is off) and a bit mask of the groups that put a card in the envelope in some of
+        them (0 when ``ors`` is off); returned as the records (a sorted array), the counts and the masks.
+        ``by_envelope``: the record also holds the envelope slots (:meth:`codes`; meaningful when every group
+        has a code, ``track_all``) from bit ``record_width`` on.  ``record_layout`` gives each field's bit:
+        per group index its count's shift, per watched pair its bit.  From :data:`.compiled.KERNEL_FROM` (or
+        ``kernel_from``) entries in a layer, with numba, the rest of the pass runs compiled and :attr:`form`
+        keeps its last layer by record (else :attr:`form` is None); with ``rows`` off the rows are then not
+        made (empty arrays returned).  With ``rows`` off, the compiled part also *resolves* ``showings`` (per
+        showing, its three (card, shower) pairs, all watched): once a showing's cards are placed, a record
+        becomes one record per card the shower holds there (the card shown, a field of the record) and the
+        watched bits no showing still needs are dropped, so that records of one view merge early
+        (:class:`SplitForm` ``digit_shift``); ``weigh``: the deals are then weighed by 6 / |held| per showing,
+        and ``unweighed`` keeps them unweighed too (``num2``).  ``reorder``: asked when the pass turns compiled
+        (a large pass), raises :class:`Reorder` when it says so (the caller runs the pass in another order)."""
+        self.form: SplitForm | None = None
+        pbit = 0 if player is None else 1 << player
+        env = self.prob.n
+        shifts: dict[int, int] = {}
+        width = 0
+        for gi, g in enumerate(self.groups):
+            if g.mask & pbit:
+                shifts[gi] = width
+                width += len(g.cards).bit_length()
+        bits: dict[tuple[int, int], int] = {}
+        for c, q in watched:
+            gi = self.card_group[c]
+            if len(self.groups[gi].cards) != 1:
+                raise InternalError(f"watched card {c} is not a group of its own")
+            if self.groups[gi].mask >> q & 1 and (c, q) not in bits:
+                bits[(c, q)] = width
+                width += 1
+        self.record_layout, self.record_width = (shifts, bits), width
+        rec_dtype: type = np.int64 if width + (3 * self.env_bits if by_envelope else 0) <= 62 else object
+        or_dtype: type = np.int64 if len(self.groups) <= 62 else object
+        keys: np.ndarray = np.array([self.initial()], dtype=self.key_dtype)
+        recs: np.ndarray = np.zeros(1, dtype=rec_dtype)
+        num: np.ndarray = np.ones(1, dtype=self.dtype)
+        env_groups: np.ndarray = np.zeros(1, dtype=or_dtype)
+        wide = self.key_dtype is object or self.dtype is object or rec_dtype is object
+        packed = not wide and self.m_shift + self.n_slots + width <= 63  # key and record in one int64
+        entry = 2 * ENTRY_BYTES * (OBJECT_FACTOR if wide else 1)
+        most = max_items(options, entry)
+        steps = self.group_steps()
+        can_compile = compiled.kernel_available() and not wide and or_dtype is np.int64
+        work = 0  # layer entries handled in numpy (see compiled.COLD_KERNEL_WORK)
+        for i, moves in enumerate(steps):
+            gi = moves[0][0]
+            bound = keys.size * (len(self.groups[gi].cards) + len(moves))
+            if bound > most:
+                check_size(f"Clue states kept apart by hand and shown cards (step {i + 1} of {len(steps)})", bound,
+                           options, entry, error=LayerTooLarge)
+            card = self.groups[gi].cards[0]
+            rec_steps = [(1 << shifts[gi] if q == player else 0) + (1 << bits[(card, q)] if (card, q) in bits else 0)
+                         for _, q, *_ in moves]
+            long = work + keys.size * (len(steps) - i) >= compiled.COLD_KERNEL_WORK
+            if can_compile and keys.size >= (compiled.KERNEL_FROM if kernel_from is None else kernel_from) and \
+                    (compiled.kernel_loaded() or long) and (kernel := compiled.split_kernel()) is not None:
+                if reorder is not None and reorder():
+                    raise Reorder
+                resolve = _Resolve(showings, weigh, unweighed) if showings and not rows else None
+                self.form = self._split_compiled(kernel, steps[i:], keys, recs, num, env_groups, player, shifts,
+                                                 bits, ors, options, resolve)
+                if not rows:
+                    return np.zeros(0, dtype=np.int64), [], []
+                keys, recs, num, env_groups = self.form.entries()
+                break
+            one = len(self.groups[gi].cards) == 1   # every move places the card: one way, one card
+            work += keys.size
+            src, nxt, ways, placed, ends = self.transitions(moves, keys, whole=True)
+            per_move = np.diff([0, *ends])
+            nrec = recs[src]
+            if any(rec_steps):
+                inc: np.ndarray = np.repeat(np.array(rec_steps, dtype=rec_dtype), per_move)
+                nrec = nrec + (inc if one else inc * placed.astype(rec_dtype))
+            if packed:
+                both = (nxt << width) | nrec
+                order, starts = runs(both)
+                both = both[order[starts]]
+                keys, recs = both >> width, both & ((1 << width) - 1)
+            else:
+                order, starts = runs(nxt, nrec)
+                keys, recs = nxt[order[starts]], nrec[order[starts]]
+            from_ = src[order]
+            if ors:
+                nenv = env_groups[from_]
+                if any(q == env for _, q, *_ in moves):
+                    env_bit = [1 << gi if q == env else 0 for _, q, *_ in moves]
+                    env_inc: np.ndarray = np.repeat(np.array(env_bit, dtype=or_dtype), per_move)
+                    nenv = nenv | (env_inc if one else env_inc * placed.astype(or_dtype))[order]
+                env_groups = np.bitwise_or.reduceat(nenv, starts) if starts.size else nenv[:0]
+            if counts:
+                moved = num[from_] if one else num[from_] * ways[order]
+                num = np.add.reduceat(moved, starts) if starts.size else num[:0]
+        ok = np.flatnonzero(self.accept(keys))
+        recs = recs[ok]
+        if by_envelope:
+            slots: np.ndarray = small((keys[ok] >> self.env_shift) & ((1 << 3 * self.env_bits) - 1)).astype(rec_dtype)
+            recs = recs + (slots << width)
+        if by_envelope and bool(np.all(recs[1:] > recs[:-1])):
+            # a complete deal's state is its envelope slots (every other field 0): the layer, sorted by
+            # (state, record), already has each record once, in order
+            sums = num[ok].tolist() if counts else [0] * recs.size
+            return recs, sums, env_groups[ok].tolist() if ors else [0] * recs.size
+        out_recs, dst = unique(recs)
+        masks = segment_or(dst, env_groups[ok], out_recs.size, or_dtype).tolist() if ors else [0] * out_recs.size
+        sums = segment_sum(dst, num[ok], out_recs.size, self.dtype).tolist() if counts else [0] * out_recs.size
+        return out_recs, sums, masks
+
+    def split_cost(self, player: int | None, watched: Sequence[tuple[int, int]]) -> float:
+        """An estimate of the (state, record) entries :meth:`split` keeps: per step, the states of the plain
+        count times 1.3 per group so far that the record follows (the player may take it, or it is watched).
+        Only to compare card orders (:class:`.counter.DealCounter` ``reverse``); a forward pass over the states
+        alone."""
+        keys: np.ndarray = np.array([self.initial()], dtype=self.key_dtype)
+        followed = {c for c, _ in watched}
+        pbit = 0 if player is None else 1 << player
+        cost, grow = 0.0, 1.0
+        for moves in self.group_steps():
+            group = self.groups[moves[0][0]]
+            if group.mask & pbit or group.cards[0] in followed:
+                grow *= 1.3
+            keys = unique(self.transitions(moves, keys, whole=True)[1], "quicksort")[0]
+            cost += keys.size * grow
+        return cost
+
+    def _split_compiled(self, kernel: ModuleType, steps: list[list[tuple[int, int, bool, int, int]]],
+                        keys: np.ndarray, recs: np.ndarray, num: np.ndarray, env_groups: np.ndarray,
+                        player: int | None, shifts: dict[int, int], bits: dict[tuple[int, int], int], ors: bool,
+                        options: Mapping[str, Any] | None, resolve: _Resolve | None = None) -> SplitForm:
+        """:meth:`split`'s remaining ``steps`` from the layer of (state, record) entries ``keys``, ``recs``
+        (deals ``num``, envelope groups ``env_groups``), by the compiled :func:`._split_kernel.split_layer`
+        (int64 throughout): each step's transitions are computed once per distinct state; with ``resolve``,
+        each showing resolved after the step that places its last card (:func:`_resolved`, merged as the next
+        step reads the records); records that are whole multiples of another kept as copies from one step to
+        the next (:func:`._split_kernel.split_layer`, :func:`._split_kernel.record_copies`) and written out in
+        full after the last.  Returns the last layer by record."""
+        if num.size != keys.size:         # counts off: not kept (1 per entry from here: a positive number)
+            num = np.ones(keys.size, dtype=np.int64)
+        if env_groups.size != keys.size:  # ors off: not kept
+            env_groups = np.zeros(keys.size, dtype=np.int64)
+        by_rec = np.argsort(recs, kind="stable")
+        recs, keys, num, env_groups = recs[by_rec], keys[by_rec], num[by_rec], env_groups[by_rec]
+        starts = np.flatnonzero(np.concatenate(([True], recs[1:] != recs[:-1])))
+        rec_start = np.append(starts, recs.size).astype(np.int64)
+        rec_val = recs[starts].astype(np.int64)
+        states, ent_state = unique(keys, "quicksort")
+        num, env_groups = num.astype(np.int64), env_groups.astype(np.int64)
+        width = max([*(b + 1 for b in bits.values()), *(sh + len(self.groups[gi].cards).bit_length()
+                                                        for gi, sh in shifts.items()), 0])
+        if resolve is not None and not resolution_fits(self.prob, width, len(resolve.showings)):
+            resolve = None
+        use2 = resolve is not None and resolve.weigh and resolve.unweighed
+        num2 = num.copy() if use2 else np.zeros(0, dtype=np.int64)
+        digit_shift = tuple(width + 2 * j for j in range(len(resolve.showings))) if resolve is not None else ()
+        due: dict[int, list[int]] = defaultdict(list)   # per step (-1: before the first), the showings it completes
+        if resolve is not None:
+            at = {self.groups[moves[0][0]].cards[0]: i for i, moves in enumerate(steps)
+                  if len(self.groups[moves[0][0]].cards) == 1}
+            for j, pairs in enumerate(resolve.showings):
+                due[max([at.get(c, -1) for c, q in pairs if (c, q) in bits], default=-1)].append(j)
+        pending = set(range(len(resolve.showings))) if resolve is not None else set()
+        layer = [rec_start, rec_val, ent_state, num, num2, env_groups]
+        # the records that are copies of another (:func:`._split_kernel.split_layer`: the record each copies and
+        # the two factors), None while there are none
+        copies: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+        # the whole arrays the layer is a part of, and those of the layer before (free once this one is read)
+        buffers, spare = list(layer) + [_EMPTY] * 3, [np.zeros(0, dtype=np.int64)] * (len(layer) + 3)
+        # the records as the next step reads them: record g is the layer's records src[start[g]:start[g + 1]]
+        # together, their deals times factor (the identity until a showing is resolved)
+        merged = _identity(rec_val)   # group starts not empty: records merged (the kernels read them so)
+
+        def resolve_due(i: int) -> None:
+            nonlocal merged
+            assert resolve is not None
+            for j in due.get(i, []):
+                pending.discard(j)
+                still = {bits[pair] for k in pending for pair in resolve.showings[k] if pair in bits}
+                pos = [bits.get(pair, -1) for pair in resolve.showings[j]]
+                clear = sum(1 << b for b in pos if b >= 0 and b not in still)
+                merged = _resolved(merged, pos, clear, digit_shift[j], resolve.weigh)
+
+        def read_as(dedup: bool) -> tuple[np.ndarray, ...]:
+            """What the next step reads (:func:`._split_kernel.record_copies`): the merged records' group starts,
+            sources, both factors, and with ``dedup`` which records are multiples of an earlier one (empty arrays:
+            each record on its own, none)."""
+            vals, group_start, src, factor = merged
+            if not group_start.size:   # each record on its own: the copies as they are
+                return (group_start, src, factor, _EMPTY, *(copies if copies is not None else (_EMPTY,) * 3))
+            if not compiled.COPIES or (copies is None and not dedup):
+                return group_start, src, factor, _EMPTY, _EMPTY, _EMPTY, _EMPTY
+            ref, k, k2 = copies if copies is not None else (np.full(layer[1].size, -1, dtype=np.int64), _EMPTY, _EMPTY)
+            out: tuple[np.ndarray, ...] = kernel.record_copies(vals.size, group_start, src, factor, ref, k, k2, dedup)
+            return out
+
+        if resolve is not None:
+            resolve_due(-1)
+        most = max_items(options, COMPILED_ENTRY_BYTES)
+        ahead: _StepTable | None = None
+        i = 0
+        while i < len(steps):
+            rec_start, _, ent_state, num, num2, env_groups = layer
+            vals = merged[0]
+            group_start, src, factor, factor2, grp_ref, grp_k, grp_k2 = read_as(True)
+            first = ahead if ahead is not None else self._step_table(steps[i], states, player, shifts, bits)
+            ahead = None
+            # the next layer's entries at most: each entry read (an entry of a record merged into several
+            # records is read for each) times its transitions; in memory, this layer's three int64 columns and the
+            # next one's (two without the envelope groups)
+            n_read = ent_state.size if not group_start.size else int(np.diff(rec_start)[src].sum())
+            most_out = n_read * first.fan_out
+            check_size(f"Clue states kept apart by hand and shown cards (step {i + 1} of {len(steps)} left)",
+                       max(most_out, ent_state.size), options, COMPILED_ENTRY_BYTES, error=LayerTooLarge)
+            # the next step too, in the same call, where no showing is resolved in between and the budget allows
+            # the bound: the entries in between are never written out
+            second = self._step_table(steps[i + 1], first.states, player, shifts, bits) \
+                if compiled.TWO_STEPS and i + 1 < len(steps) and not due.get(i) else None
+            both = n_read * first.paths(second) if second is not None else 0
+            if second is not None and both <= most:
+                most_out = both
+            else:
+                ahead, second = second, None   # the next call's step
+            last = i if second is None else i + 1
+            states = first.states if second is None else second.states
+            # the next layer's buffers, as large as it may be: the layer before this one's where they are large
+            # enough (written over: fresh memory costs a page fault per page written), else from numpy; the kernel
+            # writes what it needs
+            n_cls = first.cls_inc.size * (1 if second is None else second.cls_inc.size)
+            sizes = [vals.size * n_cls + 1, vals.size * n_cls, most_out, most_out, most_out if use2 else 0,
+                     most_out if ors else 0, *[vals.size * n_cls] * 3]
+            out = [old if old.size >= size else np.empty(size, dtype=np.int64)
+                   for old, size in zip(spare, sizes, strict=True)]
+            *out, n_rec, n_ent = kernel.split_layer(
+                rec_start, vals, group_start, src, factor, factor2, grp_ref, grp_k, grp_k2, ent_state, num, num2,
+                env_groups, *first.arrays(), *(second or _NO_STEP).arrays(), use2, ors,
+                compiled.COPY_FROM if compiled.COPIES else 0, *out)
+            spare, buffers = buffers, out
+            layer[:] = [out[0][:n_rec + 1], out[1][:n_rec], out[2][:n_ent], out[3][:n_ent],
+                        out[4][:n_ent if use2 else 0], out[5][:n_ent if ors else 0]]
+            copies = (out[6][:n_rec], out[7][:n_rec], out[8][:n_rec]) if (out[6][:n_rec] >= 0).any() else None
+            merged = _identity(layer[1])
+            if resolve is not None:
+                resolve_due(last)
+            i = last + 1
+        rec_start, rec_val, ent_state, num, num2, env_groups = layer
+        vals = merged[0]
+        group_start, src, factor, factor2, ref, k, k2 = read_as(False)
+        if not group_start.size and ref.size:   # copies: each a record of one source
+            whole = ref < 0
+            group_start = np.arange(vals.size + 1, dtype=np.int64)
+            src = np.where(whole, group_start[:-1], ref)
+            factor, factor2 = np.where(whole, 1, k), np.where(whole, 1, k2)
+        if group_start.size:   # resolved after the last step, or copies: merge (and copy) now
+            n_read = int(np.diff(rec_start)[src].sum())
+            check_size("Clue states kept apart by hand and shown cards (the showings resolved, no step left)", n_read,
+                       options, COMPILED_ENTRY_BYTES, error=LayerTooLarge)
+            out = [np.empty(vals.size + 1, dtype=np.int64), *(np.empty(n_read, dtype=np.int64) for _ in range(2)),
+                   np.empty(n_read if use2 else 0, dtype=np.int64), np.empty(n_read if ors else 0, dtype=np.int64)]
+            n_ent = kernel.merge_records(group_start, src, factor, factor2, rec_start, ent_state, num, num2,
+                                         env_groups, int(states.size), use2, ors, *out)
+            rec_start, rec_val, ent_state = out[0], vals, out[1][:n_ent]
+            num, num2, env_groups = out[2][:n_ent], out[3][:n_ent if use2 else 0], out[4][:n_ent if ors else 0]
+        return SplitForm(states, rec_start, rec_val, ent_state, num,
+                         env_groups if ors else np.zeros(ent_state.size, dtype=np.int64), digit_shift,
+                         resolve is not None and resolve.weigh, num2)
+
+    def _step_table(self, moves: list[tuple[int, int, bool, int, int]], states: np.ndarray, player: int | None,
+                    shifts: dict[int, int], bits: dict[tuple[int, int], int]) -> _StepTable:
+        """One step of :meth:`_split_compiled` from the distinct ``states`` of a layer, as the compiled kernel
+        reads it."""
+        gi = moves[0][0]
+        card = self.groups[gi].cards[0]
+        src, nxt, ways, placed, ends = self.transitions(moves, states, whole=True)
+        per_move = np.diff([0, *ends])
+        rec_steps = [(1 << shifts[gi] if q == player else 0) + (1 << bits[(card, q)] if (card, q) in bits else 0)
+                     for _, q, *_ in moves]
+        inc = np.repeat(np.array(rec_steps, dtype=np.int64), per_move) * placed
+        env_or = np.repeat(np.array([1 << gi if q == self.prob.n else 0 for _, q, *_ in moves], dtype=np.int64),
+                           per_move) * (placed > 0)
+        cls_inc, cls = unique(inc, "quicksort")
+        order = np.argsort(src, kind="stable")
+        tr_start = np.searchsorted(src[order], np.arange(states.size + 1)).astype(np.int64)
+        nxt_states, dst = unique(nxt, "quicksort")
+        return _StepTable(tr_start, dst[order].astype(np.int64), ways[order].astype(np.int64),
+                          cls[order].astype(np.int64), env_or[order], cls_inc, nxt_states,
+                          int(np.diff(tr_start).max(initial=0)))
+
+
+@dataclass
+class _StepTable:
+    """A step's transitions per distinct state of its layer (:func:`._split_kernel.split_layer`): state ``s``
+    has ``start[s]:start[s + 1]``, each with its next state (an index in ``states``, the next layer's), ways,
+    class of record increment (``cls_inc``) and envelope group bit; ``fan_out``: the most of one state."""
+
+    start: np.ndarray
+    dst: np.ndarray
+    ways: np.ndarray
+    cls: np.ndarray
+    env_or: np.ndarray
+    cls_inc: np.ndarray
+    states: np.ndarray
+    fan_out: int
+
+    def arrays(self) -> tuple[Any, ...]:
+        """The kernel's arguments for this step."""
+        return self.start, self.dst, self.ways, self.cls, self.env_or, self.cls_inc, int(self.states.size)
+
+    def paths(self, then: _StepTable) -> int:
+        """The most transitions of this step followed by one of ``then`` from one state."""
+        src = np.repeat(np.arange(self.start.size - 1), np.diff(self.start))
+        return int(np.bincount(src, np.diff(then.start)[self.dst], self.start.size - 1).max(initial=0))
+
+
+_EMPTY = np.zeros(0, dtype=np.int64)
+_NO_STEP = _StepTable(np.zeros(1, dtype=np.int64), _EMPTY, _EMPTY, _EMPTY, _EMPTY, _EMPTY, _EMPTY, 0)   # no second step
+
+
+Merged = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]   # values, group starts, source records, factors
+
+
+def _identity(rec_val: np.ndarray) -> Merged:
+    """Every record on its own (:meth:`SplitCounter._split_compiled`'s merged records; the lists left empty)."""
+    empty = np.zeros(0, dtype=np.int64)
+    return rec_val, empty, empty, empty
+
+
+def _resolved(merged: Merged, pos: list[int], clear: int, shift: int, weigh: bool) -> Merged:
+    """Merged records with one showing resolved (:func:`._split_kernel.resolve_records`): each record once per
+    card of the showing the shower holds (``pos``: the cards' watched bits, -1 for a card the shower cannot
+    hold), that card's position in the field at bit ``shift``, the bits ``clear`` dropped, the deals times 6
+    / |held| with ``weigh``; records of one value merged (their sources listed together)."""
+    kernel = compiled.split_kernel()
+    assert kernel is not None
+    out: Merged = kernel.resolve_records(*merged, np.array(pos, dtype=np.int64), clear, shift, weigh)
+    return out
+

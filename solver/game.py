@@ -24,13 +24,15 @@ from __future__ import annotations
 
 import functools
 import importlib
+import importlib.util
+import re
 import weakref
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast
 
 from .derive import Derivation
-from .errors import PuzzleError, SleuthError
+from .errors import InternalError, PuzzleError, SleuthError
 from .limits import MAX_WORLDS_KEY, max_items
 from .spec import COMMON_OPTIONS, Key, Option, common_keys, object_schema
 
@@ -40,6 +42,7 @@ if TYPE_CHECKING:
 
 COMMANDS = ("solve", "verify", "suggest")  # the commands that take a game's options
 FIGURE = "FILE.png"  # an option of this kind names a figure to write: checked before any work
+POINTER = re.compile(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*:[A-Za-z_]\w*")  # "module:function" in a declaration
 
 
 @dataclass(frozen=True)
@@ -92,6 +95,11 @@ class Game:
     help: str = ""                # "module:function ...": each returns more lines for `sleuth games GAME`
     templates: str = ""           # "module:function(players) -> text": `sleuth new GAME --players N`
     kernels: str = ""             # "module:function()": loads (compiling where the cache lacks them) its numba kernels
+
+    def __post_init__(self) -> None:
+        for where, target in self.pointers():
+            if not POINTER.fullmatch(target):
+                raise InternalError(f"game {self.name!r}: {where} = {target!r} is not a 'module:function' pointer")
 
     # -- what the user writes ---------------------------------------------------------------------------
     @property
@@ -160,6 +168,41 @@ class Game:
         return schema
 
     # -- where the code is --------------------------------------------------------------------------------
+    def pointers(self) -> list[tuple[str, str]]:
+        """Every ``"module:function"`` the declaration names, with the field that names it: the package's
+        ``load`` and ``world``, ``help``, ``templates``, ``kernels`` and each experiment's target."""
+        found = [("package", f"{self.package}:load"), ("package", f"{self.package}.world:model"),
+                 ("package", f"{self.package}.world:check"), ("package", f"{self.package}.world:candidates")]
+        found += [("help", name) for name in self.help.split()]
+        found += [(f, target) for f in ("templates", "kernels") if (target := getattr(self, f))]
+        found += [(f"experiment {e.name!r}", e.target) for e in self.experiments]
+        return found
+
+    def check_modules(self) -> None:
+        """Every module a pointer names exists (found, not imported: cheap enough for each registration)."""
+        for where, target in self.pointers():
+            module = target.partition(":")[0]
+            try:
+                found = importlib.util.find_spec(module) is not None
+            except ModuleNotFoundError:
+                found = False
+            if not found:
+                raise InternalError(f"game {self.name!r}: {where} = {target!r} names no module")
+
+    def check_code(self) -> None:
+        """Every pointer imports and names something callable (the tests run it on every installed game; an
+        optional dependency missing is not a typo)."""
+        for where, target in self.pointers():
+            module, _, func = target.partition(":")
+            try:
+                found = getattr(importlib.import_module(module), func, None)
+            except ModuleNotFoundError as exc:
+                if exc.name and not module.startswith(exc.name):
+                    continue
+                found = None
+            if not callable(found):
+                raise InternalError(f"game {self.name!r}: {where} = {target!r} names nothing callable")
+
     def load(self, doc: PuzzleDoc) -> Puzzle:
         """The file read into the game's typed state, as a :class:`~sleuth.puzzle.Puzzle` (which
         :func:`sleuth.loading.load_data` checks: this module sits below the puzzle's)."""

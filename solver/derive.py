@@ -64,6 +64,28 @@ def find_derivation(methods: Sequence[Derivation], value: object, *, auto: str |
     raise UnknownNameError("method", value, [AUTO, *(d.name for d in methods)], **where)
 
 
+def method_key(value: object) -> str:
+    """How a method name is compared: any case, and spaces, ``-`` and ``_`` alike (``Sum Gini`` = ``sum-gini``)."""
+    return "-".join(str(value).replace("_", " ").replace("-", " ").split()).casefold()
+
+
+def find_method(methods: Sequence[Derivation], value: object, **where: str | None) -> Derivation:
+    """The ``suggest`` method ``value`` names, a name or alias (:func:`method_key`); None: the first declared
+    (the default).  The one check of ``suggest --method``: an unknown name is bad input naming the methods.
+
+    >>> ways = (Derivation("sumgini", "Sum Gini", aliases=("sum-gini",)), Derivation("max", "Max"))
+    >>> find_method(ways, None).name, find_method(ways, "Sum_Gini").name, find_method(ways, "MAX").name
+    ('sumgini', 'sumgini', 'max')
+    """
+    if value is None and methods:
+        return methods[0]
+    key = method_key(value)
+    for d in methods:
+        if key == method_key(d.name) or key in (method_key(a) for a in d.aliases):
+            return d
+    raise UnknownNameError("method", value, [d.name for d in methods], **where)
+
+
 class NotServed(PuzzleError):
     """The method asked for cannot serve this puzzle or request (a one-line error, exit status 2; ``auto`` can)."""
 

@@ -28,10 +28,10 @@ import importlib.util
 import re
 import weakref
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast
 
-from .derive import Derivation
+from .derive import Derivation, find_method
 from .errors import InternalError, PuzzleError, SleuthError
 from .limits import MAX_WORLDS_KEY, max_items
 from .spec import COMMON_OPTIONS, Key, Option, common_keys, object_schema
@@ -85,7 +85,8 @@ class Game:
     claims: tuple[str, ...] = ()
     methods: tuple[Derivation, ...] = ()
     answer: tuple[str, ...] = ()
-    suggest_methods: Mapping[str, str] = field(default_factory=dict)
+    suggest_methods: tuple[Derivation, ...] = ()  # suggest --method (see find_method)
+    suggest_default: str = ""     # the suggest method when none is named; default: the first
     options: tuple[Option, ...] = ()
     template: str = ""            # the bundled example `sleuth new GAME` prints: "folder/name"
     viewer: bool = True           # whether "viewer" applies (else a viewer is noted as ignored)
@@ -97,6 +98,12 @@ class Game:
     kernels: str = ""             # "module:function()": loads (compiling where the cache lacks them) its numba kernels
 
     def __post_init__(self) -> None:
+        if isinstance(self.suggest_methods, Mapping):  # a plug-in's {name: meaning}, as older sleuths took it
+            object.__setattr__(self, "suggest_methods", tuple(Derivation(k, v) for k, v in
+                                                              cast(Mapping[str, str], self.suggest_methods).items()))
+        if self.suggest_default and self.suggest_default not in {d.name for d in self.suggest_methods}:
+            raise InternalError(f"game {self.name!r}: suggest_default {self.suggest_default!r} is not a declared "
+                                "suggest method")
         for where, target in self.pointers():
             if not POINTER.fullmatch(target):
                 raise InternalError(f"game {self.name!r}: {where} = {target!r} is not a 'module:function' pointer")
@@ -117,6 +124,12 @@ class Game:
     def claim_key_names(self) -> tuple[str, ...]:
         """The keys a ``[[claim]]`` table takes beyond ``text`` and ``expect``."""
         return tuple(k.name for k in self.claim_keys)
+
+    def suggest_method(self, value: object, **where: str | None) -> Derivation:
+        """The ``suggest`` method ``value`` names (None: the default): the one check of ``suggest --method`` (and
+        of the claims that name a strategy), bad input naming the declared methods."""
+        return find_method(self.suggest_methods, value if value is not None else self.suggest_default or None,
+                           **where)
 
     def option(self, name: str) -> Option | None:
         return next((o for o in self.all_options() if o.name == name), None)

@@ -32,7 +32,7 @@ from sleuth.results import Answer, ClaimResult, ClaimSpec, Report, Status, Verdi
 from sleuth.schema import Names, parse_fraction
 
 from .counting import ENTRY_BYTES
-from .state import CardGuessState, read_method, read_parameter, read_state
+from .state import CardGuessState, read_parameter, read_state
 from .optimal import Feedback
 from .model import conflicting_guesses, enumerate_posterior
 from .seed import SeedAgent
@@ -93,7 +93,7 @@ class CardGuessPuzzle(Puzzle):
                 f"({right} right), {know.cards_left} cards left")
 
     def _strategy(self, method: str | None, opts: Mapping[str, Any], place: str) -> Strategy:
-        name = read_method(method or "optimal", place, self.doc.file)
+        name = self.doc.game.suggest_method(method, file=self.doc.file, place=place).name
         params: dict[str, Fraction | float] = {k: read_parameter(opts[k], k, place, self.doc.file)
                                                for k in ("gamma", "step") if k in opts}
         if "gamma" in params:

@@ -19,7 +19,6 @@ from sleuth.puzzle import Puzzle, PuzzleDoc
 from sleuth.model import Lit
 from sleuth.results import Answer, ClaimResult, ClaimSpec, Report, Status, Verdict, optional, decimal
 from sleuth.schema import Names, fold
-from sleuth.errors import UnknownNameError
 
 from .counting import Counts, Problem, count_deals
 from .state import CATEGORIES, ClueState, Obs, read_state
@@ -74,12 +73,6 @@ class CluePuzzle(Puzzle):
     def __init__(self, doc: PuzzleDoc, game: ClueState) -> None:
         super().__init__(doc)
         self.state = game
-
-    def option_choice(self, value: object, choices: Sequence[str], kind: str, place: str) -> str:
-        for c in choices:
-            if isinstance(value, str) and fold(value) == fold(c):
-                return c
-        raise UnknownNameError(kind, value, choices, file=self.doc.file, place=place)
 
     # -- pieces ---------------------------------------------------------------------------------------
     def observations(self) -> list[Obs]:
@@ -310,7 +303,7 @@ class CluePuzzle(Puzzle):
     def suggest(self, *, method: str | None = None, options: Mapping[str, Any] | None = None) -> Report:
         from .suggest import suggest_report
         opts = dict(options or {})
-        chosen = self.option_choice(method or "information", ["information", "sampled"], "method", "--method")
+        chosen = self.doc.game.suggest_method(method).name  # checked by the engine against the declaration
         if "show" in opts:
             from .suggest import show_report
             return show_report(self, opts)

@@ -30,7 +30,6 @@ from .space import CodeSpace
 from .state import MotusState, read_item, read_state
 
 MINIMAX_NOTE_AT = 200  # possible words from which an exact minimax search is announced up front
-DEFAULT_METHOD = {"motus": "sumgini", "wordle": "sumgini", "mastermind": "max"}
 SHOW_LIMIT = 60
 TIE_SHOWN = 10
 METHOD_WORDS = {  # what a scoring method prefers, in words (the others: their line in sleuth games GAME)
@@ -150,8 +149,8 @@ class SecretPuzzle(Puzzle):
         return read_item(self.space, text, self.doc.file, place)
 
     def _verify_best(self, claim: ClaimSpec, word: str, opts: Mapping[str, Any]) -> ClaimResult:
-        method = st.parse_method(str(claim.options.get("method", opts.get("method", DEFAULT_METHOD[self.game]))),
-                                 place=f"{claim.place}.method")
+        method = st.Method(self.doc.game.suggest_method(claim.options.get("method", opts.get("method")),
+                                                        file=self.doc.file, place=f"{claim.place}.method").name)
         pick = self.best(method, time_limit=_time_limit(opts))
         if pick is None:
             return ClaimResult(claim.text, Verdict.TIMEOUT, expect=claim.expect, detail="time limit reached")
@@ -206,7 +205,7 @@ class SecretPuzzle(Puzzle):
 
     def suggest(self, *, method: str | None = None, options: Mapping[str, Any] | None = None) -> Report:
         opts = dict(options or {})
-        chosen = st.parse_method(method or DEFAULT_METHOD[self.game])
+        chosen = st.Method(self.doc.game.suggest_method(method).name)  # checked by the engine (the declaration)
         mask = self.possible_mask()
         if not mask.any():
             conflict = self._engine("cpsat")[0].conflict() or ()
@@ -233,7 +232,7 @@ class SecretPuzzle(Puzzle):
                  f"{'pegs' if noun == 'code' else 'marks'} split them into {pick.classes} group"
                  f"{'s' if pick.classes != 1 else ''}.",
                  f"Chosen by {method.title}: "
-                 f"{METHOD_WORDS.get(method.value, self.doc.game.suggest_methods.get(method.value, ''))} "
+                 f"{METHOD_WORDS.get(method.value, self.doc.game.suggest_method(method.value).meaning)} "
                  "(the technical scores are in --json)."]
         others = [w for w in pick.tied if w != pick.word]
         if others:

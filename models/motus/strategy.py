@@ -35,7 +35,7 @@ from typing import Literal
 
 import numpy as np
 
-from sleuth.errors import InternalError, UnknownNameError
+from sleuth.errors import InternalError
 from sleuth.limits import check_bytes
 
 ROW_CHUNK_ELEMENTS = 8_000_000  # codes per chunk when computing class sizes
@@ -69,18 +69,11 @@ class Method(enum.Enum):
                 "minimax": "Minimax", "information": "Information"}[self.value]
 
 
-ALIASES = {"sum-gini": "sumgini", "sum_gini": "sumgini", "possible_gmax": "possible-gmax",
-           "possiblegmax": "possible-gmax", "pgmax": "possible-gmax", "knuth": "max",
-           "info": "information", "max-entropy": "information"}
-
-
 def parse_method(name: str, place: str = "--method") -> Method:
-    key = name.strip().lower().replace(" ", "-")
-    key = ALIASES.get(key, key)
-    try:
-        return Method(key)
-    except ValueError:
-        raise UnknownNameError("method", name, [m.value for m in Method], place=place) from None
+    """The scoring method ``name`` names, by the game's declaration (its names and aliases)."""
+    from .game import MOTUS
+
+    return Method(MOTUS.suggest_method(name, place=place).name)
 
 
 @dataclass(frozen=True)

@@ -214,7 +214,7 @@ def info_json(store: Store) -> dict[str, Any]:
     games = []
     for g in all_games():
         games.append({"name": g.name, "summary": g.summary, "claims": list(g.claims),
-                      "suggest_methods": dict(g.suggest_methods),
+                      "suggest_methods": {d.name: d.meaning for d in g.suggest_methods},
                       "options": [{"key": o.name, "kind": o.kind, "default": o.default, "meaning": o.meaning,
                                    "commands": list(o.commands)} for o in g.all_options()]})
     decks = {name: {cat + "s": list(cards) for cat, cards in zip(CATEGORIES, cats, strict=True)}

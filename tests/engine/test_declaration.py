@@ -41,3 +41,41 @@ def test_a_wrong_module_fails_when_the_game_registers() -> None:
 def test_a_pointer_without_its_function_fails_at_declaration() -> None:
     with pytest.raises(InternalError, match="kernels = 'tests.toygame.world' is not a 'module:function'"):
         Game("toy2", "a toy", "tests.toygame", kernels="tests.toygame.world")
+
+
+# -- suggest methods: declared once, checked by the engine ------------------------------------------------------
+def _game(name: str) -> Game:
+    return next(g for g in all_games() if g.name == name)
+
+
+def test_declared_suggest_methods_are_what_the_games_implement() -> None:
+    from sleuth.models.cardguess.strategies import STRATEGIES
+    from sleuth.models.motus.strategy import Method
+
+    for name in ("motus", "wordle", "mastermind"):
+        assert [d.name for d in _game(name).suggest_methods] == [m.value for m in Method]
+    assert [d.name for d in _game("cardguess").suggest_methods] == list(STRATEGIES)
+    assert [_game(g).suggest_method(None).name for g in ("motus", "mastermind", "cardguess", "clue")] == \
+        ["sumgini", "max", "optimal", "information"]
+    assert _game("mastermind").suggest_method("Knuth").name == "max"
+    assert _game("motus").suggest_method("Sum_Gini").name == "sumgini"
+
+
+@pytest.mark.parametrize(("ref", "allowed"), [("clue/classic-3-players", "information, sampled"),
+                                              ("cardguess/seed_example", "greedy, optimal, entropy")])
+def test_an_unknown_suggest_method_is_bad_input_naming_the_declared_ones(ref: str, allowed: str) -> None:
+    from sleuth import load_puzzle
+    from sleuth.errors import UnknownNameError
+
+    puzzle = load_puzzle(f"example:{ref}")
+    with pytest.raises(UnknownNameError, match="unknown method 'luck'") as info:
+        puzzle.suggest(method="luck")
+    assert info.value.place == "--method" and allowed in str(info.value)
+
+
+def test_a_plugin_may_declare_its_suggest_methods_as_a_table() -> None:
+    toy = Game("toy2", "a toy", "tests.toygame", suggest_methods={"first": "the first", "last": "the last"})  # type: ignore[arg-type]
+    assert [d.name for d in toy.suggest_methods] == ["first", "last"]
+    assert toy.suggest_method(None).name == "first" and toy.suggest_method("LAST").meaning == "the last"
+    with pytest.raises(InternalError, match="suggest_default 'middle'"):
+        Game("toy3", "a toy", "tests.toygame", suggest_methods=toy.suggest_methods, suggest_default="middle")

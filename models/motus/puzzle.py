@@ -17,6 +17,7 @@ import numpy as np
 
 from sleuth.claims import Atom, to_lit
 from sleuth.claims import read as read_claim
+from sleuth.derive import find_derivation, handlers
 from sleuth.engine import Engine
 from sleuth.errors import PuzzleError
 from sleuth.model import Constraint, Lit
@@ -25,6 +26,7 @@ from sleuth.results import Answer, ClaimResult, ClaimSpec, Report, Status, Verdi
 
 from . import strategy as st
 from .emi import GameTree, SearchTimeout, one_search_kernel
+from .game import MOTUS
 from .model import MotusModel, model_for
 from .space import CodeSpace
 from .state import MotusState, read_item, read_state
@@ -73,8 +75,12 @@ class SecretPuzzle(Puzzle):
 
     def possible(self, *, backend: str = "cpsat", method: str = "table") -> list[str]:
         """The possible answers, by the vectorised table or by enumerating the model on ``backend``."""
-        if method == "table":
-            return [w for w, ok in zip(self.space.answers, self.possible_mask(), strict=True) if ok]
+        return _POSSIBLE[find_derivation(self.doc.game.methods, method).name](self, backend)
+
+    def _tabled(self, backend: str) -> list[str]:
+        return [w for w, ok in zip(self.space.answers, self.possible_mask(), strict=True) if ok]
+
+    def _enumerated(self, backend: str) -> list[str]:
         sm = model_for(self.state, backend)
         return sorted(sm.decode(values) for values in Engine(sm.model, backend).valids(sm.variables))
 
@@ -310,3 +316,7 @@ def _time_limit(opts: Mapping[str, Any]) -> float | None:
 def load(doc: PuzzleDoc) -> SecretPuzzle:
     """Read a ``motus``, ``wordle`` or ``mastermind`` puzzle."""
     return SecretPuzzle(doc, read_state(doc))
+
+
+# Motus's code for each registered derivation (models/motus/game.py): the possible answers.
+_POSSIBLE = handlers(MOTUS.methods, {"table": SecretPuzzle._tabled, "model": SecretPuzzle._enumerated})

@@ -158,7 +158,8 @@ class EpistemicPuzzle(Puzzle):
         options = self.options
         per_world = WORLD_BYTES * len(self.domains) + AGENT_BYTES * len(self.agents) + 16
         table_limit = max_items(options, per_world)
-        tabled = self._way(method, auto="table" if self._table_fits(options) else "model") in _TABLED
+        way = self._way(method, auto="table" if self._table_fits(options) else "model")
+        tabled = way in _TABLED
         solver_limit = SOLVER_MAX_WORLDS if MAX_WORLDS_KEY not in (options or {}) else table_limit
         solver_limit = min(solver_limit, max_items(options, SOLVER_WORLD_FACTOR * per_world))
         if self.explicit is None and (tabled or not chosen):
@@ -168,7 +169,7 @@ class EpistemicPuzzle(Puzzle):
                           f"the constraints leave and stops past {solver_limit:,} (--set {MAX_WORLDS_KEY}=N; "
                           "bound the time with --time-limit)", "variables")
             emit_notes(self)
-        key = (backend, tabled, chosen)
+        key = (backend, way, chosen)
         if key not in self._tables:
             nodes = [self.constraints[i][1] for i in chosen]
             if self.explicit is not None and not tabled:

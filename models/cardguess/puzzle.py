@@ -28,7 +28,7 @@ from sleuth.derive import NotServed, find_derivation, handlers
 from sleuth.errors import PuzzleError, SleuthError
 from sleuth.limits import max_items
 from sleuth.puzzle import Puzzle, PuzzleDoc
-from sleuth.results import Answer, ClaimResult, ClaimSpec, Report, Status, Verdict, decimal
+from sleuth.results import Labelled, ClaimResult, ClaimSpec, Report, Status, Verdict, decimal
 from sleuth.schema import Names, parse_fraction
 
 from .counting import ENTRY_BYTES
@@ -53,7 +53,7 @@ _EXPECTED = re.compile(rf"^\s*E\s*\(\s*further\s+correct\s*\)\s*{_OP}\s*(\S+)\s*
 
 
 @dataclass(frozen=True)
-class CardGuessAnswer(Answer):
+class CardGuessAnswer(Labelled):
     """Card guessing's answer: the posterior over the remaining compositions and over the next card."""
 
     remaining: Sequence[Mapping[str, Any]]     # {"composition": {type: count}, "p": Fraction}
@@ -62,9 +62,6 @@ class CardGuessAnswer(Answer):
     feedback: str
     statistic: Mapping[str, Mapping[str, int]]
     orders: int                                # deck orders consistent with the history
-    method: str
-    exact: bool
-    backend: str | None
 
 
 class CardGuessPuzzle(Puzzle):

@@ -17,7 +17,7 @@ from sleuth.limits import TooLarge, max_items
 from sleuth.names import NAME, unquote
 from sleuth.puzzle import Puzzle, PuzzleDoc
 from sleuth.model import Lit
-from sleuth.results import Answer, ClaimResult, ClaimSpec, Report, Status, Verdict, optional, decimal
+from sleuth.results import Labelled, ClaimResult, ClaimSpec, Report, Status, Verdict, optional, decimal
 from sleuth.schema import Names, fold
 
 from .counting import Counts, Problem, count_deals
@@ -54,13 +54,10 @@ class Knowing(NamedTuple):
 
 
 @dataclass(frozen=True)
-class ClueAnswer(Answer):
+class ClueAnswer(Labelled):
     """Clue's answer: the knowledge sheet and the envelope, with the exact counts when asked for."""
 
     viewer: str | None
-    method: str
-    exact: bool
-    backend: str | None
     sheet: Mapping[str, Mapping[str, Mark]]                  # card -> place -> yes / no / maybe
     envelope: Mapping[str, str | None]                        # suspect, weapon, room (None: not known)
     deals: int | None = optional()                            # --probabilities: consistent deals

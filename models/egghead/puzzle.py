@@ -24,7 +24,7 @@ from sleuth.limits import check_size
 from sleuth.errors import PuzzleError
 from sleuth.model import Clause, Constraint, Lit, Model, Var
 from sleuth.puzzle import Puzzle, PuzzleDoc
-from sleuth.results import Answer, ClaimResult, ClaimSpec, Report, Status, Verdict, contradiction_text
+from sleuth.results import Labelled, ClaimResult, ClaimSpec, Report, Status, Verdict, contradiction_text
 
 from .behaviour_model import ModelTables
 from .game import GAME
@@ -62,7 +62,7 @@ class Outcome:
 
 
 @dataclass(frozen=True)
-class EggheadAnswer(Answer):
+class EggheadAnswer(Labelled):
     """Egghead's answer: each player's valids after the last round, and what happened in each round."""
 
     valids: Mapping[str, Sequence[Sequence[int]]]   # player -> the sorted hands still possible for them
@@ -71,9 +71,6 @@ class EggheadAnswer(Answer):
     moderator: str
     analysts: Sequence[str]                        # the players who use the behavioural analysis
     undetermined: Sequence[str]                    # valids that depend on a hand not on the table
-    method: str
-    exact: bool
-    backend: str | None
 
 
 def _layer(p: EggheadPuzzle, backend: str, options: Mapping[str, Any] | None) -> Any:

@@ -20,7 +20,7 @@ from sleuth.explain import minimal_subset
 from sleuth.formula import Arith, Node, names_in, parse, to_text, walk
 from sleuth.limits import MAX_WORLDS_KEY, check_size, max_items
 from sleuth.puzzle import Puzzle, PuzzleDoc, emit_notes
-from sleuth.results import Answer, optional, ClaimResult, ClaimSpec, Report, Status, Verdict
+from sleuth.results import Labelled, optional, ClaimResult, ClaimSpec, Report, Status, Verdict
 from sleuth.schema import Section
 
 from .game import GAME
@@ -51,16 +51,13 @@ class Observation:
 
 
 @dataclass(frozen=True)
-class EpistemicAnswer(Answer):
+class EpistemicAnswer(Labelled):
     """An epistemic puzzle's answer: the worlds left after every announcement or event, and the trace."""
 
     worlds: Sequence[Mapping[str, int | str]]
     count: int
     initial: int                                   # worlds at the start
     steps: Sequence[Mapping[str, Any]]             # one row per announcement or event: worlds left after it
-    method: str
-    exact: bool
-    backend: str | None
     actual: Mapping[str, int | str] | None = optional()
     knowers: Sequence[Mapping[str, Any]] | None = optional()
     shared: Mapping[str, int | str] | None = optional()   # symbolic: the values every world left has

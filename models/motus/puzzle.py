@@ -22,7 +22,7 @@ from sleuth.engine import Engine
 from sleuth.errors import PuzzleError
 from sleuth.model import Constraint, Lit
 from sleuth.puzzle import Puzzle, PuzzleDoc, emit_notes
-from sleuth.results import Answer, ClaimResult, ClaimSpec, Report, Status, Verdict, contradiction_text, decimal
+from sleuth.results import Labelled, ClaimResult, ClaimSpec, Report, Status, Verdict, contradiction_text, decimal
 
 from . import strategy as st
 from .emi import GameTree, SearchTimeout, one_search_kernel
@@ -44,14 +44,11 @@ METHOD_WORDS = {  # what a scoring method prefers, in words (the others: their l
 
 
 @dataclass(frozen=True)
-class SecretAnswer(Answer):
+class SecretAnswer(Labelled):
     """Motus, Wordle and Mastermind's answer: the secrets still possible (sorted)."""
 
     possible: Sequence[str]
     count: int
-    method: str
-    exact: bool
-    backend: str | None
 
 
 class SecretPuzzle(Puzzle):

@@ -106,3 +106,23 @@ def test_code_for_a_derivation_the_game_does_not_register_fails_when_its_module_
     assert set(handlers(clue.methods, {"rules": 1, "count": 2})) == {"rules", "count"}
     with pytest.raises(InternalError, match=r"code for 'rule', which is not a registered derivation \(count, "):
         handlers(clue.methods, {"rule": 1})
+
+
+# -- answer labels: declared once ------------------------------------------------------------------------------
+def test_every_answer_of_a_derivation_takes_its_labels_from_one_place() -> None:
+    import importlib
+
+    from sleuth.derive import Choice, find_derivation
+    from sleuth.results import LABELS, Labelled
+
+    for g in all_games():
+        importlib.import_module(g.package + ".puzzle")
+    answers = Labelled.__subclasses__()
+    assert len(answers) >= 6
+    assert all(not set(LABELS) & set(vars(cls).get("__annotations__", {})) for cls in answers)
+    assert not [p for p in MODELS.rglob("*.py") if re.search(r"\n    exact: bool\n", p.read_text(encoding="utf-8"))]
+    motus = next(cls for cls in answers if cls.__name__ == "SecretAnswer")
+    choice = Choice(find_derivation(_game("motus").methods, "model"), "cpsat")
+    answer = motus(["ABC"], 1, **choice.fields())  # type: ignore[call-arg]
+    assert list(answer.fields()) == ["possible", "count", "method", "exact", "backend"]
+    assert (answer.method, answer.exact, answer.backend) == ("model", True, "cpsat")

@@ -349,8 +349,9 @@ def cmd_games(args: argparse.Namespace) -> int:
         lines += [f"  {d.name:<15} [{d.label}] {d.meaning}" + (f" (also: {', '.join(d.aliases)})" if d.aliases
                                                                  else "") for d in spec.methods]
     if spec.suggest_methods:
-        lines += ["", "suggest methods (sleuth suggest --method):"]
-        lines += [f"  {k:<15} {v}" for k, v in spec.suggest_methods.items()]
+        lines += ["", f"suggest methods (sleuth suggest --method; default: {spec.suggest_method(None).name}):"]
+        lines += [f"  {d.name:<15} {d.meaning}" + (f" (also: {', '.join(d.aliases)})" if d.aliases else "")
+                  for d in spec.suggest_methods]
     if spec.all_options():
         lines += ["", "options:"]
         for o in spec.all_options():

@@ -22,11 +22,11 @@ reports ``"backend": null``, with a note when another engine than the default wa
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
-from .errors import PuzzleError, UnknownNameError
+from .errors import InternalError, PuzzleError, UnknownNameError
 
 AUTO = "auto"
 DEFAULT_BACKEND = "cpsat"
@@ -62,6 +62,49 @@ def find_derivation(methods: Sequence[Derivation], value: object, *, auto: str |
         if key == d.name.casefold() or key in (a.casefold() for a in d.aliases):
             return d
     raise UnknownNameError("method", value, [AUTO, *(d.name for d in methods)], **where)
+
+
+def method_key(value: object) -> str:
+    """How a method name is compared: any case, and spaces, ``-`` and ``_`` alike (``Sum Gini`` = ``sum-gini``)."""
+    return "-".join(str(value).replace("_", " ").replace("-", " ").split()).casefold()
+
+
+def find_method(methods: Sequence[Derivation], value: object, **where: str | None) -> Derivation:
+    """The ``suggest`` method ``value`` names, a name or alias (:func:`method_key`); None: the first declared
+    (the default).  The one check of ``suggest --method``: an unknown name is bad input naming the methods.
+
+    >>> ways = (Derivation("sumgini", "Sum Gini", aliases=("sum-gini",)), Derivation("max", "Max"))
+    >>> find_method(ways, None).name, find_method(ways, "Sum_Gini").name, find_method(ways, "MAX").name
+    ('sumgini', 'sumgini', 'max')
+    """
+    if value is None and methods:
+        return methods[0]
+    key = method_key(value)
+    for d in methods:
+        if key == method_key(d.name) or key in (method_key(a) for a in d.aliases):
+            return d
+    raise UnknownNameError("method", value, [d.name for d in methods], **where)
+
+
+T = TypeVar("T")
+
+
+def handlers(methods: Sequence[Derivation], table: Mapping[str, T]) -> Mapping[str, T]:
+    """A game's code for (some of) its registered derivations, by name: how a game dispatches a derivation,
+    rather than comparing strings.  A name the game does not register is a bug, found when the module loads.
+
+    >>> ways = (Derivation("count", "exact"), model("the model"))
+    >>> handlers(ways, {"count": len})["count"]("abc")
+    3
+    >>> handlers(ways, {"rules": len})  # doctest: +IGNORE_EXCEPTION_DETAIL
+    Traceback (most recent call last):
+    sleuth.errors.InternalError: code for a name the game does not register
+    """
+    names = [d.name for d in methods]
+    for name in table:
+        if name not in names:
+            raise InternalError(f"code for {name!r}, which is not a registered derivation ({', '.join(names)})")
+    return dict(table)
 
 
 class NotServed(PuzzleError):

@@ -93,13 +93,23 @@ def bounded(kind: type, lo: float | None = None, hi: float | None = None, *, abo
     return parse
 
 
+def comma_list(text: str) -> list[str]:
+    """The items of a comma-separated list, stripped, empty ones dropped (``"a, b,"`` -> ``["a", "b"]``): how every
+    option that takes a list reads it.
+
+    >>> comma_list(" sum, max ,, gini ")
+    ['sum', 'max', 'gini']
+    """
+    return [x.strip() for x in text.split(",") if x.strip()]
+
+
 def int_list(lo: int, hi: int) -> Callable[[str], list[int]]:
     """An argparse ``type``: comma-separated integers, each in ``[lo, hi]``."""
     allowed = f"integers from {lo} to {hi}, comma separated"
 
     def parse(text: str) -> list[int]:
         try:
-            values = [int(x) for x in text.split(",") if x.strip()]
+            values = [int(x) for x in comma_list(text)]
         except ValueError:
             raise argparse.ArgumentTypeError(f"{text!r} is not a list of integers (allowed: {allowed})") from None
         if not values or any(not lo <= v <= hi for v in values):

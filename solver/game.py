@@ -26,15 +26,16 @@ from __future__ import annotations
 
 import functools
 import importlib
+import importlib.util
 import re
 import weakref
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast
 
-from .derive import Derivation
-from .errors import PuzzleError, SleuthError
+from .derive import Derivation, find_method
+from .errors import InternalError, PuzzleError, SleuthError
 from .limits import MAX_WORLDS_KEY, max_items
 from .spec import COMMON_OPTIONS, Key, Option, common_keys, object_schema
 
@@ -45,6 +46,7 @@ if TYPE_CHECKING:
 
 COMMANDS = ("solve", "verify", "suggest")  # the commands that take a game's options
 FIGURE = "FILE.png"  # an option of this kind names a figure to write: checked before any work
+POINTER = re.compile(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*:[A-Za-z_]\w*")  # "module:function" in a declaration
 
 
 @dataclass(frozen=True)
@@ -116,7 +118,8 @@ class Game:
     claims: tuple[str, ...] = ()
     methods: tuple[Derivation, ...] = ()
     answer: tuple[str, ...] = ()
-    suggest_methods: Mapping[str, str] = field(default_factory=dict)
+    suggest_methods: tuple[Derivation, ...] = ()  # suggest --method (see find_method)
+    suggest_default: str = ""     # the suggest method when none is named; default: the first
     options: tuple[Option, ...] = ()
     template: str = ""            # the bundled example `sleuth new GAME` prints: "folder/name"
     viewer: bool = True           # whether "viewer" applies (else a viewer is noted as ignored)
@@ -134,6 +137,17 @@ class Game:
     referee: str = ""             # "module:function(path, as_json) -> int": `sleuth referee TRANSCRIPT`
     documents: str = ""           # "module:function() -> {name: JSON Schema}": `sleuth schema GAME NAME`
 
+    def __post_init__(self) -> None:
+        if isinstance(self.suggest_methods, Mapping):  # a plug-in's {name: meaning}, as older sleuths took it
+            object.__setattr__(self, "suggest_methods", tuple(Derivation(k, v) for k, v in
+                                                              cast(Mapping[str, str], self.suggest_methods).items()))
+        if self.suggest_default and self.suggest_default not in {d.name for d in self.suggest_methods}:
+            raise InternalError(f"game {self.name!r}: suggest_default {self.suggest_default!r} is not a declared "
+                                "suggest method")
+        for where, target in self.pointers():
+            if not POINTER.fullmatch(target):
+                raise InternalError(f"game {self.name!r}: {where} = {target!r} is not a 'module:function' pointer")
+
     # -- what the user writes ---------------------------------------------------------------------------
     @property
     def page(self) -> str:
@@ -150,6 +164,12 @@ class Game:
     def claim_key_names(self) -> tuple[str, ...]:
         """The keys a ``[[claim]]`` table takes beyond ``text`` and ``expect``."""
         return tuple(k.name for k in self.claim_keys)
+
+    def suggest_method(self, value: object, **where: str | None) -> Derivation:
+        """The ``suggest`` method ``value`` names (None: the default): the one check of ``suggest --method`` (and
+        of the claims that name a strategy), bad input naming the declared methods."""
+        return find_method(self.suggest_methods, value if value is not None else self.suggest_default or None,
+                           **where)
 
     def option(self, name: str) -> Option | None:
         return next((o for o in self.all_options() if o.name == name), None)
@@ -201,6 +221,44 @@ class Game:
         return schema
 
     # -- where the code is --------------------------------------------------------------------------------
+    def pointers(self) -> list[tuple[str, str]]:
+        """Every ``"module:function"`` the declaration names, with the field that names it: the package's
+        ``load`` and ``world``, ``help``, ``templates``, ``kernels``, ``review``, ``text_input``, ``arena``,
+        ``referee``, ``documents``, the companion's ``info`` and ``warm``, and each experiment's target."""
+        found = [("package", f"{self.package}:load"), ("package", f"{self.package}.world:model"),
+                 ("package", f"{self.package}.world:check"), ("package", f"{self.package}.world:candidates")]
+        found += [("help", name) for name in self.help.split()]
+        found += [(f, target) for f in ("templates", "kernels", "review", "text_input", "arena", "referee",
+                                        "documents") if (target := getattr(self, f))]
+        found += [(f"companion.{f}", target) for f in ("info", "warm") if (target := getattr(self.companion, f))]
+        found += [(f"experiment {e.name!r}", e.target) for e in self.experiments]
+        return found
+
+    def check_modules(self) -> None:
+        """Every module a pointer names exists (found, not imported: cheap enough for each registration)."""
+        for where, target in self.pointers():
+            module = target.partition(":")[0]
+            try:
+                found = importlib.util.find_spec(module) is not None
+            except ModuleNotFoundError:
+                found = False
+            if not found:
+                raise InternalError(f"game {self.name!r}: {where} = {target!r} names no module")
+
+    def check_code(self) -> None:
+        """Every pointer imports and names something callable (the tests run it on every installed game; an
+        optional dependency missing is not a typo)."""
+        for where, target in self.pointers():
+            module, _, func = target.partition(":")
+            try:
+                found = getattr(importlib.import_module(module), func, None)
+            except ModuleNotFoundError as exc:
+                if exc.name and not module.startswith(exc.name):
+                    continue
+                found = None
+            if not callable(found):
+                raise InternalError(f"game {self.name!r}: {where} = {target!r} names nothing callable")
+
     def load(self, doc: PuzzleDoc) -> Puzzle:
         """The file read into the game's typed state, as a :class:`~sleuth.puzzle.Puzzle` (which
         :func:`sleuth.loading.load_data` checks: this module sits below the puzzle's)."""

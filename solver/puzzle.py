@@ -160,6 +160,9 @@ def _command(command: str, method: Any) -> Any:
 
         options = keyword_options(method, options, kwargs, self.doc.game.all_options())
         options = self.doc.game.accept(command, options, self, all_games)
+        if command == "suggest" and self.doc.game.suggest_methods:
+            kwargs["method"] = self.doc.game.suggest_method(kwargs.get("method"), file=self.doc.file,
+                                                            place="--method").name
         if command == "verify" and args:  # claim texts (str) are questions
             args = (question_specs(args[0]), *args[1:])
         with deadline(time_limit(options)):

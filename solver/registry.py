@@ -69,6 +69,17 @@ def _resolve(target: str) -> object:
     return value
 
 
+_CHECKED: set[int] = set()
+
+
+def _registered(game: Game) -> None:
+    """A game as it registers: every module its code pointers name must exist (:meth:`Game.check_modules`,
+    once per process; the tests also import each pointer, :meth:`Game.check_code`)."""
+    if id(game) not in _CHECKED:
+        game.check_modules()
+        _CHECKED.add(id(game))
+
+
 def _keys(game: Game) -> set[str]:
     return {key.casefold() for key in (game.name, *game.aliases)}
 
@@ -84,6 +95,7 @@ def builtin_games() -> tuple[Game, ...]:
         game = _resolve(target)
         if not isinstance(game, Game):
             raise InternalError(f"entry point {target} is not a Game")
+        _registered(game)
         games.append(game)
     return tuple(games)
 
@@ -97,6 +109,8 @@ def all_games() -> tuple[Game, ...]:
             continue
         try:
             game = _resolve(target)
+            if isinstance(game, Game):
+                _registered(game)
         except Exception:  # noqa: BLE001 - a broken plug-in must not break sleuth
             continue
         if isinstance(game, Game) and not _keys(game) & taken:

@@ -169,6 +169,27 @@ class Answer:
         return {k: jsonable(v) for k, v in self.fields().items()}
 
 
+@dataclass(frozen=True)
+class Labelled(Answer):
+    """An answer a derivation gave, labelled in one place: ``method``, ``exact`` and ``backend``, the fields
+    :meth:`sleuth.derive.Choice.fields` makes (keywords: a game's own fields keep their order).  In the JSON
+    they follow the game's own required fields, before its optional ones."""
+
+    method: str = field(kw_only=True)
+    exact: bool = field(kw_only=True)
+    backend: str | None = field(kw_only=True)
+
+    def fields(self) -> dict[str, Any]:
+        out = super().fields()
+        labels = {k: out.pop(k) for k in LABELS}
+        optional_ones = {f.name for f in dataclasses.fields(self) if f.metadata.get("optional")}
+        ordered = {k: v for k, v in out.items() if k not in optional_ones}
+        return {**ordered, **labels, **{k: v for k, v in out.items() if k in optional_ones}}
+
+
+LABELS = ("method", "exact", "backend")  # what labels every answer of a derivation (Labelled)
+
+
 def optional() -> Any:
     """A field of an :class:`Answer` that is absent from the JSON while it is None."""
     return field(default=None, metadata={"optional": True})

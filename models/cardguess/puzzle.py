@@ -24,15 +24,16 @@ from typing import Any
 from sleuth.claims import Atom, combine
 from sleuth.claims import read as read_claim
 from sleuth.names import NAME, quote, unquote
-from sleuth.derive import NotServed
+from sleuth.derive import NotServed, find_derivation, handlers
 from sleuth.errors import PuzzleError, SleuthError
 from sleuth.limits import max_items
 from sleuth.puzzle import Puzzle, PuzzleDoc
-from sleuth.results import Answer, ClaimResult, ClaimSpec, Report, Status, Verdict, decimal
+from sleuth.results import Labelled, ClaimResult, ClaimSpec, Report, Status, Verdict, decimal
 from sleuth.schema import Names, parse_fraction
 
 from .counting import ENTRY_BYTES
-from .state import CardGuessState, read_method, read_parameter, read_state
+from .game import GAME
+from .state import CardGuessState, read_parameter, read_state
 from .optimal import Feedback
 from .model import conflicting_guesses, enumerate_posterior
 from .seed import SeedAgent
@@ -52,7 +53,7 @@ _EXPECTED = re.compile(rf"^\s*E\s*\(\s*further\s+correct\s*\)\s*{_OP}\s*(\S+)\s*
 
 
 @dataclass(frozen=True)
-class CardGuessAnswer(Answer):
+class CardGuessAnswer(Labelled):
     """Card guessing's answer: the posterior over the remaining compositions and over the next card."""
 
     remaining: Sequence[Mapping[str, Any]]     # {"composition": {type: count}, "p": Fraction}
@@ -61,9 +62,6 @@ class CardGuessAnswer(Answer):
     feedback: str
     statistic: Mapping[str, Mapping[str, int]]
     orders: int                                # deck orders consistent with the history
-    method: str
-    exact: bool
-    backend: str | None
 
 
 class CardGuessPuzzle(Puzzle):
@@ -93,7 +91,7 @@ class CardGuessPuzzle(Puzzle):
                 f"({right} right), {know.cards_left} cards left")
 
     def _strategy(self, method: str | None, opts: Mapping[str, Any], place: str) -> Strategy:
-        name = read_method(method or "optimal", place, self.doc.file)
+        name = self.doc.game.suggest_method(method, file=self.doc.file, place=place).name
         params: dict[str, Fraction | float] = {k: read_parameter(opts[k], k, place, self.doc.file)
                                                for k in ("gamma", "step") if k in opts}
         if "gamma" in params:
@@ -128,18 +126,29 @@ class CardGuessPuzzle(Puzzle):
 
     def _posterior(self, method: str, backend: str, time_limit: float | None
                    ) -> tuple[dict[tuple[int, ...], Fraction], list[Fraction]]:
+        return _POSTERIORS[find_derivation(self.doc.game.methods, method).name](self, backend, time_limit)
+
+    def _counted(self, backend: str, time_limit: float | None
+                 ) -> tuple[dict[tuple[int, ...], Fraction], list[Fraction]]:
         s = self.state
         know = s.knowledge()
-        if method == "count":
-            nxt = know.next_probabilities(s.arrangements) if know.cards_left else [Fraction(0)] * len(s.types)
-            return s.posterior(), nxt
-        if method == "model":
-            try:
-                e = enumerate_posterior(s.types, s.counts, s.history, backend, time_limit)
-            except ValueError as exc:
-                raise NotServed(str(exc), file=self.doc.file, place="--method", allowed="auto, count, filter") \
-                    from None
-            return e.remaining, e.next_card
+        nxt = know.next_probabilities(s.arrangements) if know.cards_left else [Fraction(0)] * len(s.types)
+        return s.posterior(), nxt
+
+    def _enumerated(self, backend: str, time_limit: float | None
+                    ) -> tuple[dict[tuple[int, ...], Fraction], list[Fraction]]:
+        s = self.state
+        try:
+            e = enumerate_posterior(s.types, s.counts, s.history, backend, time_limit)
+        except ValueError as exc:
+            raise NotServed(str(exc), file=self.doc.file, place="--method", allowed="auto, count, filter") \
+                from None
+        return e.remaining, e.next_card
+
+    def _filtered(self, backend: str, time_limit: float | None
+                  ) -> tuple[dict[tuple[int, ...], Fraction], list[Fraction]]:
+        s = self.state
+        know = s.knowledge()
         if s.feedback is Feedback.COMPLETE:
             raise NotServed("the source paper's filter follows partial feedback only", file=self.doc.file,
                             place="--method", allowed="auto, count, model")
@@ -321,3 +330,8 @@ def _fmt(comp: Mapping[str, int]) -> str:
 
 
 __all__ = ["CardGuessPuzzle"]
+
+
+# Card guessing's code for each registered derivation (models/cardguess/game.py): the posterior and next card.
+_POSTERIORS = handlers(GAME.methods, {"count": CardGuessPuzzle._counted, "model": CardGuessPuzzle._enumerated,
+                                      "filter": CardGuessPuzzle._filtered})

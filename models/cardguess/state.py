@@ -10,13 +10,13 @@ from typing import Any, Literal, overload
 
 from sleuth.errors import InternalError, PuzzleError
 from sleuth.puzzle import PuzzleDoc
-from sleuth.schema import Names, Section, choose, describe
+from sleuth.schema import Names, Section, describe
 
 from .counting import Arrangements, Knowledge
 from .optimal import Feedback, StateBudgetExceeded, ensure_recursion
 from .model import Guess
 from .scores import Evaluator, ScoreDistribution
-from .strategies import ALIASES, STRATEGIES, Optimal, Strategy, first_max, make_strategy
+from .strategies import Optimal, Strategy, first_max, make_strategy
 
 MAX_TYPES = 16
 MAX_COUNT = 100
@@ -184,13 +184,9 @@ def read_guess(gs: Section, names: Names, feedback: Feedback) -> Guess:
 
 def read_method(value: Any, place: str, file: str | None = None) -> str:
     """A strategy name (or alias), as its canonical name."""
-    if not isinstance(value, str):
-        raise PuzzleError(f"expected a strategy name, got {describe(value)}", file=file, place=place,
-                          allowed=list(STRATEGIES))
-    try:
-        return choose(value, STRATEGIES, "method", aliases=ALIASES)
-    except PuzzleError as exc:
-        raise PuzzleError(exc.message, file=file, place=place, allowed=exc.allowed) from None
+    from .game import GAME
+
+    return GAME.suggest_method(value, file=file, place=place).name
 
 
 def read_parameter(value: Any, key: str, place: str, file: str | None = None) -> Fraction:

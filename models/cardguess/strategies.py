@@ -170,8 +170,6 @@ class ConstantStep(ExpectedCounts):
 
 STRATEGIES: dict[str, type[Strategy]] = {
     cls.name: cls for cls in (Greedy, Optimal, Entropy, ExpectedCounts, ConstantStep)}
-ALIASES = {"info": "entropy", "information": "entropy", "counts": "expected-counts", "running": "expected-counts",
-           "constant": "constant-step", "0.55": "constant-step"}
 
 
 def make_strategy(name: str, feedback: Feedback = Feedback.PARTIAL, arrangements: Arrangements | None = None,

@@ -46,9 +46,11 @@ GAME = Game(
              Derivation("rules", "the source paper's deduction rules, iterated to a fixpoint: sound, may know less",
                         exact=False)),
     answer=("sheet", "envelope", "probabilities", "envelope_probabilities", "deals"),
-    suggest_methods={"information": "exact expected information about the envelope (mutual information with "
-                     "who shows and which card); past the budget, the sampled estimate, labelled",
-                     "sampled": "the same, estimated from sampled deals (approximate; --set samples, seed)"},
+    suggest_methods=(Derivation("information", "exact expected information about the envelope (mutual "
+                                "information with who shows and which card); past the budget, the sampled "
+                                "estimate, labelled"),
+                     Derivation("sampled", "the same, estimated from sampled deals (approximate; --set samples, "
+                                "seed)", exact=False)),
     options=(
         Option("method", "string", "auto", "how the sheet is derived (see methods)", ("solve",), flag=True),
         Option("probabilities", "flag", "off", "exact probabilities per cell and per envelope triple",

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any, NamedTuple
 
@@ -11,17 +11,17 @@ from dataclasses import dataclass, replace
 
 from sleuth.claims import Atom, normalise_holding, to_lit, verdict_of
 from sleuth.claims import read as read_claim
-from sleuth.derive import Choice, NotServed, find_derivation
+from sleuth.derive import Choice, NotServed, find_derivation, handlers
 from sleuth.errors import InternalError, PuzzleError
 from sleuth.limits import TooLarge, max_items
 from sleuth.names import NAME, unquote
 from sleuth.puzzle import Puzzle, PuzzleDoc
 from sleuth.model import Lit
-from sleuth.results import Answer, ClaimResult, ClaimSpec, Report, Status, Verdict, optional, decimal
+from sleuth.results import Labelled, ClaimResult, ClaimSpec, Report, Status, Verdict, optional, decimal
 from sleuth.schema import Names, fold
-from sleuth.errors import UnknownNameError
 
 from .counting import Counts, Problem, count_deals
+from .game import GAME
 from .state import CATEGORIES, ClueState, Obs, read_state
 from .model import ClueModel, build_model, enumerated_counts
 from .others import PARTS, others_knowledge
@@ -54,13 +54,10 @@ class Knowing(NamedTuple):
 
 
 @dataclass(frozen=True)
-class ClueAnswer(Answer):
+class ClueAnswer(Labelled):
     """Clue's answer: the knowledge sheet and the envelope, with the exact counts when asked for."""
 
     viewer: str | None
-    method: str
-    exact: bool
-    backend: str | None
     sheet: Mapping[str, Mapping[str, Mark]]                  # card -> place -> yes / no / maybe
     envelope: Mapping[str, str | None]                        # suspect, weapon, room (None: not known)
     deals: int | None = optional()                            # --probabilities: consistent deals
@@ -74,12 +71,6 @@ class CluePuzzle(Puzzle):
     def __init__(self, doc: PuzzleDoc, game: ClueState) -> None:
         super().__init__(doc)
         self.state = game
-
-    def option_choice(self, value: object, choices: Sequence[str], kind: str, place: str) -> str:
-        for c in choices:
-            if isinstance(value, str) and fold(value) == fold(c):
-                return c
-        raise UnknownNameError(kind, value, choices, file=self.doc.file, place=place)
 
     # -- pieces ---------------------------------------------------------------------------------------
     def observations(self) -> list[Obs]:
@@ -96,13 +87,7 @@ class CluePuzzle(Puzzle):
 
     def sheet(self, method: str = "count", backend: str = "cpsat", time_limit: float | None = None) -> Sheet:
         """The sheet by ``method`` (count, model, naive, rules); count falls back to the model's backbone."""
-        if method == "count":
-            return exact_sheet(self.problem(), self.clue_model)[0]
-        if method == "rules":
-            return apply_rules(self.state, self.observations()).sheet
-        if method == "naive":
-            return naive_sheet(self.clue_model(), backend)
-        return backbone_sheet(self.clue_model(), backend, time_limit)
+        return _SHEETS[find_derivation(self.doc.game.methods, method).name](self, backend, time_limit)
 
     def conflict(self, backend: str = "cpsat") -> tuple[str, ...]:
         return self.clue_model().engine(backend).conflict() or ()
@@ -114,25 +99,23 @@ class CluePuzzle(Puzzle):
         method = choice.name
         others = self.flag(opts.get("others", False), "--others")
         wants_counts = bool(opts.get("probabilities") or opts.get("plot"))
-        if wants_counts and method in ("rules", "naive"):
+        if wants_counts and method not in _COUNTS:
             raise NotServed(f"--method {method} derives the sheet only, not the exact probabilities",
                             file=self.doc.file, place="--probabilities" if opts.get("probabilities") else "--plot",
                             allowed="--method count or model")
         game = self.state
         fields: dict[str, Any] = {"viewer": game.players[game.viewer] if game.viewer is not None else None}
         counts = None
-        if method == "rules":
-            result = apply_rules(game, self.observations())
+        result = apply_rules(game, self.observations()) if method in _FACTS else None
+        if result is not None:
             sheet = result.sheet
             fields["facts"] = [{"card": game.card(f.card), "place": game.places[f.place],
                                 "value": "yes" if f.value else "no", "rule": f.rule, "because": f.because}
                                for f in result.facts]
         elif wants_counts:
-            counts = self.counts(triples=True, options=opts) if method == "count" else enumerated_counts(
-                self.clue_model(), backend, limit=max_items(opts, 64 * len(game.places) * len(game.deck)),
-                time_limit=opts.get("time-limit"))
+            counts = _COUNTS[method](self, backend, opts)
             sheet = counted_sheet(counts)
-        elif method == "count":
+        elif method in _FALLS_BACK:
             sheet, used = exact_sheet(self.problem(), self.clue_model, opts)
             if used != "count":
                 self.doc.note("the counting outgrew the memory budget (SLEUTH_MEMORY_BUDGET / --set max_worlds): "
@@ -159,7 +142,7 @@ class CluePuzzle(Puzzle):
                                    f"{who}, {counts.total} consistent deals",
                                    tuple(len(c) for c in game.deck.categories))
         text = render_grid(game, sheet, probs)
-        if method == "rules":
+        if result is not None:
             text += "\n\nRules engine (the source paper's rules; may know less than the exact sheet):\n"
             text += "\n".join("  " + f.text(game) for f in result.facts if f.rule != "observation")
         if counts is not None:
@@ -310,11 +293,31 @@ class CluePuzzle(Puzzle):
     def suggest(self, *, method: str | None = None, options: Mapping[str, Any] | None = None) -> Report:
         from .suggest import suggest_report
         opts = dict(options or {})
-        chosen = self.option_choice(method or "information", ["information", "sampled"], "method", "--method")
+        chosen = self.doc.game.suggest_method(method).name  # checked by the engine against the declaration
         if "show" in opts:
             from .suggest import show_report
             return show_report(self, opts)
         return suggest_report(self, opts, chosen)
+
+
+def _model_counts(puzzle: CluePuzzle, backend: str, opts: Mapping[str, Any]) -> Counts:
+    places, deck = puzzle.state.places, puzzle.state.deck
+    return enumerated_counts(puzzle.clue_model(), backend, limit=max_items(opts, 64 * len(places) * len(deck)),
+                             time_limit=opts.get("time-limit"))
+
+
+# Clue's code for each registered derivation (models/clue/game.py): the sheet; the exact counts (--probabilities,
+# --plot: rules and naive derive the sheet only); the facts and their rules; the one that falls back to the
+# model's backbone past its memory budget (with a note).
+_SHEETS: Mapping[str, Callable[[CluePuzzle, str, float | None], Sheet]] = handlers(GAME.methods, {
+    "count": lambda p, backend, time_limit: exact_sheet(p.problem(), p.clue_model)[0],
+    "model": lambda p, backend, time_limit: backbone_sheet(p.clue_model(), backend, time_limit),
+    "naive": lambda p, backend, time_limit: naive_sheet(p.clue_model(), backend),
+    "rules": lambda p, backend, time_limit: apply_rules(p.state, p.observations()).sheet})
+_COUNTS: Mapping[str, Callable[[CluePuzzle, str, Mapping[str, Any]], Counts]] = handlers(GAME.methods, {
+    "count": lambda p, backend, opts: p.counts(triples=True, options=opts), "model": _model_counts})
+_FACTS = handlers(GAME.methods, {"rules": True})
+_FALLS_BACK = handlers(GAME.methods, {"count": True})
 
 
 def probability_table(game: ClueState, counts: Counts) -> dict[str, dict[str, Fraction]]:

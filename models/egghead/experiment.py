@@ -30,7 +30,7 @@ import numpy as np
 
 from sleuth.timing import percentile
 from sleuth.errors import PuzzleError
-from sleuth.executor import Executor, ExperimentParser, add_run_options, bounded, task_seed
+from sleuth.executor import Executor, ExperimentParser, add_run_options, bounded, comma_list, task_seed
 from sleuth.figures import check_target, pyplot, save
 
 from .hands import Setup
@@ -270,7 +270,7 @@ def _setup(args: argparse.Namespace) -> tuple[Setup, list[CompiledQuestion]]:
     catalogue = load_catalogue(args.values)
     if args.questions != "all":
         ids = {q.qid: q for q in catalogue}
-        wanted = [x.strip() for x in args.questions.split(",") if x.strip()]
+        wanted = comma_list(args.questions)
         for x in wanted:
             if x not in ids:
                 raise PuzzleError(f"unknown question {x!r}", place="--questions", allowed=list(ids))
@@ -283,7 +283,7 @@ def _setup(args: argparse.Namespace) -> tuple[Setup, list[CompiledQuestion]]:
 
 def _ba_counts(text: str, players: int) -> list[int]:
     try:
-        counts = [int(x) for x in text.split(",") if x.strip()]
+        counts = [int(x) for x in comma_list(text)]
     except ValueError:
         raise PuzzleError(f"{text!r} is not a list of numbers", place="--ba", allowed="e.g. 1,2,3,4") from None
     if not counts or any(not 0 <= k <= players for k in counts):

@@ -18,14 +18,16 @@ from sleuth.names import NAME, unquote
 from sleuth.engine import Engine
 from sleuth.claims import Atom, evaluate, to_lit
 from sleuth.claims import read as read_claim
+from sleuth.derive import find_derivation, handlers
 from sleuth.explain import minimal_subset
 from sleuth.limits import check_size
 from sleuth.errors import PuzzleError
 from sleuth.model import Clause, Constraint, Lit, Model, Var
 from sleuth.puzzle import Puzzle, PuzzleDoc
-from sleuth.results import Answer, ClaimResult, ClaimSpec, Report, Status, Verdict, contradiction_text
+from sleuth.results import Labelled, ClaimResult, ClaimSpec, Report, Status, Verdict, contradiction_text
 
 from .behaviour_model import ModelTables
+from .game import GAME
 from .model import EggheadModel
 from .hands import format_hand
 from .state import read_state
@@ -60,7 +62,7 @@ class Outcome:
 
 
 @dataclass(frozen=True)
-class EggheadAnswer(Answer):
+class EggheadAnswer(Labelled):
     """Egghead's answer: each player's valids after the last round, and what happened in each round."""
 
     valids: Mapping[str, Sequence[Sequence[int]]]   # player -> the sorted hands still possible for them
@@ -69,9 +71,18 @@ class EggheadAnswer(Answer):
     moderator: str
     analysts: Sequence[str]                        # the players who use the behavioural analysis
     undetermined: Sequence[str]                    # valids that depend on a hand not on the table
-    method: str
-    exact: bool
-    backend: str | None
+
+
+def _layer(p: EggheadPuzzle, backend: str, options: Mapping[str, Any] | None) -> Any:
+    n = p.setup.players
+    check_size("Egghead worlds (one hand per player, listed)", p.setup.n_hands ** n, options, 8 * (n + 2))
+    return LayerTables(p.setup, p.behavioural)
+
+
+def _model(p: EggheadPuzzle, backend: str, options: Mapping[str, Any] | None) -> Any:
+    if p.analysis == "behavioural":
+        return ModelTables(p.setup, p.behavioural, backend, options=options)
+    return EggheadModel(p.setup, backend)
 
 
 class EggheadPuzzle(Puzzle):
@@ -90,17 +101,7 @@ class EggheadPuzzle(Puzzle):
         the public facts for the behavioural one)."""
         n = self.setup.players
         world: list[int | None] = list(self.hands)
-        knowledge: Any
-        if method == "tables":
-            knowledge = PackedTables(self.setup, self.behavioural, options=options)
-        elif method == "layer":
-            check_size("Egghead worlds (one hand per player, listed)", self.setup.n_hands ** n, options,
-                       8 * (n + 2))
-            knowledge = LayerTables(self.setup, self.behavioural)
-        elif self.analysis == "behavioural":
-            knowledge = ModelTables(self.setup, self.behavioural, backend, options=options)
-        else:
-            knowledge = EggheadModel(self.setup, backend)
+        knowledge = _KNOWLEDGE[find_derivation(self.doc.game.methods, method).name](self, backend, options)
         out = Outcome(knowledge=knowledge)
         stand_in: set[int] = set()
         dealt: list[list[int | None]] = []
@@ -352,3 +353,9 @@ class EggheadPuzzle(Puzzle):
                                expect=spec.expect, detail=detail)
         return ClaimResult(spec.text, Verdict.OPEN, (), {"true": list(true[0]), "false": list(false[0])},
                            expect=spec.expect, detail=detail)
+
+
+# Egghead's code for each registered derivation (models/egghead/game.py): the knowledge the rounds are played on.
+_KNOWLEDGE: Mapping[str, Callable[[EggheadPuzzle, str, Mapping[str, Any] | None], Any]] = handlers(GAME.methods, {
+    "tables": lambda p, backend, options: PackedTables(p.setup, p.behavioural, options=options),
+    "layer": _layer, "model": _model})

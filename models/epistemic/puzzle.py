@@ -13,16 +13,17 @@ import numpy as np
 
 from sleuth.epistemic import DEFAULT_TABLE_LIMIT, Evaluator, KnowledgeState, WorldTable
 from sleuth.epistemic import symbolic
-from sleuth.derive import Choice
+from sleuth.derive import Choice, find_derivation, handlers
 from sleuth.claims import with_hint
 from sleuth.errors import PuzzleError
 from sleuth.explain import minimal_subset
 from sleuth.formula import Arith, Node, names_in, parse, to_text, walk
 from sleuth.limits import MAX_WORLDS_KEY, TooLarge, check_size, max_items
 from sleuth.puzzle import Puzzle, PuzzleDoc, emit_notes
-from sleuth.results import Answer, optional, ClaimResult, ClaimSpec, Report, Status, Verdict
+from sleuth.results import Labelled, optional, ClaimResult, ClaimSpec, Report, Status, Verdict
 from sleuth.schema import Section
 
+from .game import GAME
 from .model import coded_rows
 from .state import EpistemicState, Step, read_state
 
@@ -52,16 +53,13 @@ class Observation:
 
 
 @dataclass(frozen=True)
-class EpistemicAnswer(Answer):
+class EpistemicAnswer(Labelled):
     """An epistemic puzzle's answer: the worlds left after every announcement or event, and the trace."""
 
     worlds: Sequence[Mapping[str, int | str]]
     count: int
     initial: int                                   # worlds at the start
     steps: Sequence[Mapping[str, Any]]             # one row per announcement or event: worlds left after it
-    method: str
-    exact: bool
-    backend: str | None
     actual: Mapping[str, int | str] | None = optional()
     knowers: Sequence[Mapping[str, Any]] | None = optional()
     shared: Mapping[str, int | str] | None = optional()   # symbolic: the values every world left has
@@ -155,6 +153,10 @@ class EpistemicPuzzle(Puzzle):
         return self.explicit is not None or self.product_size() <= min(max_items(options, per_world),
                                                                         DEFAULT_TABLE_LIMIT)
 
+    def _way(self, method: str, auto: str = "table") -> str:
+        """The registered derivation ``method`` names (``solver`` is the model's; ``auto``: ``auto``)."""
+        return find_derivation(self.doc.game.methods, method, auto=auto).name
+
     def initial_table(self, backend: str = "cpsat", method: str = "auto",
                       constraints: Sequence[int] | None = None) -> WorldTable:
         """The worlds allowed by the constraints (all, or the listed ones), built by ``method``."""
@@ -162,22 +164,22 @@ class EpistemicPuzzle(Puzzle):
         options = self.options
         per_world = WORLD_BYTES * len(self.domains) + AGENT_BYTES * len(self.agents) + 16
         table_limit = max_items(options, per_world)
-        if method == "auto":
-            method = "table" if self._table_fits(options) else "solver"
+        way = self._way(method, auto="table" if self._table_fits(options) else "model")
+        tabled = way in _TABLED
         solver_limit = SOLVER_MAX_WORLDS if MAX_WORLDS_KEY not in (options or {}) else table_limit
         solver_limit = min(solver_limit, max_items(options, SOLVER_WORLD_FACTOR * per_world))
-        if self.explicit is None and (method == "table" or not chosen):
+        if self.explicit is None and (tabled or not chosen):
             check_size("worlds (the product of the domains)", self.product_size(), options, per_world)
-        elif method == "solver" and self.explicit is None and self.product_size() > solver_limit:
+        elif not tabled and self.explicit is None and self.product_size() > solver_limit:
             self._refuse_by_sample(chosen, solver_limit)
             self.doc.note(f"the domains have {self.product_size():,} combinations: CP-SAT enumerates the worlds "
                           f"the constraints leave and stops past {solver_limit:,} (--set {MAX_WORLDS_KEY}=N; "
                           "bound the time with --time-limit)", "variables")
             emit_notes(self)
-        key = (backend, method, chosen)
+        key = (backend, way, chosen)
         if key not in self._tables:
             nodes = [self.constraints[i][1] for i in chosen]
-            if self.explicit is not None and method == "solver":
+            if self.explicit is not None and not tabled:
                 table = WorldTable.from_solver(self.domains, nodes, backend=backend, limit=solver_limit,
                                                rows=coded_rows(self.state))
             elif self.explicit is not None:
@@ -188,7 +190,7 @@ class EpistemicPuzzle(Puzzle):
                 for node in nodes:
                     mask &= state.truth(node)
                 table = base.subset(mask)
-            elif method == "table":
+            elif tabled:
                 table = WorldTable.from_product(self.domains, nodes)
             else:
                 table = WorldTable.from_solver(self.domains, nodes, backend=backend, limit=solver_limit)
@@ -240,7 +242,7 @@ class EpistemicPuzzle(Puzzle):
 
     def start_state(self, backend: str, method: str, constraints: Sequence[int] | None = None) -> State:
         """The starting state by ``method`` (table, solver, symbolic or auto)."""
-        if method == "symbolic":
+        if self._way(method) in _SYMBOLIC:
             return self.symbolic_start(constraints)
         return self.start(self.initial_table(backend, method, constraints))
 
@@ -445,7 +447,7 @@ class EpistemicPuzzle(Puzzle):
         """A minimal list of observations (constraints, announcement rounds) that, applied in order, already
         make the claim true (``want``) or false in every world left."""
         names = self.observations(after, backend, method)
-        fixed = [] if self.product_size() <= SHRINK_LIMIT or method == "symbolic" else \
+        fixed = [] if self.product_size() <= SHRINK_LIMIT or self._way(method) in _SYMBOLIC else \
             [n for n, _ in self.constraints]
 
         def still(kept: set[str]) -> bool:
@@ -490,3 +492,9 @@ def load(doc: PuzzleDoc) -> EpistemicPuzzle:
         except PuzzleError as exc:
             doc.note(f"this claim does not read, so sleuth verify will refuse it: {exc.message}", claim.place)
     return puzzle
+
+
+# Epistemic's code for its registered derivations (models/epistemic/game.py): which start from the product of the
+# domains as a table, which from knowledge structures (the rest enumerate the model's worlds).
+_TABLED = handlers(GAME.methods, {"table": True})
+_SYMBOLIC = handlers(GAME.methods, {"symbolic": True})

@@ -130,8 +130,8 @@ def _by(sec: Section, agents: Sequence[str]) -> str | None:
         raise sec.error("is empty", "by", allowed="the speaker's name (an agent's, or anyone's: it is only shown)")
     if by in agents:   # as spelt (not folding every agent's name for each of hundreds of announcements)
         return by
-    folded = {" ".join(a.split()).casefold(): a for a in agents}
-    return folded.get(" ".join(by.split()).casefold(), " ".join(by.split()))
+    folded = {fold(a): a for a in agents}
+    return folded.get(fold(by), " ".join(by.split()))
 
 
 def _announcement(a: Section, label: str, state0: KnowledgeState) -> tuple[Step, int | str]:

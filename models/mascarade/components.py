@@ -199,12 +199,15 @@ def _pad(hist: np.ndarray, words: int) -> np.ndarray:
     return np.concatenate([hist, np.zeros((hist.shape[0], words - hist.shape[1]), np.uint64)], axis=1)
 
 
+COMPONENT_METHODS = frozenset({Method.AUTO, Method.TREE, Method.STATES})  # what ComponentBelief implements
+
+
 class ComponentBelief:
     """The exact belief of one viewer, updated event by event (methods tree, states and auto)."""
 
     def __init__(self, initial: Sequence[int], prior: Fraction = Fraction(1, 2), method: Method = Method.AUTO,
                  *, tree_cap: int = DEFAULT_TREE_CAP, max_rows: int | None = None, factor: bool = True) -> None:
-        if method not in (Method.AUTO, Method.TREE, Method.STATES):
+        if method not in COMPONENT_METHODS:
             raise ValueError(f"ComponentBelief does not implement {method}")
         self.initial = tuple(initial)
         self.method = method

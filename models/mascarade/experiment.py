@@ -37,7 +37,7 @@ import numpy as np
 
 from sleuth.errors import InternalError
 from sleuth.timing import percentile
-from sleuth.executor import Executor, ExperimentParser, add_run_options, bounded, int_list
+from sleuth.executor import Executor, ExperimentParser, add_run_options, bounded, comma_list, int_list
 from sleuth.figures import check_target, pyplot, save
 
 from .analysis import make_tracker, run_steps
@@ -338,7 +338,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--games", type=bounded(int, 1, 10**5), default=5)
     p.add_argument("--repeat", type=bounded(int, 1, 1000), default=3,
                    help="replays per game; each event's time is their median")
-    p.add_argument("--methods", type=lambda s: s.split(","), default=list(METHOD_ORDER))
+    p.add_argument("--methods", type=comma_list, default=list(METHOD_ORDER))
     p.add_argument("--mix", choices=sorted(MIXES), default="default")
     p.add_argument("--viewer", choices=["observer", "player"], default="player")
     p.add_argument("--max-rows", type=bounded(int, 1, 10**9), default=6_000_000,

@@ -20,7 +20,7 @@ from sleuth.claims import read as read_claim
 from sleuth.derive import Choice
 from sleuth.errors import InternalError, PuzzleError
 from sleuth.puzzle import Puzzle, PuzzleDoc
-from sleuth.results import Answer, optional, ClaimResult, ClaimSpec, Report, Status, Verdict, decimal
+from sleuth.results import Labelled, optional, ClaimResult, ClaimSpec, Report, Status, Verdict, decimal
 from sleuth.schema import Names, Section, parse_fraction
 
 from .analysis import (DEFAULT_CPSAT_LIMIT, BeliefResult, OwnCard, belief, knowledge, minimal_observations,
@@ -59,13 +59,10 @@ class Settings:
 
 
 @dataclass(frozen=True)
-class MascaradeAnswer(Answer):
+class MascaradeAnswer(Labelled):
     """Mascarade's answer: the viewer's exact belief over the placements, and what it implies."""
 
     viewer: str
-    method: str
-    exact: bool
-    backend: str | None
     marginals: Mapping[str, Mapping[str, Fraction]]      # position -> card -> P
     support: int | None                                  # placements with P > 0 (None: the matrix)
     certain: Mapping[str, str]                           # positions whose card is sure

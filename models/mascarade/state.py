@@ -23,7 +23,7 @@ from fractions import Fraction
 from sleuth.errors import InternalError, PuzzleError
 from sleuth.names import unique_names
 from sleuth.puzzle import PuzzleDoc
-from sleuth.schema import Names, Section
+from sleuth.schema import Names, Section, fold
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 13
 MAX_POSITIONS = 15          # placements are packed 4 bits per position into one int64
@@ -215,7 +215,7 @@ def read_state(doc: PuzzleDoc) -> MascaradeState:
     initial: list[int] = []
     for key, names in (("cards", cards), ("middle", middle_cards)):
         for i, name in enumerate(names, 1):
-            folded = " ".join(name.split()).casefold()
+            folded = fold(name)
             if not folded:
                 raise section.error("a card needs a name", f"{key}[{i}]")
             if folded not in index:

@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 
 from sleuth.errors import PuzzleError
-from sleuth.executor import Executor, ExperimentParser, add_run_options, bounded
+from sleuth.executor import Executor, ExperimentParser, add_run_options, bounded, comma_list
 from sleuth.figures import check_target
 from sleuth.jit import compile_lock
 
@@ -79,7 +79,7 @@ def _letters(text: str) -> list[str]:
 
 
 def _methods(text: str) -> list[st.Method]:
-    return [st.parse_method(m, "--methods") for m in text.split(",") if m.strip()]
+    return [st.parse_method(m, "--methods") for m in comma_list(text)]
 
 
 def peak_memory_mb() -> float:
@@ -532,9 +532,9 @@ def main_wordle(argv: list[str]) -> int:
     args = ap.parse_args(argv)
     check_target(args.plot)
     if args.games is None:   # a Wordle word names Wordle, a Mastermind code Mastermind: one whole answer
-        named = [w.strip() for w in (args.opener or args.openers).split(",") if w.strip()] if args.optimal else []
+        named = comma_list(args.opener or args.openers) if args.optimal else []
         args.games = ("mastermind" if all(w.isdigit() for w in named) else "wordle") if named else "wordle,mastermind"
-    games = [g.strip().lower() for g in args.games.split(",") if g.strip()]
+    games = [g.lower() for g in comma_list(args.games)]
     if args.optimal and "mastermind" not in games and (args.pegs, args.colours) != (None, None):
         raise PuzzleError("--pegs and --colours size Mastermind", place="--pegs/--colours",
                           allowed="--games mastermind (or leave them out)")

@@ -7,12 +7,18 @@ from sleuth.game import Companion, Experiment, Game
 from sleuth.spec import Key, Option
 
 _CLAIMS = ("answer is <WORD>", "answer is not <WORD>", "best guess is <WORD>")
-_METHODS = {"information": "maximum expected information (entropy of the feedback partition)",
-            "sum": "the source paper's Sum", "max": "the source paper's Max (Knuth's minimax partition)",
-            "gmax": "Gmax",
-            "gini": "Gini", "entropy": "the source paper's Entropy (lowest entropy)", "bobo": "Bobo",
-            "sumgini": "Sum Gini (default for words)", "possible-gmax": "Gmax among possible words",
-            "minimax": "exact game value (bounded by --time-limit)"}
+_METHODS = (Derivation("sum", "the source paper's Sum"),
+            Derivation("max", "the source paper's Max (Knuth's minimax partition; Mastermind's default)",
+                       aliases=("knuth",)),
+            Derivation("gmax", "Gmax"),
+            Derivation("gini", "Gini"),
+            Derivation("entropy", "the source paper's Entropy (lowest entropy)"),
+            Derivation("bobo", "Bobo"),
+            Derivation("sumgini", "Sum Gini (default for words)", aliases=("sum-gini",)),
+            Derivation("possible-gmax", "Gmax among possible words", aliases=("possiblegmax", "pgmax")),
+            Derivation("minimax", "exact game value (bounded by --time-limit)"),
+            Derivation("information", "maximum expected information (entropy of the feedback partition)",
+                       aliases=("info", "max-entropy")))
 _OPTIONS = (
     Option("method", "string", "auto / sumgini (mastermind: max)", "solve: how the possible answers are derived "
            "(see methods); suggest, and verify's `best guess` claims: the scoring method", ("solve", "verify",
@@ -64,6 +70,7 @@ MOTUS = Game(
                     Key("first", "string", "the first letter, shown", default="read from the first guess"),
                     Key("tries", "integer", "the rules' limit on guesses", default="5 for 5 letters, 6 otherwise")),
     claim_keys=_CLAIM_KEYS, claims=_CLAIMS, methods=_DERIVATIONS, answer=_ANSWER, suggest_methods=_METHODS,
+    suggest_default="sumgini",
     options=_OPTIONS, template="motus/logique", viewer=False, docs="motus", experiments=_EXPERIMENTS,
     kernels="sleuth.models.motus.optimal:compile_kernels", review="sleuth.models.motus.review:report",
     companion=Companion(page=("static/words.js", "static/words.css")))  # one page for the three games
@@ -90,4 +97,4 @@ MASTERMIND = replace(
                              default="required unless secret is given",
                              keys=(Key("black", "integer", "right colour, right place", required=True),
                                    Key("white", "integer", "right colour, wrong place", default="0"))))),
-    suggest_methods={**_METHODS, "knuth": "= max (the default)"}, template="mastermind/knuth", docs="mastermind")
+    suggest_default="max", template="mastermind/knuth", docs="mastermind")

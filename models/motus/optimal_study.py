@@ -164,8 +164,9 @@ def _openers(args: Any, search: Optimal) -> list[str]:
     """The openers asked for: ``--opener``, ``--openers`` (a list), else every Mastermind opener up to
     symmetry, or the ``--top`` Wordle openers of least class-size lower bound."""
     from sleuth.errors import PuzzleError
+    from sleuth.executor import comma_list
 
-    texts = [args.opener] if args.opener else [w for w in args.openers.split(",") if w.strip()]
+    texts = [args.opener] if args.opener else comma_list(args.openers)
     if not texts and isinstance(search.space, CodeSpace):
         return list(mastermind_openers(search.space.pegs, search.space.colours))
     if not texts:
@@ -203,9 +204,9 @@ def main_experiment(args: Any) -> int:
     """``sleuth experiment wordle --optimal``: the optimal tree from ``--opener``, or the openers ranked on
     the experiment executor (:func:`rank_openers`)."""
     from sleuth.errors import PuzzleError
-    from sleuth.executor import Executor
+    from sleuth.executor import Executor, comma_list
 
-    games = [g.strip().lower() for g in args.games.split(",") if g.strip()]
+    games = [g.lower() for g in comma_list(args.games)]
     for g in games:
         if g not in ("wordle", "mastermind"):
             raise PuzzleError(f"unknown game {g!r}", place="--games", allowed="wordle, mastermind")

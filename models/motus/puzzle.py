@@ -18,16 +18,18 @@ import numpy as np
 
 from sleuth.claims import And, Atom, Implies, Not, Or, to_lit
 from sleuth.claims import read as read_claim
+from sleuth.derive import find_derivation, handlers
 from sleuth.engine import Engine
 from sleuth.errors import PuzzleError
 from sleuth.explain import minimal_subset
 from sleuth.formula import Node
 from sleuth.model import Constraint, Lit
 from sleuth.puzzle import Puzzle, PuzzleDoc, emit_notes
-from sleuth.results import Answer, ClaimResult, ClaimSpec, Report, Status, Verdict, contradiction_text, decimal
+from sleuth.results import Labelled, ClaimResult, ClaimSpec, Report, Status, Verdict, contradiction_text, decimal
 
 from . import strategy as st
 from .emi import GameTree, SearchTimeout, one_search_kernel
+from .game import MOTUS
 from .model import MotusModel, model_for
 from .space import CodeSpace, WordSpace
 from .state import MotusState, read_item, read_state
@@ -35,7 +37,6 @@ from .state import MotusState, read_item, read_state
 HARD_SOLVE = " (hard mode is on: it limits the guesses, not the answers left)"
 HARD_SUGGEST = "Hard mode (hard = true): only guesses that keep every hint so far are considered"
 MINIMAX_NOTE_AT = 200  # possible words from which an exact minimax search is announced up front
-DEFAULT_METHOD = {"motus": "sumgini", "wordle": "sumgini", "mastermind": "max"}
 SHOW_LIMIT = 60
 TIE_SHOWN = 10
 METHOD_WORDS = {  # what a scoring method prefers, in words (the others: their line in sleuth games GAME)
@@ -48,14 +49,11 @@ METHOD_WORDS = {  # what a scoring method prefers, in words (the others: their l
 
 
 @dataclass(frozen=True)
-class SecretAnswer(Answer):
+class SecretAnswer(Labelled):
     """Motus, Wordle and Mastermind's answer: the secrets still possible (sorted)."""
 
     possible: Sequence[str]
     count: int
-    method: str
-    exact: bool
-    backend: str | None
 
 
 class SecretPuzzle(Puzzle):
@@ -85,8 +83,14 @@ class SecretPuzzle(Puzzle):
 
     def possible(self, *, backend: str = "cpsat", method: str = "table") -> list[str]:
         """The possible answers, by the vectorised table or by enumerating the model on ``backend``."""
-        if method == "table" or self.state.rows:
-            return [w for w, ok in zip(self.space.answers, self.possible_mask(), strict=True) if ok]
+        if self.state.rows:  # a shared grid: its rows are read on the table only
+            return self._tabled(backend)
+        return _POSSIBLE[find_derivation(self.doc.game.methods, method).name](self, backend)
+
+    def _tabled(self, backend: str) -> list[str]:
+        return [w for w, ok in zip(self.space.answers, self.possible_mask(), strict=True) if ok]
+
+    def _enumerated(self, backend: str) -> list[str]:
         sm = model_for(self.state, backend)
         return sorted(sm.decode(values) for values in Engine(sm.model, backend).valids(sm.variables))
 
@@ -230,8 +234,8 @@ class SecretPuzzle(Puzzle):
         return read_item(self.space, text, self.doc.file, place)
 
     def _verify_best(self, claim: ClaimSpec, word: str, opts: Mapping[str, Any]) -> ClaimResult:
-        method = st.parse_method(str(claim.options.get("method", opts.get("method", DEFAULT_METHOD[self.game]))),
-                                 place=f"{claim.place}.method")
+        method = st.Method(self.doc.game.suggest_method(claim.options.get("method", opts.get("method")),
+                                                        file=self.doc.file, place=f"{claim.place}.method").name)
         pick = self.best(method, time_limit=_time_limit(opts))
         if pick is None:
             return ClaimResult(claim.text, Verdict.TIMEOUT, expect=claim.expect, detail="time limit reached")
@@ -296,7 +300,7 @@ class SecretPuzzle(Puzzle):
 
     def suggest(self, *, method: str | None = None, options: Mapping[str, Any] | None = None) -> Report:
         opts = dict(options or {})
-        chosen = st.parse_method(method or DEFAULT_METHOD[self.game])
+        chosen = st.Method(self.doc.game.suggest_method(method).name)  # checked by the engine (the declaration)
         mask = self.possible_mask()
         if not mask.any():
             conflict = self._engine("cpsat")[0].conflict() or ()
@@ -325,7 +329,7 @@ class SecretPuzzle(Puzzle):
                  f"{'pegs' if noun == 'code' else 'marks'} split them into {pick.classes} group"
                  f"{'s' if pick.classes != 1 else ''}.",
                  f"Chosen by {method.title}: "
-                 f"{METHOD_WORDS.get(method.value, self.doc.game.suggest_methods.get(method.value, ''))} "
+                 f"{METHOD_WORDS.get(method.value, self.doc.game.suggest_method(method.value).meaning)} "
                  "(the technical scores are in --json)."]
         others = [w for w in pick.tied if w != pick.word]
         if others:
@@ -433,3 +437,7 @@ def _time_limit(opts: Mapping[str, Any]) -> float | None:
 def load(doc: PuzzleDoc) -> SecretPuzzle:
     """Read a ``motus``, ``wordle`` or ``mastermind`` puzzle."""
     return SecretPuzzle(doc, read_state(doc))
+
+
+# Motus's code for each registered derivation (models/motus/game.py): the possible answers.
+_POSSIBLE = handlers(MOTUS.methods, {"table": SecretPuzzle._tabled, "model": SecretPuzzle._enumerated})

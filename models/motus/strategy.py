@@ -35,7 +35,7 @@ from typing import Literal
 
 import numpy as np
 
-from sleuth.errors import InternalError, UnknownNameError
+from sleuth.errors import InternalError
 from sleuth.limits import check_bytes
 
 ROW_CHUNK_ELEMENTS = 8_000_000  # codes per chunk when computing class sizes
@@ -69,18 +69,16 @@ class Method(enum.Enum):
                 "minimax": "Minimax", "information": "Information"}[self.value]
 
 
-ALIASES = {"sum-gini": "sumgini", "sum_gini": "sumgini", "possible_gmax": "possible-gmax",
-           "possiblegmax": "possible-gmax", "pgmax": "possible-gmax", "knuth": "max",
-           "info": "information", "max-entropy": "information"}
+BY_LARGEST = frozenset({Method.GMAX, Method.POSSIBLE_GMAX})          # the smallest largest class first
+BY_SUM = frozenset({Method.SUM, Method.SUMGINI})                     # the smallest sum of squares first
+DETAILED = frozenset({Method.GINI, Method.ENTROPY, Method.INFORMATION})  # need the detailed row statistics
 
 
 def parse_method(name: str, place: str = "--method") -> Method:
-    key = name.strip().lower().replace(" ", "-")
-    key = ALIASES.get(key, key)
-    try:
-        return Method(key)
-    except ValueError:
-        raise UnknownNameError("method", name, [m.value for m in Method], place=place) from None
+    """The scoring method ``name`` names, by the game's declaration (its names and aliases)."""
+    from .game import MOTUS
+
+    return Method(MOTUS.suggest_method(name, place=place).name)
 
 
 @dataclass(frozen=True)
@@ -245,20 +243,20 @@ def best_rows(codes: np.ndarray, possible: np.ndarray, method: Method,
         if minimax is None:
             raise ValueError("Minimax needs a game-tree solver")
         cand = minimax(cand)
-    elif method in (Method.GMAX, Method.POSSIBLE_GMAX):
+    elif method in BY_LARGEST:
         largest = (stats or row_stats(codes[cand], detail=False)).largest
         if stats is not None:
             largest = largest[cand]
         cand = cand[largest == largest.min()]
         cand = _keep_leximin(cand, codes)
     else:
-        detailed = method in (Method.GINI, Method.ENTROPY, Method.INFORMATION)
+        detailed = method in DETAILED
         if stats is None or (detailed and stats.gini_a is None):
             stats = row_stats(codes, detail=detailed)
         useful = cand[(stats.classes[cand] > 1) | possible[cand]]
         if useful.size:  # a proposal that splits nothing and cannot win only wastes a try
             cand = useful
-        if method in (Method.SUM, Method.SUMGINI):
+        if method in BY_SUM:
             cand = _keep_min(cand, stats.sumsq)
         if method is Method.MAX:
             cand = _keep_min(cand, stats.largest)

@@ -26,7 +26,7 @@ def games_json() -> list[dict[str, Any]]:
     for g in all_games():
         entry: dict[str, Any] = {
             "name": g.name, "aliases": list(g.aliases), "summary": g.summary, "claims": list(g.claims),
-            "suggest_methods": dict(g.suggest_methods),
+            "suggest_methods": {d.name: d.meaning for d in g.suggest_methods},
             "options": [{"key": o.name, "kind": o.kind, "default": o.default, "meaning": o.meaning,
                          "commands": list(o.commands)} for o in g.all_options()],
             "page": [], "page_info": None, "review": bool(g.review)}

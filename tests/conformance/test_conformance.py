@@ -45,7 +45,7 @@ SLOW_LEG_SECONDS = 900   # the budget of a python-constraint leg outside ENGINE_
 
 # (puzzle, derivation, engine) -> what its one-line refusal (exit status 2) says: the only refusals allowed
 EXPECTED_REFUSALS = {
-    ("cardguess/complete_feedback", "filter", "cpsat"): "the seed's filter follows partial feedback only",
+    ("cardguess/complete_feedback", "filter", "cpsat"): "the source paper's filter follows partial feedback only",
 }
 # (puzzle, derivation, engine) -> why it runs past SLOW_LEG_SECONDS: a strict expected failure on the timeout
 PAST_BUDGET = {

@@ -204,11 +204,13 @@ class Optimal:
             raise SearchTimeout(0, None)
         return int(value)
 
-    def value(self, answers: np.ndarray | None = None, allowed: np.ndarray | None = None, used: int = 0) -> int:
+    def value(self, answers: np.ndarray | None = None, allowed: np.ndarray | None = None, used: int = 0,
+              beta: int | None = None) -> int:
         """The least total number of guesses over ``answers`` (indices; default all), with ``used`` guesses
-        already made (under a cap); ``kernel.INF`` when the cap cannot be met."""
+        already made (under a cap); ``kernel.INF`` when the cap cannot be met.  With ``beta``: exact when below
+        it, else a proven lower bound at least ``beta``."""
         answers = np.arange(len(self.space.answers)) if answers is None else answers
-        return self._run(answers, self.pool if allowed is None else allowed, self._depth(used), -1)
+        return self._run(answers, self.pool if allowed is None else allowed, self._depth(used), -1, beta)
 
     def guess_value(self, guess: int, answers: np.ndarray | None = None, allowed: np.ndarray | None = None,
                     used: int = 0, beta: int | None = None) -> int:

@@ -110,6 +110,22 @@ class OpenerProver:
         self.cache[key] = value
         return value
 
+    def ply_total(self, parts: list[tuple[np.ndarray, np.ndarray]], size: int, beta: int
+                  ) -> tuple[int, list[int]]:
+        """The opener's class-size bound ``size`` with each class's bound raised to its one-ply bound, largest
+        class first, stopping once the total reaches ``beta``; the total and the classes' bounds (one-ply
+        where computed, class-size after)."""
+        lbt = self.search.lbt[self.cd]
+        total = size
+        bounds = [int(lbt[len(a)]) for a, _ in parts]
+        for i, (answers, allowed) in enumerate(parts):
+            if total >= beta:
+                break
+            ply = self.ply(answers, allowed)
+            total += ply - bounds[i]
+            bounds[i] = ply
+        return total, bounds
+
     def decide(self, opener: str, beta: int) -> dict[str, Any]:
         """The cheapest proof for ``opener`` at cut-off ``beta``: ``{"opener", "how", "value", "nodes",
         "cpu_seconds"}`` (``value``: the exact total when ``how`` is ``exact``, else a lower bound >= beta)."""
@@ -123,8 +139,7 @@ class OpenerProver:
         if size >= beta:
             return "size", size
         parts = self.classes(g)
-        bounds = [self.ply(a, b) for a, b in parts]
-        total = self.n + sum(bounds)
+        total, bounds = self.ply_total(parts, size, beta)
         if total >= beta:
             return "ply", total
         s = self.search
@@ -229,7 +244,7 @@ def recheck(p: OpenerProver, head: dict[str, Any], record: Sequence[Any]) -> boo
     if how == "size":
         return p.size_bound(g) == value >= beta
     if how == "ply":
-        return p.n + sum(p.ply(a, b) for a, b in p.classes(g)) == value >= beta
+        return p.ply_total(p.classes(g), p.size_bound(g), beta)[0] == value >= beta
     p.search.reset_cache()
     if how == "exact":
         return p.search.guess_value(g) == value < beta

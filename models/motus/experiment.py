@@ -535,9 +535,20 @@ def main_wordle(argv: list[str]) -> int:
                          help="--all-openers: write the certificate (JSON lines) to FILE as it grows")
     optimal.add_argument("--save-every", type=bounded(float, 0, 10**6), default=60.0, metavar="SECONDS",
                          help="--all-openers: rewrite --certificate this often (default 60)")
+    table = ap.add_argument_group("the table of exact code-breaking optima (--mastermind-table)")
+    table.add_argument("--mastermind-table", action="store_true",
+                       help="exact expected-case optima of every pegs x colours cell (models/motus/codes.py)")
+    table.add_argument("--families", default="mastermind,black,bullscows",
+                       help="mastermind (black and white pegs), black (black pegs only), bullscows (no repeated "
+                            "symbol; bulls and cows)")
+    table.add_argument("--max-codes", type=bounded(int, 2, 10_000), default=2401,
+                       help="cells of at most this many codes (default 2401)")
     add_run_options(ap)
     args = ap.parse_args(argv)
     check_target(args.plot)
+    if args.mastermind_table:
+        from .codes import main_table
+        return main_table(args)
     games = [g.strip().lower() for g in args.games.split(",") if g.strip()]
     if args.optimal and "mastermind" not in games and (args.pegs, args.colours) != (None, None):
         raise PuzzleError("--pegs and --colours size Mastermind", place="--pegs/--colours",

@@ -234,21 +234,24 @@ def plot_table(path: str, rows: list[dict[str, Any]]) -> None:
     for r in rows:
         if r["status"] == "exact":
             by_m.setdefault(r["types"], []).append(r)
-    for m, rs in sorted(by_m.items()):
-        if len(rs) < 2:
-            continue
+    families = [(m, rs) for m, rs in sorted(by_m.items()) if len(rs) >= 2]
+    for i, (m, rs) in enumerate(families):
+        colour = plt.cm.viridis(i / max(1, len(families) - 1))
         ns = [r["deck"][0] for r in rs]
-        line = axes[0].plot(ns, [r["optimal"]["expected_decimal"] - n for r, n in zip(rs, ns, strict=True)],
-                            marker="o", label=f"m = {m}")[0]
+        axes[0].plot(ns, [r["optimal"]["expected_decimal"] - n for r, n in zip(rs, ns, strict=True)],
+                     marker="o", ms=4, color=colour, label=f"m = {m}")
         axes[0].plot(ns, [r["greedy"]["expected_decimal"] - n for r, n in zip(rs, ns, strict=True)], ls=":",
-                     color=line.get_color())
+                     color=colour)
         axes[1].plot(ns, [(r["optimal"]["expected_decimal"] - n) / n ** 0.5 for r, n in zip(rs, ns, strict=True)],
-                     marker="o", color=line.get_color(), label=f"m = {m}")
+                     marker="o", ms=4, color=colour, label=f"m = {m}")
     axes[0].set_xlabel("n (copies of each type)")
     axes[0].set_ylabel("expected correct guesses - n")
     axes[0].set_title("optimal (solid) and greedy (dotted), yes/no feedback", fontsize=9)
     axes[1].set_xlabel("n (copies of each type)")
     axes[1].set_ylabel("(optimal - n) / sqrt(n)")
     axes[1].set_title("the optimal excess over n, scaled by sqrt(n)", fontsize=9)
-    axes[1].legend(fontsize=7, ncol=2)
+    axes[0].legend(fontsize=7, ncol=2)
+    fig.suptitle(f"every deck of m types x n copies solved exactly ({len(rows)} decks; n: always guessing one type)",
+                 fontsize=10)
+    fig.tight_layout()
     save(fig, path)

@@ -7,7 +7,7 @@ this order:
 
 * ``size``: the class-size bound ``n + sum lbt[class]`` (:meth:`.optimal.Optimal.guess_bounds`) is at least
   ``beta``;
-* ``ply``: ``n`` plus, per feedback class, its one-ply bound (:mod:`._records_kernel`: the least class-size
+* ``ply``: ``n`` plus, per feedback class, its one-ply bound (the search kernel's ``ply_bound``: the least class-size
   bound one guess further, over every guess allowed there; classes of one or two answers exactly) is at least
   ``beta``; class bounds are cached across openers (keyed by the candidate set, and the allowed guesses in hard
   mode);
@@ -27,27 +27,17 @@ import json
 import time
 from collections.abc import Sequence
 from functools import lru_cache
-from types import ModuleType
 from typing import Any, NamedTuple
 
 import numpy as np
 
-from sleuth.jit import load_kernel
-
 from .optimal import Optimal
 from .space import SpaceKey, game_space
 
-_KERNEL_NAME = __name__.rsplit(".", 1)[0] + "._records_kernel"
 INCUMBENT_POOL = 100  # openers of least class-size bound whose one-ply bound picks the incumbent
 CACHE_ENTRIES = 400_000  # class bounds kept per process (then forgotten: about 60 MB)
 MEMO_ROWS = 1 << 23  # the exact search's cache is emptied past this many rows (200 MB)
 HOW = ("size", "ply", "search", "exact")
-
-
-@lru_cache(maxsize=2)
-def records_kernel(compiled: bool) -> ModuleType:
-    """The one-ply bound kernel, as plain Python or compiled with numba (ImportError without numba)."""
-    return load_kernel(_KERNEL_NAME, ("one_guess", "ply_bound"), compiled, ("one_guess",))
 
 
 class OpenerProver:
@@ -57,17 +47,13 @@ class OpenerProver:
                  kernel: str = "auto") -> None:
         self.game, self.hard, self.cap = game, hard, cap
         self.search = Optimal(game_space(game), hard=hard, cap=cap, kernel=kernel)
-        try:
-            self.rk = records_kernel(self.search.compiled)
-        except ImportError:  # numba compiled the search but not this file: keep both plain
-            self.rk = records_kernel(False)
         s = self.search
         self.n = len(s.space.answers)
         self.cd = cap - 1 if cap is not None else s.k.DMAX  # the depth index of the opener's classes
         below = self.cd - 1 if cap is not None else self.cd  # the one-ply bound's class depth
         self.dl = np.ascontiguousarray(np.diff(s.lbt[below]))
-        self.marks = np.zeros((2, s.counts.shape[1]), dtype=np.int64)
-        self.stamp = 0
+        self.scratch = np.zeros((3, s.counts.shape[1]), dtype=np.int64)  # guess_bound's marks (rows 1 and 2)
+        self.ctl = np.zeros(5, dtype=np.int64)  # ctl[4]: guess_bound's stamp
         self.cache: dict[tuple[int, int], int] = {}
         self.hits = 0
 
@@ -102,8 +88,8 @@ class OpenerProver:
             self.hits += 1
             return got
         s = self.search
-        value, self.stamp = self.rk.ply_bound(s.columns, answers, allowed, s.arow, np.int64(s.space.found),
-                                              self.dl, self.marks, np.int64(self.stamp))
+        value = s.k.ply_bound(s.columns, answers, allowed, s.arow, np.int64(s.space.found), self.dl, self.scratch,
+                              self.ctl)
         value = max(int(value), int(s.lbt[self.cd, len(answers)]))
         if len(self.cache) >= CACHE_ENTRIES:
             self.cache.clear()

@@ -38,7 +38,7 @@ def kernel_module(compiled: bool) -> ModuleType:
     compiled kernel is cached on disk (:func:`sleuth.jit.load_kernel`)."""
     internal = ("sort_keys", "_sift", "new_memo", "memo_get", "_slot", "memo_put", "_place", "guess_bound", "enter",
                 "others", "classes", "_put")  # called by the kernel only: no Python wrappers
-    return load_kernel(_KERNEL_NAME, ("hard_filter", "solve") + internal, compiled, internal)
+    return load_kernel(_KERNEL_NAME, ("hard_filter", "solve", "ply_bound") + internal, compiled, internal)
 
 
 def compile_kernels() -> None:

@@ -6,6 +6,10 @@ Modes (one per run)::
                                     exact expected score (fraction and decimal) and score distribution
     --bounds --deck 3,3,3           section 4: Fano / Feder-Merhav bounds with complete feedback
     --gamma-sweep --deck 3,3,3      Figure 3: the entropy heuristic's exact score against gamma
+    --records --deck 5,5,5,5,5      exact optimal and greedy score distributions with p-values (yes/no
+                                    feedback; :mod:`.zener`)
+    --records-table [--max-cards 30]
+                                    the same for every deck of m types x n copies, a table and a figure
     --benchmark [--decks ...] [--timeout 600] [--reference-timeout 300] [--repeats 3]
                                     exact optimal score for growing decks, fast recursion vs the seed's
                                     approach, each deck in a child process with a time and memory limit
@@ -88,6 +92,13 @@ def build_parser() -> argparse.ArgumentParser:
     mode.add_argument("--gamma-sweep", action="store_true", help="entropy heuristic against gamma (Fig. 3)")
     mode.add_argument("--benchmark", action="store_true", help="optimal score for growing decks, timed")
     mode.add_argument("--child", metavar="DECK", help=argparse.SUPPRESS)
+    mode.add_argument("--records", action="store_true",
+                      help="--deck's exact optimal and greedy score distributions and p-values (yes/no feedback)")
+    mode.add_argument("--records-table", action="store_true",
+                      help="every deck of m types x n copies up to --max-cards, exact (yes/no feedback)")
+    p.add_argument("--max-cards", type=bounded(int, 2, 60), default=30, help="--records-table: most cards (30)")
+    p.add_argument("--memory-gb", type=bounded(float, 0.01, 1024), default=8.0,
+                   help="--records, --records-table: memory a deck may use (GB, default 8)")
     p.add_argument("--decks", nargs="+", default=list(DEFAULT_DECKS), help="benchmark decks, in order")
     p.add_argument("--timeout", type=bounded(float, 0, 10**6, above=True), default=600.0,
                    help="seconds per deck, fast recursion")
@@ -107,7 +118,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.child:
         return child(args)
     check_target(args.plot)
+    if args.records:
+        from .zener import main_records
+        return main_records(parse_deck(args.deck), args.json, args.memory_gb)
     with Executor.from_args(args, "cardguess") as ex:
+        if args.records_table:
+            from .zener import main_table
+            return main_table(args.max_cards, args.memory_gb, args.json, ex, args.plot)
         if args.benchmark:
             return benchmark(args, ex)
         deck = parse_deck(args.deck)

@@ -68,6 +68,10 @@ class OptimalSolver:
     def total(self, know: Knowledge) -> int:
         return self._total(canonical(know.c, know.p), know.cards_left)
 
+    def key_total(self, key: Key, left: int) -> int:
+        """``T`` of a canonical key (:func:`.counting.canonical`) with ``left`` cards still to come."""
+        return self._total(key, left)
+
     def guess_totals(self, know: Knowledge) -> list[int]:
         """For each type: ``T`` if that type is guessed now and play is optimal afterwards."""
         left = know.cards_left

@@ -500,3 +500,22 @@ def solve(S, allowed, d, beta, forced, MT, found, arow, lbt, dlt, zs, zg, zd, me
                 sc[top, TOTAL] = total
                 sc[top, R] += 1
                 state = 2
+
+
+def ply_bound(MT, S, pool, arow, found, dl, counts, ctl):
+    """The one-ply bound of the candidate set ``S`` (:mod:`.openers`): the least :func:`guess_bound` over the
+    guesses of ``pool`` (the possible answers first: the best of them cuts the others' sweeps short), with
+    ``dl`` the steps of the class-size bound one level down; INF when no guess splits ``S``."""
+    marks = counts[1:]
+    best = INF
+    for i in range(S.shape[0]):
+        b = guess_bound(MT, arow[S[i]], S, found, dl, marks, ctl, best)
+        if b < best:
+            best = b
+    if best == 2 * S.shape[0] - 1:  # a possible answer splitting the rest into singletons: nothing does better
+        return best
+    for j in range(pool.shape[0]):
+        b = guess_bound(MT, pool[j], S, found, dl, marks, ctl, best)
+        if b < best:
+            best = b
+    return best

@@ -528,9 +528,28 @@ def main_wordle(argv: list[str]) -> int:
                                                    "Wordle's 6 tries; none for Mastermind)")
     optimal.add_argument("--guesses", default="all", choices=["all", "answers"], help="guess set (default all)")
     optimal.add_argument("--tree", default="", help="write the tree to this file (.json or .dot)")
+    optimal.add_argument("--all-openers", action="store_true",
+                         help="prove the best opener over every allowed guess (Wordle; a certificate per opener)")
+    optimal.add_argument("--above", type=bounded(int, 0, 10**9), default=0,
+                         help="--all-openers: also give the exact total of every opener totalling at most N")
+    optimal.add_argument("--certificate", default="", metavar="FILE",
+                         help="--all-openers: write the certificate (JSON lines) to FILE as it grows")
+    optimal.add_argument("--save-every", type=bounded(float, 0, 10**6), default=60.0, metavar="SECONDS",
+                         help="--all-openers: rewrite --certificate this often (default 60)")
+    table = ap.add_argument_group("the table of exact code-breaking optima (--mastermind-table)")
+    table.add_argument("--mastermind-table", action="store_true",
+                       help="exact expected-case optima of every pegs x colours cell (models/motus/codes.py)")
+    table.add_argument("--families", default="mastermind,black,bullscows",
+                       help="mastermind (black and white pegs), black (black pegs only), bullscows (no repeated "
+                            "symbol; bulls and cows)")
+    table.add_argument("--max-codes", type=bounded(int, 2, 10_000), default=2401,
+                       help="cells of at most this many codes (default 2401)")
     add_run_options(ap)
     args = ap.parse_args(argv)
     check_target(args.plot)
+    if args.mastermind_table:
+        from .codes import main_table
+        return main_table(args)
     if args.games is None:   # a Wordle word names Wordle, a Mastermind code Mastermind: one whole answer
         named = comma_list(args.opener or args.openers) if args.optimal else []
         args.games = ("mastermind" if all(w.isdigit() for w in named) else "wordle") if named else "wordle,mastermind"
@@ -544,6 +563,9 @@ def main_wordle(argv: list[str]) -> int:
             raise PuzzleError(f"unknown game {g!r}", place="--games", allowed="wordle, mastermind")
         if g == "mastermind" and args.colours ** args.pegs > 10_000:
             raise PuzzleError("too many codes", place="--pegs/--colours", allowed="at most 10000 codes")
+    if args.optimal and args.all_openers:
+        from .openers import main_all_openers
+        return main_all_openers(args)
     if args.optimal:
         from .optimal_study import main_experiment
         return main_experiment(args)

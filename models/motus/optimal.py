@@ -38,7 +38,7 @@ def kernel_module(compiled: bool) -> ModuleType:
     compiled kernel is cached on disk (:func:`sleuth.jit.load_kernel`)."""
     internal = ("sort_keys", "_sift", "new_memo", "memo_get", "_slot", "memo_put", "_place", "guess_bound", "enter",
                 "others", "classes", "_put")  # called by the kernel only: no Python wrappers
-    return load_kernel(_KERNEL_NAME, ("hard_filter", "solve") + internal, compiled, internal)
+    return load_kernel(_KERNEL_NAME, ("hard_filter", "solve", "ply_bound") + internal, compiled, internal)
 
 
 def compile_kernels() -> None:
@@ -225,11 +225,13 @@ class Optimal:
             raise SearchTimeout(0, None)
         return int(value)
 
-    def value(self, answers: np.ndarray | None = None, allowed: np.ndarray | None = None, used: int = 0) -> int:
+    def value(self, answers: np.ndarray | None = None, allowed: np.ndarray | None = None, used: int = 0,
+              beta: int | None = None) -> int:
         """The least total number of guesses over ``answers`` (indices; default all), with ``used`` guesses
-        already made (under a cap); ``kernel.INF`` when the cap cannot be met."""
+        already made (under a cap); ``kernel.INF`` when the cap cannot be met.  With ``beta``: exact when below
+        it, else a proven lower bound at least ``beta``."""
         answers = np.arange(len(self.space.answers)) if answers is None else answers
-        return self._run(answers, self.pool if allowed is None else allowed, self._depth(used), -1)
+        return self._run(answers, self.pool if allowed is None else allowed, self._depth(used), -1, beta)
 
     def guess_value(self, guess: int, answers: np.ndarray | None = None, allowed: np.ndarray | None = None,
                     used: int = 0, beta: int | None = None) -> int:

@@ -36,6 +36,17 @@ def private_cache(tmp_path_factory):
         os.environ["SLEUTH_CACHE"] = old
 
 
+@pytest.fixture(autouse=True)
+def notes_enabled():
+    """Notes print again after each test: the companion, created in process by its tests, silences them for its
+    whole process (a server's notes travel in its answers), which would hide them from the tests after it."""
+    from sleuth.notes import NOTES
+
+    disabled = NOTES.disabled
+    yield
+    NOTES.disabled = disabled
+
+
 @dataclass
 class CliResult:
     code: int

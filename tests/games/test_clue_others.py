@@ -134,15 +134,20 @@ def test_bad_options_exit_2(cli, args: list[str], words: list[str]) -> None:
     assert all(w in res.err for w in words), res.err
 
 
-def test_without_numba_the_passes_take_the_compiled_passes_card_order(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_without_numba_the_passes_take_the_compiled_passes_card_order(
+        monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest) -> None:
     """Where numba is missing every split pass runs in numpy, in the card order the compiled passes take (the
     reverse of the counting order for a pass that does not resolve its showings): the bundled
     master-detective puzzle's --others took 8.5 s in the counting order, 1.7 s so.  (The answers do not depend on
     the order: the brute-force test above runs small numpy passes in both, a player's view in the reverse order
     and an outside observer's, resolving, in the counting order.)"""
-    from sleuth.models.clue import viewsplit
+    from sleuth.models.clue import compiled, viewsplit
 
     monkeypatch.setenv("SLEUTH_CLUE_KERNEL", "numpy")   # every pass in numpy; others' choice told numba is there or not
+    caches = (compiled.kernel_available, compiled.split_kernel, compiled.advice_kernel)
+    for cached in caches:   # asked again under the switch, and again after it (no None kept for later tests)
+        cached.cache_clear()
+        request.addfinalizer(cached.cache_clear)
     game = load_puzzle(PUZZLES / "clue" / "master-detective.toml").state
     original = ViewSplit.__init__
     orders: dict[bool, list[list[list[int]]]] = {}

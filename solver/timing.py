@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 import math
+import resource
 import time
 from collections.abc import Callable, Iterable
 from typing import Any, Protocol, TypeVar
@@ -34,3 +35,8 @@ def timed(fn: Callable[..., T], *args: Any, **kwargs: Any) -> tuple[T, float]:
     start = time.perf_counter()
     out = fn(*args, **kwargs)
     return out, time.perf_counter() - start
+
+
+def peak_memory_mb() -> float:
+    """This process's peak resident memory so far, in MiB (what the experiments report beside their times)."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024

@@ -16,7 +16,6 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import resource
 import statistics
 import sys
 import time
@@ -30,6 +29,7 @@ from sleuth.errors import PuzzleError
 from sleuth.executor import Executor, ExperimentParser, add_run_options, bounded, comma_list
 from sleuth.figures import check_target
 from sleuth.jit import compile_lock
+from sleuth.timing import peak_memory_mb
 
 from . import feedback as fb
 from . import strategy as st
@@ -80,10 +80,6 @@ def _letters(text: str) -> list[str]:
 
 def _methods(text: str) -> list[st.Method]:
     return [st.parse_method(m, "--methods") for m in comma_list(text)]
-
-
-def peak_memory_mb() -> float:
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
 # -- the study (Table 4) -------------------------------------------------------------------------------------

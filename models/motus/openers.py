@@ -31,6 +31,8 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from sleuth.timing import peak_memory_mb
+
 from .optimal import Optimal
 from .space import SpaceKey, game_space
 
@@ -242,8 +244,6 @@ def prove_all(game: SpaceKey, hard: bool, cap: int | None, ex: Any, *, above: in
     """Every allowed guess of ``game`` decided on the executor ``ex`` (:class:`sleuth.executor.Executor`):
     :func:`summary` of the certificate, with the run's seconds, CPU seconds (per proof too) and peak memory;
     ``certificate``: the file rewritten every ``save_every`` seconds and at the end."""
-    from .experiment import peak_memory_mb
-
     start, cpu0 = time.perf_counter(), time.process_time()
     p = prover(game, hard, cap, kernel)
     inc = incumbent(p)

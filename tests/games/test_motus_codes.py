@@ -13,7 +13,7 @@ from sleuth.models.motus.optimal import Optimal
 from sleuth.models.motus.space import CodeSpace
 
 from tests.conftest import run_cli
-from tests.games.motus_brute import brute_total, pegs_feedback
+from tests.helpers.motus_brute import brute_total, pegs_feedback
 
 
 def _black(guess: str, secret: str) -> int:

@@ -16,7 +16,7 @@ from sleuth.models.motus import openers as op
 from sleuth.models.motus.optimal import Optimal
 from sleuth.models.motus.space import game_space
 
-from tests.games.motus_brute import keeps_hints, word_feedback
+from tests.helpers.motus_brute import keeps_hints, word_feedback
 from tests.games.test_motus_optimal import INF, brute
 from tests.games.test_motus_optimal_rank import _game
 

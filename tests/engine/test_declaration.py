@@ -120,7 +120,8 @@ def test_every_answer_of_a_derivation_takes_its_labels_from_one_place() -> None:
     answers = Labelled.__subclasses__()
     assert len(answers) >= 6
     assert all(not set(LABELS) & set(vars(cls).get("__annotations__", {})) for cls in answers)
-    assert not [p for p in MODELS.rglob("*.py") if re.search(r"\n    exact: bool\n", p.read_text(encoding="utf-8"))]
+    assert not [p for p in MODELS.rglob("*.py") if p.name != "review.py"  # a review's per-move `exact` is its own
+                and re.search(r"\n    exact: bool\n", p.read_text(encoding="utf-8"))]
     motus = next(cls for cls in answers if cls.__name__ == "SecretAnswer")
     choice = Choice(find_derivation(_game("motus").methods, "model"), "cpsat")
     answer = motus(["ABC"], 1, **choice.fields())  # type: ignore[call-arg]

@@ -5,7 +5,6 @@ ranking serially and on a 2-worker local cluster."""
 from __future__ import annotations
 
 import json
-import random
 
 import pytest
 
@@ -13,13 +12,7 @@ from sleuth.executor import Executor
 from sleuth.models.motus.optimal_study import rank_openers
 
 from tests.helpers.motus_brute import word_feedback
-from tests.helpers.motus import INF, brute, random_words
-
-
-def _game(seed: int, answers: int = 8, extra: int = 6) -> tuple[str, tuple[str, ...], tuple[str, ...]]:
-    rng = random.Random(seed)
-    words = random_words(rng, answers + extra)
-    return ("words", tuple(sorted(rng.sample(words, answers))), tuple(words))
+from tests.helpers.motus import INF, brute, random_game as _game
 
 
 def _opener_totals(game: tuple[str, tuple[str, ...], tuple[str, ...]], cap: int | None = None) -> dict[str, int]:

@@ -65,3 +65,10 @@ def random_words(rng: random.Random, n: int, length: int = 4) -> list[str]:
     while len(out) < n:
         out.add("".join(rng.choice(LETTERS) for _ in range(length)))
     return sorted(out)
+
+
+def random_game(seed: int, answers: int = 8, extra: int = 6) -> tuple[str, tuple[str, ...], tuple[str, ...]]:
+    """A random word game: (its kind, ``answers`` sorted answers, every guess: those and ``extra`` more)."""
+    rng = random.Random(seed)
+    words = random_words(rng, answers + extra)
+    return ("words", tuple(sorted(rng.sample(words, answers))), tuple(words))

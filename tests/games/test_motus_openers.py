@@ -16,28 +16,13 @@ from sleuth.models.motus import openers as op
 from sleuth.models.motus.optimal import Optimal
 from sleuth.models.motus.space import game_space
 
-from tests.helpers.motus_brute import keeps_hints, word_feedback
-from tests.helpers.motus import INF, brute, random_game as _game
+from tests.helpers.motus import INF, opener_totals, random_game as _game
 
 Game = tuple[str, tuple[str, ...], tuple[str, ...]]
 
 
 def _truth(game: Game, hard: bool, cap: int | None) -> dict[str, int]:
-    """Every opener's least total by brute force (hard mode: each class keeps the opener's hints)."""
-    _, answers, guesses = game
-    out = {}
-    for g in guesses:
-        parts: dict[str, list[str]] = {}
-        for s in answers:
-            parts.setdefault(word_feedback(g, s), []).append(s)
-        total = len(answers)
-        for marks, part in parts.items():
-            if g in part:
-                continue
-            pool = tuple(w for w in guesses if keeps_hints(w, g, marks)) if hard else guesses
-            total += brute(tuple(part), pool, hard=hard, cap=None if cap is None else cap - 1)
-        out[g] = min(total, INF)
-    return out
+    return opener_totals(game, hard, cap)
 
 
 @pytest.mark.parametrize(("seed", "hard", "cap"), [(1, False, None), (2, False, 3), (3, True, None), (4, True, 4),

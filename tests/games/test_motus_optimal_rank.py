@@ -11,22 +11,7 @@ import pytest
 from sleuth.executor import Executor
 from sleuth.models.motus.optimal_study import rank_openers
 
-from tests.helpers.motus_brute import word_feedback
-from tests.helpers.motus import INF, brute, random_game as _game
-
-
-def _opener_totals(game: tuple[str, tuple[str, ...], tuple[str, ...]], cap: int | None = None) -> dict[str, int]:
-    """Every opener's least total, by brute force: its classes each solved by :func:`brute`."""
-    _, answers, guesses = game
-    out = {}
-    for g in guesses:
-        parts: dict[str, list[str]] = {}
-        for s in answers:
-            parts.setdefault(word_feedback(g, s), []).append(s)
-        total = len(answers) + sum(brute(tuple(p), guesses, cap=None if cap is None else cap - 1)
-                                   for k, p in parts.items() if g not in p)
-        out[g] = min(total, INF)
-    return out
+from tests.helpers.motus import INF, opener_totals as _opener_totals, random_game as _game
 
 
 @pytest.mark.parametrize("seed", range(4))

@@ -72,3 +72,25 @@ def random_game(seed: int, answers: int = 8, extra: int = 6) -> tuple[str, tuple
     rng = random.Random(seed)
     words = random_words(rng, answers + extra)
     return ("words", tuple(sorted(rng.sample(words, answers))), tuple(words))
+
+
+def opener_totals(game: tuple[str, tuple[str, ...], tuple[str, ...]], hard: bool = False,
+                  cap: int | None = None) -> dict[str, int]:
+    """Every opener's least total by brute force: its classes each solved by :func:`brute` (hard mode: each class
+    keeps the opener's hints)."""
+    from tests.helpers.motus_brute import keeps_hints, word_feedback
+
+    _, answers, guesses = game
+    out = {}
+    for g in guesses:
+        parts: dict[str, list[str]] = {}
+        for s in answers:
+            parts.setdefault(word_feedback(g, s), []).append(s)
+        total = len(answers)
+        for marks, part in parts.items():
+            if g in part:
+                continue
+            pool = tuple(w for w in guesses if keeps_hints(w, g, marks)) if hard else guesses
+            total += brute(tuple(part), pool, hard=hard, cap=None if cap is None else cap - 1)
+        out[g] = min(total, INF)
+    return out

@@ -108,6 +108,17 @@ def test_the_normal_mode_certificate_is_shipped() -> None:
     assert "wordle-openers-normal.jsonl" in SHIPPED
 
 
+def test_the_normal_mode_certificate_proves_salet_best_of_all() -> None:
+    """Selby's published proof: SALET, 7,920 guesses over the 2,315 answers, is best over every allowed opener;
+    the shipped certificate decides all 12,972 openers and says the same."""
+    with resources.as_file(DATA / "wordle-openers-normal.jsonl") as path:
+        head, rows = op.read_certificate(str(path))
+    summary = op.summary(head, rows)
+    assert head["openers"] == 12972 and summary["complete"]
+    assert (summary["best"], summary["total"]) == ("SALET", 7920)
+    assert [(e["opener"], e["total"]) for e in summary["exact"]][:2] == [("SALET", 7920), ("REAST", 7923)]
+
+
 @pytest.mark.parametrize("name", SHIPPED)
 def test_shipped_certificate_sample_derived_again(name: str) -> None:
     """A random sample of the shipped certificate derived again (each proof kind, the incumbent exactly)."""

@@ -75,7 +75,7 @@ class EpistemicPuzzle(Puzzle):
         self.agents, self.announcements, self.actual = state.agents, state.announcements, state.actual
         self._tables: dict[tuple[str, str, tuple[int, ...]], WorldTable] = {}
         self.options: Mapping[str, Any] | None = None   # the current command's (max_worlds)
-        self._engine: symbolic.Engine | None = None
+        self._engine: symbolic.BddManager | None = None
         self._symbolic: dict[tuple[int, ...], symbolic.SymbolicState] = {}
         self._is_linear: bool | None = None
         self._no_symbolic = False   # auto: the symbolic engine refused a formula of this puzzle
@@ -233,7 +233,7 @@ class EpistemicPuzzle(Puzzle):
         chosen = tuple(range(len(self.constraints)) if constraints is None else constraints)
         if chosen not in self._symbolic:
             if self._engine is None:
-                self._engine = symbolic.Engine()
+                self._engine = symbolic.BddManager()
             actual = None if self.actual is None else {d.name: d.code(self.actual[d.name]) for d in self.domains}
             self._symbolic[chosen] = symbolic.SymbolicState.start(
                 self.domains, [self.constraints[i][1] for i in chosen], self.agents,

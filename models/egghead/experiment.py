@@ -36,7 +36,8 @@ from sleuth.figures import check_target, pyplot, save
 from .hands import Setup
 from .questions import CompiledQuestion, load_catalogue
 from .reference import ReferenceTables
-from .tables import DERIVATIONS, LayerTables, PackedSpace, PackedTables, RoundRecord, play_round
+from .rounds import RoundRecord, play_round
+from .tables import DERIVATIONS, LayerTables, PackedSpace, PackedTables
 
 SEED_TABLE = {"no BA": (9.78, 29.3), "BA": (6.16, 14.0)}
 

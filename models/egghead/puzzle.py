@@ -32,7 +32,8 @@ from .model import EggheadModel
 from .hands import format_hand
 from .state import read_state
 from .questions import hand_variables
-from .tables import Inconsistent, LayerTables, PackedTables, RoundRecord, play_round
+from .rounds import Inconsistent, RoundRecord, play_round
+from .tables import LayerTables, PackedTables
 
 MAX_EXPLAIN_WORLDS = 2_000_000   # behavioural verdicts name their observations up to this many worlds
 CLAIM_FORMS = "<player> holds 1 2 2 | <player> has a <v> | <player> has no <v>"

@@ -91,7 +91,7 @@ def knows(counts: Counts, deck: Deck) -> dict[str, bool]:
 
 
 @small_pages()
-def others_knowledge(game: ClueState, players: Sequence[int] | None = None) -> dict[int, dict[str, Fraction]]:
+def chances_others_know(game: ClueState, players: Sequence[int] | None = None) -> dict[int, dict[str, Fraction]]:
     """For every other player: the probability that they know the envelope and each of its parts.
 
     Per player two counting passes, each kept apart by the player's view: the viewer's deals (the weight
@@ -250,7 +250,7 @@ def envelope_beliefs(game: ClueState, player: int) -> dict[str, Any]:
     (bits) of the player's distribution over envelope triples (uniform over the deals they consider
     possible), and ``knows``, the probability that they know the envelope; {} when no world is consistent.
 
-    Two counting passes kept apart by the player's view, as in :func:`others_knowledge`; the pass over the
+    Two counting passes kept apart by the player's view, as in :func:`chances_others_know`; the pass over the
     player's own problem also keeps the deals apart by the envelope's groups of interchangeable cards.
     Every view is judged at once, as integer arrays: its deals per envelope group triple (a triple stands
     for as many envelopes as the groups have cards outside the view's hand, each with an equal share)."""

@@ -48,7 +48,7 @@ from .tables import Domain
 if TYPE_CHECKING:
     from oxidd.bdd import BDDFunction
 
-    from .knowledge import ActionModel
+    from .explicit import ActionModel
 
 __all__ = ["FIXPOINT_LIMIT", "BddManager", "DiagramLimit", "Encoded", "NotSymbolic", "SymbolicState", "available",
            "fits"]

@@ -21,7 +21,7 @@ from .tables import Domain, range_text
 if TYPE_CHECKING:
     from oxidd.bdd import BDDFunction
 
-    from .knowledge import ActionModel
+    from .explicit import ActionModel
     from .symbolic import SymbolicState
 
 

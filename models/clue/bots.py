@@ -221,13 +221,13 @@ class ClausesBot(Bot):
     name = "clauses"
     _cache: tuple[int, _Clauses] | None = None
 
-    def knowledge(self) -> _Clauses:
+    def clauses(self) -> _Clauses:
         if self._cache is None or self._cache[0] != self.view.version:
             self._cache = (self.view.version, _Clauses(self.view))
         return self._cache[1]
 
     def suggest(self) -> Triple:
-        kb, seat = self.knowledge(), self.view.seat
+        kb, seat = self.clauses(), self.view.seat
         scored = [(kb.worst_case(seat, t), sum(c not in kb.lacks[kb.n] for c in t), t) for t in _all_triples(self.view)]
         best = max(s[:2] for s in scored)
         return self.rng.choice([t for *s, t in scored if tuple(s) == best])
@@ -238,7 +238,7 @@ class ClausesBot(Bot):
         return again if again is not None else self.rng.choice(held)
 
     def accuse(self) -> AccuseChoice | None:
-        env = self.knowledge().envelope()
+        env = self.clauses().envelope()
         return AccuseChoice(env, True) if env is not None else None
 
 

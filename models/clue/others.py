@@ -117,7 +117,7 @@ def chances_others_know(game: ClueState, players: Sequence[int] | None = None) -
                 own = split if prob == reduced else ViewSplit(prob, p, classes, unseen, counts=False,
                                                            compiled=split.form is not None, kernel_from=0,
                                                            resolve=observer)
-                sums = _knowledge_sums(split, own)
+                sums = _know_sums(split, own)
         out[p] = {part: sums.get(part, Fraction(0)) for part in PARTS}
     return out
 
@@ -215,7 +215,7 @@ def _joined_views(weights: ViewSplit, own: ViewSplit) -> tuple[np.ndarray, np.nd
     return comp, index[n_views:], segment_sum(index[:n_views], w, comp.size, w.dtype)
 
 
-def _knowledge_sums(weights: ViewSplit, own: ViewSplit) -> dict[str, Fraction]:
+def _know_sums(weights: ViewSplit, own: ViewSplit) -> dict[str, Fraction]:
     """The viewer's probability that the player knows each part: every view's weight from the viewer's
     pass (``weights``), and the envelope cards the player's own pass (``own``) leaves possible in that view
     (:func:`_joined_views`).  The player knows a part in a view when one card of it is possible.  Compiled

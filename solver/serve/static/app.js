@@ -191,10 +191,10 @@ const App = (() => {
         el("pre", {}, JSON.stringify(c.witness, null, 1))) : null);
   }
 
-  /* -- the game page shell -- */
-  async function openGame(name) {
+  /* -- the page of a saved table -- */
+  async function openTable(name) {
     const g = await guarded(() => api("GET", `/api/games/${encodeURIComponent(name)}`));
-    if (!g) { $("#main").textContent = ""; $("#main").append(el("p", {}, el("a", {href: "/"}, "Back to the games"))); return; }
+    if (!g) { $("#main").textContent = ""; $("#main").append(el("p", {}, el("a", {href: "/"}, "Back to the tables"))); return; }
     state.game = g;
     $("#tools").hidden = false;
     $("#download").href = `/api/games/${g.name}/file`;
@@ -211,7 +211,7 @@ const App = (() => {
     document.title = `${g.data.title || g.name} · sleuth`;
   }
 
-  /* Apply changes to the game; on success the page redraws from the answer (sheet included). */
+  /* Apply changes to the saved table; on success the page redraws from the answer (sheet included). */
   async function change(ops, solveOptions) {
     const g = await guarded(() => api("POST", `/api/games/${state.game.name}/edit`,
                                       {ops, solve: {options: solveOptions || {}}}));
@@ -242,8 +242,8 @@ const App = (() => {
           if (await guarded(() => api("DELETE", `/api/games/${g.name}`))) startPage();
         }}, "Delete")));
     }
-    if (!list.children.length) list.append(el("li.muted", {}, "No saved game yet."));
-    main.append(el("h1", {}, "Your games"), el("section.card", {}, list));
+    if (!list.children.length) list.append(el("li.muted", {}, "No saved table yet."));
+    main.append(el("h1", {}, "Your tables"), el("section.card", {}, list));
     const forms = [...new Set(info.games.filter((x) => !x.page_problem).map(registered).filter((p) => p && p.newGameForm))];
     main.append(...forms.map((p) => p.newGameForm(info)), openFileForm());
   }
@@ -368,8 +368,8 @@ const App = (() => {
     if (!info) return;
     await loadPages();
     const m = location.pathname.match(/^\/g\/([A-Za-z0-9_-]+)$/);
-    if (m) return openGame(m[1]);
-    if (info.start && location.pathname === "/") { history.replaceState(null, "", `/g/${info.start}`); return openGame(info.start); }
+    if (m) return openTable(m[1]);
+    if (info.start && location.pathname === "/") { history.replaceState(null, "", `/g/${info.start}`); return openTable(info.start); }
     return startPage();
   }
 

@@ -21,8 +21,9 @@ experiment and a digest of the task list, and a file from another run is refused
 results only (:mod:`sleuth.records`): reading it runs no code, so a file received from someone else is safe to
 resume from.
 
-The experiment command line (:class:`ExperimentParser`, :func:`add_run_options`, :func:`bounded`) turns every
-bad option into one :class:`~sleuth.errors.PuzzleError` line naming the option and the allowed range.
+The experiment command line (:class:`ExperimentParser`, :func:`add_run_options`, :func:`bounded`) is in
+:mod:`sleuth.arguments` (and importable from here); it turns every bad option into one
+:class:`~sleuth.errors.PuzzleError` line naming the option and the allowed range.
 """
 
 from __future__ import annotations
@@ -30,17 +31,17 @@ from __future__ import annotations
 import argparse
 import contextlib
 import hashlib
-import json
-import os
 import signal
 import sys
 import time
 from collections import deque
 from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any, NoReturn, TypeVar
+from typing import Any, TypeVar
 
 from .allocator import tune_allocator
+from .arguments import (MAX_WORKERS, ExperimentParser, add_run_options, bounded, comma_list, int_list,
+                        task_seed)
 from .errors import InternalError, PuzzleError, SleuthError
 from .limits import LimitReached
 from .progress import progress_bar
@@ -48,97 +49,9 @@ from .progress import progress_bar
 T = TypeVar("T")
 R = TypeVar("R")
 
-MAX_WORKERS = 256
+__all__ = ["MAX_WORKERS", "Executor", "ExperimentParser", "RunStats", "add_run_options", "bounded", "comma_list",
+           "int_list", "task_seed"]
 
-
-# -- the experiment command line -------------------------------------------------------------------------
-
-class ExperimentParser(argparse.ArgumentParser):
-    """An argument parser whose errors are one :class:`PuzzleError` line (the CLI exits 2), never a usage dump."""
-
-    def error(self, message: str) -> NoReturn:
-        place = self.prog.removeprefix("sleuth ")
-        head, sep, choices = message.partition(" (choose from ")
-        if sep:
-            raise PuzzleError(head, place=place, allowed=choices.rstrip(")").replace("'", ""))
-        raise PuzzleError(message, place=place, allowed=None if "(allowed: " in message else f"see {self.prog} --help")
-
-
-def bounded(kind: type, lo: float | None = None, hi: float | None = None, *, above: bool = False
-            ) -> Callable[[str], Any]:
-    """An argparse ``type``: an ``int`` or ``float`` in ``[lo, hi]`` (``(lo, hi]`` with ``above``)."""
-    what = "an integer" if kind is int else "a number"
-
-    def num(x: float) -> str:
-        return str(int(x)) if float(x).is_integer() else f"{x:g}"
-
-    if lo is not None and hi is not None:
-        allowed = f"{what} {'above' if above else 'from'} {num(lo)} {'and at most' if above else 'to'} {num(hi)}"
-    elif lo is not None:
-        allowed = f"{what} {'above' if above else 'of at least'} {num(lo)}"
-    else:
-        allowed = what if hi is None else f"{what} up to {num(hi)}"
-
-    def parse(text: str) -> Any:
-        try:
-            value = kind(text)
-        except (TypeError, ValueError):
-            raise argparse.ArgumentTypeError(f"{text!r} is not {allowed}") from None
-        if value != value or (lo is not None and (value <= lo if above else value < lo)) \
-                or (hi is not None and value > hi):
-            raise argparse.ArgumentTypeError(f"{text} is out of range (allowed: {allowed})")
-        return value
-
-    parse.__name__ = kind.__name__
-    return parse
-
-
-def comma_list(text: str) -> list[str]:
-    """The items of a comma-separated list, stripped, empty ones dropped (``"a, b,"`` -> ``["a", "b"]``): how every
-    option that takes a list reads it.
-
-    >>> comma_list(" sum, max ,, gini ")
-    ['sum', 'max', 'gini']
-    """
-    return [x.strip() for x in text.split(",") if x.strip()]
-
-
-def int_list(lo: int, hi: int) -> Callable[[str], list[int]]:
-    """An argparse ``type``: comma-separated integers, each in ``[lo, hi]``."""
-    allowed = f"integers from {lo} to {hi}, comma separated"
-
-    def parse(text: str) -> list[int]:
-        try:
-            values = [int(x) for x in comma_list(text)]
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a list of integers (allowed: {allowed})") from None
-        if not values or any(not lo <= v <= hi for v in values):
-            raise argparse.ArgumentTypeError(f"{text!r} is out of range (allowed: {allowed})")
-        return values
-
-    parse.__name__ = "list"
-    return parse
-
-
-def add_run_options(p: argparse.ArgumentParser, *, jobs_alias: bool = False) -> None:
-    """``--workers``, ``--cluster``, ``--resume``, ``--quiet`` and ``--plot`` (see the module docstring)."""
-    names = ["--workers", "--jobs"] if jobs_alias else ["--workers"]
-    p.add_argument(*names, dest="workers", type=bounded(int, 1, MAX_WORKERS), default=1, metavar="N",
-                   help="run the tasks on N worker processes of this machine (default 1: serial, in this "
-                        "process)")
-    p.add_argument("--cluster", metavar="ADDRESS", help="run the tasks on an existing Dask scheduler, "
-                   "e.g. tcp://10.0.0.5:8786 (its workers need the same sleuth version)")
-    p.add_argument("--resume", metavar="FILE", help="append each finished task to FILE (JSON lines: reading "
-                   "it runs no code); rerunning the same command skips the tasks already there")
-    p.add_argument("--quiet", action="store_true", help="no progress display (it is shown only on a terminal)")
-    p.add_argument("--plot", metavar="FILE.png", help="draw the experiment's figure (needs the 'plot' extra)")
-
-
-def task_seed(seed: int, *index: int) -> int:
-    """A 63-bit seed for the task at ``index`` of an experiment run with ``seed`` (independent streams)."""
-    import numpy as np
-
-    return int(np.random.SeedSequence([abs(seed), int(seed < 0), *index]).generate_state(2, np.uint64)[0] >> 1)
 
 
 # -- running ---------------------------------------------------------------------------------------------
@@ -407,83 +320,6 @@ class _DaskTasks:
         self.futures.clear()
 
 
-class _ResultsFile:
-    """Finished results appended as JSON lines ``{"i": index, "r": result}`` (:mod:`.records`: reading them runs
-    no code) after a header line naming the experiment and the digest of its task list."""
-
-    FORMAT = "sleuth results 1"
-
-    def __init__(self, path: str, header: tuple[str, str]) -> None:
-        self.path = path
-        self.header = {"format": self.FORMAT, "experiment": header[0], "tasks": header[1]}
-        self.done: dict[int, Any] = {}
-        good = 0
-        if os.path.exists(path) and os.path.getsize(path) > 0:
-            good = self._read()
-        try:
-            self.handle = open(path, "r+b" if good else "wb")  # noqa: SIM115 - closed in close()
-            if good:
-                self.handle.truncate(good)
-                self.handle.seek(good)
-            else:
-                self._write(self.header)
-        except OSError as exc:
-            raise PuzzleError(f"cannot write it ({exc.strerror})", file=path, place="--resume") from None
-
-    def _read(self) -> int:
-        """Load the finished results; the length of the file's whole lines (a last line cut short by an
-        interrupted run is dropped)."""
-        where = {"file": self.path, "place": "--resume"}
-        try:
-            with open(self.path, "rb") as f:
-                data = f.read()
-        except OSError as exc:
-            raise PuzzleError(f"cannot read it ({exc.strerror})", **where) from None
-        if data[:1] == b"\x80":
-            raise PuzzleError("is a results file of an older sleuth (a pickle, which could run code when read): "
-                              "it is not read", **where, allowed="a new file, or the old one moved away") from None
-        lines = data.split(b"\n")
-        whole = lines[:-1]  # the last piece has no newline: empty, or a record cut short
-        try:
-            header = json.loads(whole[0]) if whole else None
-        except ValueError:
-            header = None
-        if not isinstance(header, dict) or header.get("format") != self.FORMAT:
-            raise PuzzleError("is not a sleuth results file", **where)
-        if header != self.header:
-            raise PuzzleError("was written by another experiment or with other options", **where,
-                              allowed="the same command, or a new file")
-        from . import records  # numpy: only when resuming
-
-        good = len(whole[0]) + 1
-        for number, line in enumerate(whole[1:], 2):
-            try:
-                record = json.loads(line)
-                index, result = record["i"], records.decode(record["r"])
-                if type(index) is not int or index < 0:
-                    raise ValueError(f"bad index {index!r}")
-            except (ValueError, TypeError, KeyError) as exc:
-                raise PuzzleError(f"line {number}: not a result of this sleuth ({exc})", **where) from None
-            self.done[index] = result
-            good += len(line) + 1
-        return good
-
-    def _write(self, record: dict[str, Any]) -> None:
-        self.handle.write(json.dumps(record, separators=(",", ":")).encode() + b"\n")
-        self.handle.flush()
-
-    def add(self, index: int, result: Any) -> None:
-        from . import records
-
-        try:
-            self._write({"i": index, "r": records.encode(result)})
-        except TypeError as exc:
-            raise InternalError(f"--resume: {exc}") from None
-
-    def close(self) -> None:
-        self.handle.close()
-
-
 class Executor:
     """Maps task functions over items, serially, on local worker processes or on Dask; use as a context manager
     (stops the workers, closes the connection)."""
@@ -631,8 +467,12 @@ class Executor:
         order = list(costs) if costs is not None else weights
         self._maps += 1
         digest = hashlib.sha256(repr((fn.__module__, fn.__qualname__, items)).encode()).hexdigest()
-        store = _ResultsFile(f"{self.resume}" if self._maps == 1 else f"{self.resume}.{self._maps}",
-                             (self.name, digest)) if self.resume else None
+        store = None
+        if self.resume:
+            from .records import ResultsFile  # numpy: only when resuming
+
+            store = ResultsFile(f"{self.resume}" if self._maps == 1 else f"{self.resume}.{self._maps}",
+                                (self.name, digest))
         done = dict(store.done) if store else {}
         todo = [i for i in range(len(items)) if i not in done]
         self._skip = set()

@@ -19,10 +19,14 @@ import base64
 import dataclasses
 import enum
 import importlib
+import json
+import os
 from fractions import Fraction
 from typing import Any
 
 import numpy as np
+
+from .errors import InternalError, PuzzleError
 
 _NUMERIC_KINDS = "biufc"  # numpy dtypes that hold plain numbers (no objects, no pointers)
 
@@ -125,3 +129,76 @@ def decode(data: Any) -> Any:
             object.__setattr__(obj, name, decode(value[name]))
         return obj
     raise ValueError(f"unknown kind {kind!r} (or class {data.get('cls')!r} of another kind)")
+
+
+class ResultsFile:
+    """Finished results appended as JSON lines ``{"i": index, "r": result}`` (reading them runs no code) after a
+    header line naming the experiment and the digest of its task list (``--resume FILE``)."""
+
+    FORMAT = "sleuth results 1"
+
+    def __init__(self, path: str, header: tuple[str, str]) -> None:
+        self.path = path
+        self.header = {"format": self.FORMAT, "experiment": header[0], "tasks": header[1]}
+        self.done: dict[int, Any] = {}
+        good = 0
+        if os.path.exists(path) and os.path.getsize(path) > 0:
+            good = self._read()
+        try:
+            self.handle = open(path, "r+b" if good else "wb")  # noqa: SIM115 - closed in close()
+            if good:
+                self.handle.truncate(good)
+                self.handle.seek(good)
+            else:
+                self._write(self.header)
+        except OSError as exc:
+            raise PuzzleError(f"cannot write it ({exc.strerror})", file=path, place="--resume") from None
+
+    def _read(self) -> int:
+        """Load the finished results; the length of the file's whole lines (a last line cut short by an
+        interrupted run is dropped)."""
+        where = {"file": self.path, "place": "--resume"}
+        try:
+            with open(self.path, "rb") as f:
+                data = f.read()
+        except OSError as exc:
+            raise PuzzleError(f"cannot read it ({exc.strerror})", **where) from None
+        if data[:1] == b"\x80":
+            raise PuzzleError("is a results file of an older sleuth (a pickle, which could run code when read): "
+                              "it is not read", **where, allowed="a new file, or the old one moved away") from None
+        lines = data.split(b"\n")
+        whole = lines[:-1]  # the last piece has no newline: empty, or a record cut short
+        try:
+            header = json.loads(whole[0]) if whole else None
+        except ValueError:
+            header = None
+        if not isinstance(header, dict) or header.get("format") != self.FORMAT:
+            raise PuzzleError("is not a sleuth results file", **where)
+        if header != self.header:
+            raise PuzzleError("was written by another experiment or with other options", **where,
+                              allowed="the same command, or a new file")
+        good = len(whole[0]) + 1
+        for number, line in enumerate(whole[1:], 2):
+            try:
+                record = json.loads(line)
+                index, result = record["i"], decode(record["r"])
+                if type(index) is not int or index < 0:
+                    raise ValueError(f"bad index {index!r}")
+            except (ValueError, TypeError, KeyError) as exc:
+                raise PuzzleError(f"line {number}: not a result of this sleuth ({exc})", **where) from None
+            self.done[index] = result
+            good += len(line) + 1
+        return good
+
+    def _write(self, record: dict[str, Any]) -> None:
+        self.handle.write(json.dumps(record, separators=(",", ":")).encode() + b"\n")
+        self.handle.flush()
+
+    def add(self, index: int, result: Any) -> None:
+        try:
+            self._write({"i": index, "r": encode(result)})
+        except TypeError as exc:
+            raise InternalError(f"--resume: {exc}") from None
+
+    def close(self) -> None:
+        self.handle.close()

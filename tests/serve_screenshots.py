@@ -75,7 +75,7 @@ def main(argv: list[str]) -> int:
 
         def clue(d):
             wait(d, lambda d: d.find_elements(By.CSS_SELECTOR, "#sheet td[data-card]"), "the sheet")
-            if d.execute_script("return App.state.game.data.suggestion.length") == 18:  # one event by taps
+            if d.execute_script("return App.state.table.data.suggestion.length") == 18:  # one event by taps
                 for css in ('#s-by button[data-value="Ann"][aria-pressed="false"]', '#s-suspect [data-value="Peacock"]',
                             '#s-weapon [data-value="Rope"]', '#s-room [data-value="Library"]',
                             '#s-shown [data-value="Bob"]', '#s-seen [data-value="Rope"]', "#s-submit"):

@@ -18,12 +18,12 @@ from sleuth.game import lazy_exports
 if TYPE_CHECKING:
     from sleuth.puzzle import Puzzle, PuzzleDoc
 
-    from .counting import Arrangements, Knowledge
+    from .counting import Arrangements, Statistic
     from .optimal import Feedback, OptimalSolver
     from .scores import ScoreDistribution, score_distribution
     from .strategies import STRATEGIES, make_strategy
 
-_LAZY = {"Arrangements": "counting", "Knowledge": "counting", "Feedback": "optimal", "OptimalSolver": "optimal",
+_LAZY = {"Arrangements": "counting", "Statistic": "counting", "Feedback": "optimal", "OptimalSolver": "optimal",
          "ScoreDistribution": "scores", "score_distribution": "scores", "STRATEGIES": "strategies",
          "make_strategy": "strategies"}
 
@@ -46,5 +46,5 @@ def load(doc: PuzzleDoc) -> Puzzle:
 __getattr__ = lazy_exports(__name__, _LAZY)
 
 
-__all__ = ["Arrangements", "Feedback", "Knowledge", "OptimalSolver", "STRATEGIES", "ScoreDistribution",
+__all__ = ["Arrangements", "Feedback", "Statistic", "OptimalSolver", "STRATEGIES", "ScoreDistribution",
            "expected_score", "load", "make_strategy", "score_distribution"]

@@ -109,14 +109,14 @@ def bump(v: tuple[int, ...], a: int, by: int) -> tuple[int, ...]:
 
 
 @dataclass(frozen=True)
-class Knowledge:
+class Statistic:
     """The sufficient statistic ``(c, p)`` of a history; methods give exact probabilities."""
 
     c: tuple[int, ...]
     p: tuple[int, ...]
 
     @classmethod
-    def initial(cls, counts: Sequence[int]) -> Knowledge:
+    def initial(cls, counts: Sequence[int]) -> Statistic:
         return cls(tuple(counts), (0,) * len(counts))
 
     @property
@@ -124,13 +124,13 @@ class Knowledge:
         """Positions still to be dealt (the unknown cards minus the "no" positions)."""
         return sum(self.c) - sum(self.p)
 
-    def after(self, guess: int, correct: bool, actual: int | None = None) -> Knowledge:
+    def after(self, guess: int, correct: bool, actual: int | None = None) -> Statistic:
         """The statistic after one guess: right (or a shown card) removes a card, wrong adds a "no"."""
         if actual is not None:
-            return Knowledge(bump(self.c, actual, -1), self.p)
+            return Statistic(bump(self.c, actual, -1), self.p)
         if correct:
-            return Knowledge(bump(self.c, guess, -1), self.p)
-        return Knowledge(self.c, bump(self.p, guess, 1))
+            return Statistic(bump(self.c, guess, -1), self.p)
+        return Statistic(self.c, bump(self.p, guess, 1))
 
     def count(self, n: Arrangements) -> int:
         """``N(c, p)``: deck orders consistent with the history (0 when the history is impossible)."""

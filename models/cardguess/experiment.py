@@ -41,7 +41,7 @@ from sleuth.executor import Executor, ExperimentParser, add_run_options, bounded
 from sleuth.figures import check_target
 
 from .bounds import complete_feedback_bounds
-from .counting import Knowledge
+from .counting import Statistic
 from .state import MAX_CARDS, MAX_COUNT, MAX_STATES, MAX_TYPES, read_method
 from .optimal import Feedback, OptimalSolver, StateBudgetExceeded, ensure_recursion
 from .scores import ScoreDistribution, score_distribution
@@ -178,7 +178,7 @@ def _sweep_task(job: tuple[str, Fraction, tuple[int, ...]]) -> Fraction:
     what, gamma, deck = job
     ensure_recursion(sum(deck) * 2)
     if what == "optimal":
-        return OptimalSolver().expected(Knowledge.initial(deck))
+        return OptimalSolver().expected(Statistic.initial(deck))
     strategy = make_strategy("greedy") if what == "greedy" else make_strategy("entropy", gamma=float(gamma))
     return score_distribution(strategy, deck, max_states=MAX_STATES).expected
 
@@ -253,7 +253,7 @@ def child(args: argparse.Namespace) -> int:
         start, start_cpu = time.perf_counter(), time.process_time()
         if args.impl == "fast":
             solver = OptimalSolver()
-            value = solver.expected(Knowledge.initial(deck))
+            value = solver.expected(Statistic.initial(deck))
             states, counts = len(solver.memo), len(solver.n.memo)
         else:
             memo: dict[Any, Fraction] = {}

@@ -24,7 +24,7 @@ from fractions import Fraction
 
 from sleuth.limits import LimitReached
 
-from .counting import BITS, Arrangements, Key, Knowledge, canonical
+from .counting import BITS, Arrangements, Key, Statistic, canonical
 
 
 class Feedback(enum.Enum):
@@ -58,21 +58,21 @@ class OptimalSolver:
         self.max_states = max_states
 
     # -- values ---------------------------------------------------------------------------------------
-    def expected(self, know: Knowledge) -> Fraction:
+    def expected(self, know: Statistic) -> Fraction:
         """Expected number of further correct guesses under optimal play."""
         total = know.count(self.n)
         if total == 0:
             raise ValueError("no deck order is consistent with this history")
         return Fraction(self.total(know), total)
 
-    def total(self, know: Knowledge) -> int:
+    def total(self, know: Statistic) -> int:
         return self._total(canonical(know.c, know.p), know.cards_left)
 
     def key_total(self, key: Key, left: int) -> int:
         """``T`` of a canonical key (:func:`.counting.canonical`) with ``left`` cards still to come."""
         return self._total(key, left)
 
-    def guess_totals(self, know: Knowledge) -> list[int]:
+    def guess_totals(self, know: Statistic) -> list[int]:
         """For each type: ``T`` if that type is guessed now and play is optimal afterwards."""
         left = know.cards_left
         if left <= 0:
@@ -90,7 +90,7 @@ class OptimalSolver:
             out.append(value)
         return out
 
-    def _complete_guess(self, know: Knowledge, a: int) -> int:
+    def _complete_guess(self, know: Statistic, a: int) -> int:
         value = 0
         for b in range(len(know.c)):
             if know.c[b]:
@@ -100,7 +100,7 @@ class OptimalSolver:
                     value += (w if b == a else 0) + self.total(child)
         return value
 
-    def guess_values(self, know: Knowledge) -> list[Fraction]:
+    def guess_values(self, know: Statistic) -> list[Fraction]:
         """Expected further correct guesses for each possible guess now (optimal play afterwards)."""
         total = know.count(self.n)
         return [Fraction(t, total) for t in self.guess_totals(know)]

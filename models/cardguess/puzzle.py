@@ -84,7 +84,7 @@ class CardGuessPuzzle(Puzzle):
         self.state.arrangements.max_entries = max_items(opts, ENTRY_BYTES)
 
     def _header(self) -> str:
-        s, know = self.state, self.state.knowledge()
+        s, know = self.state, self.state.statistic()
         deck = " ".join(f"{t}={k}" for t, k in zip(s.types, s.counts, strict=False))
         right = sum(g.correct for g in s.history)
         return (f"Card guessing, {s.feedback.value} feedback; deck {deck}; {len(s.history)} guesses "
@@ -112,7 +112,7 @@ class CardGuessPuzzle(Puzzle):
         if opts.get("plot"):
             from .plot import plot_posteriors
             plot_posteriors(opts["plot"], s, title=self.title)
-        know = s.knowledge()
+        know = s.statistic()
         fields = {
             "remaining": [{"composition": s.composition(x), "p": q} for x, q in remaining.items()],
             "next": dict(zip(s.types, nxt, strict=False)),
@@ -131,7 +131,7 @@ class CardGuessPuzzle(Puzzle):
     def _counted(self, backend: str, time_limit: float | None
                  ) -> tuple[dict[tuple[int, ...], Fraction], list[Fraction]]:
         s = self.state
-        know = s.knowledge()
+        know = s.statistic()
         nxt = know.next_probabilities(s.arrangements) if know.cards_left else [Fraction(0)] * len(s.types)
         return s.posterior(), nxt
 
@@ -148,7 +148,7 @@ class CardGuessPuzzle(Puzzle):
     def _filtered(self, backend: str, time_limit: float | None
                   ) -> tuple[dict[tuple[int, ...], Fraction], list[Fraction]]:
         s = self.state
-        know = s.knowledge()
+        know = s.statistic()
         if s.feedback is Feedback.COMPLETE:
             raise NotServed("the source paper's filter follows partial feedback only", file=self.doc.file,
                             place="--method", allowed="auto, count, model")
@@ -232,7 +232,7 @@ class CardGuessPuzzle(Puzzle):
 
         if m := _NEXT.match(text):
             a, op, target = card(m.group(1)), m.group(2), value(m.group(3))
-            return exact(lambda: s.knowledge().next_probabilities(s.arrangements)[a], op, target,
+            return exact(lambda: s.statistic().next_probabilities(s.arrangements)[a], op, target,
                          f"P(next is {s.types[a]})")
         if m := _REMAINING.match(text):
             x = self._parse_composition(m.group(1), place, text)
@@ -289,7 +289,7 @@ class CardGuessPuzzle(Puzzle):
         strategy = self._strategy(method, opts, "--method")
         if not s.consistent:
             return Report(self.game, Status.CONTRADICTION, conflict=self._conflict("cpsat", None))
-        know = s.knowledge()
+        know = s.statistic()
         if know.cards_left == 0:
             raise SleuthError(f"{self.doc.file or 'puzzle'}: every card has been guessed; nothing to suggest")
         guess, scores = s.best(strategy)

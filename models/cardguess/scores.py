@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from .counting import Knowledge
+from .counting import Statistic
 from .optimal import Feedback, StateBudgetExceeded, ensure_recursion
 from .strategies import Strategy
 
@@ -56,16 +56,16 @@ class Evaluator:
     def __init__(self, strategy: Strategy, *, max_states: int | None = None) -> None:
         self.strategy = strategy
         self.n = strategy.n
-        self.memo: dict[tuple[Knowledge, Hashable], tuple[int, ...]] = {}
+        self.memo: dict[tuple[Statistic, Hashable], tuple[int, ...]] = {}
         self.max_states = max_states
 
-    def distribution(self, know: Knowledge, state: Hashable) -> ScoreDistribution:
+    def distribution(self, know: Statistic, state: Hashable) -> ScoreDistribution:
         if know.count(self.n) == 0:
             raise ValueError("no deck order is consistent with this history")
         ensure_recursion(sum(know.c) + sum(know.p))
         return ScoreDistribution(self._counts(know, state))
 
-    def _counts(self, know: Knowledge, state: Hashable) -> tuple[int, ...]:
+    def _counts(self, know: Statistic, state: Hashable) -> tuple[int, ...]:
         if know.cards_left <= 0:
             return (know.count(self.n),)
         key = (know, state)
@@ -94,5 +94,5 @@ class Evaluator:
 def score_distribution(strategy: Strategy, counts: tuple[int, ...],
                        max_states: int | None = None) -> ScoreDistribution:
     """The whole game's score distribution for a fresh deck."""
-    return Evaluator(strategy, max_states=max_states).distribution(Knowledge.initial(counts),
+    return Evaluator(strategy, max_states=max_states).distribution(Statistic.initial(counts),
                                                                      strategy.start(counts))

@@ -12,7 +12,7 @@ from sleuth.errors import InternalError, PuzzleError
 from sleuth.puzzle import PuzzleDoc
 from sleuth.schema import Names, Section, describe
 
-from .counting import Arrangements, Knowledge
+from .counting import Arrangements, Statistic
 from .optimal import Feedback, StateBudgetExceeded, ensure_recursion
 from .model import Guess
 from .scores import Evaluator, ScoreDistribution
@@ -38,24 +38,24 @@ class CardGuessState:
     history: list[Guess] = field(default_factory=list)
     arrangements: Arrangements = field(default_factory=Arrangements)
 
-    # -- knowledge ------------------------------------------------------------------------------------
-    def knowledge(self, upto: int | None = None) -> Knowledge:
+    # -- the sufficient statistic ------------------------------------------------------------------------
+    def statistic(self, upto: int | None = None) -> Statistic:
         """The sufficient statistic after the first ``upto`` guesses (default: all)."""
-        know = Knowledge.initial(self.counts)
+        know = Statistic.initial(self.counts)
         for g in self.history[:upto]:
             know = know.after(g.card, g.correct, g.actual)
         return know
 
     @property
     def consistent(self) -> bool:
-        know = self.knowledge()
+        know = self.statistic()
         return all(x >= 0 for x in know.c) and know.count(self.arrangements) > 0
 
     def composition(self, x: Sequence[int]) -> dict[str, int]:
         return dict(zip(self.types, x, strict=False))
 
     def posterior(self, upto: int | None = None) -> dict[tuple[int, ...], Fraction]:
-        know = self.knowledge(upto)
+        know = self.statistic(upto)
         size = math.prod(c + 1 for c in know.c)
         if size > MAX_COMPOSITIONS:
             raise PuzzleError(f"the remaining deck has up to {size} possible compositions; listing is limited "
@@ -63,7 +63,7 @@ class CardGuessState:
         return know.posterior(self.arrangements)
 
     def next_probabilities(self) -> dict[str, Fraction]:
-        return dict(zip(self.types, self.knowledge().next_probabilities(self.arrangements), strict=False))
+        return dict(zip(self.types, self.statistic().next_probabilities(self.arrangements), strict=False))
 
     # -- strategies -----------------------------------------------------------------------------------
     def strategy(self, name: str, **params: Any) -> Strategy:
@@ -87,7 +87,7 @@ class CardGuessState:
 
         When it needs more than :data:`MAX_STATES` states: an error, or None if not ``required``.
         """
-        know = self.knowledge()
+        know = self.statistic()
         ensure_recursion(sum(self.counts) * 2)
         try:
             return Evaluator(strategy, max_states=MAX_STATES).distribution(know, self.strategy_state(strategy))
@@ -99,7 +99,7 @@ class CardGuessState:
 
     def best(self, strategy: Strategy) -> tuple[int, list[Any]]:
         """The strategy's guess now and its score for every type."""
-        know = self.knowledge()
+        know = self.statistic()
         ensure_recursion(sum(self.counts) * 2)
         if isinstance(strategy, Optimal) and strategy.solver.max_states is None:
             strategy.solver.max_states = MAX_STATES
@@ -117,7 +117,7 @@ class CardGuessState:
         strategy.solver.max_states = MAX_STATES
         ensure_recursion(sum(self.counts) * 2)
         try:
-            return strategy.values(self.knowledge())
+            return strategy.values(self.statistic())
         except StateBudgetExceeded:
             raise PuzzleError(TOO_LARGE_FOR_OPTIMAL) from None
 

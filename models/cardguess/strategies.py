@@ -26,7 +26,7 @@ from typing import Any, ClassVar
 
 from sleuth.errors import InternalError
 
-from .counting import Arrangements, Knowledge
+from .counting import Arrangements, Statistic
 from .optimal import Feedback, OptimalSolver
 
 Score = Fraction | float | int
@@ -51,10 +51,10 @@ class Strategy(ABC):
         return state
 
     @abstractmethod
-    def scores(self, state: Hashable, know: Knowledge) -> list[Score]:
+    def scores(self, state: Hashable, know: Statistic) -> list[Score]:
         """How good each guess looks to this strategy (higher is better)."""
 
-    def choose(self, state: Hashable, know: Knowledge) -> int:
+    def choose(self, state: Hashable, know: Statistic) -> int:
         return first_max(self.scores(state, know))
 
     def describe(self) -> str:
@@ -74,7 +74,7 @@ class Greedy(Strategy):
     name = "greedy"
     label = "P(next)"
 
-    def scores(self, state: Hashable, know: Knowledge) -> list[Score]:
+    def scores(self, state: Hashable, know: Statistic) -> list[Score]:
         return list(know.next_probabilities(self.n))
 
 
@@ -87,10 +87,10 @@ class Optimal(Strategy):
         super().__init__(feedback, arrangements)
         self.solver = solver or OptimalSolver(feedback, self.n)
 
-    def scores(self, state: Hashable, know: Knowledge) -> list[Score]:
+    def scores(self, state: Hashable, know: Statistic) -> list[Score]:
         return list(self.solver.guess_totals(know))  # integers: proportional to the expected values
 
-    def values(self, know: Knowledge) -> list[Fraction]:
+    def values(self, know: Statistic) -> list[Fraction]:
         return self.solver.guess_values(know)
 
 
@@ -103,7 +103,7 @@ class Entropy(Strategy):
         super().__init__(feedback, arrangements)
         self.gamma = float(gamma)
 
-    def scores(self, state: Hashable, know: Knowledge) -> list[Score]:
+    def scores(self, state: Hashable, know: Statistic) -> list[Score]:
         probs = know.next_probabilities(self.n)
         if self.feedback is Feedback.COMPLETE:  # the composition is known after every card: H = 0
             return [float(q) for q in probs]
@@ -146,7 +146,7 @@ class ExpectedCounts(Strategy):
             return counts
         return [x if i == guess else x - x / others for i, x in enumerate(counts)]
 
-    def scores(self, state: Hashable, know: Knowledge) -> list[Score]:
+    def scores(self, state: Hashable, know: Statistic) -> list[Score]:
         return list[Score](_running_counts(state))
 
 

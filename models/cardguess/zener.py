@@ -23,7 +23,7 @@ import time
 from fractions import Fraction
 from typing import Any
 
-from .counting import BITS, Arrangements, Key, Knowledge, canonical
+from .counting import BITS, Arrangements, Key, Statistic, canonical
 from .optimal import Feedback, OptimalSolver, ensure_recursion
 
 ONE_CARD = 1 << BITS
@@ -128,7 +128,7 @@ def deck_record(deck: tuple[int, ...], *, memory_gb: float = MEMORY_GB, complete
     key = canonical(deck, (0,) * len(deck))
     out: dict[str, Any] = {"deck": list(deck), "cards": cards, "types": len(deck)}
     try:
-        total = d.solver.total(Knowledge.initial(deck))
+        total = d.solver.total(Statistic.initial(deck))
     except (StateBudgetExceeded, TooLarge):
         return {**out, "status": "refused", "states": len(d.solver.memo), "memory_gb": memory_gb,
                 "cpu_seconds": round(time.process_time() - cpu, 1)}
@@ -141,7 +141,7 @@ def deck_record(deck: tuple[int, ...], *, memory_gb: float = MEMORY_GB, complete
     if Fraction(out["optimal"]["expected"]) != Fraction(total, orders):
         raise AssertionError("the optimal strategy's distribution does not average to its value")
     if complete:
-        full = OptimalSolver(Feedback.COMPLETE, d.n).expected(Knowledge.initial(deck))
+        full = OptimalSolver(Feedback.COMPLETE, d.n).expected(Statistic.initial(deck))
         out["complete_optimal"] = {"expected": str(full), "expected_decimal": float(full)}
     out.update(cpu_seconds=round(time.process_time() - cpu, 2),
                peak_memory_mb=round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024))

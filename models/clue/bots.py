@@ -221,13 +221,13 @@ class ClausesBot(Bot):
     name = "clauses"
     _cache: tuple[int, _Clauses] | None = None
 
-    def knowledge(self) -> _Clauses:
+    def clauses(self) -> _Clauses:
         if self._cache is None or self._cache[0] != self.view.version:
             self._cache = (self.view.version, _Clauses(self.view))
         return self._cache[1]
 
     def suggest(self) -> Triple:
-        kb, seat = self.knowledge(), self.view.seat
+        kb, seat = self.clauses(), self.view.seat
         scored = [(kb.worst_case(seat, t), sum(c not in kb.lacks[kb.n] for c in t), t) for t in _all_triples(self.view)]
         best = max(s[:2] for s in scored)
         return self.rng.choice([t for *s, t in scored if tuple(s) == best])
@@ -238,7 +238,7 @@ class ClausesBot(Bot):
         return again if again is not None else self.rng.choice(held)
 
     def accuse(self) -> AccuseChoice | None:
-        env = self.knowledge().envelope()
+        env = self.clauses().envelope()
         return AccuseChoice(env, True) if env is not None else None
 
 
@@ -284,7 +284,7 @@ class SleuthBot(Bot):
     * shows the card that reveals least to the suggester (:func:`.others.show_advice`, ``suggest --show``);
     * accuses when the envelope is certain; otherwise, when the most probable envelope has probability
       ``p >= 1/4`` and other players are still in, it computes for each of them the probability ``q_i`` that
-      they know the envelope now (:func:`.others.others_knowledge`) and accuses that envelope when
+      they know the envelope now (:func:`.others.chances_others_know`) and accuses that envelope when
       ``p > prod(1 - q_i)``: the chance that waiting for certainty is not pre-empted by a player who accuses
       before its next turn is at most that product."""
 
@@ -313,10 +313,10 @@ class SleuthBot(Bot):
         others = [q for q in range(self.view.n) if q != self.view.seat and q not in self.view.out]
         if p < self.GAMBLE_FROM or not others:
             return None
-        from .others import others_knowledge
+        from .others import chances_others_know
 
         try:
-            knows = others_knowledge(self.view.state(), others)
+            knows = chances_others_know(self.view.state(), others)
         except TooLarge:   # past the memory budget (large decks): no gamble
             return None
         wait = math.prod(1 - knows[q]["envelope"] for q in others)

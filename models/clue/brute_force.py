@@ -1,6 +1,6 @@
 """The reference for what the others know: every deal and every shown card listed as
 :class:`sleuth.knowledge.Worlds` (tests only: small decks); :func:`brute_force_others` is
-:func:`.others.others_knowledge` for one player, computed so.
+:func:`.others.chances_others_know` for one player, computed so.
 """
 
 from __future__ import annotations
@@ -88,7 +88,7 @@ def listed_worlds(game: ClueState, player: int) -> tuple[kn.Worlds[str], list[tu
 
 
 def brute_force_others(game: ClueState, player: int) -> dict[str, Fraction]:
-    """:func:`others_knowledge` for one player on listed worlds (:func:`listed_worlds`): the viewer's
+    """:func:`chances_others_know` for one player on listed worlds (:func:`listed_worlds`): the viewer's
     probability that the player knows each part (:meth:`sleuth.knowledge.Worlds.knows`)."""
     worlds, deals, viewer = listed_worlds(game, player)
     if not viewer.any():

@@ -25,7 +25,7 @@ from sleuth.figures import check_target, pyplot, save
 
 from .counting import Problem, count_deals
 from .model import build_model
-from .others import others_knowledge
+from .others import chances_others_know
 from .rules import apply_rules
 from .sheet import Mark, Sheet, backbone_sheet, counted_sheet, exact_sheet, naive_sheet
 from .simulate import simulate
@@ -69,7 +69,7 @@ def play_game(job: tuple[int, int, int, int | None, bool]) -> dict[str, Any]:
         probs, dt = timed(count_deals, problem, triples=True)
         times["probabilities"].append(dt)
         if others:
-            times["others"].append(timed(others_knowledge, game)[1])
+            times["others"].append(timed(chances_others_know, game)[1])
         counts["unsound_states"] += not (fits(sheet, sim.deal) and fits(rules.sheet, sim.deal)
                                          and subset(rules.sheet, sheet) and counted_sheet(probs) == sheet)
         gap = sheet.known() - rules.sheet.known()

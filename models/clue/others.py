@@ -91,7 +91,7 @@ def knows(counts: Counts, deck: Deck) -> dict[str, bool]:
 
 
 @small_pages()
-def others_knowledge(game: ClueState, players: Sequence[int] | None = None) -> dict[int, dict[str, Fraction]]:
+def chances_others_know(game: ClueState, players: Sequence[int] | None = None) -> dict[int, dict[str, Fraction]]:
     """For every other player: the probability that they know the envelope and each of its parts.
 
     Per player two counting passes, each kept apart by the player's view: the viewer's deals (the weight
@@ -117,7 +117,7 @@ def others_knowledge(game: ClueState, players: Sequence[int] | None = None) -> d
                 own = split if prob == reduced else ViewSplit(prob, p, classes, unseen, counts=False,
                                                            compiled=split.form is not None, kernel_from=0,
                                                            resolve=observer)
-                sums = _knowledge_sums(split, own)
+                sums = _know_sums(split, own)
         out[p] = {part: sums.get(part, Fraction(0)) for part in PARTS}
     return out
 
@@ -215,7 +215,7 @@ def _joined_views(weights: ViewSplit, own: ViewSplit) -> tuple[np.ndarray, np.nd
     return comp, index[n_views:], segment_sum(index[:n_views], w, comp.size, w.dtype)
 
 
-def _knowledge_sums(weights: ViewSplit, own: ViewSplit) -> dict[str, Fraction]:
+def _know_sums(weights: ViewSplit, own: ViewSplit) -> dict[str, Fraction]:
     """The viewer's probability that the player knows each part: every view's weight from the viewer's
     pass (``weights``), and the envelope cards the player's own pass (``own``) leaves possible in that view
     (:func:`_joined_views`).  The player knows a part in a view when one card of it is possible.  Compiled
@@ -250,7 +250,7 @@ def envelope_beliefs(game: ClueState, player: int) -> dict[str, Any]:
     (bits) of the player's distribution over envelope triples (uniform over the deals they consider
     possible), and ``knows``, the probability that they know the envelope; {} when no world is consistent.
 
-    Two counting passes kept apart by the player's view, as in :func:`others_knowledge`; the pass over the
+    Two counting passes kept apart by the player's view, as in :func:`chances_others_know`; the pass over the
     player's own problem also keeps the deals apart by the envelope's groups of interchangeable cards.
     Every view is judged at once, as integer arrays: its deals per envelope group triple (a triple stands
     for as many envelopes as the groups have cards outside the view's hand, each with an equal share)."""

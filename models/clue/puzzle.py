@@ -24,7 +24,7 @@ from .counting import Counts, Problem, count_deals
 from .game import GAME
 from .state import CATEGORIES, ClueState, Obs, read_state
 from .model import ClueModel, build_model, enumerated_counts
-from .others import PARTS, others_knowledge
+from .others import PARTS, chances_others_know
 from .rules import apply_rules
 from .sheet import Mark, Sheet, backbone_sheet, counted_sheet, exact_sheet, naive_sheet
 
@@ -159,7 +159,7 @@ class CluePuzzle(Puzzle):
     def _others(self, fields: dict[str, Any]) -> str:
         """Adds ``others`` (and a note for each player who may already be able to accuse); returns the text."""
         game = self.state
-        table = others_knowledge(game)
+        table = chances_others_know(game)
         fields["others"] = {game.players[p]: row for p, row in table.items()}
         for p, row in table.items():
             if row["envelope"] > 0:
@@ -254,7 +254,7 @@ class CluePuzzle(Puzzle):
         """Knows: in every world of the viewer; may know: in some world (exact probabilities)."""
         player, part, may, negated = claim
         if player not in known:
-            known[player] = others_knowledge(self.state, [player])[player]
+            known[player] = chances_others_know(self.state, [player])[player]
         p = known[player][part]
         if self.counts().total == 0:
             return ClaimResult(spec.text, Verdict.CONTRADICTION, expect=spec.expect)

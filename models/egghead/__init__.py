@@ -21,7 +21,8 @@ if TYPE_CHECKING:
     from .hands import Setup
     from .puzzle import EggheadPuzzle
     from .questions import CompiledQuestion, QuestionDef, load_catalogue, parse
-    from .tables import PackedSpace, PackedTables, play_round
+    from .rounds import play_round
+    from .tables import PackedSpace, PackedTables
 
 _LAZY = {"Setup": "hands", "EggheadPuzzle": "puzzle", "CompiledQuestion": "questions", "QuestionDef": "questions",
          "load_catalogue": "questions", "parse": "questions", "PackedSpace": "tables", "PackedTables": "tables",

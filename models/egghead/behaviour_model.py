@@ -44,7 +44,7 @@ def check_model_size(setup: Setup, options: Mapping[str, Any] | None = None) -> 
 class ModelTables(LayerTables):
     """Behavioural analysis on listed worlds, each answer enumerated by the engine from a declarative model.
 
-    Same methods as :class:`~.tables.PackedTables` (the :class:`~.tables.Knowledge` protocol); only eq. 2 (the
+    Same methods as :class:`~.tables.PackedTables` (the :class:`~.rounds.RoundTables` protocol); only eq. 2 (the
     answers) differs from :class:`~.tables.LayerTables`: it runs on the engine, not on a numpy table."""
 
     def __init__(self, setup: Setup, behavioural: Sequence[bool], backend: str = "cpsat",

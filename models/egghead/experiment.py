@@ -36,7 +36,8 @@ from sleuth.figures import check_target, pyplot, save
 from .hands import Setup
 from .questions import CompiledQuestion, load_catalogue
 from .reference import ReferenceTables
-from .tables import DERIVATIONS, LayerTables, PackedSpace, PackedTables, RoundRecord, play_round
+from .rounds import RoundRecord, play_round
+from .tables import DERIVATIONS, LayerTables, PackedSpace, PackedTables
 
 SEED_TABLE = {"no BA": (9.78, 29.3), "BA": (6.16, 14.0)}
 
@@ -249,7 +250,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=bounded(int, 0, 2**63 - 1), default=0)
     p.add_argument("--moderator", choices=("external", "rotating"), default="external")
     p.add_argument("--points", type=bounded(int, 1, 1000), default=10, help="points to win (for the convolved CDF)")
-    p.add_argument("--knowledge", choices=tuple(DERIVATIONS), default="packed",
+    p.add_argument("--knowledge", dest="derivation", choices=tuple(DERIVATIONS), default="packed",
                    help="how behavioural analysis is derived: packed master table (default, fast) or listed "
                         f"worlds on the knowledge layer (the reference; at most {MAX_LAYER_WORLDS:,} worlds); "
                         "the figures are the same")
@@ -275,7 +276,7 @@ def _setup(args: argparse.Namespace) -> tuple[Setup, list[CompiledQuestion]]:
             if x not in ids:
                 raise PuzzleError(f"unknown question {x!r}", place="--questions", allowed=list(ids))
         catalogue = [ids[x] for x in wanted]
-    if getattr(args, "knowledge", "packed") == "layer" and setup.n_worlds > MAX_LAYER_WORLDS:
+    if getattr(args, "derivation", "packed") == "layer" and setup.n_worlds > MAX_LAYER_WORLDS:
         raise PuzzleError(f"{setup.n_worlds} worlds are too many to list", place="--knowledge layer",
                           allowed=f"at most {MAX_LAYER_WORLDS} worlds (hands ** players), or --knowledge packed")
     return setup, [q.compile_for(setup) for q in catalogue]
@@ -303,7 +304,7 @@ def study(args: argparse.Namespace, setup: Setup, questions: Sequence[CompiledQu
             seed = args.seed if not args.batch else task_seed(args.seed, k, b)
             job: Batch = (setup.players, setup.values, setup.hand_size, ids, flags, min(size, args.rounds - first),
                           seed, args.moderator)
-            jobs.append(job if args.knowledge == "packed" else (*job, args.knowledge))
+            jobs.append(job if args.derivation == "packed" else (*job, args.derivation))
     parts = ex.map_tasks(simulate_batch, jobs, label="rounds", unit="round", weights=[j[5] for j in jobs])
     results = []
     for k in counts:

@@ -4,7 +4,7 @@ A player's model has one sorted value variable per card of their own hand.  Ever
 dealt a hand adds one named observation ``round k: <question> = <answer>``: the question compiled to linear
 constraints over their hand and the hands they saw then, which are fixed by observations ``B holds 4 5 6``.
 :class:`EggheadModel` offers the interface of :class:`~models.egghead.tables.PackedTables`, so the same round
-driver (:func:`~models.egghead.tables.play_round`) runs it; it ignores reactions (no behavioural analysis).
+driver (:func:`~models.egghead.rounds.play_round`) runs it; it ignores reactions (no behavioural analysis).
 """
 
 from __future__ import annotations

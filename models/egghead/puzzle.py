@@ -32,7 +32,8 @@ from .model import EggheadModel
 from .hands import format_hand
 from .state import read_state
 from .questions import hand_variables
-from .tables import Inconsistent, LayerTables, PackedTables, RoundRecord, play_round
+from .rounds import Inconsistent, RoundRecord, play_round
+from .tables import LayerTables, PackedTables
 
 MAX_EXPLAIN_WORLDS = 2_000_000   # behavioural verdicts name their observations up to this many worlds
 CLAIM_FORMS = "<player> holds 1 2 2 | <player> has a <v> | <player> has no <v>"
@@ -57,7 +58,7 @@ class Outcome:
     records: list[RoundRecord] = field(default_factory=list)
     valids: dict[int, np.ndarray | None] = field(default_factory=dict)
     hands: list[int | None] = field(default_factory=list)
-    knowledge: Any = None
+    tables: Any = None   # what the rounds were played on (a :class:`~.rounds.RoundTables`)
     conflict: tuple[str, ...] = ()
 
 
@@ -101,15 +102,15 @@ class EggheadPuzzle(Puzzle):
         the public facts for the behavioural one)."""
         n = self.setup.players
         world: list[int | None] = list(self.hands)
-        knowledge = _KNOWLEDGE[find_derivation(self.doc.game.methods, method).name](self, backend, options)
-        out = Outcome(knowledge=knowledge)
+        tables = _TABLES[find_derivation(self.doc.game.methods, method).name](self, backend, options)
+        out = Outcome(tables=tables)
         stand_in: set[int] = set()
         dealt: list[list[int | None]] = []
         for k, r in enumerate(self.rounds):
             label = f"round {k + 1}"
             dealt.append(list(world))
             try:
-                rec = play_round(knowledge, world, r.question, k % n if self.moderator == "rotating" else None,
+                rec = play_round(tables, world, r.question, k % n if self.moderator == "rotating" else None,
                                  r.new_hands.get, answer=r.answer, stages=r.solves, label=label)
             except Inconsistent as exc:
                 out.conflict = self._answer_conflict(dealt, backend) if exc.answer_false else (exc.observation,)
@@ -129,7 +130,7 @@ class EggheadPuzzle(Puzzle):
             if any(view[o] is None for o in range(n) if o != p):
                 out.valids[p] = None
             else:
-                out.valids[p] = knowledge.valids(p, view)
+                out.valids[p] = tables.valids(p, view)
         return out
 
     def _answer_conflict(self, dealt: list[list[int | None]], backend: str) -> tuple[str, ...]:
@@ -333,8 +334,8 @@ class EggheadPuzzle(Puzzle):
         if valids is None:
             raise PuzzleError(f"what {names[judge]} knows depends on a hand that is not on the table",
                               file=self.doc.file, place=spec.place)
-        if isinstance(out.knowledge, EggheadModel):
-            model, mine = out.knowledge.model(judge)
+        if isinstance(out.tables, EggheadModel):
+            model, mine = out.tables.model(judge)
             engine = Engine(model, backend)
             return engine.verify(constraint(model, mine), spec.text, spec.expect,
                                  world=lambda vals: [vals[x] for x in mine])
@@ -355,7 +356,7 @@ class EggheadPuzzle(Puzzle):
                            expect=spec.expect, detail=detail)
 
 
-# Egghead's code for each registered derivation (models/egghead/game.py): the knowledge the rounds are played on.
-_KNOWLEDGE: Mapping[str, Callable[[EggheadPuzzle, str, Mapping[str, Any] | None], Any]] = handlers(GAME.methods, {
+# Egghead's code for each registered derivation (models/egghead/game.py): the tables the rounds are played on.
+_TABLES: Mapping[str, Callable[[EggheadPuzzle, str, Mapping[str, Any] | None], Any]] = handlers(GAME.methods, {
     "tables": lambda p, backend, options: PackedTables(p.setup, p.behavioural, options=options),
     "layer": _layer, "model": _model})

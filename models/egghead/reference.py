@@ -2,7 +2,7 @@
 
 ``tables[i]`` maps every combination of the other players' hands (a tuple in player order without ``i``)
 to the set of hands player ``i`` would still consider (the seed's V_{p_i}).  It offers the same methods as
-:class:`~models.egghead.tables.PackedTables`, so :func:`~models.egghead.tables.play_round` drives both.
+:class:`~models.egghead.tables.PackedTables`, so :func:`~models.egghead.rounds.play_round` drives both.
 """
 
 from __future__ import annotations

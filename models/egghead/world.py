@@ -25,7 +25,7 @@ def _player(puzzle: EggheadPuzzle) -> int:
 @per_puzzle
 def _heard(puzzle: EggheadPuzzle) -> EggheadModel:
     """The player's basic analysis after the rounds (computed once: ``check`` runs for every hand)."""
-    basic = _as_basic(puzzle).run("cpsat", "model").knowledge
+    basic = _as_basic(puzzle).run("cpsat", "model").tables
     if not isinstance(basic, EggheadModel) or not basic.determined(_player(puzzle)):
         raise PuzzleError("the player's worlds depend on a hand that is not on the table",
                           file=puzzle.doc.file, place="viewer")

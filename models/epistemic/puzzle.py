@@ -11,7 +11,7 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from sleuth.epistemic import DEFAULT_TABLE_LIMIT, Evaluator, KnowledgeState, WorldTable
+from sleuth.epistemic import DEFAULT_TABLE_LIMIT, Evaluator, ExplicitState, WorldTable
 from sleuth.epistemic import symbolic
 from sleuth.derive import Choice, find_derivation, handlers
 from sleuth.claims import with_hint
@@ -39,7 +39,7 @@ SYMBOLIC_FROM = 1 << 14    # auto: the symbolic engine from this many worlds (pr
 SYMBOLIC_NARROW = 16       # ... when no domain has more values (tests/bench/bench_symbolic.py: muddy, drinking)
 SYMBOLIC_WIDE = 1 << 10    # auto past the table's limit: the symbolic engine when no domain has more values (10 bits)
 
-State = KnowledgeState | symbolic.SymbolicState
+State = ExplicitState | symbolic.SymbolicState
 R = TypeVar("R")
 
 
@@ -75,7 +75,7 @@ class EpistemicPuzzle(Puzzle):
         self.agents, self.announcements, self.actual = state.agents, state.announcements, state.actual
         self._tables: dict[tuple[str, str, tuple[int, ...]], WorldTable] = {}
         self.options: Mapping[str, Any] | None = None   # the current command's (max_worlds)
-        self._engine: symbolic.Engine | None = None
+        self._engine: symbolic.BddManager | None = None
         self._symbolic: dict[tuple[int, ...], symbolic.SymbolicState] = {}
         self._is_linear: bool | None = None
         self._no_symbolic = False   # auto: the symbolic engine refused a formula of this puzzle
@@ -185,7 +185,7 @@ class EpistemicPuzzle(Puzzle):
             elif self.explicit is not None:
                 # in value order, as the product and the symbolic engine list them (not the file's order)
                 base = WorldTable.from_rows(self.domains, self.explicit).sorted()
-                state = KnowledgeState(base, {})
+                state = ExplicitState(base, {})
                 mask = np.ones(len(base), dtype=bool)
                 for node in nodes:
                     mask &= state.truth(node)
@@ -205,7 +205,7 @@ class EpistemicPuzzle(Puzzle):
         table = WorldTable(self.domains, np.stack([rng.integers(0, len(d.values), SAMPLE_WORLDS)
                                                    for d in self.domains], axis=1))
         mask = np.ones(len(table), dtype=bool)
-        state = KnowledgeState(table, {})
+        state = ExplicitState(table, {})
         for i in chosen:
             mask &= state.truth(self.constraints[i][1])
         hits = int(mask.sum())
@@ -216,9 +216,9 @@ class EpistemicPuzzle(Puzzle):
                            f"{limit:,} the solver lists; narrow the domains or the constraints (or raise --set "
                            f"{MAX_WORLDS_KEY}=N)")
 
-    def start(self, table: WorldTable) -> KnowledgeState:
+    def start(self, table: WorldTable) -> ExplicitState:
         """The initial state, pointed at the actual world when the file gives one."""
-        state = KnowledgeState(table, self.agents)
+        state = ExplicitState(table, self.agents)
         if self.actual is not None:
             mask = np.ones(len(table), dtype=bool)
             for d in self.domains:
@@ -233,7 +233,7 @@ class EpistemicPuzzle(Puzzle):
         chosen = tuple(range(len(self.constraints)) if constraints is None else constraints)
         if chosen not in self._symbolic:
             if self._engine is None:
-                self._engine = symbolic.Engine()
+                self._engine = symbolic.BddManager()
             actual = None if self.actual is None else {d.name: d.code(self.actual[d.name]) for d in self.domains}
             self._symbolic[chosen] = symbolic.SymbolicState.start(
                 self.domains, [self.constraints[i][1] for i in chosen], self.agents,
@@ -471,7 +471,7 @@ class EpistemicPuzzle(Puzzle):
     # -- checking formulas at load time ----------------------------------------------------------------
     def _typecheck(self, node: Node, *, boolean: bool) -> None:
         """Evaluate on an empty world table: names, agents and types are checked, nothing is computed."""
-        empty = KnowledgeState(WorldTable(self.domains, np.zeros((0, len(self.domains)), dtype=np.int64)),
+        empty = ExplicitState(WorldTable(self.domains, np.zeros((0, len(self.domains)), dtype=np.int64)),
                                self.agents)
         ev = Evaluator(empty)
         ev.truth(node) if boolean else ev.value(node)

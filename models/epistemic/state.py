@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from sleuth.epistemic import ActionModel, Domain, Evaluator, Event, KnowledgeState, WorldTable, assigned
+from sleuth.epistemic import ActionModel, Domain, Evaluator, Event, ExplicitState, WorldTable, assigned
 from sleuth.errors import PuzzleError
 from sleuth.formula import BoolConst, Node, Str, is_epistemic, parse, to_text
 from sleuth.names import first_repeat, unique_names
@@ -36,7 +36,7 @@ class Step:
     kind: str = "public"
 
     def apply(self, state: Any) -> Any:
-        """The step on a state of either engine (explicit :class:`KnowledgeState` or symbolic)."""
+        """The step on a state of either engine (explicit :class:`ExplicitState` or symbolic)."""
         return state.announce(self.formula) if self.action is None else state.update(self.action)
 
 
@@ -134,7 +134,7 @@ def _by(sec: Section, agents: Sequence[str]) -> str | None:
     return folded.get(fold(by), " ".join(by.split()))
 
 
-def _announcement(a: Section, label: str, state0: KnowledgeState) -> tuple[Step, int | str]:
+def _announcement(a: Section, label: str, state0: ExplicitState) -> tuple[Step, int | str]:
     text = a.string("formula")
     node = _formula(text, a, "formula", lambda n: Evaluator(state0).truth(n))
     by = _by(a, list(state0.agents))
@@ -144,7 +144,7 @@ def _announcement(a: Section, label: str, state0: KnowledgeState) -> tuple[Step,
     return Step(node, text, by, f"{label} ({by + ': ' if by else ''}{text})"), repeat
 
 
-def _posts(sec: Section, key: str, state0: KnowledgeState) -> tuple[tuple[str, Node], ...]:
+def _posts(sec: Section, key: str, state0: ExplicitState) -> tuple[tuple[str, Node], ...]:
     """``set = { var = "expression" }``: a factual change, each value computed before the event."""
     spec = sec.section(key, None)
     if spec is None:
@@ -177,7 +177,7 @@ def _agent_list(sec: Section, key: str, agents: Sequence[str]) -> tuple[str, ...
     return tuple(dict.fromkeys(choose(n, agents, "agent", sec, f"{key}[{j}]") for j, n in enumerate(names, 1)))
 
 
-def _event(e: Section, number: int, state0: KnowledgeState) -> tuple[Step, int | str]:
+def _event(e: Section, number: int, state0: ExplicitState) -> tuple[Step, int | str]:
     """One ``[[event]]`` table as an announcement step or an action model."""
     agents = list(state0.agents)
     kind = e.string("kind", "public", choices=EVENT_KINDS)
@@ -217,7 +217,7 @@ def _event(e: Section, number: int, state0: KnowledgeState) -> tuple[Step, int |
     return Step(BoolConst(True), text, by, label, action, kind), 1
 
 
-def _action_model(e: Section, state0: KnowledgeState) -> ActionModel:
+def _action_model(e: Section, state0: ExplicitState) -> ActionModel:
     """``events = [{ name, pre, set, designated }]``, ``observers``, ``actual``."""
     raw = e.array("events", dict, min_len=1, max_len=1000)
     events = []
@@ -317,7 +317,7 @@ def read_state(doc: PuzzleDoc) -> EpistemicState:
 
     constraints: list[tuple[str, Node]] = []
     for i, text in enumerate(top.array("constraints", str, []), 1):
-        node = _formula(text, top, f"constraints[{i}]", lambda n: Evaluator(KnowledgeState(empty, {})).truth(n))
+        node = _formula(text, top, f"constraints[{i}]", lambda n: Evaluator(ExplicitState(empty, {})).truth(n))
         if is_epistemic(node):
             raise top.error("constraints cannot mention knows()", f"constraints[{i}]")
         constraints.append((f"constraint {i}: {text}", node))
@@ -330,12 +330,12 @@ def read_state(doc: PuzzleDoc) -> EpistemicState:
         if not isinstance(exprs, list):
             raise agent_sec.error("expected the expressions the agent observes", name,
                                   allowed="a list of expressions such as ['x + y'], or [] (observes nothing)")
-        agents[name] = [_formula(e, agent_sec, name, lambda n: Evaluator(KnowledgeState(empty, {})).value(n))
+        agents[name] = [_formula(e, agent_sec, name, lambda n: Evaluator(ExplicitState(empty, {})).value(n))
                         for e in exprs]
     agent_sec.finish()
     if not agents:
         raise top.error("no agents", "agents", allowed="at least one agent")
-    state0 = KnowledgeState(empty, agents)
+    state0 = ExplicitState(empty, agents)
 
     announcements: list[tuple[Step, int | str]] = []
     plain, events = top.sections("announcement"), top.sections("event")

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from sleuth.epistemic import KnowledgeState, WorldTable
+from sleuth.epistemic import ExplicitState, WorldTable
 from sleuth.game import WorldModel
 
 from .model import build_model, coded_rows
@@ -29,7 +29,7 @@ def model(puzzle: EpistemicPuzzle) -> WorldModel:
 
 def check(puzzle: EpistemicPuzzle, world: World) -> bool:
     """Every constraint is true in this one world (each formula evaluated on a one-world table)."""
-    state = KnowledgeState(WorldTable(puzzle.domains, np.array([world], dtype=object)), {})
+    state = ExplicitState(WorldTable(puzzle.domains, np.array([world], dtype=object)), {})
     return all(bool(state.truth(node)[0]) for _, node in puzzle.constraints)
 
 

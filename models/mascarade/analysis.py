@@ -192,10 +192,10 @@ def own_card(game: MascaradeState, player: int, **options: Unpack[BeliefOptions]
     return OwnCard(player, True, dict(result.marginals[player]))
 
 
-def knowledge(game: MascaradeState, **options: Unpack[BeliefOptions]) -> list[OwnCard]:
+def own_card_beliefs(game: MascaradeState, **options: Unpack[BeliefOptions]) -> list[OwnCard]:
     """For every player: how sure they are of their own card, each from their own information."""
     return [own_card(game, p, **options) for p in range(len(game.players))]
 
 
-__all__ = ["BeliefResult", "OwnCard", "belief", "knowledge", "make_tracker", "own_card", "run_steps", "SeeStep",
+__all__ = ["BeliefResult", "OwnCard", "belief", "make_tracker", "own_card", "own_card_beliefs", "run_steps", "SeeStep",
            "SwapStep"]

@@ -23,7 +23,7 @@ from sleuth.puzzle import Puzzle, PuzzleDoc
 from sleuth.results import Labelled, optional, ClaimResult, ClaimSpec, Report, Status, Verdict, decimal
 from sleuth.schema import Names, Section, parse_fraction
 
-from .analysis import (DEFAULT_CPSAT_LIMIT, BeliefResult, OwnCard, belief, knowledge, minimal_observations,
+from .analysis import (DEFAULT_CPSAT_LIMIT, BeliefResult, OwnCard, belief, minimal_observations, own_card_beliefs,
                        own_card, replay)
 from .components import DEFAULT_TREE_CAP, ComponentBelief, Method, ComponentLimit
 from .model import MascaradeModel, build_model, holds_lit
@@ -148,7 +148,7 @@ class MascaradePuzzle(Puzzle):
             fields["histories"] = result.histories
         own: list[OwnCard] = []
         if s.knowledge:
-            own = knowledge(g, tree_cap=s.tree_cap, max_rows=s.max_states)
+            own = own_card_beliefs(g, tree_cap=s.tree_cap, max_rows=s.max_states)
             fields["knowledge"] = {g.players[o.player]: self._own_json(o) for o in own}
             fields["knows_own_card"] = [g.players[o.player] for o in own if o.available and o.certain]
         text = self._text(result, viewer_name, s, own)

@@ -17,22 +17,22 @@ Python integers.  Tables whose values leave ``int64`` are object arrays.  Formul
 solver are refused, with the expression and its range, when a range leaves :data:`SOLVER_LIMIT`.
 
 The layers are modules: :mod:`.tables` (domains, world tables, the declarative model of the starting worlds),
-:mod:`.evaluation` (formulas over every world at once), :mod:`.knowledge` (belief cells, action models, the
-knowledge state and its updates), :mod:`.compilation` (formulas as constraints of a declarative model), and
+:mod:`.evaluation` (formulas over every world at once), :mod:`.explicit` (belief cells, action models, the
+explicit epistemic state and its updates), :mod:`.compilation` (formulas as constraints of a declarative model), and
 beside them :mod:`.symbolic` (the same puzzles as knowledge structures on binary decision diagrams).
 
 >>> table = WorldTable.from_product({"x": range(1, 4), "y": range(1, 4)}, ["x <= y"])
->>> state = KnowledgeState(table, {"S": ["x + y"], "P": ["x * y"]})
+>>> state = ExplicitState(table, {"S": ["x + y"], "P": ["x * y"]})
 >>> state.count, state.announce("knows(S)").count
 (6, 4)
 """
 
 from .compilation import SOLVER_LIMIT, ModelCompiler, NotCompilable
 from .evaluation import BOOL, INT, INT64_MAX, Evaluator, Kind, fits_int64
-from .knowledge import ActionModel, Event, KnowledgeState, Relation, assigned, common
+from .explicit import ActionModel, Event, ExplicitState, Relation, assigned, common
 from .tables import CHUNK, DEFAULT_TABLE_LIMIT, Domain, WorldTable, table_dtype, world_model
 from ..knowledge import group_ids
 
 __all__ = ["BOOL", "CHUNK", "DEFAULT_TABLE_LIMIT", "INT", "INT64_MAX", "SOLVER_LIMIT", "ActionModel", "Domain",
-           "Evaluator", "Event", "Kind", "KnowledgeState", "ModelCompiler", "NotCompilable", "Relation", "WorldTable",
+           "Evaluator", "Event", "Kind", "ExplicitState", "ModelCompiler", "NotCompilable", "Relation", "WorldTable",
            "assigned", "common", "fits_int64", "group_ids", "table_dtype", "world_model"]

@@ -18,7 +18,7 @@ as in the law, primed bits included.
 
 Primed copies are made on first use, each right below its variable in the order (relations between a world
 and its neighbours stay small when a bit and its copy are adjacent); the memory budget bounds them as every
-other node (:class:`~.symbolic.DiagramLimit`).
+other node (:class:`~.bdd.DiagramLimit`).
 """
 
 from __future__ import annotations
@@ -29,12 +29,13 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from oxidd.bdd import BDDFunction
 
-    from .symbolic import Engine, SymbolicState
+    from .bdd import BddManager
+    from .symbolic import SymbolicState
 
 Box = Callable[["BDDFunction"], "BDDFunction"]
 
 
-def primed(engine: Engine, bits: Iterable[int]) -> dict[int, int]:
+def primed(engine: BddManager, bits: Iterable[int]) -> dict[int, int]:
     """Each bit's primed copy, made on first use (all missing ones in one reordering) right below the bit."""
     wanted = list(dict.fromkeys(bits))
     missing = [v for v in wanted if v not in engine.primes]
@@ -45,7 +46,7 @@ def primed(engine: Engine, bits: Iterable[int]) -> dict[int, int]:
     return {v: engine.primes[v] for v in wanted}
 
 
-def renamer(engine: Engine, mapping: Mapping[int, int]) -> Callable[[BDDFunction], BDDFunction]:
+def renamer(engine: BddManager, mapping: Mapping[int, int]) -> Callable[[BDDFunction], BDDFunction]:
     """Simultaneous substitution of variables by variables (identity when there is nothing to rename)."""
     if not mapping:
         return lambda f: f

@@ -1,7 +1,7 @@
 """Evaluating formulas over every world of a knowledge state at once, with exact integer arithmetic.
 
 The bottom of the epistemic layer: it reads the worlds through :class:`Worlds` (a knowledge state, or a table's
-:class:`PlainWorlds`), so neither :mod:`.tables` nor :mod:`.knowledge`, which build on it, is imported here.
+:class:`PlainWorlds`), so neither :mod:`.tables` nor :mod:`.explicit`, which build on it, is imported here.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from ..formula import (After, And, Arith, BoolConst, Call, Common, Compare, Dist
 from ..schema import fold
 
 if TYPE_CHECKING:
-    from .knowledge import Relation
+    from .explicit import Relation
     from .tables import Domain, WorldTable
 
 INT64_MAX = 2 ** 63 - 1
@@ -31,7 +31,7 @@ def fits_int64(lo: int, hi: int) -> bool:
 
 class Worlds(Protocol):
     """What an :class:`Evaluator` reads: the worlds (``table``, ``size``, ``distinct``: no two alike) and, for
-    the formulas that name agents, their relations (:class:`~.knowledge.KnowledgeState` has them all)."""
+    the formulas that name agents, their relations (:class:`~.explicit.ExplicitState` has them all)."""
 
     table: WorldTable
     distinct: bool

@@ -11,16 +11,14 @@ The puzzle format maps onto it as follows.  Each variable's domain is log-encode
 domain, most significant bit first; the domain is part of the law).  An agent that observes an expression
 observes fresh bits defined by it in the law.  Integer expressions are two's complement bit vectors whose
 width comes from the exact range of the expression (:meth:`~.evaluation.Evaluator.bounds`'s interval
-arithmetic), so no operation wraps.  Events are the paper's knowledge transformers: an action model with S5
-observers adds bits for the event (and, per agent, for the block of events it cannot tell apart), a factual
-change renames the changed bits to fresh copies (the values before the event) and defines the new ones, and
-an agent that learns an expression's value observes fresh bits defined by it.  Events that make beliefs
-differ from knowledge (a private announcement's outsiders, observers that are not a partition) give the
-agent an observation law over a doubled vocabulary (:mod:`.belief`); the others keep the observed bits.
+arithmetic; :mod:`.bdd`, with the decision-diagram manager), so no operation wraps.  Events are the paper's
+knowledge transformers (:mod:`.symbolic_events`).  Events that make beliefs differ from knowledge (a private
+announcement's outsiders, observers that are not a partition) give the agent an observation law over a
+doubled vocabulary (:mod:`.belief`); the others keep the observed bits.
 
 Worlds are counted exactly (``sat_count``, Python integers); listing walks the worlds in the explicit
 engine's order (the latest event first, then earlier events, then the starting world's values).  The
-decision diagrams are bounded by the memory budget (:data:`NODE_BYTES` a node): past it,
+decision diagrams are bounded by the memory budget (:data:`~.bdd.NODE_BYTES` a node): past it,
 :class:`DiagramLimit` (exit 3) says how many nodes were reached.
 
 >>> from .tables import Domain
@@ -32,334 +30,40 @@ decision diagrams are bounded by the memory budget (:data:`NODE_BYTES` a node): 
 
 from __future__ import annotations
 
-import contextlib
-import os
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
-from ..derive import NotServed
 from ..errors import PuzzleError
 from ..formula import (After, And, Arith, BoolConst, Call, Common, Compare, Distributed, FormulaError, Implies, Int,
-                       Knows, Name, Neg, Node, Not, Or, Str, children, names_in, parse, to_text)
-from ..limits import LimitReached, TooLarge, expired, memory_budget
+                       Knows, Name, Neg, Node, Not, Or, Str, names_in, parse, to_text)
+from ..limits import expired
 from ..schema import fold
-from . import belief
+from . import belief, symbolic_events
+from .bdd import (PURE_TYPES, Arithmetic, BddManager, DiagramLimit, Encoded, NotSymbolic, Vec, add_low, available,
+                  diagram_limit, fits, guard, index_bits, mul_low, neg_low, width)
 from .evaluation import interval
-from .tables import Domain, range_text
+from .tables import Domain
 
 if TYPE_CHECKING:
-    from oxidd.bdd import BDDFunction, BDDManager
+    from oxidd.bdd import BDDFunction
 
-    from .knowledge import ActionModel
+    from .explicit import ActionModel
 
-_PURE_TYPES = (Int, Name, Neg, Arith, Compare, Str, Call)   # and Call only for min, max, abs
-NODE_BYTES = 64           # per decision-diagram node: the node, its unique-table slot and the apply cache share
-CASES_LIMIT = 1 << 16     # // and % are tabulated over the operands' values up to this many pairs
+__all__ = ["FIXPOINT_LIMIT", "BddManager", "DiagramLimit", "Encoded", "NotSymbolic", "SymbolicState", "available",
+           "fits"]
+
 FIXPOINT_LIMIT = 100_000  # rounds of a common-knowledge fixpoint (each removes a world, so never reached)
 
 
-class NotSymbolic(NotServed):
-    """What the puzzle uses has no symbolic form yet (the explicit methods serve it)."""
-
-
-class DiagramLimit(LimitReached):
-    """The decision diagrams outgrew the memory budget (or the time limit stopped a fixpoint)."""
-
-
-def available() -> bool:
-    """Whether the decision-diagram package (oxidd, the ``symbolic`` extra) is installed."""
-    try:
-        import oxidd.bdd  # noqa: F401
-    except ImportError:
-        return False
-    return True
-
-
-MANAGER_RESERVE = 1280 << 20   # address space oxidd reserves for a manager of any size (measured 1.1 GB) and headroom
-NODE_RESERVE = 96              # ... and per node of capacity, its apply cache included (measured 86 bytes)
-
-
-def address_room() -> int | None:
-    """The address space this process may still reserve (its ``RLIMIT_AS`` less what it uses; None: no limit)."""
-    try:
-        import resource
-
-        soft = resource.getrlimit(resource.RLIMIT_AS)[0]
-        if soft == resource.RLIM_INFINITY:
-            return None
-        with open("/proc/self/statm", encoding="ascii") as fh:
-            return soft - int(fh.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
-    except (ImportError, OSError, ValueError, IndexError):
-        return None
-
-
-def fits() -> bool:
-    """Whether a decision-diagram manager fits the process's address-space limit (``auto`` asks first)."""
-    room = address_room()
-    return room is None or room >= MANAGER_RESERVE + (NODE_RESERVE << 16)
-
-
-class Engine:
-    """One decision-diagram manager, its node capacity taken from the memory budget."""
-
-    def __init__(self) -> None:
-        try:
-            from oxidd.bdd import BDDManager
-        except ImportError:
-            raise PuzzleError("--method symbolic needs the decision-diagram package oxidd",
-                              allowed="pip install 'sleuth[symbolic]' (or oxidd), or --method table / model") \
-                from None
-        self.capacity = max(1 << 16, min(memory_budget() // NODE_BYTES, (1 << 32) - 1))
-        room = address_room()
-        if room is not None:   # the package aborts the process when it cannot reserve its address space
-            fit = (room - MANAGER_RESERVE) // NODE_RESERVE
-            if fit < 1 << 16:
-                raise TooLarge(f"the symbolic engine reserves about {MANAGER_RESERVE >> 20:,} MB of address space "
-                               f"and the process's limit (ulimit -v) leaves {max(0, room) >> 20:,} MB; raise the "
-                               "limit, or use --method table or model")
-            self.capacity = min(self.capacity, fit)
-        self.mgr: BDDManager = BDDManager(self.capacity, 1 << 20, 1)
-        self.true, self.false = self.mgr.true(), self.mgr.false()
-        self.names: list[str] = []
-        self.primes: dict[int, int] = {}   # a variable's primed copy (belief relations, :mod:`.belief`)
-        self._purity: dict[int, tuple[Node, bool]] = {}   # by node identity (the node kept, so the id stays its)
-
-    def pure(self, node: Node) -> bool:
-        """Arithmetic and comparisons of the variables only: the same bits in every state of one puzzle run
-        (memoised, so a formula's parts are looked at once, not once per enclosing level)."""
-        hit = self._purity.get(id(node))
-        if hit is not None and hit[0] is node:
-            return hit[1]
-        ok = isinstance(node, _PURE_TYPES) and (not isinstance(node, Call) or node.func in ("min", "max", "abs")) and \
-            all(self.pure(c) for c in children(node))
-        self._purity[id(node)] = (node, ok)
-        return ok
-
-    def fresh(self, names: Sequence[str], after: Sequence[int] = ()) -> list[int]:
-        """New variables, one per name: right below the lowest of ``after`` in the order (a defined bit next to
-        what defines it keeps the law small), else at the bottom."""
-        return self.fresh_groups([(names, after)])[0]
-
-    def fresh_groups(self, groups: Sequence[tuple[Sequence[str], Sequence[int]]]) -> list[list[int]]:
-        """:meth:`fresh` for several groups, reordered once."""
-        first = self.mgr.num_vars()
-        placed = any(after for _, after in groups)   # else every new variable goes at the bottom, in order
-        order = [self.mgr.level_to_var(level) for level in range(first)] if placed else []
-        level = {v: i for i, v in enumerate(order)}
-        slots: dict[int, list[int]] = {}
-        out = []
-        for names, after in groups:
-            start = self.mgr.num_vars()
-            self.mgr.add_vars(len(names))
-            self.names += list(names)
-            new = list(range(start, start + len(names)))
-            out.append(new)
-            at = max((level[v] for v in after if v in level), default=first - 1) + 1
-            slots.setdefault(at, []).extend(new)
-        if any(at < first for at in slots):
-            merged = []
-            for i in range(first + 1):
-                merged += slots.get(i, [])
-                if i < first:
-                    merged.append(order[i])
-            self.mgr.set_var_order(merged)
-        return out
-
-    def var(self, v: int) -> BDDFunction:
-        return self.mgr.var(v)
-
-    def cube(self, variables: Sequence[int]) -> BDDFunction:
-        out = self.true
-        for v in sorted(variables, key=self.mgr.var_to_level, reverse=True):
-            out = out & self.mgr.var(v)
-        return out
-
-    def nodes(self) -> int:
-        return self.mgr.num_inner_nodes()
-
-
-@contextlib.contextmanager
-def _guard(engine: Engine) -> Iterator[None]:
-    """Turn the package's out-of-memory error into :class:`DiagramLimit` (with the size reached)."""
-    try:
-        yield
-    except MemoryError:
-        raise _limit(engine) from None
-
-
-def _limit(engine: Engine) -> DiagramLimit:
-    return DiagramLimit(f"the decision diagrams reached {engine.nodes():,} nodes, the memory budget's "
-                        f"{engine.capacity:,} ({NODE_BYTES} bytes each); raise SLEUTH_MEMORY_BUDGET "
-                        "or use --method table")
-
-
-# -- bit vectors ------------------------------------------------------------------------------------------
-
-def width(lo: int, hi: int) -> int:
-    """Bits of the smallest two's complement form holding every integer in ``lo..hi``."""
-    w = 1
-    while not (-(1 << (w - 1)) <= lo and hi <= (1 << (w - 1)) - 1):
-        w += 1
-    return w
-
-
-def index_bits(n: int) -> int:
-    """Bits of a log encoding of ``n`` values (0 for a single value)."""
-    return max(0, (n - 1).bit_length())
-
-
-@dataclass(frozen=True)
-class Vec:
-    """An integer-valued function of the worlds: two's complement bits (least significant first) and the exact
-    range of its values."""
-
-    bits: tuple[BDDFunction, ...]
-    lo: int
-    hi: int
-
-    def to(self, w: int) -> tuple[BDDFunction, ...]:
-        """The bits sign-extended or cut to ``w``: arithmetic modulo ``2^w`` is exact for results whose range fits
-        in ``w`` bits, which is how every caller picks ``w``."""
-        if len(self.bits) >= w:
-            return self.bits[:w]
-        return self.bits + (self.bits[-1],) * (w - len(self.bits))
-
-
-class Arithmetic:
-    """Exact arithmetic on :class:`Vec`: every result's width comes from its range, so nothing wraps."""
-
-    def __init__(self, engine: Engine) -> None:
-        self.e = engine
-
-    def const(self, value: int) -> Vec:
-        w = width(value, value)
-        return Vec(tuple(self.e.true if (value >> i) & 1 else self.e.false for i in range(w)), value, value)
-
-    def unsigned(self, bits: Sequence[BDDFunction]) -> Vec:
-        """An unsigned number from its bits (most significant first), e.g. a domain index."""
-        lsb = tuple(reversed(bits)) + (self.e.false,)
-        return Vec(lsb, 0, (1 << len(bits)) - 1)
-
-    def add(self, a: Vec, b: Vec, lo: int, hi: int) -> Vec:
-        w = width(lo, hi)
-        x, y = a.to(w), b.to(w)
-        carry, out = self.e.false, []
-        for i in range(w):
-            out.append(x[i] ^ y[i] ^ carry)
-            carry = (x[i] & y[i]) | (carry & (x[i] ^ y[i]))
-        return Vec(tuple(out), lo, hi)
-
-    def neg(self, a: Vec) -> Vec:
-        lo, hi = -a.hi, -a.lo
-        w = width(lo, hi)
-        inverted = Vec(tuple(~b for b in a.to(w)), -a.hi - 1, -a.lo - 1)
-        return self.add(inverted, self.const(1), lo, hi)
-
-    def mul(self, a: Vec, b: Vec, lo: int, hi: int) -> Vec:
-        if a.lo == a.hi:
-            a, b = b, a
-        w = width(lo, hi)
-        x, y = a.to(w), b.to(w)
-        if b.lo == b.hi:   # by a constant: shifted copies of a where the constant's bits are set
-            acc = self.const(0)
-            for i in range(w):
-                if (b.lo >> i) & 1:
-                    shifted = Vec((self.e.false,) * i + x[:w - i], -(1 << (w - 1)), (1 << (w - 1)) - 1)
-                    acc = self._wrapless(acc, shifted, w)
-            return Vec(acc.to(w)[:w], lo, hi)
-        acc_bits = [self.e.false] * w
-        for i in range(w):   # modulo 2^w: exact, since the true product lies in lo..hi
-            carry = self.e.false
-            for j in range(i, w):
-                term = x[j - i] & y[i]
-                s = acc_bits[j] ^ term ^ carry
-                carry = (acc_bits[j] & term) | (carry & (acc_bits[j] ^ term))
-                acc_bits[j] = s
-        return Vec(tuple(acc_bits), lo, hi)
-
-    def _wrapless(self, a: Vec, b: Vec, w: int) -> Vec:
-        """``a + b`` modulo ``2^w`` (a partial sum whose final value is in range)."""
-        x, y = a.to(w), b.to(w)
-        carry, out = self.e.false, []
-        for i in range(w):
-            out.append(x[i] ^ y[i] ^ carry)
-            carry = (x[i] & y[i]) | (carry & (x[i] ^ y[i]))
-        return Vec(tuple(out), -(1 << (w - 1)), (1 << (w - 1)) - 1)
-
-    def eq(self, a: Vec, b: Vec) -> BDDFunction:
-        if a.hi < b.lo or b.hi < a.lo:
-            return self.e.false
-        w = max(len(a.bits), len(b.bits))
-        out = self.e.true
-        for x, y in zip(a.to(w), b.to(w), strict=True):
-            out = out & x.equiv(y)
-        return out
-
-    def lt(self, a: Vec, b: Vec) -> BDDFunction:
-        """``a < b``: the sign of ``a - b`` computed wide enough."""
-        if a.hi < b.lo:
-            return self.e.true
-        if a.lo >= b.hi:
-            return self.e.false
-        lo, hi = a.lo - b.hi, a.hi - b.lo
-        d = self.add(a, self.neg(b), lo, hi)
-        return d.bits[-1]
-
-    def ite(self, c: BDDFunction, a: Vec, b: Vec) -> Vec:
-        lo, hi = min(a.lo, b.lo), max(a.hi, b.hi)
-        w = width(lo, hi)
-        return Vec(tuple(c.ite(x, y) for x, y in zip(a.to(w), b.to(w), strict=True)), lo, hi)
-
-    def shift(self, a: Vec, k: int, op: str) -> Vec:
-        """``a // 2^k`` (the bits above the k lowest: floor division, as two's complement shifts) or ``a % 2^k``
-        (the k lowest bits, never negative)."""
-        if op == "//":
-            return Vec(a.to(max(len(a.bits), k + 1))[k:], a.lo >> k, a.hi >> k)
-        if a.lo >= 0 and a.hi < 1 << k:
-            return a
-        return Vec(a.to(k) + (self.e.false,), 0, (1 << k) - 1)
-
-    def cases(self, a: Vec, b: Vec, fn: Any, text: str) -> Vec:
-        """``fn(a, b)`` tabulated over the operands' values (for ``//`` and ``%``)."""
-        pairs = (a.hi - a.lo + 1) * (b.hi - b.lo + 1)
-        if pairs > CASES_LIMIT:
-            raise NotSymbolic(f"{text!r}: // and % over {pairs:,} pairs of values are not yet symbolic",
-                              allowed=f"operand ranges with at most {CASES_LIMIT:,} pairs, or --method table")
-        results: dict[int, list[tuple[int, int]]] = {}
-        for x in range(a.lo, a.hi + 1):
-            for y in range(b.lo, b.hi + 1):
-                if y != 0:
-                    results.setdefault(fn(x, y), []).append((x, y))
-        lo, hi = (min(results), max(results)) if results else (0, 0)
-        w = width(lo, hi)
-        out = [self.e.false] * w
-        for value, where in results.items():
-            cond = self.e.false
-            for x, y in where:
-                cond = cond | (self.eq(a, self.const(x)) & self.eq(b, self.const(y)))
-            for i in range(w):
-                if (value >> i) & 1:
-                    out[i] = out[i] | cond
-        return Vec(tuple(out), lo, hi)
-
-
 # -- knowledge structures ---------------------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class Encoded:
-    """A puzzle variable in the structure: its domain and its index bits (most significant first)."""
-
-    domain: Domain
-    bits: tuple[int, ...]
-
 
 @dataclass
 class SymbolicState:
     """A knowledge structure (law, observed variables) and the puzzle's view of it: which worlds may be the
     actual one (``designated``), the actual world if known (``point``), and the order worlds are listed in."""
 
-    engine: Engine
+    engine: BddManager
     domains: tuple[Domain, ...]
     variables: dict[str, Encoded]            # each puzzle variable's current bits
     agents: dict[str, tuple[Node, ...]]      # the expressions each agent observes
@@ -383,11 +87,11 @@ class SymbolicState:
     @classmethod
     def start(cls, domains: Sequence[Domain], constraints: Sequence[Node], agents: Mapping[str, Sequence[Node]],
               rows: Sequence[Sequence[int]] | None = None, actual: Mapping[str, int] | None = None,
-              engine: Engine | None = None) -> SymbolicState:
+              engine: BddManager | None = None) -> SymbolicState:
         """The starting structure: the domains (or the listed ``rows`` of codes) and the constraints as the law,
         each agent observing its expressions; ``actual`` (codes) points at the real world."""
-        e = engine or Engine()
-        with _guard(e):
+        e = engine or BddManager()
+        with guard(e):
             variables: dict[str, Encoded] = {}
             law = e.true
             groups = e.fresh_groups([([f"{d.name}[{i}]" for i in range(index_bits(len(d.values)))], ())
@@ -404,31 +108,31 @@ class SymbolicState:
                 for row in rows:
                     cube = e.true
                     for d, code in zip(domains, row, strict=True):
-                        cube = cube & state._index_is(variables[d.name], positions[d.name][code])
+                        cube = cube & state.index_is(variables[d.name], positions[d.name][code])
                     listed = listed | cube
                 law = law & listed
             state.law = law
             for c in constraints:
                 law = law & state.truth(c)
-            state = state._with(law=law, designated=law)
-            state = state._observe({a: tuple(x) for a, x in agents.items()}, None)
+            state = state.with_changes(law=law, designated=law)
+            state = state.observe({a: tuple(x) for a, x in agents.items()}, None)
             if actual is not None:
                 point = state.law
                 for d in domains:
-                    point = point & state._index_is(variables[d.name], d.values.index(actual[d.name]))
+                    point = point & state.index_is(variables[d.name], d.values.index(actual[d.name]))
                 if point.satisfiable():
                     state.point = point
                 else:
                     state.point_lost = "the actual world breaks the constraints"
             return state
 
-    def _with(self, **changes: Any) -> SymbolicState:
+    def with_changes(self, **changes: Any) -> SymbolicState:
         """A copy with ``changes``; the compiled formulas are dropped (they hold in this law only), the agents'
         quantification cubes kept while the vocabulary and the observations stay."""
         same = "vocabulary" not in changes and "observed" not in changes
         return replace(self, _cache={}, _hidden=self._hidden if same else {}, _told=None, _relations={}, **changes)
 
-    def _index_is(self, enc: Encoded, index: int) -> BDDFunction:
+    def index_is(self, enc: Encoded, index: int) -> BDDFunction:
         out = self.engine.true
         for i, v in enumerate(reversed(enc.bits)):
             out = out & (self.engine.var(v) if (index >> i) & 1 else ~self.engine.var(v))
@@ -445,7 +149,7 @@ class SymbolicState:
             self._arith = Arithmetic(self.engine)
         return self._arith
 
-    def _define(self, label: str, bits: Sequence[BDDFunction], after: Sequence[int] = ()) -> tuple[list[int],
+    def define(self, label: str, bits: Sequence[BDDFunction], after: Sequence[int] = ()) -> tuple[list[int],
                                                                                                    BDDFunction]:
         """Fresh variables equal to ``bits`` (placed below ``after``), and the law's part that defines them."""
         fresh = self.engine.fresh([f"{label}[{i}]" for i in range(len(bits))], after)
@@ -457,13 +161,13 @@ class SymbolicState:
     def _expression_bits(self, node: Node) -> list[BDDFunction] | list[int]:
         """The bits an observer of ``node`` sees: a variable's own (as numbers) or the value's (as functions)."""
         if isinstance(node, Name):
-            return list(self._variable(node.name).bits)
+            return list(self.variable(node.name).bits)
         kind, val = self.value(node)
         if kind == "bool":
             return [val]
         return list(val.bits)
 
-    def _observe(self, agents: Mapping[str, tuple[Node, ...]], only: set[str] | None) -> SymbolicState:
+    def observe(self, agents: Mapping[str, tuple[Node, ...]], only: set[str] | None) -> SymbolicState:
         """Each agent observes its expressions (``only``: re-read those mentioning these variables)."""
         observed = dict(self.observed)
         law, vocabulary = self.law, list(self.vocabulary)
@@ -478,7 +182,7 @@ class SymbolicState:
                     if bits and isinstance(bits[0], int):
                         defined[text] = [b for b in bits if isinstance(b, int)]
                     else:
-                        pending[text] = ([b for b in bits if not isinstance(b, int)], self._support(node))
+                        pending[text] = ([b for b in bits if not isinstance(b, int)], self.support(node))
         groups = self.engine.fresh_groups([([f"{t}[{i}]" for i in range(len(b))], after)
                                            for t, (b, after) in pending.items()])
         for (text, (bits, _)), fresh in zip(pending.items(), groups, strict=True):
@@ -493,35 +197,35 @@ class SymbolicState:
                 if text in defined:
                     seen |= set(defined[text])
             observed[agent] = frozenset(seen)
-        return self._with(agents=dict(agents), observed=observed, law=law, vocabulary=tuple(vocabulary),
+        return self.with_changes(agents=dict(agents), observed=observed, law=law, vocabulary=tuple(vocabulary),
                           designated=self.designated & law)
 
-    def _support(self, node: Node) -> list[int]:
+    def support(self, node: Node) -> list[int]:
         """The current bits of the variables a formula names (what its value depends on, knowledge aside)."""
-        named = dict.fromkeys(self._variable(n).domain.name for n in names_in(node) if self._has(n))
+        named = dict.fromkeys(self.variable(n).domain.name for n in names_in(node) if self._has(n))
         return [b for name in named for b in self.variables[name].bits]
 
     # -- the puzzle's view ---------------------------------------------------------------------------
-    def _count(self, f: BDDFunction) -> int:
+    def count_of(self, f: BDDFunction) -> int:
         extra = self.engine.mgr.num_vars() - len(self.vocabulary)
         return f.sat_count(self.engine.mgr.num_vars()) >> extra
 
     @property
     def count(self) -> int:
         """The worlds that may be the actual one (exact)."""
-        return self._count(self.designated)
+        return self.count_of(self.designated)
 
     @property
     def size(self) -> int:
         """Every world of the structure, designated or not."""
-        return self._count(self.law)
+        return self.count_of(self.law)
 
     def nodes(self) -> int:
         return self.law.node_count()
 
     def judge(self, node: Node) -> tuple[int, int]:
         """In how many of the worlds that may be the actual one the formula holds, and how many there are."""
-        return self._count(self.designated & self.truth(node)), self.count
+        return self.count_of(self.designated & self.truth(node)), self.count
 
     def at_point(self, node: Node) -> bool:
         assert self.point is not None
@@ -600,7 +304,7 @@ class SymbolicState:
     def _has(self, name: str) -> bool:
         return name in self.variables or any(fold(k) == fold(name) for k in self.variables)
 
-    def _variable(self, name: str) -> Encoded:
+    def variable(self, name: str) -> Encoded:
         enc = self.variables.get(name)
         if enc is None:
             for k, x in self.variables.items():
@@ -623,7 +327,7 @@ class SymbolicState:
         hit = self._cache.get(key) or self._pure.get(key)
         if hit is not None and hit[0] is node:
             return hit[1], hit[2]
-        if isinstance(node, _PURE_TYPES):   # the same expression parsed again (another announcement)
+        if isinstance(node, PURE_TYPES):   # the same expression parsed again (another announcement)
             same = self._pure_text.get(node)
             if same is not None:
                 self._pure[id(node)] = (node, same[1], same[2])
@@ -634,7 +338,7 @@ class SymbolicState:
         try:
             kind, val = self._value(node)
         except MemoryError:
-            raise _limit(self.engine) from None
+            raise diagram_limit(self.engine) from None
         if self.engine.pure(node):   # arithmetic depends on the bits only, not the law: kept by updates
             self._pure[id(node)] = self._pure_text[node] = (node, kind, val)
         else:
@@ -659,7 +363,7 @@ class SymbolicState:
         if isinstance(node, Int):
             return "int", ar.const(node.value)
         if isinstance(node, Name):
-            enc = self._variable(node.name)
+            enc = self.variable(node.name)
             index = ar.unsigned([e.var(v) for v in enc.bits]) if enc.bits else ar.const(0)
             d = enc.domain
             if d.labels is not None:
@@ -670,7 +374,7 @@ class SymbolicState:
             w = width(lo, hi)
             bits = [e.false] * w
             for i, v in enumerate(d.values):
-                cond = self._index_is(enc, i)
+                cond = self.index_is(enc, i)
                 for j in range(w):
                     if (v >> j) & 1:
                         bits[j] = bits[j] | cond
@@ -757,14 +461,14 @@ class SymbolicState:
             acc = self._low(node.first, k)
             for op, x in node.rest:
                 y = self._low(x, k)
-                acc = _add_low(acc, _neg_low(y, e) if op == "-" else y, e) if op in "+-" else _mul_low(acc, y, e)
+                acc = add_low(acc, neg_low(y, e) if op == "-" else y, e) if op in "+-" else mul_low(acc, y, e)
             return acc
         if isinstance(node, Neg):
-            return _neg_low(self._low(node.operand, k), e)
+            return neg_low(self._low(node.operand, k), e)
         if isinstance(node, Call) and node.func == "count":
             acc = [e.false] * k
             for a in node.args:
-                acc = _add_low(acc, [self.truth(a)] + [e.false] * (k - 1), e)
+                acc = add_low(acc, [self.truth(a)] + [e.false] * (k - 1), e)
             return acc
         return list(self.number(node).to(k))
 
@@ -874,9 +578,9 @@ class SymbolicState:
 
     def announce(self, formula: Node | str) -> SymbolicState:
         """A truthful public announcement: the law conjoined with the formula (evaluated now)."""
-        with _guard(self.engine):
+        with guard(self.engine):
             f = self.truth(formula)
-            child = self._with(law=self.law & f, designated=self.designated & f)
+            child = self.with_changes(law=self.law & f, designated=self.designated & f)
             if self.point is not None:
                 if (self.point & f).satisfiable():
                     child.point = self.point & f
@@ -885,153 +589,12 @@ class SymbolicState:
             return child
 
     def restrict(self, f: BDDFunction) -> SymbolicState:
-        return self._with(law=self.law & f, designated=self.designated & f)
+        return self.with_changes(law=self.law & f, designated=self.designated & f)
 
     def update(self, action: ActionModel) -> SymbolicState:
         """The action model's knowledge transformer (events told apart by S5 observers, factual change)."""
-        with _guard(self.engine):
-            return self._update(action)
-
-    def _update(self, action: ActionModel) -> SymbolicState:
-        e, ar = self.engine, self.arith
-        believers = [a for a in action.relations if not action.relation(a).s5]   # get observation laws
-        n = len(action.events)
-        ebits = e.fresh([f"event[{i}]" for i in range(index_bits(n))])
-        enc_e = Encoded(Domain("event", tuple(range(n))), tuple(ebits))
-        is_event = [self._index_is(enc_e, i) for i in range(n)]
-        changed = list(dict.fromkeys(v for ev in action.events for v, _ in ev.post))
-        # everything about the world before the event is compiled now, then renamed to the copies
-        pres = [self.truth(ev.pre) for ev in action.events]
-        posts: list[dict[str, Vec]] = []
-        for ev, pre in zip(action.events, pres, strict=True):
-            posts.append({var: self._assigned(var, node, pre) for var, node in ev.post})
-        defs = self.engine.true
-        vocabulary = list(self.vocabulary) + ebits
-        observed = {a: set(s) for a, s in self.observed.items()}
-        if action.learn is not None:
-            expr, learners, where = action.learn
-            kind, val = self.value(expr)
-            bits = [val] if kind == "bool" else list(val.bits)
-            if set(where) != set(range(n)):
-                inside = e.false
-                for i in where:
-                    inside = inside | is_event[i]
-                bits = [inside] + [b & inside for b in bits]
-            fresh, definition = self._define(f"learn:{to_text(expr)}", bits, self._support(expr) + ebits)
-            defs, vocabulary = defs & definition, vocabulary + fresh
-            for a in learners:
-                observed[a] |= set(fresh)
-        for a in action.relations:   # an agent not listed cannot tell the events apart
-            if a in believers:
-                continue
-            target = action.relation(a).target
-            blocks = sorted(set(int(t) for t in target))
-            if len(blocks) > 1:
-                block_of = [blocks.index(int(t)) for t in target]
-                bits = []
-                for j in reversed(range(index_bits(len(blocks)))):
-                    b = e.false
-                    for i in range(n):
-                        if (block_of[i] >> j) & 1:
-                            b = b | is_event[i]
-                    bits.append(b)
-                fresh, definition = self._define(f"{a}:event", bits, ebits)
-                defs, vocabulary = defs & definition, vocabulary + fresh
-                observed[a] |= set(fresh)
-        # factual change: the changed variables' bits become copies (the values before), new bits take their place
-        renaming: dict[int, int] = {}
-        variables = dict(self.variables)
-        for var in changed:
-            enc = self.variables[var]
-            copies = e.fresh([f"{var}[{i}]@{len(vocabulary)}" for i in range(len(enc.bits))], enc.bits)
-            renaming.update(zip(enc.bits, copies, strict=True))
-            vocabulary += copies
-        rename = self._renamer(renaming)
-        transition = e.false
-        for i in range(n):
-            step = is_event[i] & rename(pres[i])
-            for var in changed:
-                enc = self.variables[var]
-                new = ar.unsigned([e.var(v) for v in enc.bits]) if enc.bits else ar.const(0)
-                if var in posts[i]:
-                    value = posts[i][var]
-                    step = step & ar.eq(new, Vec(tuple(rename(b) for b in value.bits), value.lo, value.hi))
-                else:
-                    for v in enc.bits:
-                        step = step & e.var(v).equiv(e.var(renaming[v]))
-            transition = transition | step
-        law = rename(self.law) & transition & rename(defs)
-        designated_events = e.false
-        for i, ev in enumerate(action.events):
-            if ev.designated:
-                designated_events = designated_events | is_event[i]
-        observed = {a: {renaming.get(v, v) for v in s} for a, s in observed.items()}
-        beliefs = belief.transform(self, action.relations, believers, renaming, ebits, is_event, vocabulary)
-        child = self._with(variables=variables, observed={a: frozenset(s) for a, s in observed.items()},
-                           vocabulary=tuple(vocabulary), law=law, designated=rename(self.designated) & law &
-                           designated_events, key=tuple(ebits) + tuple(renaming.get(v, v) for v in self.key),
-                           point=None, point_lost=self.point_lost, beliefs=beliefs)
-        if changed:   # agents keep observing their expressions: they see the new values too
-            child.observed = {a: s | frozenset(v for x in self.agents[a] if isinstance(x, Name)
-                                               and self._variable(x.name).domain.name in changed
-                                               for v in self._variable(x.name).bits)
-                              for a, s in child.observed.items()}
-            child = child._observe({a: tuple(x for x in exprs if not isinstance(x, Name))
-                                    for a, exprs in self.agents.items()}, {fold(v) for v in changed})
-            child.agents = self.agents
-        if self.point is not None:
-            at = rename(self.point) & child.designated
-            if action.actual is not None:
-                at = at & is_event[action.actual]
-            found = child._count(at)
-            if found == 1:
-                child.point = at
-            else:
-                child.point_lost = ("no event can happen at the actual world" if not found else
-                                    "several events can happen at the actual world; name the actual one")
-        return child
-
-    def _renamer(self, renaming: Mapping[int, int]) -> Any:
-        return belief.renamer(self.engine, renaming)
-
-    def _assigned(self, var: str, node: Node, where: BDDFunction) -> Vec:
-        """The index a factual change gives ``var`` (computed before the event), checked against its domain where
-        the event can happen."""
-        enc = self.variables[var]
-        d, ar = enc.domain, self.arith
-        if isinstance(node, Str):
-            try:
-                return ar.const(d.code(node.value))
-            except PuzzleError as exc:
-                raise FormulaError(exc.message, allowed=exc.allowed) from None
-        kind, val = self.value(node)
-        if (d.labels is None) != (kind in ("int", "bool")) or (d.labels is not None and kind != d):
-            name = kind if isinstance(kind, str) else kind.name
-            raise FormulaError(f"{to_text(node)!r} is {name}-valued; it cannot be assigned to {var!r}")
-        if d.labels is not None:
-            return Vec(val.bits, val.lo, val.hi)
-        value = self.number(node)
-        index = ar.const(0)
-        valid = self.engine.false
-        w = width(0, len(d.values) - 1)
-        bits = [self.engine.false] * w
-        for i, v in enumerate(d.values):
-            if value.lo <= v <= value.hi:
-                cond = ar.eq(value, ar.const(v))
-                valid = valid | cond
-                for j in range(w):
-                    if (i >> j) & 1:
-                        bits[j] = bits[j] | cond
-        bad = self.law & where & ~valid
-        if bad.satisfiable():
-            cube = bad.pick_cube()
-            assert cube is not None
-            got = sum(1 << i for i, b in enumerate(value.bits) if _eval(b, cube)) - \
-                (1 << len(value.bits) if _eval(value.bits[-1], cube) else 0)
-            raise FormulaError(f"setting {var!r} to {to_text(node)!r} gives {got}, outside its domain",
-                               allowed=range_text(d.values))
-        index = Vec(tuple(bits), 0, len(d.values) - 1)
-        return index
+        with guard(self.engine):
+            return symbolic_events.update(self, action)
 
 
 def _power_of_two(term: tuple[str, Node]) -> int | None:
@@ -1039,29 +602,3 @@ def _power_of_two(term: tuple[str, Node]) -> int | None:
     x = term[1]
     return x.value.bit_length() - 1 if isinstance(x, Int) and x.value > 0 and x.value & (x.value - 1) == 0 else None
 
-
-def _add_low(x: Sequence[BDDFunction], y: Sequence[BDDFunction], e: Engine) -> list[BDDFunction]:
-    """``x + y`` modulo ``2^len(x)`` (the carry out of the top bit dropped)."""
-    carry, out = e.false, []
-    for i, (a, b) in enumerate(zip(x, y, strict=True)):
-        half = a ^ b
-        out.append(half if i == 0 else half ^ carry)
-        if i + 1 < len(x):
-            carry = (a & b) if i == 0 else (a & b) | (carry & half)
-    return out
-
-
-def _neg_low(x: Sequence[BDDFunction], e: Engine) -> list[BDDFunction]:
-    one = [e.true] + [e.false] * (len(x) - 1)
-    return _add_low([~b for b in x], one, e) if x else []
-
-
-def _mul_low(x: Sequence[BDDFunction], y: Sequence[BDDFunction], e: Engine) -> list[BDDFunction]:
-    acc = [e.false] * len(x)
-    for i, b in enumerate(y):   # shifted copies of x where y's bits are set
-        acc = _add_low(acc, [e.false] * i + [a & b for a in x[:len(x) - i]], e)
-    return acc
-
-
-def _eval(f: BDDFunction, cube: Sequence[bool | None]) -> bool:
-    return bool(f.eval([(v, bool(b)) for v, b in enumerate(cube)]))

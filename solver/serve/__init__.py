@@ -1,7 +1,7 @@
 """The table companion (``sleuth serve``): a local web page over the same API the CLI uses.
 
 Needs the ``serve`` extra (``pip install 'sleuth[serve]'``): Starlette and Uvicorn for HTTP, tomli-w to save
-games as the TOML puzzle files the CLI reads.  See docs/companion.md.
+the tables (the games in play) as the TOML puzzle files the CLI reads.  See docs/companion.md.
 """
 
 from __future__ import annotations
@@ -59,7 +59,7 @@ def free_port(host: str) -> int:
 
 
 def resume(store: object, file: str) -> str:
-    """The game to open for ``sleuth serve FILE``: a game of the folder by name or path, else a copy of FILE
+    """The table to open for ``sleuth serve FILE``: a saved table of the folder by name or path, else a copy of FILE
     imported into the folder (the user's file is never written).  A file it names (a word list) must be in the
     games folder, as the server will read it from there only."""
     from ..files import named_files_in, read_document
@@ -87,7 +87,7 @@ def banner(host: str, port: int, path: str, token: str | None, folder: Path, *, 
     a QR code of each of the first three (``draw_qr``: the terminal can show the block characters)."""
     from .share import addresses, qr_terminal, url
 
-    tail = f"  (games in {folder}; Ctrl-C stops)"
+    tail = f"  (tables in {folder}; Ctrl-C stops)"
     if is_loopback(host):
         link = url(host.strip("[]"), port, path, token)
         return [link], [f"sleuth companion: {link}{tail}"]

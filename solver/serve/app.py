@@ -3,7 +3,7 @@
 Every request body is checked whole first (:mod:`.validate`: types, fields, strings, depth), then every
 change goes through the CLI's own reader (:func:`sleuth.loading.load_data`) and, when an answer is asked with it,
 that answer is computed, all before anything is saved: a refused request gets the one-line message naming the
-field and what is allowed, and the game and its history are left byte-identical.  Files a puzzle names (a word
+field and what is allowed, and the saved table and its history are left byte-identical.  Files a puzzle names (a word
 list) are read from the games folder only (:func:`sleuth.files.named_files_in`).
 """
 
@@ -38,9 +38,9 @@ from ..results import ClaimSpec
 from . import validate
 from .jobs import Jobs
 from .pages import PREFIX, games_json, page_file
-from .store import MAX_GAME_BYTES, Store, check, check_name
+from .store import MAX_TABLE_BYTES, Store, check, check_name
 
-MAX_BODY = MAX_GAME_BYTES + 64 * 1024  # a request body: a game upload and some room
+MAX_BODY = MAX_TABLE_BYTES + 64 * 1024  # a request body: a table's upload and some room
 TIME_LIMIT = 30.0                      # seconds for an answer computed while the page waits
 JOB_LIMIT = 600.0                      # seconds for a background computation
 MAX_CLAIMS = validate.MAX_CLAIMS
@@ -161,7 +161,7 @@ def review_options(game: str, options: dict[str, Any]) -> None:
             raise PuzzleError("expected a number of nodes", place="options.budget", allowed="an integer, 1 or more")
 
 
-def game_name(request: Request) -> str:
+def table_name(request: Request) -> str:
     return check_name(request.path_params["name"])
 
 
@@ -196,7 +196,7 @@ def state_json(store: Store, name: str, solve: dict[str, Any] | None = None, ans
 
 
 class Answer:
-    """The ``solve`` part of a request that changes the game, computed on the new game before it is saved
+    """The ``solve`` part of a request that changes the table, computed on the new table before it is saved
     (:meth:`Store.change`'s ``before_save``): bad options refuse the change whole."""
 
     def __init__(self, solve: dict[str, Any] | None) -> None:
@@ -281,7 +281,7 @@ def create_app(store: Store | None = None, *, token: str | None = None, hosts: s
             except BadRequest as exc:
                 return error_response(exc.status, exc.message, **exc.extra)
             except KeyError:
-                return error_response(404, "no such game in the games folder")
+                return error_response(404, "no such table in the games folder")
             except PuzzleErrors as exc:  # several mistakes: the first in one line, all of them in "errors"
                 first = exc.errors[0]
                 more = f" (and {len(exc.errors) - 1} more)" if len(exc.errors) > 1 else ""
@@ -312,8 +312,8 @@ def create_app(store: Store | None = None, *, token: str | None = None, hosts: s
     async def info(request: Request) -> Any:
         return {**await run_in_threadpool(info_json), "start": start}
 
-    async def list_games(request: Request) -> Any:
-        return {"games": [g.to_json() for g in await run_in_threadpool(store.games)]}
+    async def list_tables(request: Request) -> Any:
+        return {"games": [g.to_json() for g in await run_in_threadpool(store.tables)]}
 
     async def create(request: Request) -> Any:
         data_in = await body(request, "create")
@@ -334,11 +334,11 @@ def create_app(store: Store | None = None, *, token: str | None = None, hosts: s
         return JSONResponse(await run_in_threadpool(state_json, store, chosen), status_code=201)
 
     async def show(request: Request) -> Any:
-        name = game_name(request)
+        name = table_name(request)
         return await run_in_threadpool(state_json, store, name)
 
     async def remove(request: Request) -> Any:
-        name = game_name(request)
+        name = table_name(request)
 
         def go() -> None:
             with store.lock(name):
@@ -349,13 +349,13 @@ def create_app(store: Store | None = None, *, token: str | None = None, hosts: s
         return {"deleted": name}
 
     async def download(request: Request) -> Response:
-        name = game_name(request)
+        name = table_name(request)
         text = await run_in_threadpool(store.text, name)
         return PlainTextResponse(text, media_type="application/toml",
                                  headers={"Content-Disposition": f'attachment; filename="{name}.toml"'})
 
     async def edit(request: Request) -> Any:
-        name = game_name(request)
+        name = table_name(request)
         data_in = await body(request, "edit")
         answer = Answer(data_in.get("solve"))
 
@@ -368,7 +368,7 @@ def create_app(store: Store | None = None, *, token: str | None = None, hosts: s
 
     def stepper(direction: str) -> Handler:
         async def step(request: Request) -> Any:
-            name = game_name(request)
+            name = table_name(request)
             data_in = await body(request, "step")
             answer = Answer(data_in.get("solve"))
 
@@ -381,12 +381,12 @@ def create_app(store: Store | None = None, *, token: str | None = None, hosts: s
         return api(step)
 
     async def solve(request: Request) -> Any:
-        name = game_name(request)
+        name = table_name(request)
         data_in = await body(request, "solve")
         return await run_in_threadpool(state_json, store, name, {"options": data_in.get("options")})
 
     async def verify(request: Request) -> Any:
-        name = game_name(request)
+        name = table_name(request)
         data_in = await body(request, "verify")
         texts = data_in["claims"]
 
@@ -401,7 +401,7 @@ def create_app(store: Store | None = None, *, token: str | None = None, hosts: s
         return await run_in_threadpool(go)
 
     async def suggest(request: Request) -> Any:
-        name = game_name(request)
+        name = table_name(request)
         data_in = await body(request, "suggest")
         opts = options_of(data_in.get("options"))
 
@@ -416,7 +416,7 @@ def create_app(store: Store | None = None, *, token: str | None = None, hosts: s
         return await run_in_threadpool(go)
 
     async def start_job(request: Request) -> Any:
-        name = game_name(request)
+        name = table_name(request)
         data_in = await body(request, "job")
         command = data_in["command"]
         opts = options_of(data_in.get("options"))
@@ -479,7 +479,7 @@ def create_app(store: Store | None = None, *, token: str | None = None, hosts: s
         Route("/", index),
         Route("/g/{name}", index),
         Route("/api/info", api(info)),
-        Route("/api/games", api(list_games), methods=["GET"]),
+        Route("/api/games", api(list_tables), methods=["GET"]),
         Route("/api/games", api(create), methods=["POST"]),
         Route("/api/games/{name}", api(show), methods=["GET"]),
         Route("/api/games/{name}", api(remove), methods=["DELETE"]),

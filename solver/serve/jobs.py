@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 LIMIT_GRACE = 5.0  # seconds past its limit after which a job is ended (the commands stop at it themselves)
-MAX_RUNNING = 3  # background computations at once, over all games (the machine's cores are shared)
+MAX_RUNNING = 3  # background computations at once, over all tables (the machine's cores are shared)
 
 
 def run_command(text: str, name: str, command: str, options: dict[str, Any]) -> dict[str, Any]:

@@ -1,8 +1,10 @@
-"""The games folder: every live game is a puzzle file (the TOML the CLI reads), saved atomically after every
-event, with its undo and redo history beside it.
+"""The games folder: every saved table (a game being played, or a puzzle being worked on, in the companion) is a
+puzzle file (the TOML the CLI reads), saved atomically after every event, with its undo and redo history beside
+it.  Code and messages call it a *table*; the folder, its environment variable and the HTTP API keep the name
+``games`` (``SLEUTH_GAMES_DIR``, ``/api/games``) that users and pages already use.
 
 Only names matching :data:`NAME` are accepted, and every path is built as ``folder / (name + suffix)``, so no
-request can reach a file outside the folder.  Each game has a lock: an event is read, applied, checked by the
+request can reach a file outside the folder.  Each table has a lock: an event is read, applied, checked by the
 CLI's own reader (:func:`sleuth.loading.load_data`) and saved under it, so concurrent requests never lose or
 interleave an event.
 """
@@ -26,18 +28,18 @@ from ..files import parse_text, read_bounded
 from ..puzzle import Puzzle
 from ..loading import load_data
 
-GAMES_ENV = "SLEUTH_GAMES_DIR"
+TABLES_ENV = "SLEUTH_GAMES_DIR"
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
 SUFFIX = ".toml"
 HISTORY = ".history.json"
-MAX_HISTORY = 200        # undo steps kept per game
-MAX_GAME_BYTES = 1 << 20  # a saved game (and an upload) is at most this long
+MAX_HISTORY = 200        # undo steps kept per table
+MAX_TABLE_BYTES = 1 << 20  # a saved table (and an upload) is at most this long
 FILE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,59}\.txt$")  # an uploaded file (a word list)
 
 
-def games_folder() -> Path:
-    """Where live games are kept: ``$SLEUTH_GAMES_DIR``, else the platform's user data folder."""
-    env = os.environ.get(GAMES_ENV)
+def tables_folder() -> Path:
+    """Where saved tables are kept: ``$SLEUTH_GAMES_DIR``, else the platform's user data folder."""
+    env = os.environ.get(TABLES_ENV)
     if env:
         return Path(env)
     import platformdirs
@@ -47,7 +49,7 @@ def games_folder() -> Path:
 
 def check_name(name: str) -> str:
     if not isinstance(name, str) or not NAME.match(name):
-        raise PuzzleError(f"bad game name {str(name)[:80]!r}", place="name",
+        raise PuzzleError(f"bad table name {str(name)[:80]!r}", place="name",
                           allowed="1 to 64 letters, digits, '-' and '_', starting with a letter or digit")
     return name
 
@@ -114,7 +116,7 @@ def _plain(value: Any, depth: int = 0) -> bool:
 
 
 @dataclass
-class GameInfo:
+class TableInfo:
     name: str
     game: str | None
     title: str | None
@@ -127,10 +129,10 @@ class GameInfo:
 
 
 class Store:
-    """The games folder with one lock per game."""
+    """The games folder with one lock per saved table."""
 
     def __init__(self, folder: Path | None = None) -> None:
-        self.folder = (folder or games_folder()).resolve()
+        self.folder = (folder or tables_folder()).resolve()
         self.folder.mkdir(parents=True, exist_ok=True)
         self._locks: dict[str, threading.Lock] = {}
         self._guard = threading.Lock()
@@ -141,7 +143,7 @@ class Store:
     def path(self, name: str, suffix: str = SUFFIX) -> Path:
         path = self.folder / (check_name(name) + suffix)
         if path.resolve().parent != self.folder:  # a symlink planted in the folder: refuse, never follow
-            raise PuzzleError("is not a game of the games folder", file=name)
+            raise PuzzleError("is not a saved table of the games folder", file=name)
         return path
 
     @contextmanager
@@ -155,7 +157,7 @@ class Store:
         return self.path(name).is_file()
 
     # -- reading -----------------------------------------------------------------------------------------
-    def games(self) -> list[GameInfo]:
+    def tables(self) -> list[TableInfo]:
         out = []
         for path in sorted(self.folder.glob("*" + SUFFIX)):
             name = path.name[: -len(SUFFIX)]
@@ -163,9 +165,9 @@ class Store:
                 continue
             try:
                 data = self.data(name)
-                out.append(GameInfo(name, str(data.get("game")), data.get("title"), path.stat().st_mtime))
+                out.append(TableInfo(name, str(data.get("game")), data.get("title"), path.stat().st_mtime))
             except (SleuthError, OSError) as exc:
-                out.append(GameInfo(name, None, None, path.stat().st_mtime, str(exc)))
+                out.append(TableInfo(name, None, None, path.stat().st_mtime, str(exc)))
         out.sort(key=lambda g: -g.modified)
         return out
 
@@ -190,12 +192,12 @@ class Store:
         if not path.is_file():
             raise KeyError(name)
         try:
-            return read_bounded(str(path), MAX_GAME_BYTES).decode("utf-8")
-        except PuzzleError as exc:  # said with the game's name, not the server's path
+            return read_bounded(str(path), MAX_TABLE_BYTES).decode("utf-8")
+        except PuzzleError as exc:  # said with the table's name, not the server's path
             raise PuzzleError(exc.message, file=name + SUFFIX) from None
 
     def data(self, name: str) -> dict[str, Any]:
-        """The game's table (its tables inside are shared with the cache: copy before changing them)."""
+        """The saved table's puzzle data (its tables inside are shared with the cache: copy before changing them)."""
         path = self.path(name)
         cached = self._cached(path)
         if cached is not None:
@@ -217,7 +219,7 @@ class Store:
         self._remember(path, history)
         return {k: list(v) for k, v in history.items()}
 
-    # -- writing (callers hold the game's lock) ------------------------------------------------------------
+    # -- writing (callers hold the table's lock) ------------------------------------------------------------
     def unused_name(self, base: str) -> str:
         base = re.sub(r"[^A-Za-z0-9_-]+", "-", base).strip("-_")[:56] or "game"
         if not base[0].isalnum():
@@ -229,7 +231,7 @@ class Store:
         return name
 
     def create(self, data: Mapping[str, Any], name: str | None = None) -> str:
-        """Save a new game (checked first); its name: ``name`` if free, else one made from the title."""
+        """Save a new table (checked first); its name: ``name`` if free, else one made from the title."""
         with self._guard:
             if name is not None and not self.path(check_name(name)).exists():
                 chosen = name
@@ -246,8 +248,8 @@ class Store:
         """The TOML text that would be saved, and that text read back as the CLI reads it (JSON values, the
         page's, come back from TOML unchanged, so only other tables are read back)."""
         text = to_toml(data, name)
-        if len(text.encode("utf-8")) > MAX_GAME_BYTES:
-            raise PuzzleError(f"the game would be longer than {MAX_GAME_BYTES} bytes", file=name + SUFFIX)
+        if len(text.encode("utf-8")) > MAX_TABLE_BYTES:
+            raise PuzzleError(f"the table would be longer than {MAX_TABLE_BYTES} bytes", file=name + SUFFIX)
         if _plain(data):
             return text, {k: v for k, v in data.items() if v != []}
         return text, parse_text(text, name + SUFFIX)
@@ -266,7 +268,7 @@ class Store:
 
     def change(self, name: str, new: Mapping[str, Any], before_save: Callable[[Puzzle], None] | None = None
                ) -> Puzzle:
-        """Replace the game by ``new`` once the CLI's reader accepts it (as it will be saved) and ``before_save``
+        """Replace the table by ``new`` once the CLI's reader accepts it (as it will be saved) and ``before_save``
         (given the loaded puzzle: an answer asked with the change) has run without error; the old one goes on
         the undo stack.  Any error before that leaves the file and its history as they were."""
         old = self.data(name)
@@ -282,9 +284,9 @@ class Store:
         return puzzle
 
     def step(self, name: str, direction: str, before_save: Callable[[Puzzle], None] | None = None) -> bool:
-        """Undo (``direction = "undo"``) or redo one change; False when there is none.  The game it goes back to
+        """Undo (``direction = "undo"``) or redo one change; False when there is none.  The table it goes back to
         is read by the CLI's reader first (a step kept by an older sleuth may hold what the reader now refuses:
-        refused, nothing changed); ``before_save`` as for :meth:`change`, given the game as it will be."""
+        refused, nothing changed); ``before_save`` as for :meth:`change`, given the table as it will be."""
         other = "redo" if direction == "undo" else "undo"
         history = self.history(name)
         if not history[direction]:
@@ -303,8 +305,8 @@ class Store:
         if not FILE_NAME.match(name):
             raise PuzzleError(f"bad file name {name[:80]!r}", place="name",
                               allowed="1 to 64 letters, digits, '.', '-' and '_' ending in .txt")
-        if len(text.encode("utf-8")) > MAX_GAME_BYTES:
-            raise PuzzleError(f"the file is longer than {MAX_GAME_BYTES} bytes", place="text")
+        if len(text.encode("utf-8")) > MAX_TABLE_BYTES:
+            raise PuzzleError(f"the file is longer than {MAX_TABLE_BYTES} bytes", place="text")
         path = self.folder / name
         with self._guard:
             if path.exists() or path.is_symlink():

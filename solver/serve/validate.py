@@ -173,8 +173,9 @@ def puzzle_table(value: Any, place: str) -> None:
         raise PuzzleError("expected a puzzle table", place=place, allowed="{game: ..., ...}")
 
 
-def new_game(value: Any, place: str) -> None:
-    """A new game: exactly one of ``data`` (a table), ``text`` (a file's text) or ``example``; optional name."""
+def new_table(value: Any, place: str) -> None:
+    """A new saved table: exactly one of ``data`` (a puzzle table), ``text`` (a file's text) or ``example``;
+    optional name."""
     table({"name": nullable(string()), "example": string(nonempty=True), "text": string(),
            "filename": nullable(string()), "data": puzzle_table})(value, place)
     given = [k for k in ("data", "text", "example") if k in value]
@@ -190,7 +191,7 @@ OPTIONS = nullable(scalar_map)
 METHOD = nullable(string(nonempty=True))
 
 SHAPES: dict[str, Shape] = {
-    "create": new_game,
+    "create": new_table,
     "edit": table({"ops": list_of(change, low=1, high=MAX_OPS, what="changes"), "solve": SOLVE},
                   required=("ops",)),
     "step": table({"solve": SOLVE}),

@@ -45,7 +45,7 @@ from sleuth.limits import TooLarge
 from sleuth.models.clue import suggest
 from sleuth.models.clue.counting import Problem, count_deals, sample_deals
 from sleuth.models.clue.model import build_model
-from sleuth.models.clue.others import envelope_beliefs, others_knowledge
+from sleuth.models.clue.others import envelope_beliefs, chances_others_know
 from sleuth.models.clue.sheet import exact_sheet
 from sleuth.models.clue.simulate import simulate
 
@@ -110,7 +110,7 @@ def state_times(game: ClueState, by: int, parts: tuple[str, ...]) -> dict[str, f
     if "probabilities" in parts:
         out["probabilities"] = cpu(count_deals, problem, triples=True)
     if "others" in parts:
-        out["others"] = refusable(out, others_knowledge, game)
+        out["others"] = refusable(out, chances_others_know, game)
     if "advice" in parts:
         out["advice"], exact = timed(advice, game, by)
         out["advice_exact"] = float(exact)

@@ -32,7 +32,7 @@ sys.path.insert(0, str(ROOT))
 def cardguess(deck: str, feedback: str = "partial") -> dict[str, Any]:
     """The optimal strategy's exact score distribution on one deck: memoised states of the solver and the
     evaluator (the two stores that grow)."""
-    from sleuth.models.cardguess.counting import Knowledge
+    from sleuth.models.cardguess.counting import Statistic
     from sleuth.models.cardguess.optimal import Feedback, ensure_recursion
     from sleuth.models.cardguess.scores import Evaluator, ScoreDistribution
     from sleuth.models.cardguess.strategies import make_strategy
@@ -41,7 +41,7 @@ def cardguess(deck: str, feedback: str = "partial") -> dict[str, Any]:
     strategy = make_strategy("optimal", Feedback(feedback))
     ensure_recursion(sum(counts) * 2)
     ev = Evaluator(strategy)
-    dist: ScoreDistribution = ev.distribution(Knowledge.initial(counts), strategy.start(counts))
+    dist: ScoreDistribution = ev.distribution(Statistic.initial(counts), strategy.start(counts))
     solver = getattr(strategy, "solver", None)
     return {"deck": deck, "feedback": feedback, "solver_states": len(solver.memo) if solver else None,
             "evaluator_states": len(ev.memo), "expected": round(float(dist.expected), 6)}

@@ -151,7 +151,7 @@ def test_create_upload_example_and_delete(client, store):
     for body, status, needle in [({"text": "game = "}, 400, "broken TOML"),
                                  ({"text": 'game = "chess"'}, 400, "unknown game"),
                                  ({"data": [1]}, 400, "data"), ({"example": "clue/nope"}, 400, "no bundled"),
-                                 ({"data": CLUE, "name": "../evil"}, 400, "bad game name")]:
+                                 ({"data": CLUE, "name": "../evil"}, 400, "bad table name")]:
         r = client.post("/api/games", json=body)
         assert r.status_code == status and needle in r.json()["error"], r.text
     assert client.delete("/api/games/today").json() == {"deleted": "today"}

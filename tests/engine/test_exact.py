@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sleuth.epistemic import Evaluator, KnowledgeState, WorldTable
+from sleuth.epistemic import Evaluator, ExplicitState, WorldTable
 from sleuth.errors import PuzzleError
 from sleuth.formula import MAX_DEPTH, FormulaError, parse, to_text
 from sleuth.loading import load_data, load_puzzle, loads
@@ -106,7 +106,7 @@ def test_solver_and_table_agree_where_the_range_fits():
 def test_evaluation_matches_python_integers(values, op, k):
     """Brute force: every world's value equals Python's exact arithmetic."""
     table = WorldTable.from_product({"x": values, "y": [k, 1]}, [])
-    ev = Evaluator(KnowledgeState(table, {}))
+    ev = Evaluator(ExplicitState(table, {}))
     for text, fn in [(f"x {op} y", lambda x, y: _py(op, x, y)), (f"x {op} y {op} (y * y)",
                                                                   lambda x, y: _py(op, _py(op, x, y), y * y)),
                      ("-x * y - abs(x)", lambda x, y: -x * y - abs(x)), ("max(x, y * x)", lambda x, y: max(x, y * x))]:
@@ -121,7 +121,7 @@ def _py(op: str, a: int, b: int) -> int:
 
 def test_int64_is_kept_where_the_range_fits():
     table = WorldTable.from_product({"x": range(0, 100), "y": range(1, 3)}, [])
-    ev = Evaluator(KnowledgeState(table, {}))
+    ev = Evaluator(ExplicitState(table, {}))
     assert ev.number(parse("x * y + 7")).dtype == np.int64
     assert ev.number(parse("x * 1000000000000000 * 1000000000000000")).dtype == object
     assert table.data.dtype == np.int64
@@ -155,7 +155,7 @@ def test_nesting_up_to_the_limit_parses_prints_and_evaluates():
     tree = parse(chain)
     assert parse(to_text(tree)) == tree and hash(tree) == hash(parse(chain))
     table = WorldTable.from_product({"x": range(0, 3)}, [])
-    assert Evaluator(KnowledgeState(table, {})).truth(tree).tolist() == [(MAX_DEPTH - 3) % 2 == 1, False, True][
+    assert Evaluator(ExplicitState(table, {})).truth(tree).tolist() == [(MAX_DEPTH - 3) % 2 == 1, False, True][
         :0] + [bool((MAX_DEPTH - 3) % 2) ^ (v == 1) for v in range(3)]
 
 
@@ -172,7 +172,7 @@ def test_a_sum_of_thousands_of_terms_is_flat():
     finally:
         sys.setrecursionlimit(old)
     table = WorldTable.from_product({"x0": [1, 2], "x1": [1], "x2": [1]}, [])
-    ev = Evaluator(KnowledgeState(table, {}))
+    ev = Evaluator(ExplicitState(table, {}))
     assert ev.truth(trees[0]).tolist() == [True, False]
     assert ev.truth(trees[1]).all() and ev.truth(trees[2]).all()
     assert ev.truth(trees[3]).all()   # 2^400 is exact
@@ -198,7 +198,7 @@ def test_files_with_deep_formulas_exit_cleanly(tmp_path):
 def test_all_pairs_of_big_values_compare_exactly():
     values = [-(2 ** 64), -(2 ** 63), -(2 ** 63) + 1, -1, 0, 1, 2 ** 63 - 1, 2 ** 63, 2 ** 64]
     table = WorldTable.from_product({"a": values, "b": values}, [])
-    ev = Evaluator(KnowledgeState(table, {}))
+    ev = Evaluator(ExplicitState(table, {}))
     got = ev.truth(parse("a < b")).tolist()
     assert got == [a < b for a, b in itertools.product(values, values)]
     assert ev.number(parse("a - b")).tolist() == [a - b for a, b in itertools.product(values, values)]

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from sleuth.epistemic import KnowledgeState, WorldTable
+from sleuth.epistemic import ExplicitState, WorldTable
 from sleuth.errors import PuzzleError
 from sleuth.names import quote, unique_names, unquote
 from sleuth.loading import loads
@@ -70,7 +70,7 @@ def test_epistemic_agents_p_and_p_are_refused(cli, tmp_path):
     text = 'game = "epistemic"\n[variables]\nx = "1..3"\n[agents]\nP = ["x"]\np = ["x * 2"]\n'
     bad(cli, tmp_path, text, "agents", "'P'", "'p'", "twice")
     with pytest.raises(PuzzleError, match="agent 'p' is listed twice"):
-        KnowledgeState(WorldTable.from_product({"x": range(3)}), {"P": ["x"], "p": ["x"]})
+        ExplicitState(WorldTable.from_product({"x": range(3)}), {"P": ["x"], "p": ["x"]})
 
 
 def test_json_keys_differing_in_case_are_refused(cli, tmp_path):

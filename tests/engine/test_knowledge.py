@@ -97,10 +97,10 @@ def test_docstring_example() -> None:
 def test_the_epistemic_layer_and_listed_worlds_agree() -> None:
     """The same worlds through solver.epistemic (formulas) and sleuth.knowledge (observation keys): who knows
     the world, who knows x, and the nested "S knows that P does not know the world"."""
-    from sleuth.epistemic import KnowledgeState, WorldTable
+    from sleuth.epistemic import ExplicitState, WorldTable
 
     table = WorldTable.from_product({"x": range(2, 12), "y": range(2, 12)}, ["x < y", "x + y <= 14"])
-    state = KnowledgeState(table, {"S": ["x + y"], "P": ["x * y"]})
+    state = ExplicitState(table, {"S": ["x + y"], "P": ["x * y"]})
     xs, ys = table.column("x"), table.column("y")
     worlds = Worlds(np.stack([xs, ys], axis=1), {"S": xs + ys, "P": xs * ys})
     pair = xs * 100 + ys

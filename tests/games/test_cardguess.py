@@ -10,7 +10,7 @@ from fractions import Fraction
 import pytest
 
 from sleuth.models.cardguess.bounds import complete_feedback_bounds, fano, feder_merhav, inverse
-from sleuth.models.cardguess.counting import Arrangements, Knowledge, brute_force_posterior, multinomial
+from sleuth.models.cardguess.counting import Arrangements, Statistic, brute_force_posterior, multinomial
 from sleuth.models.cardguess.optimal import Feedback, OptimalSolver
 from sleuth.models.cardguess.model import Guess, enumerate_posterior
 from sleuth.models.cardguess.scores import score_distribution
@@ -21,7 +21,7 @@ SEED_HISTORY = [(0, True), (1, False), (1, False), (1, False), (1, True), (1, Tr
 
 
 def knowledge_after(counts, history):
-    know = Knowledge.initial(counts)
+    know = Statistic.initial(counts)
     for g, ok in history:
         know = know.after(g, ok)
     return know
@@ -94,9 +94,9 @@ def test_distinct_cards_complete_feedback_harmonic_number(n_cards):
 
 
 def test_greedy_breaks_ties_to_the_lowest_index():
-    know = Knowledge.initial((3, 3, 3))
+    know = Statistic.initial((3, 3, 3))
     assert make_strategy("greedy").choose(None, know) == 0
-    assert make_strategy("greedy").choose(None, Knowledge.initial((2, 3, 3))) == 1
+    assert make_strategy("greedy").choose(None, Statistic.initial((2, 3, 3))) == 1
 
 
 # -- cross-checks of the posterior -------------------------------------------------------------------
@@ -108,7 +108,7 @@ def test_counting_posterior_matches_brute_force(feedback):
     for _ in range(120):
         counts = tuple(rng.randint(1, 3) for _ in range(rng.randint(1, 3)))
         history = random_history(rng, counts, feedback)
-        know = Knowledge.initial(counts)
+        know = Statistic.initial(counts)
         for g, ok, actual in history:
             know = know.after(g, ok, actual)
         assert know.posterior(n) == brute_force_posterior(counts, history)
@@ -122,7 +122,7 @@ def test_counting_posterior_matches_cpsat_enumeration(feedback):
     for counts in [(3, 3, 3), (2, 1, 2), (3, 3, 3)]:
         history = random_history(rng, counts, feedback)
         guesses = [Guess(g, ok, actual) for g, ok, actual in history]
-        know = Knowledge.initial(counts)
+        know = Statistic.initial(counts)
         for g, ok, actual in history:
             know = know.after(g, ok, actual)
         enumerated = enumerate_posterior(types, counts, guesses, "cpsat")
@@ -146,7 +146,7 @@ def test_seed_filter_agrees_with_counting():
     for _ in range(60):
         counts = tuple(rng.randint(1, 4) for _ in range(3))
         history = random_history(rng, counts)
-        agent, know = SeedAgent(counts), Knowledge.initial(counts)
+        agent, know = SeedAgent(counts), Statistic.initial(counts)
         for g, ok, _ in history:
             assert agent.update_state(g, ok)
             know = know.after(g, ok)
@@ -196,23 +196,23 @@ def plain_optimal(counts, feedback):
             memo[(know.c, know.p)] = max(values)
         return memo[(know.c, know.p)]
 
-    return e(Knowledge.initial(counts))
+    return e(Statistic.initial(counts))
 
 
 @pytest.mark.parametrize("feedback", list(Feedback))
 @pytest.mark.parametrize("counts", [(2, 2, 2), (3, 2, 1), (1, 2, 3, 1), (2, 2, 2, 2), (4, 1)])
 def test_optimal_recursion_matches_plain_eq1(counts, feedback):
-    assert OptimalSolver(feedback).expected(Knowledge.initial(counts)) == plain_optimal(counts, feedback)
+    assert OptimalSolver(feedback).expected(Statistic.initial(counts)) == plain_optimal(counts, feedback)
 
 
 def test_optimal_matches_the_seed_program():
-    assert SeedOptimalAgent((2, 2, 3)).ev() == OptimalSolver().expected(Knowledge.initial((2, 2, 3)))
+    assert SeedOptimalAgent((2, 2, 3)).ev() == OptimalSolver().expected(Statistic.initial((2, 2, 3)))
     assert SeedAgent((3, 3, 3)).ev() == Fraction(475, 112)
 
 
 def test_optimal_is_at_least_every_strategy_and_policy_value_agrees():
     for counts in [(2, 2, 2), (3, 3, 3), (3, 1, 2)]:
-        best = OptimalSolver().expected(Knowledge.initial(counts))
+        best = OptimalSolver().expected(Statistic.initial(counts))
         assert score_distribution(make_strategy("optimal"), counts).expected == best
         for name in STRATEGIES:
             assert score_distribution(make_strategy(name), counts).expected <= best
@@ -221,13 +221,13 @@ def test_optimal_is_at_least_every_strategy_and_policy_value_agrees():
 def test_complete_feedback_greedy_is_optimal():
     for counts in [(3, 3, 3), (4, 2, 1), (2, 2, 2, 2)]:
         greedy = score_distribution(make_strategy("greedy", Feedback.COMPLETE), counts).expected
-        assert greedy == OptimalSolver(Feedback.COMPLETE).expected(Knowledge.initial(counts))
+        assert greedy == OptimalSolver(Feedback.COMPLETE).expected(Statistic.initial(counts))
 
 
 # -- score distributions against playing every deck order ----------------------------------------------
 
 def play(strategy, counts, order):
-    state, know, score = strategy.start(counts), Knowledge.initial(counts), 0
+    state, know, score = strategy.start(counts), Statistic.initial(counts), 0
     for card in order:
         g = strategy.choose(state, know)
         ok = g == card

@@ -11,7 +11,7 @@ from functools import cache
 import pytest
 
 from sleuth.models.cardguess import zener
-from sleuth.models.cardguess.counting import Knowledge, canonical
+from sleuth.models.cardguess.counting import Statistic, canonical
 from sleuth.models.cardguess.scores import score_distribution
 from sleuth.models.cardguess.strategies import make_strategy
 
@@ -87,7 +87,7 @@ def test_seed_values_and_greedy_tie_break() -> None:
     # greedy depends on how ties are broken: the seed's (deck order) 475/112, ours (least code) 2379/560
     assert score_distribution(make_strategy("greedy"), (3, 3, 3)).expected == Fraction(475, 112)
     assert r["greedy"]["expected"] == "2379/560"
-    assert Knowledge.initial((3, 3, 3)).cards_left == r["cards"]
+    assert Statistic.initial((3, 3, 3)).cards_left == r["cards"]
 
 
 def test_a_deck_past_the_memory_is_refused() -> None:

@@ -466,7 +466,7 @@ def test_sleuth_past_the_memory_budget_still_plays(monkeypatch):
         raise TooLarge("past the budget")
 
     monkeypatch.setattr(others, "show_advice", refuse)
-    monkeypatch.setattr(others, "others_knowledge", refuse)
+    monkeypatch.setattr(others, "chances_others_know", refuse)
     for seed in range(6):
         result = play(MEDIUM, [SleuthBot(), SleuthBot(), ClausesBot()], seed)
         assert all(s.forfeit is None for s in result.seats)

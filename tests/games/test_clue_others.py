@@ -11,7 +11,7 @@ import pytest
 
 from sleuth.models.clue.state import Accusation, ClueState, Suggestion
 from sleuth.models.clue.brute_force import brute_force_others
-from sleuth.models.clue.others import PARTS, others_knowledge, show_advice, views
+from sleuth.models.clue.others import PARTS, chances_others_know, show_advice, views
 from sleuth.models.clue.viewsplit import ViewSplit
 from sleuth.models.clue.simulate import simulate
 from sleuth.loading import load_puzzle
@@ -28,7 +28,7 @@ SMALL_DECK = PUZZLES / "clue" / "small-deck.toml"
 def test_nested_counts_match_brute_force(seed: int, players: int, every: int, games: int) -> None:
     known = 0
     for game in small_states(seed, players, every, games):
-        fast = others_knowledge(game)
+        fast = chances_others_know(game)
         for p, row in fast.items():
             assert row == brute_force_others(game, p), (game, p)
             known += row["envelope"] > 0
@@ -44,7 +44,7 @@ def test_view_weights_add_up_and_a_correct_accusation_tells_everyone() -> None:
     env = sim.envelope
     solved = ClueState(game.deck, game.players, game.hand_sizes, game.hands, game.suggestions,
                   (Accusation(1, env, True),), 0, 0)
-    assert others_knowledge(solved) == {p: dict.fromkeys(PARTS, Fraction(1)) for p in (1, 2)}
+    assert chances_others_know(solved) == {p: dict.fromkeys(PARTS, Fraction(1)) for p in (1, 2)}
 
 
 def test_show_advice_matches_brute_force_knowledge() -> None:
@@ -160,5 +160,5 @@ def test_without_numba_the_passes_take_the_compiled_passes_card_order(
 
         monkeypatch.setattr(ViewSplit, "__init__", init)
         monkeypatch.setattr(viewsplit, "kernel_available", lambda numba=numba: numba)
-        others_knowledge(game)
+        chances_others_know(game)
     assert orders[False] == orders[True] and len(orders[True]) >= 6

@@ -27,7 +27,7 @@ from sleuth.models.clue import compiled, split, viewsplit
 from sleuth.models.clue._split_kernel import split_layer as split_layer_source
 from sleuth.models.clue.split import SplitCounter
 from sleuth.models.clue.brute_force import brute_force_others
-from sleuth.models.clue.others import envelope_beliefs, others_knowledge, showings_to
+from sleuth.models.clue.others import envelope_beliefs, chances_others_know, showings_to
 from sleuth.models.clue.simulate import simulate
 from sleuth.models.clue.state import ClueState
 from sleuth.loading import load_puzzle
@@ -100,7 +100,7 @@ def engine(name: str, kernel_from: int = 0) -> Iterator[list[int]]:
 
 def check_against_brute_force(game: ClueState, resolving: bool = True, reordered: bool = False,
                               calls: list[int] | None = None) -> int:
-    """others_knowledge and envelope_beliefs of every other player, compiled, against brute force; how many
+    """chances_others_know and envelope_beliefs of every other player, compiled, against brute force; how many
     (player, part) pairs may be known.  ``resolving`` off: the passes told that their records or counts might
     pass int64 once the showings are resolved (they then keep the held cards apart to the end).
     ``reordered``: the estimate always finds the reverse order cheaper (the passes start again in it, those
@@ -115,7 +115,7 @@ def check_against_brute_force(game: ClueState, resolving: bool = True, reordered
             mp.setattr(SplitCounter, "split_cost", lambda *args: next(costs))
             restarted = split.Reorder.__init__
             mp.setattr(split.Reorder, "__init__", lambda *args: runs.append(3) or restarted(*args))
-        fast = others_knowledge(game)
+        fast = chances_others_know(game)
         beliefs = {p: envelope_beliefs(game, p) for p in players}
     assert runs
     if calls is not None:
@@ -378,7 +378,7 @@ def test_compiled_equals_numpy_on_the_classic_deck(index: int) -> None:
     got = {}
     for name in ("numpy", "compiled"):
         with engine(name, 2000) as runs:
-            got[name] = (others_knowledge(game), envelope_beliefs(game, p))
+            got[name] = (chances_others_know(game), envelope_beliefs(game, p))
         assert bool(runs) == (name == "compiled")
         assert (2 in runs) == (name == "compiled" and game.viewer is None)   # an observer's passes resolved
         assert (4 in runs) == (name == "compiled")   # some compiled calls ran two steps at once
@@ -433,20 +433,20 @@ from sleuth.executor import task_seed
 from sleuth.models.clue import compiled
 from sleuth.models.clue.simulate import simulate
 from sleuth.loading import load_puzzle
-from sleuth.models.clue.others import others_knowledge
+from sleuth.models.clue.others import chances_others_know
 if sys.argv[1].startswith("observer:"):  # an outside observer's state of a simulated game: players, game, turn
     n, g, k = map(int, sys.argv[1].split(":")[1:])
     game = simulate(n, random.Random(task_seed(11, n, g))).view(None, k)
 else:
     game = load_puzzle(sys.argv[1]).state
 print(json.dumps({"others": {str(p): {str(k): str(v) for k, v in sorted(o.items())} for p, o in
-                             others_knowledge(game).items()},
+                             chances_others_know(game).items()},
                   "kernel": compiled.kernel_loaded(), "numba": "numba" in sys.modules}))
 """
 
 
 def _others_json(game: ClueState) -> dict[str, dict[str, str]]:
-    return {str(p): {str(k): str(v) for k, v in sorted(o.items())} for p, o in others_knowledge(game).items()}
+    return {str(p): {str(k): str(v) for k, v in sorted(o.items())} for p, o in chances_others_know(game).items()}
 
 
 @pytest.mark.parametrize(("name", "loads"), [("classic-3-players", False), ("master-detective", True),

@@ -104,7 +104,7 @@ def test_each_view_judged_as_its_own_count_says(index: int) -> None:
     found, denominator = views(game, p)
     want = kn.expectation(((view, info.weight) for view, info in found.items()),
                           lambda view: knows(count_deals(view_problem(game, p, view)), game.deck), denominator)
-    assert others.others_knowledge(game, [p])[p] == {part: want.get(part, Fraction(0)) for part in others.PARTS}
+    assert others.chances_others_know(game, [p])[p] == {part: want.get(part, Fraction(0)) for part in others.PARTS}
 
 
 def test_split_totals_match_the_count_and_python_integers_agree() -> None:

@@ -15,7 +15,8 @@ from sleuth.models.egghead.experiment import convolve_power, pmf, simulate, type
 from sleuth.models.egghead.hands import Setup
 from sleuth.models.egghead.questions import CATALOGUE, QuestionDef, hand_variables, load_catalogue, parse
 from sleuth.models.egghead.reference import ReferenceTables
-from sleuth.models.egghead.tables import PackedSpace, PackedTables, play_round
+from sleuth.models.egghead.rounds import play_round
+from sleuth.models.egghead.tables import PackedSpace, PackedTables
 from sleuth.engine import Engine
 from sleuth.errors import PuzzleError
 from sleuth.model import Model

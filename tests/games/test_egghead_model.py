@@ -12,7 +12,8 @@ from sleuth.engine import Engine
 from sleuth.models.egghead.behaviour_model import ModelTables
 from sleuth.models.egghead.hands import Setup
 from sleuth.models.egghead.questions import load_catalogue
-from sleuth.models.egghead.tables import LayerTables, PackedTables, play_round
+from sleuth.models.egghead.rounds import play_round
+from sleuth.models.egghead.tables import LayerTables, PackedTables
 from tests.helpers.egghead import play, random_game
 
 SHAPES = [(3, 3, 2), (2, 4, 2), (3, 4, 1), (2, 3, 2), (3, 3, 1), (2, 4, 1)]

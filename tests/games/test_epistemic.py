@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sleuth.models.epistemic import classic, reference
-from sleuth.epistemic import KnowledgeState, WorldTable, group_ids
+from sleuth.epistemic import ExplicitState, WorldTable, group_ids
 from sleuth.formula import FormulaError, parse, to_text
 from sleuth.loading import load_data, load_puzzle
 from tests.conftest import BACKENDS, PUZZLES, ROOT, run_cli
@@ -114,7 +114,7 @@ def test_knowledge_operators_match_the_explicit_reference(data):
     keep = data.draw(st.lists(st.booleans(), min_size=len(table), max_size=len(table)), label="worlds kept")
     table = table.subset(np.array(keep, dtype=bool))
     observed = data.draw(st.lists(st.sampled_from(names), unique=True), label="observed by a")
-    state = KnowledgeState(table, {"a": observed or ["0"]})
+    state = ExplicitState(table, {"a": observed or ["0"]})
     worlds = [tuple(r) for r in table.data.tolist()]
     view = (lambda w: tuple(w[names.index(n)] for n in observed))
     holds = {w for w in worlds if w[0] >= 1}
@@ -194,7 +194,7 @@ def test_formulas_are_never_evaluated_as_python():
 
 
 def test_repeat_until_stable_matches_the_api_fixpoint():
-    """`repeat = "stable"` in a file and KnowledgeState.announce_until_stable reach the same worlds."""
+    """`repeat = "stable"` in a file and ExplicitState.announce_until_stable reach the same worlds."""
     doc = classic.what_sum(20)
     doc["announcement"] = [{"formula": "not knows(A) and not knows(B)", "repeat": "stable"}]
     report = load_data(doc).solve()

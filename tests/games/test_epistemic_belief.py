@@ -17,7 +17,7 @@ pytest.importorskip("oxidd")
 from hypothesis import HealthCheck, assume, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from sleuth.epistemic import Domain, KnowledgeState  # noqa: E402
+from sleuth.epistemic import Domain, ExplicitState  # noqa: E402
 from sleuth.epistemic.symbolic import SymbolicState  # noqa: E402
 from sleuth.formula import parse  # noqa: E402
 from sleuth.models.epistemic import reference  # noqa: E402
@@ -43,7 +43,7 @@ def truths(state: SymbolicState, text: str) -> list[bool]:
     return out
 
 
-def holding(state: KnowledgeState | SymbolicState, text: str) -> list[dict[str, int | str]]:
+def holding(state: ExplicitState | SymbolicState, text: str) -> list[dict[str, int | str]]:
     """The worlds that may be the actual one where the formula holds, in listing order."""
     node = parse(text)
     if isinstance(state, SymbolicState):
@@ -179,7 +179,7 @@ def test_outsiders_get_an_observation_law_and_insiders_keep_observing() -> None:
     state = puzzle.final_state(method="symbolic")
     assert isinstance(state, SymbolicState) and set(state.beliefs) == {"b"}
     table = puzzle.final_state(method="table")
-    assert isinstance(table, KnowledgeState)
+    assert isinstance(table, ExplicitState)
     for agent in ("a", "b"):
         assert state.sure_at_point(agent) == table.sure_at_point(agent)
     assert state.sure_at_point("b") == (False, False)   # b considers only the "nothing happened" copies

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sleuth.epistemic import KnowledgeState
+from sleuth.epistemic import ExplicitState
 from sleuth.formula import parse, to_text
 from sleuth.models.epistemic import classic, reference, russian
 from sleuth.loading import load_data
@@ -27,7 +27,7 @@ def test_product_update_matches_the_reference(data, s5, learn):
     or belief relations, a learnt value), then a public announcement: every operator agrees with the
     explicit Kripke model, world by world."""
     sizes, table, obs, views, ref = random_worlds(data)
-    state = KnowledgeState(table, {a: o for a, o in obs.items()})
+    state = ExplicitState(table, {a: o for a, o in obs.items()})
 
     action, ref_events, erel, told = random_action(data, sizes, s5, learn)
     after = state.update(action)

@@ -17,7 +17,7 @@ pytest.importorskip("oxidd")
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from sleuth.epistemic import Domain, KnowledgeState, WorldTable  # noqa: E402
+from sleuth.epistemic import Domain, ExplicitState, WorldTable  # noqa: E402
 from sleuth.epistemic.symbolic import DiagramLimit, NotSymbolic, SymbolicState  # noqa: E402
 from sleuth.formula import parse  # noqa: E402
 from sleuth.models.epistemic import classic  # noqa: E402
@@ -56,14 +56,14 @@ def puzzles(draw: Any) -> tuple[list[Domain], dict[str, list[str]], list[str]]:
     return doms, observe, constraints
 
 
-def both(doms: list[Domain], observe: dict[str, list[str]], constraints: list[str]) -> tuple[KnowledgeState,
+def both(doms: list[Domain], observe: dict[str, list[str]], constraints: list[str]) -> tuple[ExplicitState,
                                                                                             SymbolicState]:
     table = WorldTable.from_product(doms, constraints)
     agents = {a: [parse(e) for e in exprs] for a, exprs in observe.items()}
-    return KnowledgeState(table, agents), SymbolicState.start(doms, [parse(c) for c in constraints], agents)
+    return ExplicitState(table, agents), SymbolicState.start(doms, [parse(c) for c in constraints], agents)
 
 
-def holding(state: KnowledgeState | SymbolicState, text: str) -> list[dict[str, int | str]]:
+def holding(state: ExplicitState | SymbolicState, text: str) -> list[dict[str, int | str]]:
     """The worlds where the formula holds, in listing order."""
     node = parse(text)
     if isinstance(state, SymbolicState):

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sleuth.models.mascarade import belief, knowledge, simulate
+from sleuth.models.mascarade import belief, own_card_beliefs, simulate
 from sleuth.models.mascarade.analysis import make_tracker, observation_names, replay, run_steps, without
 from sleuth.models.mascarade.components import ComponentBelief, Method
 from sleuth.models.mascarade.model import build_model, enumerate_belief
@@ -256,7 +256,7 @@ def _toml(text):
 
 def test_knowledge_of_others_matches_each_players_own_belief():
     g = simulate(6, 30, 2)
-    rows = knowledge(g)
+    rows = own_card_beliefs(g)
     for o in rows:
         own = belief(g, o.player, Method.STATES)
         assert o.available and o.row == own.marginals[o.player]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 from sleuth.models.egghead.hands import Setup
 from sleuth.models.egghead.questions import load_catalogue
-from sleuth.models.egghead.tables import play_round
+from sleuth.models.egghead.rounds import play_round
 
 
 def random_game(rng: np.random.Generator, s: Setup, game: int) -> tuple[list, list[bool], str, list, list, list[int]]:

@@ -367,7 +367,7 @@ const Clue = (() => {
       ops.push({op: "set", key: "log", value: entries});
       if (await change(ops, App.state.solveOptions)) {
         learnedLine.prepend(el("div", {id: "deleted"}, `Deleted ${what}. `, el("button.small", {type: "button", id: "undo-delete",
-          onclick: async () => { const r = await guarded(() => api("POST", `/api/games/${App.state.game.name}/undo`,
+          onclick: async () => { const r = await guarded(() => api("POST", `/api/games/${App.state.table.name}/undo`,
             {solve: {options: App.state.solveOptions}})); if (r) App.accept(r); }}, "Undo")));
         learnedLine.hidden = false;
       }
@@ -517,7 +517,7 @@ const Clue = (() => {
       const claim = `${who} ${mark === "no" ? "lacks" : "holds"} ${q(card)}`;
       const box = el("div", {}, "Checking…");
       cellBox.append(box);
-      const r = await guarded(() => api("POST", `/api/games/${App.state.game.name}/verify`, {claims: [claim]}));
+      const r = await guarded(() => api("POST", `/api/games/${App.state.table.name}/verify`, {claims: [claim]}));
       box.textContent = "";
       if (!r) return;
       box.append(App.verdictView(r.claims[0]));

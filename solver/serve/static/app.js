@@ -70,7 +70,7 @@ const App = (() => {
   const q = (name) => /\s/.test(name) ? `"${name}"` : name;
 
   let info = null;
-  const state = {game: null, onChange: null};
+  const state = {table: null, onChange: null};
 
   /* -- the games' pages: each registers itself for the names of the games it shows -- */
   const pages = new Map();   // game name -> {mount(main, g) -> onChange(g), newGameForm(info) -> element}
@@ -115,7 +115,7 @@ const App = (() => {
     let current = null;
     async function run(body) {
       if (current) await stop();
-      const job = await guarded(() => api("POST", `/api/games/${state.game.name}/jobs`, body));
+      const job = await guarded(() => api("POST", `/api/games/${state.table.name}/jobs`, body));
       if (!job) return;
       current = job.id; cancel.hidden = false; bar.hidden = false; out.textContent = "";
       poll(job.id);
@@ -167,7 +167,7 @@ const App = (() => {
       tick();
       const timer = setInterval(tick, 1000);
       try {
-        const r = await guarded(() => api("POST", `/api/games/${state.game.name}/verify`, {claims: [input.value]}));
+        const r = await guarded(() => api("POST", `/api/games/${state.table.name}/verify`, {claims: [input.value]}));
         if (r) for (const c of r.claims) out.append(verdictView(c));
       } finally {
         clearInterval(timer);
@@ -191,11 +191,11 @@ const App = (() => {
         el("pre", {}, JSON.stringify(c.witness, null, 1))) : null);
   }
 
-  /* -- the game page shell -- */
-  async function openGame(name) {
+  /* -- the page of a saved table -- */
+  async function openTable(name) {
     const g = await guarded(() => api("GET", `/api/games/${encodeURIComponent(name)}`));
-    if (!g) { $("#main").textContent = ""; $("#main").append(el("p", {}, el("a", {href: "/"}, "Back to the games"))); return; }
-    state.game = g;
+    if (!g) { $("#main").textContent = ""; $("#main").append(el("p", {}, el("a", {href: "/"}, "Back to the tables"))); return; }
+    state.table = g;
     $("#tools").hidden = false;
     $("#download").href = `/api/games/${g.name}/file`;
     $("#download").setAttribute("download", `${g.name}.toml`);
@@ -204,23 +204,23 @@ const App = (() => {
   }
 
   function updateTools() {
-    const g = state.game;
+    const g = state.table;
     $("#title").textContent = `${g.data.title || g.name} · ${g.game}`;
     $("#undo").disabled = !g.undo;
     $("#redo").disabled = !g.redo;
     document.title = `${g.data.title || g.name} · sleuth`;
   }
 
-  /* Apply changes to the game; on success the page redraws from the answer (sheet included). */
+  /* Apply changes to the saved table; on success the page redraws from the answer (sheet included). */
   async function change(ops, solveOptions) {
-    const g = await guarded(() => api("POST", `/api/games/${state.game.name}/edit`,
+    const g = await guarded(() => api("POST", `/api/games/${state.table.name}/edit`,
                                       {ops, solve: {options: solveOptions || {}}}));
     if (g) accept(g);
     return g;
   }
-  function accept(g) { state.game = g; updateTools(); if (state.onChange) state.onChange(g); }
+  function accept(g) { state.table = g; updateTools(); if (state.onChange) state.onChange(g); }
   async function step(direction) {
-    const g = await guarded(() => api("POST", `/api/games/${state.game.name}/${direction}`,
+    const g = await guarded(() => api("POST", `/api/games/${state.table.name}/${direction}`,
                                       {solve: {options: (state.solveOptions || {})}}));
     if (g) accept(g);
   }
@@ -242,8 +242,8 @@ const App = (() => {
           if (await guarded(() => api("DELETE", `/api/games/${g.name}`))) startPage();
         }}, "Delete")));
     }
-    if (!list.children.length) list.append(el("li.muted", {}, "No saved game yet."));
-    main.append(el("h1", {}, "Your games"), el("section.card", {}, list));
+    if (!list.children.length) list.append(el("li.muted", {}, "No saved table yet."));
+    main.append(el("h1", {}, "Your tables"), el("section.card", {}, list));
     const forms = [...new Set(info.games.filter((x) => !x.page_problem).map(registered).filter((p) => p && p.newGameForm))];
     main.append(...forms.map((p) => p.newGameForm(info)), openFileForm());
   }
@@ -358,7 +358,7 @@ const App = (() => {
 
   async function start() {
     document.addEventListener("keydown", (e) => {
-      if (!state.game || !(e.ctrlKey || e.metaKey) || ["INPUT", "TEXTAREA"].includes(document.activeElement.tagName)) return;
+      if (!state.table || !(e.ctrlKey || e.metaKey) || ["INPUT", "TEXTAREA"].includes(document.activeElement.tagName)) return;
       if (e.key === "z") { e.preventDefault(); step("undo"); }
       if (e.key === "y") { e.preventDefault(); step("redo"); }
     });
@@ -368,8 +368,8 @@ const App = (() => {
     if (!info) return;
     await loadPages();
     const m = location.pathname.match(/^\/g\/([A-Za-z0-9_-]+)$/);
-    if (m) return openGame(m[1]);
-    if (info.start && location.pathname === "/") { history.replaceState(null, "", `/g/${info.start}`); return openGame(info.start); }
+    if (m) return openTable(m[1]);
+    if (info.start && location.pathname === "/") { history.replaceState(null, "", `/g/${info.start}`); return openTable(info.start); }
     return startPage();
   }
 

@@ -1,4 +1,7 @@
-"""Knowledge on world tables: belief cells per agent, action models, the knowledge state and its updates."""
+"""The explicit engine (``--method table``): an epistemic state on a world table (:class:`ExplicitState`: the
+worlds listed as rows, each agent's belief cells, action models and the state's updates).  The knowledge and
+belief operators are a grouping and a reduction on :mod:`sleuth.knowledge`, the one layer for what a player
+knows in each world; :mod:`.symbolic` is the same on decision diagrams."""
 
 from __future__ import annotations
 
@@ -147,7 +150,7 @@ class ActionModel:
         return Relation(target, member)
 
 
-class KnowledgeState:
+class ExplicitState:
     """The worlds of a model and the agents, each observing some expressions of the world.
 
     ``agents`` maps an agent's name to the expressions (text or parsed) it observes; two worlds are
@@ -214,14 +217,14 @@ class KnowledgeState:
             raise FormulaError(f"agent {agent!r} has beliefs, not a partition, after a private event")
         return rel.target
 
-    def _child(self, table: WorldTable, relations: dict[str, Relation]) -> KnowledgeState:
-        child = KnowledgeState(table, {})
+    def _child(self, table: WorldTable, relations: dict[str, Relation]) -> ExplicitState:
+        child = ExplicitState(table, {})
         child.agents, child._agent_names = self.agents, self._agent_names
         child._relations = relations
         child.distinct = self.distinct
         return child
 
-    def restrict(self, mask: np.ndarray) -> KnowledgeState:
+    def restrict(self, mask: np.ndarray) -> ExplicitState:
         """The state with only the masked worlds.  What an agent considers possible does not grow, so the
         relations already computed are inherited (ids need not be dense: they index bincounts)."""
         child = self._child(self.table.subset(mask), {a: r.restrict(mask) for a, r in self._relations.items()})
@@ -262,11 +265,11 @@ class KnowledgeState:
     def truth(self, formula: str | Node) -> np.ndarray:
         return Evaluator(self).truth(parse(formula) if isinstance(formula, str) else formula)
 
-    def announce(self, formula: str | Node) -> KnowledgeState:
+    def announce(self, formula: str | Node) -> ExplicitState:
         """A truthful public announcement: keep the worlds where the formula holds (evaluated now)."""
         return self.restrict(self.truth(formula))
 
-    def announce_until_stable(self, formula: str | Node, max_rounds: int = 10_000) -> tuple[KnowledgeState, int]:
+    def announce_until_stable(self, formula: str | Node, max_rounds: int = 10_000) -> tuple[ExplicitState, int]:
         """Repeat an announcement until the world set stops changing; returns the state and the rounds."""
         state = self
         for rounds in range(1, max_rounds + 1):
@@ -276,7 +279,7 @@ class KnowledgeState:
             state = nxt
         return state, max_rounds
 
-    def update(self, action: ActionModel) -> KnowledgeState:
+    def update(self, action: ActionModel) -> ExplicitState:
         """The product update: a world per (world, event) where the event's precondition holds, with the
         event's factual change applied; an agent considers (v, f) possible from (w, e) when it considers v
         possible from w and f possible from e, the learnt values agree (``learn``) and, after a factual
@@ -304,7 +307,7 @@ class KnowledgeState:
                 if values.dtype == object else values.astype(np.int64)
             learnt = np.where(np.isin(src_e, where), values, values.min() - 1 if len(values) else 0)
         relations = {}
-        after = Evaluator(KnowledgeState(table, {})) if any(e.post for e in action.events) else None
+        after = Evaluator(ExplicitState(table, {})) if any(e.post for e in action.events) else None
         for agent in self.agents:
             key = learnt if action.learn is not None and agent in action.learn[1] else None
             # agents keep observing their expressions: after a factual change they see the new values
@@ -356,7 +359,7 @@ class KnowledgeState:
         return common(self, holds, agents)
 
 
-def common(state: KnowledgeState, holds: np.ndarray, agents: Sequence[str] | None) -> np.ndarray:
+def common(state: ExplicitState, holds: np.ndarray, agents: Sequence[str] | None) -> np.ndarray:
     """Per world: ``holds`` is true in every world reachable in >= 1 step through the agents' relations.
     The worlds that can reach a counterexample are the ancestors of its cells in the accessibility graph."""
     import networkx as nx

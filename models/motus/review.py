@@ -40,6 +40,7 @@ from .emi import SearchTimeout
 from .optimal import Optimal
 from .space import CodeSpace, Space, WordSpace, game_space
 from .state import MotusState
+from .symmetry import SMALL, SymmetricSearch
 
 REVIEW_NODES = 60_000   # nodes each search of a review may visit before it stops with proven bounds
 OPENING_NODES = 40_000  # the same for the opener played, on a list of more than OPENING_SIZE answers (a node
@@ -214,6 +215,8 @@ class Reviewer:
         self.spent = 0.0          # CPU seconds the searches took so far
         self.searched = 0         # nodes they visited
         self.stop = ""            # what stopped the last search that stopped: "budget" or "time"
+        # Mastermind: the first plies one guess per orbit of the symmetries a position keeps
+        self.sym = SymmetricSearch(self.search) if isinstance(self.space, CodeSpace) else None
         if self.search.compiled:  # compile (or load) the kernel before the clock starts
             self.search.value(np.arange(min(3, len(self.space.answers))))
 
@@ -254,14 +257,21 @@ class Reviewer:
         if used >= self.space.tries:  # past the cap: no guess may be made
             return _Value(self.inf, self.inf, True)
         try:
-            v = self.run(lambda: s.value(answers, allowed, used) if first is None else
-                         s.guess_value(first, answers, allowed, used, beta))
+            v = self.run(lambda: self._search(answers, allowed, used, first, beta))
         except SearchTimeout:
             low = s.proven_lower(answers, allowed, used, first)
             return _Value(low, None, low >= self.inf, self.stop)
         if v >= self.inf:
             return _Value(v, v, True)
         return _Value(v, v if beta is None or v < beta else None)
+
+    def _search(self, answers: np.ndarray, allowed: np.ndarray, used: int, first: int | None,
+                beta: int | None) -> int:
+        s, sym = self.search, self.sym
+        if sym is not None:
+            return sym.value(answers, used, beta) if first is None else sym.guess_value(first, answers, used, beta)
+        return s.value(answers, allowed, used, beta) if first is None else s.guess_value(first, answers, allowed,
+                                                                                          used, beta)
 
     def value(self, answers: np.ndarray, allowed: np.ndarray, used: int) -> _Value:
         """The least total from a position (bounds past the budget)."""
@@ -291,6 +301,8 @@ class Reviewer:
         the count is complete: False when a search stopped at its budget, or when more than :data:`TIE_SEARCHES`
         guesses have a class-size bound that low (the first that many, least bound first, are searched)."""
         s = self.search
+        if self.sym is not None and SMALL < len(answers) < len(self.space.answers):
+            return self.orbit_ties(answers, used, best)
         bounds = s.guess_bounds(answers, allowed, used)
         cand = np.flatnonzero(bounds <= best)
         cand = cand[np.lexsort((allowed[cand], bounds[cand]))]
@@ -303,6 +315,28 @@ class Reviewer:
             except SearchTimeout:
                 complete = False
                 if self.stop == "time":  # no time left for the others either
+                    break
+        return sorted(found), complete
+
+
+    def orbit_ties(self, answers: np.ndarray, used: int, best: int) -> tuple[list[int], bool]:
+        """:meth:`ties` for Mastermind: one guess searched per orbit of the symmetries the position keeps, the
+        guesses tied for best whole orbits."""
+        assert self.sym is not None
+        s = self.search
+        rep, reps = self.sym.orbits(answers)
+        bounds = s.guess_bounds(answers, reps, used)
+        keep = np.flatnonzero(bounds <= best)
+        cand = reps[keep[np.lexsort((reps[keep], bounds[keep]))]]
+        found: list[int] = []
+        complete = len(cand) <= TIE_SEARCHES
+        for g in cand[:TIE_SEARCHES].tolist():
+            try:
+                if self.run(lambda: self._search(answers, s.pool, used, g, best + 1)) == best:  # noqa: B023
+                    found.extend(np.flatnonzero(rep == g).tolist())
+            except SearchTimeout:
+                complete = False
+                if self.stop == "time":
                     break
         return sorted(found), complete
 

@@ -223,6 +223,11 @@ def test_bad_input(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     f.write_text(before.decode())
     code, _, err = _run(["review", str(f), "--budget", "0"], capsys)
     assert code == 2 and "--budget" in err
+    for seconds in ("0", "-1", "inf", "abc"):
+        with pytest.raises(SystemExit) as exit_:
+            _run(["review", str(f), "--time-limit", seconds], capsys)
+        err = capsys.readouterr().err
+        assert exit_.value.code == 2 and "--time-limit" in err and "Traceback" not in err
     g = tmp_path / "m.toml"
     g.write_text('game = "cardguess"\ndeck = { J = 1, Q = 1 }\n')
     code, _, err = _run(["review", str(g)], capsys)

@@ -138,6 +138,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--plot", metavar="FILE.png", help="draw a chart of the review per move (needs matplotlib)")
     p.add_argument("--budget", type=int, metavar="NODES",
                    help="nodes each exact search may visit before it stops with proven bounds (word and code games)")
+    p.add_argument("--time-limit", type=_seconds, metavar="SECONDS",
+                   help="CPU seconds all the searches may take before the positions left get proven bounds (word and "
+                        "code games; default 20, or 3 without numba)")
 
     p = command("experiment", "run a study or benchmark (sleuth experiment NAME --help)")
     p.add_argument("name", nargs="?", metavar="NAME", help="one of: " + ", ".join(all_experiments()))
@@ -317,7 +320,8 @@ def cmd_review(args: argparse.Namespace) -> int:
         raise PuzzleError(f"{args.budget} is out of range", place="--budget", allowed="a number of nodes, 1 or more")
     check_target(args.plot)
     puzzle = load_puzzle(args.file)
-    report = puzzle.doc.game.review_report(puzzle, {"plot": args.plot, "budget": args.budget})
+    report = puzzle.doc.game.review_report(puzzle, {"plot": args.plot, "budget": args.budget,
+                                                    "time-limit": args.time_limit})
     return _emit(report, args.json)
 
 

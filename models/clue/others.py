@@ -23,6 +23,7 @@ instead (the tests' reference on small decks).
 from __future__ import annotations
 
 import itertools
+import math
 from collections import defaultdict
 from collections.abc import Sequence
 from fractions import Fraction
@@ -245,7 +246,7 @@ def _know_sums(weights: ViewSplit, own: ViewSplit) -> dict[str, Fraction]:
 
 
 @small_pages()
-def envelope_beliefs(game: ClueState, player: int) -> dict[str, Any]:
+def envelope_beliefs(game: ClueState, player: int, *, fixed_order: bool = False) -> dict[str, Any]:
     """The viewer's exact expectation of the player's belief about the envelope: ``entropy``, the entropy
     (bits) of the player's distribution over envelope triples (uniform over the deals they consider
     possible), and ``knows``, the probability that they know the envelope; {} when no world is consistent.
@@ -272,7 +273,7 @@ def envelope_beliefs(game: ClueState, player: int) -> dict[str, Any]:
                                           compiled=own.form is not None, kernel_from=0, resolve=resolve)
     if weights.empty:
         return {}
-    if own.form is not None and weights.form is not None:
+    if own.form is not None and weights.form is not None and not fixed_order:
         denominator = weights.complete_deals * 6 ** len(unseen)
         if denominator < 1 << 62:
             args = _compiled_rows([(own, 3)] if own is weights else [(weights, 1), (own, 2)], True)
@@ -312,8 +313,11 @@ def envelope_beliefs(game: ClueState, player: int) -> dict[str, Any]:
     if not denominator:
         return {}
     wf = np.array(weight.tolist(), dtype=float) if weight.dtype == object else weight.astype(float)
-    return {"entropy": float(np.sum(wf[counted] * entropy[counted])) / denominator,
-            "knows": Fraction(int(weight[counted & (triples == 1)].sum()), denominator)}
+    knows = Fraction(int(weight[counted & (triples == 1)].sum()), denominator)
+    if fixed_order:  # a term per cell, then one correctly rounded sum (math.fsum): the same whatever their order
+        terms = (wf[view] * (d / t * np.log2(ways * t / d)))[counted[view]]
+        return {"entropy": math.fsum(terms.tolist()) / denominator, "knows": knows}
+    return {"entropy": float(np.sum(wf[counted] * entropy[counted])) / denominator, "knows": knows}
 
 
 def _belief_cells(weights: ViewSplit, own: ViewSplit) -> tuple[np.ndarray, ...]:
@@ -348,11 +352,13 @@ def _belief_cells(weights: ViewSplit, own: ViewSplit) -> tuple[np.ndarray, ...]:
             np.add.reduceat(nums, cell_start))
 
 
-def show_advice(game: ClueState, by: int, cards: tuple[int, int, int]) -> list[dict[str, object]]:
+def show_advice(game: ClueState, by: int, cards: tuple[int, int, int], *, fixed_order: bool = False
+                ) -> list[dict[str, object]]:
     """The viewer must show one of ``cards`` to ``by``: for each card they hold, what ``by`` then knows,
     in expectation over the viewer's worlds (:func:`envelope_beliefs`): the entropy (bits) of ``by``'s
     envelope distribution and the probability that ``by`` knows the envelope.  Least revealing first; []
-    when no world is consistent with the suggestion being answered by the viewer."""
+    when no world is consistent with the suggestion being answered by the viewer (``fixed_order``: see
+    :func:`envelope_beliefs`)."""
     v = game.viewer
     if v is None:
         raise InternalError("advice on what others learn needs a viewer")
@@ -363,7 +369,7 @@ def show_advice(game: ClueState, by: int, cards: tuple[int, int, int]) -> list[d
         after = ClueState(game.deck, game.players, game.hand_sizes, game.hands,
                      (*game.suggestions, Suggestion(by, cards, v, c)), game.accusations, game.file_viewer, v,
                      game.card_names)
-        values = envelope_beliefs(after, by)
+        values = envelope_beliefs(after, by, fixed_order=fixed_order)
         if values:
             rows.append({"card": c, "entropy": float(values["entropy"]), "knows": values["knows"]})
     rows.sort(key=lambda r: (-r["entropy"], r["knows"], r["card"]))

@@ -151,8 +151,8 @@ def show_review(game: ClueState, k: int) -> ShowReview | None:
     s = game.suggestions[k]
     assert s.card is not None
     before = _prefix(game, k)
-    rows = show_advice(before, s.by, s.cards)
-    start = envelope_beliefs(before, s.by)
+    rows = show_advice(before, s.by, s.cards, fixed_order=True)  # the same floats in every process
+    start = envelope_beliefs(before, s.by, fixed_order=True)
     if not rows or not start:
         return None
     h0 = float(start["entropy"])

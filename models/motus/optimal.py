@@ -251,6 +251,15 @@ class Optimal:
             raise AssertionError("the cache lost an exact value")
         return packed & (k.EXACT - 1)
 
+    def remember(self, answers: np.ndarray, used: int, value: int, guess: int) -> None:
+        """Put in the cache the exact ``value`` of the position ``answers`` (every guess allowed, ``used`` made),
+        reached by ``guess`` first (a value proven outside the kernel, :mod:`.symmetry`)."""
+        if self.hard:
+            raise ValueError("remember: normal rules only (hard mode's key needs the allowed guesses)")
+        k = kernel_module(False)
+        h1, h2 = self._key(answers, self.pool, self._depth(used))
+        self.memo = k.memo_put(self.memo, h1, h2, (value << k.VALUE) | k.EXACT | guess)
+
     def _cached(self, h1: int, h2: int) -> int:
         """The cache's packed entry for the hash ``(h1, h2)``, -1 when absent."""
         return int(kernel_module(False).memo_get(self.memo, h1, h2))

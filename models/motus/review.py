@@ -13,7 +13,10 @@ cap of guesses ``tries``, Motus's shown first letter): each remaining answer equ
 A search that visits more than ``node_limit`` nodes stops: the position gets proven bounds instead (the lower
 bound the stopped search proved, :meth:`~.optimal.Optimal.proven_lower`; the upper bound a real tree: the
 move played when its value is known, or the Sum strategy's tree when it is valid under the rules), labelled
-``exact = False`` with a note.  Two openings are proven optima published elsewhere and taken as they are
+``exact = False`` with a note.  The searches of one review also share a time limit (CPU seconds, by default
+:data:`REVIEW_SECONDS`, or :data:`PLAIN_SECONDS` without numba, where each node costs far more): a search runs
+in slices of nodes sized to the time left, and once it is spent the positions left get the same proven bounds
+(the note says which limit stopped them).  Two openings are proven optima published elsewhere and taken as they are
 (:data:`PUBLISHED`): Wordle's SALET, 7,920 guesses over the 2,315 answers of the original lists (Selby,
 2022), and Mastermind's 1123 (and every code of its pattern), 5,625 over 1,296 codes (Koyama and Lai, 1993).
 """
@@ -21,6 +24,7 @@ move played when its value is known, or the Sum strategy's tree when it is valid
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
@@ -28,6 +32,7 @@ from typing import Any
 import numpy as np
 
 from sleuth.errors import PuzzleError
+from sleuth.limits import time_limit as time_limit_option
 from sleuth.results import Report, Status, decimal, jsonable
 
 from . import strategy as st
@@ -35,12 +40,16 @@ from .emi import SearchTimeout
 from .optimal import Optimal
 from .space import CodeSpace, Space, WordSpace, game_space
 from .state import MotusState
+from .symmetry import SMALL, SymmetricSearch
 
 REVIEW_NODES = 60_000   # nodes each search of a review may visit before it stops with proven bounds
 OPENING_NODES = 40_000  # the same for the opener played, on a list of more than OPENING_SIZE answers (a node
 OPENING_SIZE = 1000     # there costs most: CRANE takes 22,500 nodes, 4 to 7 s of CPU; hard-mode SALET 32,600)
 SHOWN_BEST = 10         # best guesses listed per move (their count is given beside)
 TIE_SEARCHES = 2000     # guesses searched per position to count the best ones (past it: not all counted)
+REVIEW_SECONDS = 20.0   # CPU seconds a review's searches may take in all (compiled kernel: the node budget governs)
+PLAIN_SECONDS = 3.0     # the same with the plain-Python kernel (no numba: a node costs about 100 times more)
+PROBE_NODES = 64        # the first search's first slice (it measures the nodes per second of this machine)
 
 
 @dataclass(frozen=True)
@@ -108,6 +117,8 @@ class GameReview:
     solved: bool
     cpu_seconds: tuple[float, ...] = field(default=())  # per move: the CPU its searches took (the value of the
     # position after the last move counted with the last)
+    time_limit: float | None = None  # CPU seconds the searches might take in all
+    kernel: str = ""                 # the search's kernel: numba or python
 
     @property
     def regret(self) -> Fraction | None:
@@ -123,7 +134,8 @@ class GameReview:
 
     def to_json(self) -> dict[str, Any]:
         return {"label": self.label, "cap": self.cap, "hard": self.hard, "node_limit": self.node_limit,
-                "solved": self.solved, "moves": [m.to_json() for m in self.moves], "regret": jsonable(self.regret),
+                "time_limit": self.time_limit, "kernel": self.kernel, "solved": self.solved,
+                "moves": [m.to_json() for m in self.moves], "regret": jsonable(self.regret),
                 "luck": jsonable(self.luck), "exact": self.exact,
                 "cpu_seconds": [round(c, 3) for c in self.cpu_seconds]}
 
@@ -180,6 +192,7 @@ class _Value:
     low: int
     high: int | None
     lost: bool = False
+    why: str = ""  # what stopped a search: "budget" or "time"
 
     @property
     def exact(self) -> bool:
@@ -188,12 +201,55 @@ class _Value:
 
 class Reviewer:
     """The searches of one review: one :class:`Optimal` over the game's space, its cache shared by every
-    position (a position's value makes the next ones' cheap)."""
+    position (a position's value makes the next ones' cheap), and one time limit (CPU seconds spent searching,
+    None: the default for the kernel at hand) shared by every search."""
 
-    def __init__(self, state: MotusState, *, node_limit: int = REVIEW_NODES, kernel: str = "auto") -> None:
+    def __init__(self, state: MotusState, *, node_limit: int = REVIEW_NODES, kernel: str = "auto",
+                 time_limit: float | None = None) -> None:
         self.state, self.space = state, state.space
         self.search = Optimal(self.space, cap=self.space.tries, hard=state.hard, kernel=kernel, node_limit=node_limit)
         self.inf = int(self.search.k.INF)
+        if time_limit is None:
+            time_limit = REVIEW_SECONDS if self.search.compiled else PLAIN_SECONDS
+        self.time_limit = time_limit
+        self.spent = 0.0          # CPU seconds the searches took so far
+        self.searched = 0         # nodes they visited
+        self.stop = ""            # what stopped the last search that stopped: "budget" or "time"
+        # Mastermind: the first plies one guess per orbit of the symmetries a position keeps
+        self.sym = SymmetricSearch(self.search) if isinstance(self.space, CodeSpace) else None
+        if self.search.compiled:  # compile (or load) the kernel before the clock starts
+            self.search.value(np.arange(min(3, len(self.space.answers))))
+
+    def run(self, search: Callable[[], int]) -> int:
+        """``search()`` (a call of the :class:`Optimal`) within the node budget and the time left: in slices of
+        nodes sized to the time left at the nodes per second measured so far (a stopped slice leaves its proven
+        values in the cache, so the next one resumes most of its work); raises :class:`SearchTimeout` once the
+        budget or the time is spent (``stop`` says which)."""
+        s = self.search
+        budget = s.node_limit
+        try:
+            while True:
+                left = self.time_limit - self.spent
+                if left <= 0:
+                    self.stop = "time"
+                    raise SearchTimeout(0, None)
+                if self.spent > 0 and self.searched > 0:
+                    fits = int(self.searched / self.spent * left / 2)  # half: node costs vary from one to the next
+                else:
+                    fits = PROBE_NODES
+                s.node_limit = max(1, min(budget, fits))
+                start, nodes = time.process_time(), s.nodes
+                try:
+                    return search()
+                except SearchTimeout:
+                    if s.node_limit >= budget:
+                        self.stop = "budget"
+                        raise
+                finally:
+                    self.spent += time.process_time() - start
+                    self.searched += s.nodes - nodes
+        finally:
+            s.node_limit = budget
 
     def _value(self, answers: np.ndarray, allowed: np.ndarray, used: int, first: int | None = None,
                beta: int | None = None) -> _Value:
@@ -201,14 +257,21 @@ class Reviewer:
         if used >= self.space.tries:  # past the cap: no guess may be made
             return _Value(self.inf, self.inf, True)
         try:
-            v = s.value(answers, allowed, used) if first is None else s.guess_value(first, answers, allowed, used,
-                                                                                     beta)
+            v = self.run(lambda: self._search(answers, allowed, used, first, beta))
         except SearchTimeout:
             low = s.proven_lower(answers, allowed, used, first)
-            return _Value(low, None, low >= self.inf)
+            return _Value(low, None, low >= self.inf, self.stop)
         if v >= self.inf:
             return _Value(v, v, True)
         return _Value(v, v if beta is None or v < beta else None)
+
+    def _search(self, answers: np.ndarray, allowed: np.ndarray, used: int, first: int | None,
+                beta: int | None) -> int:
+        s, sym = self.search, self.sym
+        if sym is not None:
+            return sym.value(answers, used, beta) if first is None else sym.guess_value(first, answers, used, beta)
+        return s.value(answers, allowed, used, beta) if first is None else s.guess_value(first, answers, allowed,
+                                                                                          used, beta)
 
     def value(self, answers: np.ndarray, allowed: np.ndarray, used: int) -> _Value:
         """The least total from a position (bounds past the budget)."""
@@ -238,6 +301,8 @@ class Reviewer:
         the count is complete: False when a search stopped at its budget, or when more than :data:`TIE_SEARCHES`
         guesses have a class-size bound that low (the first that many, least bound first, are searched)."""
         s = self.search
+        if self.sym is not None and SMALL < len(answers) < len(self.space.answers):
+            return self.orbit_ties(answers, used, best)
         bounds = s.guess_bounds(answers, allowed, used)
         cand = np.flatnonzero(bounds <= best)
         cand = cand[np.lexsort((allowed[cand], bounds[cand]))]
@@ -245,24 +310,50 @@ class Reviewer:
         for j in cand[:TIE_SEARCHES]:
             g = int(allowed[j])
             try:
-                if s.guess_value(g, answers, allowed, used, best + 1) == best:
+                if self.run(lambda: s.guess_value(g, answers, allowed, used, best + 1)) == best:  # noqa: B023
                     found.append(g)
             except SearchTimeout:
                 complete = False
+                if self.stop == "time":  # no time left for the others either
+                    break
+        return sorted(found), complete
+
+
+    def orbit_ties(self, answers: np.ndarray, used: int, best: int) -> tuple[list[int], bool]:
+        """:meth:`ties` for Mastermind: one guess searched per orbit of the symmetries the position keeps, the
+        guesses tied for best whole orbits."""
+        assert self.sym is not None
+        s = self.search
+        rep, reps = self.sym.orbits(answers)
+        bounds = s.guess_bounds(answers, reps, used)
+        keep = np.flatnonzero(bounds <= best)
+        cand = reps[keep[np.lexsort((reps[keep], bounds[keep]))]]
+        found: list[int] = []
+        complete = len(cand) <= TIE_SEARCHES
+        for g in cand[:TIE_SEARCHES].tolist():
+            try:
+                if self.run(lambda: self._search(answers, s.pool, used, g, best + 1)) == best:  # noqa: B023
+                    found.extend(np.flatnonzero(rep == g).tolist())
+            except SearchTimeout:
+                complete = False
+                if self.stop == "time":
+                    break
         return sorted(found), complete
 
 
 def review_state(state: MotusState, *, node_limit: int = REVIEW_NODES, kernel: str = "auto",
-                 file: str | None = None, game: str = "", opening_limit: int | None = None) -> GameReview:
+                 file: str | None = None, game: str = "", opening_limit: int | None = None,
+                 time_limit: float | None = None) -> GameReview:
     """The review of a game as the file states it (see the module's docstring); the opener played is searched
     within ``opening_limit`` nodes (default: ``node_limit``, at most :data:`OPENING_NODES` on a list of more
-    than :data:`OPENING_SIZE` answers)."""
+    than :data:`OPENING_SIZE` answers); every search within ``time_limit`` CPU seconds in all (None: the
+    kernel's default, :data:`REVIEW_SECONDS` or :data:`PLAIN_SECONDS`)."""
     space = state.space
     if state.rows:
         raise PuzzleError(f"the grid's {len(state.rows)} rows have no words: a review needs the guess of each row "
                           "(many guesses give the same colours)", file=file, place="grid",
                           allowed="each row's word after its squares, or words = [...]")
-    rev = Reviewer(state, node_limit=node_limit, kernel=kernel)
+    rev = Reviewer(state, node_limit=node_limit, kernel=kernel, time_limit=time_limit)
     search = rev.search
     n_all = len(space.answers)
     poss = np.arange(n_all)
@@ -322,7 +413,7 @@ def review_state(state: MotusState, *, node_limit: int = REVIEW_NODES, kernel: s
             search.node_limit = first_limit
         best, played = values[i], rev.played(g, ps, al, i)
         search.node_limit = node_limit
-        if best.exact and not played.exact and not played.lost:  # no move beats the best
+        if not best.lost and not played.exact and not played.lost:  # no move beats the best
             played.low = max(played.low, best.low)
         nxt = values[i + 1] if i + 1 < len(values) else final
         n_next = len(positions[i + 1][0]) if i + 1 < len(positions) else (1 if solved else len(poss))
@@ -336,8 +427,8 @@ def review_state(state: MotusState, *, node_limit: int = REVIEW_NODES, kernel: s
             shown = tuple(space.guesses[r] for r in tie_rows[:SHOWN_BEST])
         else:
             shown, count = (), None
-            if played.exact:  # a real tree's total bounds the position's value
-                best.high = played.low if best.high is None else min(best.high, played.low)
+            if played.high is not None and not played.lost:  # a real tree's total bounds the position's value
+                best.high = played.high if best.high is None else min(best.high, played.high)
         move = _move(i + 1, p.text, _marks(space, p.code), n, best, played, nxt, n_next, shown, count,
                      opening.source if i == 0 and opening is not None else "search", rev)
         if move.best is not None and count is None:
@@ -345,7 +436,8 @@ def review_state(state: MotusState, *, node_limit: int = REVIEW_NODES, kernel: s
                                                                     "stopped, or too many to search)") if x))
         moves.append(move)
         cpu[i] += time.process_time() - start
-    return GameReview(game, space.label, space.tries, state.hard, node_limit, tuple(moves), solved, tuple(cpu))
+    return GameReview(game, space.label, space.tries, state.hard, node_limit, tuple(moves), solved, tuple(cpu),
+                      rev.time_limit, rev.search.kernel)
 
 
 def _frac(v: int | None, n: int) -> Fraction | None:
@@ -359,11 +451,20 @@ def _move(index: int, guess: str, marks: str, n: int, best: _Value, played: _Val
     b = Fraction(best.low, n) if best.exact else None
     pl = Fraction(played.low, n) if played.exact else None
     af = Fraction(after.low, n_after) if after.exact else None
+    why: dict[str, list[str]] = {}
     for what, v in (("this position", best), ("the move played", played), ("the position after it", after)):
         if v.lost:
             notes.append(f"{what}: no play finds every answer left within the cap of {rev.space.tries} guesses")
         elif not v.exact:
-            notes.append(f"{what}: the search stopped at its budget (proven bounds; --budget NODES)")
+            why.setdefault(v.why, []).append(what)
+    for stop, whats in why.items():
+        if stop == "time":
+            notes.append(f"{', '.join(whats)}: the searches' time limit of {rev.time_limit:g} s CPU was spent "
+                         "(proven bounds; --time-limit SECONDS"
+                         + ("" if rev.search.compiled else "; numba, sleuth[emi], searches about 100 times faster")
+                         + ")")
+        else:
+            notes.append(f"{', '.join(whats)}: the search stopped at its budget (proven bounds; --budget NODES)")
     if exact and b is not None and pl is not None and pl < b:
         raise AssertionError(f"move {index}: played {pl} below best {b}")
     return MoveReview(
@@ -424,16 +525,18 @@ def review_text(r: GameReview) -> str:
 
 
 def review(puzzle: Any, *, node_limit: int = REVIEW_NODES, kernel: str = "auto",
-           opening_limit: int | None = None) -> GameReview:
+           opening_limit: int | None = None, time_limit: float | None = None) -> GameReview:
     """The review of a loaded Wordle, Motus or Mastermind puzzle (:func:`sleuth.load_puzzle`)."""
     return review_state(puzzle.state, node_limit=node_limit, kernel=kernel, file=puzzle.doc.file, game=puzzle.game,
-                        opening_limit=opening_limit)
+                        opening_limit=opening_limit, time_limit=time_limit)
 
 
 def report(puzzle: Any, options: dict[str, Any]) -> Report:
-    """``sleuth review``: the review as a :class:`~sleuth.results.Report` (``--plot FILE.png`` draws it)."""
+    """``sleuth review``: the review as a :class:`~sleuth.results.Report` (``--plot FILE.png`` draws it;
+    ``budget``: nodes per search; ``time-limit``: CPU seconds of every search in all)."""
     nodes = options.get("budget")
-    r = review(puzzle, node_limit=int(nodes) if nodes else REVIEW_NODES, opening_limit=int(nodes) if nodes else None)
+    r = review(puzzle, node_limit=int(nodes) if nodes else REVIEW_NODES, opening_limit=int(nodes) if nodes else None,
+               time_limit=time_limit_option(options))
     if options.get("plot"):
         plot_review(r, str(options["plot"]))
     return Report(puzzle.game, Status.OK, r.to_json(), r.text(), notes=tuple(puzzle.notes), answer=None)
@@ -460,6 +563,6 @@ def plot_review(r: GameReview, path: str) -> None:
     save(fig, path)
 
 
-__all__ = ["GameReview", "MoveReview", "OPENING_NODES", "OPENING_SIZE", "Opening", "PUBLISHED", "REVIEW_NODES",
-           "Reviewer", "plot_review",
+__all__ = ["GameReview", "MoveReview", "OPENING_NODES", "OPENING_SIZE", "Opening", "PLAIN_SECONDS", "PUBLISHED",
+           "REVIEW_NODES", "REVIEW_SECONDS", "Reviewer", "plot_review",
            "published_opening", "report", "review", "review_state", "review_text"]

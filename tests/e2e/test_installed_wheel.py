@@ -94,3 +94,16 @@ def test_live_entry_through_a_pipe(sleuth_bin, tmp_path):
              'guess = [{ word = "CRANE", feedback = "BBBBB" }, { word = "MOIST", feedback = "BGBGG" }]\n')
     res = _run(sleuth_bin, ["solve", "-"], tmp_path, stdin)
     assert res.returncode == 0 and res.stdout.splitlines()[1] == "BOOST, JOUST"
+
+
+def test_review_without_numba_answers_with_labelled_bounds(sleuth_bin, tmp_path):
+    """Issue 49: the wheel installs no numba; the review of the bundled Wordle example stops at its default time
+    limit and labels what it could not search with proven bounds (before: more than 10 minutes of searching)."""
+    import json
+
+    res = _run(sleuth_bin, ["review", "example:wordle/example", "--json"], tmp_path)
+    assert res.returncode == 0, res.stderr
+    data = json.loads(res.stdout)
+    assert data["kernel"] == "python" and not data["exact"]
+    for m in data["moves"]:
+        assert m["exact"] or ("time limit" in m["note"] and m["best_low"] is not None and m["played_low"] is not None)

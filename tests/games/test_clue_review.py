@@ -161,3 +161,35 @@ def test_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     f.write_text(FILE.replace('viewer = "Ann"\n', ""))
     assert main(["review", str(f)]) == 2
     assert "name the viewer" in capsys.readouterr().err
+
+
+WARM_THEN_REVIEW = """import json, sys
+from sleuth.loading import load_puzzle
+from sleuth.models.clue.review import review
+if sys.argv[1] == "warm":  # what the companion's background answers start from: the kernels loaded, answers given
+    from sleuth.models.clue.companion import warm
+    warm()
+print(json.dumps(review(load_puzzle("example:clue/classic-3-players")).to_json()))
+"""
+
+
+def test_review_numbers_are_the_same_floats_in_every_process() -> None:
+    """The bits of a shown card's review do not depend on what the process did before (the companion's warmed
+    processes ran the passes compiled, in another order: the last bit differed) nor on the compiled kernels."""
+    import os
+    import subprocess
+    import sys
+
+    from tests.conftest import ROOT
+
+    def run(mode: str, env: dict[str, str]) -> dict[str, object]:
+        res = subprocess.run([sys.executable, "-c", WARM_THEN_REVIEW, mode], capture_output=True, text=True,
+                             timeout=600, check=False, cwd=ROOT, env={**os.environ, **env})
+        assert res.returncode == 0, res.stderr
+        data: dict[str, object] = json.loads(res.stdout)
+        return data
+
+    cold = run("cold", {})
+    assert any(m["kind"] == "show" for m in cold["moves"])  # type: ignore[attr-defined]
+    assert run("warm", {}) == cold
+    assert run("cold", {"SLEUTH_CLUE_KERNEL": "numpy"}) == cold

@@ -223,6 +223,11 @@ def test_bad_input(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     f.write_text(before.decode())
     code, _, err = _run(["review", str(f), "--budget", "0"], capsys)
     assert code == 2 and "--budget" in err
+    for seconds in ("0", "-1", "inf", "abc"):
+        with pytest.raises(SystemExit) as exit_:
+            _run(["review", str(f), "--time-limit", seconds], capsys)
+        err = capsys.readouterr().err
+        assert exit_.value.code == 2 and "--time-limit" in err and "Traceback" not in err
     g = tmp_path / "m.toml"
     g.write_text('game = "cardguess"\ndeck = { J = 1, Q = 1 }\n')
     code, _, err = _run(["review", str(g)], capsys)
@@ -316,3 +321,71 @@ def test_mastermind_opening_1123_is_the_published_optimum() -> None:
     r = review_state(_state(space, ["1123"], "3456", False), opening_limit=10**7)
     first = r.moves[0]
     assert first.best == first.played == Fraction(5625, 1296) and first.regret == 0   # the search agrees
+
+
+NO_NUMBA = "import sys; sys.modules['numba'] = None\nfrom sleuth.cli import main\nraise SystemExit(main(sys.argv[1:]))"
+
+
+def _review_without_numba(args: list[str]) -> dict[str, object]:
+    """``sleuth review ARGS --json`` in a process where numba cannot be imported (a plain install)."""
+    import subprocess
+    import sys
+
+    from tests.conftest import ROOT
+
+    res = subprocess.run([sys.executable, "-c", NO_NUMBA, "review", *args, "--json"], capture_output=True, text=True,
+                         timeout=900, check=False, cwd=ROOT)
+    assert res.returncode == 0, res.stderr
+    data: dict[str, object] = json.loads(res.stdout)
+    assert data["kernel"] == "python"  # the plain-Python search: numba was out of reach
+    return data
+
+
+def _within(move: dict[str, object], key: str, value: Fraction | None) -> None:
+    """The move's ``key`` is the exact ``value``, or (unknown) proven bounds that contain it."""
+    if move[key] is not None:
+        assert Fraction(str(move[key])) == value, (move["move"], key)
+        return
+    assert not move["exact"]
+    low, high = move[f"{key}_low"], move[f"{key}_high"]
+    assert low is not None and value is not None and Fraction(str(low)) <= value, (move["move"], key)
+    assert high is None or value <= Fraction(str(high)), (move["move"], key)
+
+
+def test_time_limit_without_numba_gives_proven_bounds(tmp_path: Path) -> None:
+    """Without numba, past the time limit (here: spent by the first slice of the first search), every position
+    left is labelled with proven bounds containing the exact values (the same review without a time limit, whose
+    search the brute-force tests above check), and the note names the time limit."""
+    f = tmp_path / "m.toml"
+    played = ["112", "123", "341"]
+    f.write_text('game = "mastermind"\npegs = 3\ncolours = 4\ntries = 6\n'
+                 + "".join(f'[[guess]]\ncode = "{g}"\nsecret = "341"\n' for g in played))
+    data = _review_without_numba([str(f), "--time-limit", "0.000001", "--budget", "100000"])
+    space = CodeSpace(pegs=3, colours=4, tries=6)
+    exact = review_state(_state(space, played, "341", False), kernel="python", time_limit=10**6)
+    assert exact.exact
+    moves = data["moves"]
+    assert isinstance(moves, list) and not data["exact"] and data["time_limit"] == 0.000001
+    assert not moves[0]["exact"] and "time limit" in moves[0]["note"]
+    for m, e in zip(moves, exact.moves, strict=True):
+        for key in ("best", "played", "after"):
+            _within(m, key, getattr(e, key))
+
+
+@pytest.mark.slow
+def test_wordle_example_without_numba_answers_with_labelled_bounds() -> None:
+    """The bundled Wordle example on a plain install (no numba): within the default time limit (minutes before),
+    every unknown value labelled with proven bounds that contain the exact values (reviewed here with the default
+    kernel and no time limit to speak of)."""
+    from sleuth.loading import load_puzzle
+    from sleuth.models.motus.review import review
+
+    data = _review_without_numba(["example:wordle/example"])
+    exact = review(load_puzzle("example:wordle/example"), time_limit=10**6)
+    assert exact.exact
+    moves = data["moves"]
+    assert isinstance(moves, list) and not data["exact"]
+    assert any("time limit" in m.get("note", "") for m in moves)
+    for m, e in zip(moves, exact.moves, strict=True):
+        for key in ("best", "played", "after"):
+            _within(m, key, getattr(e, key))

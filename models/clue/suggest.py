@@ -19,8 +19,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from sleuth.allocator import small_pages
-from sleuth.errors import InternalError, PuzzleError
+from sleuth.errors import InternalError, PuzzleError, UnknownNameError
 from sleuth.results import Report, Status, decimal
+from sleuth.derive import handlers
 from sleuth.schema import Names
 
 import numpy as np
@@ -31,6 +32,7 @@ from .arrays import segment_sum, unique
 from .compiled import advice_kernel as advice_kernel  # also named here, where it was before (the companion warms it up)
 from .counter import ENTRY_BYTES, OBJECT_FACTOR, DealCounter, LayerTooLarge
 from .counting import sample_deals
+from .game import GAME
 from .problem import Problem, deal_bound
 from .sheet import counted_sheet
 
@@ -418,6 +420,20 @@ def _scores(classes: list[tuple[int, int, int]], n: int, cls: np.ndarray, ans: n
     return out
 
 
+def _named(names: Names, value: object, file: str | None, place: str, kind: str,
+           allowed: list[str] | None = None) -> int:
+    """The index ``value`` names in ``names``, folded as names in a file are (:func:`sleuth.schema.fold`); bad
+    input names the option and the ``allowed`` names (default: all of ``names``)."""
+    try:
+        return names.index(str(value))
+    except PuzzleError:
+        raise UnknownNameError(kind, value, allowed or names.names, file=file, place=place) from None
+
+
+_EXACT_FIRST = handlers(GAME.suggest_methods, {"information": True, "sampled": False})
+"""Per suggest method: whether the exact scores are tried first (past their budget, the sampled estimate runs)."""
+
+
 def suggest_report(puzzle: CluePuzzle, opts: Mapping[str, Any], method: str = "information") -> Report:
     """Rank the suggestions of ``by`` (the viewer by default) by the information they bring about the
     envelope: exact (``information``; the sampled estimate, labelled, past :data:`EXACT_BUDGET`) or
@@ -428,16 +444,13 @@ def suggest_report(puzzle: CluePuzzle, opts: Mapping[str, Any], method: str = "i
     if by_name is None:
         raise PuzzleError("suggest needs the suggester: set viewer in the file, --viewer NAME or --set by=NAME",
                           file=file, place="--viewer", allowed=list(game.players))
-    if by_name not in game.players and by_name.casefold() not in [p.casefold() for p in game.players]:
-        raise PuzzleError(f"unknown player {by_name!r}", file=file, place="--set by", allowed=list(game.players))
-    by = [p.casefold() for p in game.players].index(by_name.casefold())
+    by = _named(Names("player", game.players), by_name, file, "--set by" if opts.get("by") else "viewer", "player")
     rooms = list(game.deck.members(2))
-    if "room" in opts:
-        names = {game.card(c).casefold(): c for c in rooms}
-        room = names.get(str(opts["room"]).casefold())
-        if room is None:
-            raise PuzzleError(f"unknown room {opts['room']!r}", file=file, place="--set room",
-                              allowed=[game.card(c) for c in rooms])
+    if "room" in opts:   # a room's name as in the file: its long name too (Names folds both the same way)
+        allowed = [game.card(c) for c in rooms]
+        room = _named(game.card_names, opts["room"], file, "--set room", "room", allowed)
+        if room not in rooms:
+            raise UnknownNameError("room", opts["room"], allowed, file=file, place="--set room")
         rooms = [room]
     samples = puzzle.integer(opts, "samples", DEFAULT_SAMPLES, 10, 100_000)
     seed = puzzle.integer(opts, "seed", 0, 0, 2**31)
@@ -463,7 +476,7 @@ def suggest_report(puzzle: CluePuzzle, opts: Mapping[str, Any], method: str = "i
     n = len(game.players)
     suggestions = [(s, w, r) for s in game.deck.members(0) for w in game.deck.members(1) for r in rooms]
     exact: dict[tuple[int, int, int], Score] = {}
-    if method == "information":
+    if _EXACT_FIRST[method]:
         try:
             exact = exact_information(puzzle.problem(), by, suggestions, opts, budget=EXACT_BUDGET,
                                       compiled_budget=COMPILED_BUDGET)

@@ -30,7 +30,7 @@ import numpy as np
 
 from sleuth.timing import percentile
 from sleuth.errors import PuzzleError
-from sleuth.executor import Executor, ExperimentParser, add_run_options, bounded, comma_list, task_seed
+from sleuth.executor import Executor, ExperimentParser, add_run_options, bounded, comma_list, ints, task_seed
 from sleuth.figures import check_target, pyplot, save
 
 from .hands import Setup
@@ -282,13 +282,7 @@ def _setup(args: argparse.Namespace) -> tuple[Setup, list[CompiledQuestion]]:
 
 
 def _ba_counts(text: str, players: int) -> list[int]:
-    try:
-        counts = [int(x) for x in comma_list(text)]
-    except ValueError:
-        raise PuzzleError(f"{text!r} is not a list of numbers", place="--ba", allowed="e.g. 1,2,3,4") from None
-    if not counts or any(not 0 <= k <= players for k in counts):
-        raise PuzzleError(f"{text!r}", place="--ba", allowed=f"numbers from 0 to {players}")
-    return counts
+    return ints(text, 0, players, "--ba", allowed=f"numbers from 0 to {players}, e.g. 1,2,3,4")
 
 
 def study(args: argparse.Namespace, setup: Setup, questions: Sequence[CompiledQuestion], counts: Sequence[int],

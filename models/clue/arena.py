@@ -61,11 +61,10 @@ def warm(kernels: bool = True, solver: bool = True) -> None:
     """Load what the bots use before the games, so that no decision time includes loading it: sleuth's compiled
     kernels, and the CP-SAT solver of the rules' minimal hitting sets."""
     if kernels:
-        from .counting import split_kernel
-        from .suggest import advice_kernel
+        from .game import ADVICE_KERNEL, SPLIT_KERNEL
 
-        advice_kernel()
-        split_kernel()
+        ADVICE_KERNEL.load()
+        SPLIT_KERNEL.load()
     if solver:
         from sleuth.hitting import minimum_hitting_set
 

@@ -33,6 +33,7 @@ from sleuth.errors import PuzzleError
 from sleuth.executor import Executor, ExperimentParser, add_run_options, bounded, comma_list, ints, task_seed
 from sleuth.figures import check_target, pyplot, save
 
+from .game import REACT_KERNEL
 from .hands import Setup
 from .questions import CompiledQuestion, load_catalogue
 from .reference import ReferenceTables
@@ -99,7 +100,7 @@ def kernels_ready() -> None:
     the kernels once (the first), not once each."""
     from sleuth.jit import compile_lock
 
-    with compile_lock("egghead", sources=(f"{__package__}._react_kernel",)):
+    with compile_lock("egghead", sources=(REACT_KERNEL.module,)):
         warm_kernel()
 
 
@@ -107,20 +108,16 @@ def compile_kernels() -> None:
     """``sleuth cache compile``: the tables' kernels as an experiment loads them (:func:`kernels_ready`), and eq. 3
     on rows of two words (more than 64 hands: ``--values 12 --hand-size 2``), which experiments of the seed's
     sizes never load."""
-    from .tables import react_kernel
-
     kernels_ready()
-    k = react_kernel()
+    k = REACT_KERNEL.load()
     if k is not None:
         k.react_table(np.ones((4, 2), dtype=np.uint64), 2, 3, np.array([1, 0, -1], dtype=np.int64))
 
 
 def warm_kernel() -> float:
     """Load (or compile, the first time) the compiled tables' kernels on a tiny table; CPU seconds spent."""
-    from .tables import react_kernel
-
     cpu = time.process_time()
-    k = react_kernel()
+    k = REACT_KERNEL.load()
     if k is not None:
         t = np.ones((4, 1), dtype=np.uint64)
         occ = np.ones(2, dtype=np.uint8)

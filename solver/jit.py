@@ -157,7 +157,7 @@ def load_kernel(module_name: str, names: Sequence[str], compiled: bool, internal
     run time).  Raises ImportError when numba (or the module) is missing."""
     spec = importlib.util.find_spec(module_name)
     if spec is None or spec.loader is None or spec.origin is None:
-        raise ImportError(f"the kernel {module_name} is not installed")
+        raise ImportError(f"the kernel {module_name} is not installed", name=module_name)
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     if compiled:
@@ -225,9 +225,9 @@ class Kernel:
             try:
                 _loaded[self.module] = importlib.import_module(self.module) if self.self_compiled else \
                     load_kernel(self.module, self.functions, True, self.internal, self.inline)
-            except ImportError as exc:
-                if exc.name != "numba":
-                    raise
+            except ImportError as exc:   # numba missing, or one that does not import here: the plain code runs
+                if exc.name == self.module:
+                    raise   # the kernel itself is missing: a bug, not a machine without numba
                 _loaded[self.module] = None
         return _loaded[self.module]
 

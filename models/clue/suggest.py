@@ -419,18 +419,17 @@ def _scores(classes: list[tuple[int, int, int]], n: int, cls: np.ndarray, ans: n
     return out
 
 
-def _named(names: Names, value: object, file: str | None, place: str, kind: str,
-           allowed: list[str] | None = None) -> int:
+def _named(names: Names, value: object, file: str | None, place: str, kind: str, allowed: list[str]) -> int:
     """The index ``value`` names in ``names``, folded as names in a file are (:func:`sleuth.schema.fold`); bad
-    input names the option and the ``allowed`` names (default: all of ``names``)."""
+    input names the option and the ``allowed`` names."""
     try:
         return names.index(str(value))
     except PuzzleError:
-        raise UnknownNameError(kind, value, allowed or names.names, file=file, place=place) from None
+        raise UnknownNameError(kind, value, allowed, file=file, place=place) from None
 
 
+# per suggest method: whether the exact scores are tried first (past their budget, the sampled estimate runs)
 _EXACT_FIRST = handlers(GAME.suggest_methods, {"information": True, "sampled": False})
-"""Per suggest method: whether the exact scores are tried first (past their budget, the sampled estimate runs)."""
 
 
 def suggest_report(puzzle: CluePuzzle, opts: Mapping[str, Any], method: str = "information") -> Report:
@@ -443,7 +442,8 @@ def suggest_report(puzzle: CluePuzzle, opts: Mapping[str, Any], method: str = "i
     if by_name is None:
         raise PuzzleError("suggest needs the suggester: set viewer in the file, --viewer NAME or --set by=NAME",
                           file=file, place="--viewer", allowed=list(game.players))
-    by = _named(Names("player", game.players), by_name, file, "--set by" if opts.get("by") else "viewer", "player")
+    by = _named(Names("player", game.players), by_name, file, "--set by" if opts.get("by") else "viewer", "player",
+                list(game.players))
     rooms = list(game.deck.members(2))
     if "room" in opts:   # a room's name as in the file: its long name too (Names folds both the same way)
         allowed = [game.card(c) for c in rooms]

@@ -23,6 +23,7 @@ this process and standard error is a terminal, one line there says so (:func:`wa
 from __future__ import annotations
 
 import contextlib
+import functools
 import importlib.util
 import os
 import stat
@@ -181,8 +182,10 @@ _loaded: dict[str, ModuleType | None] = {}  # kernel module -> its compiled copy
 _plain: dict[str, ModuleType] = {}  # kernel module -> its plain-Python copy
 
 
+@functools.lru_cache(maxsize=1)
 def numba_installed() -> bool:
-    """Whether numba can be imported (found, not imported: importing it takes about 0.5 s)."""
+    """Whether numba can be imported (found, not imported: importing it takes about 0.5 s); asked once a process
+    (a split pass asks at each step)."""
     return importlib.util.find_spec("numba") is not None
 
 

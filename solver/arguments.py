@@ -67,18 +67,37 @@ def comma_list(text: str) -> list[str]:
     return [x.strip() for x in text.split(",") if x.strip()]
 
 
+def ints(text: str, lo: int, hi: int, place: str, *, spans: bool = False, allowed: str = "") -> list[int]:
+    """The integers of a comma-separated list (:func:`comma_list`), each in ``[lo, hi]``; with ``spans``, an item
+    ``a-b`` stands for ``a`` to ``b`` (``"5-7,9"`` -> ``[5, 6, 7, 9]``, sorted, each once).  Bad input is one
+    :class:`PuzzleError` naming ``place`` (the option) and what is ``allowed`` (default: the range).
+
+    >>> ints("5-7, 9", 2, 30, "--lengths", spans=True)
+    [5, 6, 7, 9]
+    """
+    allowed = allowed or f"integers from {lo} to {hi}, comma separated" + (" (a-b: a to b)" if spans else "")
+    values: list[int] = []
+    try:
+        for item in comma_list(text):
+            a, dash, b = item.partition("-") if spans else (item, "", "")
+            values.extend(range(int(a), int(b) + 1) if dash else [int(a)])
+    except ValueError:
+        raise PuzzleError(f"{text!r} is not a list of integers", place=place, allowed=allowed) from None
+    bad = [v for v in values if not lo <= v <= hi]
+    if bad or not values:
+        raise PuzzleError(f"{bad[0]} is out of range" if bad else f"{text!r} lists no integer", place=place,
+                          allowed=allowed)
+    return sorted(set(values)) if spans else values
+
+
 def int_list(lo: int, hi: int) -> Callable[[str], list[int]]:
-    """An argparse ``type``: comma-separated integers, each in ``[lo, hi]``."""
-    allowed = f"integers from {lo} to {hi}, comma separated"
+    """An argparse ``type``: comma-separated integers, each in ``[lo, hi]`` (:func:`ints`)."""
 
     def parse(text: str) -> list[int]:
         try:
-            values = [int(x) for x in comma_list(text)]
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a list of integers (allowed: {allowed})") from None
-        if not values or any(not lo <= v <= hi for v in values):
-            raise argparse.ArgumentTypeError(f"{text!r} is out of range (allowed: {allowed})")
-        return values
+            return ints(text, lo, hi, "")
+        except PuzzleError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
 
     parse.__name__ = "list"
     return parse

@@ -356,6 +356,9 @@ def cmd_games(args: argparse.Namespace) -> int:
         lines += ["", f"suggest methods (sleuth suggest --method; default: {spec.suggest_method(None).name}):"]
         lines += [f"  {d.name:<15} {d.meaning}" + (f" (also: {', '.join(d.aliases)})" if d.aliases else "")
                   for d in spec.suggest_methods]
+    if spec.kernels:
+        lines += ["", "compiled kernels (sleuth cache compile compiles them ahead of time):"]
+        lines += [f"  {k.summary or k.module}: {k.status()}" for k in spec.kernels]
     if spec.all_options():
         lines += ["", "options:"]
         for o in spec.all_options():
@@ -491,10 +494,10 @@ def _compile_kernels() -> int:
     if where is None:
         raise SleuthError("the compiled kernels cannot be kept: the cache is off (SLEUTH_NO_CACHE) or its folder "
                           "is not private to this user (see sleuth cache info)")
-    sharing: dict[str, list[Game]] = {}  # games of one package share its kernels: compiled once, named together
+    sharing: dict[object, list[Game]] = {}  # games of one package share its kernels: compiled once, named together
     for game in all_games():
-        if game.kernels:
-            sharing.setdefault(game.kernels, []).append(game)
+        if game.kernels or game.warm_kernels:
+            sharing.setdefault((tuple(k.module for k in game.kernels), game.warm_kernels), []).append(game)
     failed = False
     for done in compile_all([(", ".join(g.name for g in games), games[0].compile_kernels)
                              for games in sharing.values()]):

@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from .allocator import tune_allocator
-from .arguments import (MAX_WORKERS, ExperimentParser, add_run_options, bounded, comma_list, int_list,
+from .arguments import (MAX_WORKERS, ExperimentParser, add_run_options, bounded, comma_list, int_list, ints,
                         task_seed)
 from .errors import InternalError, PuzzleError, SleuthError
 from .limits import LimitReached
@@ -50,7 +50,7 @@ T = TypeVar("T")
 R = TypeVar("R")
 
 __all__ = ["MAX_WORKERS", "Executor", "ExperimentParser", "RunStats", "add_run_options", "bounded", "comma_list",
-           "int_list", "task_seed"]
+           "int_list", "ints", "task_seed"]
 
 
 

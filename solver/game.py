@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast
 
 from .derive import Derivation, find_method
 from .errors import InternalError, PuzzleError, SleuthError
+from .jit import Kernel
 from .limits import MAX_WORLDS_KEY, max_items
 from .spec import COMMON_OPTIONS, Key, Option, common_keys, object_schema
 
@@ -128,7 +129,8 @@ class Game:
     experiments: tuple[Experiment, ...] = ()
     help: str = ""                # "module:function ...": each returns more lines for `sleuth games GAME`
     templates: str = ""           # "module:function(players) -> text": `sleuth new GAME --players N`
-    kernels: str = ""             # "module:function()": loads (compiling where the cache lacks them) its numba kernels
+    kernels: tuple[Kernel, ...] = ()  # its compiled kernels (numba): module, functions, switch (sleuth.jit.Kernel)
+    warm_kernels: str = ""        # "module:function()": loads its kernels on bundled work (`sleuth cache compile`)
     companion: Companion = Companion()  # its page in `sleuth serve` (none: the generic page)
     review: str = ""              # "module:function(puzzle, options) -> Report": `sleuth review` (none: no review)
     text_input: str = ""          # "module:function(text) -> dict | None": a text of its own (not TOML) as a puzzle
@@ -138,6 +140,10 @@ class Game:
     documents: str = ""           # "module:function() -> {name: JSON Schema}": `sleuth schema GAME NAME`
 
     def __post_init__(self) -> None:
+        kernels: object = self.kernels
+        if isinstance(kernels, str):  # a plug-in's warm-up routine, as older sleuths named it
+            object.__setattr__(self, "warm_kernels", kernels)
+            object.__setattr__(self, "kernels", ())
         if isinstance(self.suggest_methods, Mapping):  # a plug-in's {name: meaning}, as older sleuths took it
             object.__setattr__(self, "suggest_methods", tuple(Derivation(k, v) for k, v in
                                                               cast(Mapping[str, str], self.suggest_methods).items()))
@@ -223,20 +229,22 @@ class Game:
     # -- where the code is --------------------------------------------------------------------------------
     def pointers(self) -> list[tuple[str, str]]:
         """Every ``"module:function"`` the declaration names, with the field that names it: the package's
-        ``load`` and ``world``, ``help``, ``templates``, ``kernels``, ``review``, ``text_input``, ``arena``,
+        ``load`` and ``world``, ``help``, ``templates``, ``warm_kernels``, ``review``, ``text_input``, ``arena``,
         ``referee``, ``documents``, the companion's ``info`` and ``warm``, and each experiment's target."""
         found = [("package", f"{self.package}:load"), ("package", f"{self.package}.world:model"),
                  ("package", f"{self.package}.world:check"), ("package", f"{self.package}.world:candidates")]
         found += [("help", name) for name in self.help.split()]
-        found += [(f, target) for f in ("templates", "kernels", "review", "text_input", "arena", "referee",
+        found += [(f, target) for f in ("templates", "warm_kernels", "review", "text_input", "arena", "referee",
                                         "documents") if (target := getattr(self, f))]
         found += [(f"companion.{f}", target) for f in ("info", "warm") if (target := getattr(self.companion, f))]
         found += [(f"experiment {e.name!r}", e.target) for e in self.experiments]
         return found
 
     def check_modules(self) -> None:
-        """Every module a pointer names exists (found, not imported: cheap enough for each registration)."""
-        for where, target in self.pointers():
+        """Every module a pointer or a kernel names exists (found, not imported: cheap enough for each
+        registration)."""
+        kernels = [(f"kernels[{i}]", f"{k.module}:{(k.functions or ('',))[0]}") for i, k in enumerate(self.kernels)]
+        for where, target in [*self.pointers(), *kernels]:
             module = target.partition(":")[0]
             try:
                 found = importlib.util.find_spec(module) is not None
@@ -246,8 +254,8 @@ class Game:
                 raise InternalError(f"game {self.name!r}: {where} = {target!r} names no module")
 
     def check_code(self) -> None:
-        """Every pointer imports and names something callable (the tests run it on every installed game; an
-        optional dependency missing is not a typo)."""
+        """Every pointer imports and names something callable, every kernel's module has its functions (the
+        tests run it on every installed game; an optional dependency missing is not a typo)."""
         for where, target in self.pointers():
             module, _, func = target.partition(":")
             try:
@@ -258,6 +266,17 @@ class Game:
                 found = None
             if not callable(found):
                 raise InternalError(f"game {self.name!r}: {where} = {target!r} names nothing callable")
+        for i, kernel in enumerate(self.kernels):
+            try:
+                code = importlib.import_module(kernel.module)
+            except ModuleNotFoundError as exc:
+                if exc.name and not kernel.module.startswith(exc.name):
+                    continue
+                raise InternalError(f"game {self.name!r}: kernels[{i}] names no module {kernel.module!r}") from None
+            missing = [f for f in kernel.functions if not callable(getattr(code, f, None))]
+            if missing:
+                raise InternalError(f"game {self.name!r}: kernels[{i}] ({kernel.module}) has no function "
+                                    f"{', '.join(missing)}")
 
     def load(self, doc: PuzzleDoc) -> Puzzle:
         """The file read into the game's typed state, as a :class:`~sleuth.puzzle.Puzzle` (which
@@ -278,9 +297,12 @@ class Game:
 
     def compile_kernels(self) -> None:
         """Load the game's compiled kernels, compiling what the cache lacks (``sleuth cache compile``, which checks
-        first that numba is installed); nothing for a game without any."""
-        if self.kernels:
-            self._call(self.kernels)()
+        first that numba is installed): each declared kernel, then the warm-up routine (which runs them on bundled
+        work); nothing for a game without any."""
+        for kernel in self.kernels:
+            kernel.load()
+        if self.warm_kernels:
+            self._call(self.warm_kernels)()
 
     # -- its page in the table companion ---------------------------------------------------------------------
     def page_file(self, name: str) -> bytes:

@@ -1,5 +1,11 @@
 """Kernels written once in the plain-Python subset numba compiles, loaded as Python or compiled.
 
+A game declares each of its kernels once, as a :class:`Kernel` in its ``Game`` (``kernels``): the module, the
+functions numba compiles, the environment switch that turns it off (``SLEUTH_CLUE_KERNEL=numpy``: the plain
+code runs, which tests use to compare both), and every call site asks that object whether it is
+:meth:`~Kernel.available` (numba installed, not switched off: nothing loaded), :meth:`~Kernel.loaded` (this
+process asked for it already) or for the compiled module (:meth:`~Kernel.load`, None where unavailable).
+
 :func:`load_kernel` imports a kernel module a second time (a private copy) and, when ``compiled``, replaces
 the named functions of that copy with numba dispatchers, so that calls between them (the copy's globals) run
 compiled; the plain module stays as it is (the reference, and the fallback without numba).  The compiled
@@ -17,6 +23,7 @@ this process and standard error is a terminal, one line there says so (:func:`wa
 from __future__ import annotations
 
 import contextlib
+import functools
 import importlib.util
 import os
 import stat
@@ -151,7 +158,7 @@ def load_kernel(module_name: str, names: Sequence[str], compiled: bool, internal
     run time).  Raises ImportError when numba (or the module) is missing."""
     spec = importlib.util.find_spec(module_name)
     if spec is None or spec.loader is None or spec.origin is None:
-        raise ImportError(f"the kernel {module_name} is not installed")
+        raise ImportError(f"the kernel {module_name} is not installed", name=module_name)
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     if compiled:
@@ -165,6 +172,91 @@ def load_kernel(module_name: str, names: Sequence[str], compiled: bool, internal
                 wrappers["inline"] = "always"
             setattr(mod, name, numba.njit(getattr(mod, name), cache=cache, **wrappers))
     return mod
+
+
+# -- the kernel object: one declaration, one policy ------------------------------------------------------
+
+OFF = ("numpy", "python")  # values of a kernel's switch that turn it off (the plain code runs)
+_tried: set[str] = set()  # the kernel modules this process asked for (loaded, or found unavailable)
+_loaded: dict[str, ModuleType | None] = {}  # kernel module -> its compiled copy (None: numba is missing)
+_plain: dict[str, ModuleType] = {}  # kernel module -> its plain-Python copy
+
+
+@functools.lru_cache(maxsize=1)
+def numba_installed() -> bool:
+    """Whether numba can be imported (found, not imported: importing it takes about 0.5 s); asked once a process
+    (a split pass asks at each step)."""
+    return importlib.util.find_spec("numba") is not None
+
+
+@dataclass(eq=False)
+class Kernel:
+    """One compiled kernel a game declares (``Game.kernels``): the ``module`` holding it, the ``functions``
+    numba compiles (:func:`load_kernel`; ``internal`` ones get no Python wrapper, ``inline`` ones are inlined),
+    and the environment ``switch`` that turns it off (``numpy`` or ``python``: the plain code runs).  A module
+    that compiles itself when imported (its own ``numba.njit``) declares ``self_compiled``.  What this process
+    did with it (asked, loaded) is kept per module, once for every object naming it."""
+
+    module: str
+    functions: tuple[str, ...] = ()
+    switch: str = ""
+    summary: str = ""
+    internal: tuple[str, ...] = ()
+    inline: tuple[str, ...] = ()
+    self_compiled: bool = False
+
+    def switched_off(self) -> bool:
+        """Whether its switch says to run the plain code (read at each call: a test may set it)."""
+        return bool(self.switch) and os.environ.get(self.switch, "").strip().lower() in OFF
+
+    def available(self) -> bool:
+        """Whether :meth:`load` may give the compiled kernel (numba installed, not switched off), without loading
+        it: importing numba and loading a kernel take 0.4-0.9 s, more than many answers need."""
+        return not self.switched_off() and numba_installed()
+
+    def loaded(self) -> bool:
+        """Whether this process has asked for the compiled kernel already (:meth:`load`, whatever it answered)."""
+        return self.module in _tried
+
+    def load(self, *, switch: bool = True) -> ModuleType | None:
+        """The compiled kernel (loaded once per process; compiled where the cache lacks it), or None without
+        numba or, unless ``switch`` is False (tests comparing both), where its switch turns it off."""
+        _tried.add(self.module)
+        if switch and self.switched_off():
+            return None
+        if self.module not in _loaded:
+            try:
+                _loaded[self.module] = importlib.import_module(self.module) if self.self_compiled else \
+                    load_kernel(self.module, self.functions, True, self.internal, self.inline)
+            except ImportError as exc:   # numba missing, or one that does not import here: the plain code runs
+                if exc.name == self.module:
+                    raise   # the kernel itself is missing: a bug, not a machine without numba
+                _loaded[self.module] = None
+        return _loaded[self.module]
+
+    def plain(self) -> ModuleType:
+        """The kernel as plain Python (the reference, and the code that runs without numba), loaded once."""
+        if self.module not in _plain:
+            _plain[self.module] = load_kernel(self.module, self.functions, False)
+        return _plain[self.module]
+
+    def status(self) -> str:
+        """What :meth:`load` gives in this environment, in words (``sleuth games GAME``)."""
+        if self.switched_off():
+            return f"off ({self.switch}={os.environ.get(self.switch, '').strip()}: the plain code runs)"
+        if not numba_installed():
+            return "numba is not installed: the plain code runs"
+        return "compiled with numba" + (f" ({self.switch}=numpy runs the plain code)" if self.switch else "")
+
+    @contextlib.contextmanager
+    def fresh(self) -> Iterator[None]:
+        """Within the block, as in a process that has not asked for this kernel yet (tests of when it loads)."""
+        asked = self.module in _tried
+        _tried.discard(self.module)
+        try:
+            yield
+        finally:
+            (_tried.add if asked else _tried.discard)(self.module)
 
 
 # -- compiling: the notice, and ahead of time -----------------------------------------------------------

@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from sleuth.errors import PuzzleError, SleuthError
-from sleuth.executor import Executor, ExperimentParser, add_run_options, bounded
+from sleuth.executor import Executor, ExperimentParser, add_run_options, bounded, ints
 from sleuth.figures import check_target
 
 from .bounds import complete_feedback_bounds
@@ -68,14 +68,10 @@ DEFAULT_DECKS = ("3,3,3", "4,4,4", "5,5,5", "3,3,3,3", "4,4,4,4", "2,2,2,2,2",
 
 
 def parse_deck(text: str, place: str = "--deck") -> tuple[int, ...]:
-    try:
-        counts = tuple(int(x) for x in text.replace(" ", "").split(",") if x != "")
-    except ValueError:
-        raise PuzzleError(f"{text!r} is not a list of counts", place=place, allowed="e.g. 3,3,3") from None
-    if not 1 <= len(counts) <= MAX_TYPES or any(not 1 <= c <= MAX_COUNT for c in counts) \
-            or sum(counts) > MAX_CARDS:
-        raise PuzzleError(f"{text!r} is out of range", place=place,
-                          allowed=f"1 to {MAX_TYPES} counts of 1 to {MAX_COUNT}, at most {MAX_CARDS} cards")
+    allowed = f"1 to {MAX_TYPES} counts of 1 to {MAX_COUNT}, at most {MAX_CARDS} cards, e.g. 3,3,3"
+    counts = tuple(ints(text, 1, MAX_COUNT, place, allowed=allowed))
+    if len(counts) > MAX_TYPES or sum(counts) > MAX_CARDS:
+        raise PuzzleError(f"{text!r} is out of range", place=place, allowed=allowed)
     return counts
 
 

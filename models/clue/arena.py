@@ -17,7 +17,7 @@ from functools import partial
 from typing import Any
 
 from sleuth.errors import PuzzleError
-from sleuth.executor import Executor, ExperimentParser, add_run_options, bounded, task_seed
+from sleuth.executor import Executor, ExperimentParser, add_run_options, bounded, comma_list, task_seed
 from sleuth.figures import check_target, pyplot, save
 
 from .bots import bot_names, check_bot, make_bot
@@ -61,11 +61,10 @@ def warm(kernels: bool = True, solver: bool = True) -> None:
     """Load what the bots use before the games, so that no decision time includes loading it: sleuth's compiled
     kernels, and the CP-SAT solver of the rules' minimal hitting sets."""
     if kernels:
-        from .counting import split_kernel
-        from .suggest import advice_kernel
+        from .game import ADVICE_KERNEL, SPLIT_KERNEL
 
-        advice_kernel()
-        split_kernel()
+        ADVICE_KERNEL.load()
+        SPLIT_KERNEL.load()
     if solver:
         from sleuth.hitting import minimum_hitting_set
 
@@ -161,7 +160,7 @@ def check_folder(folder: str) -> None:
 
 def parse_bots(text: str, players: int) -> list[str]:
     """``--bots``: comma-separated names; fewer than the players: the last one fills the other seats."""
-    names = [x.strip() for x in text.split(",") if x.strip()]
+    names = comma_list(text)
     if not names:
         raise PuzzleError("names no bot", place="--bots", allowed=bot_names())
     if len(names) > players:

@@ -24,13 +24,12 @@ def warm() -> None:
     from sleuth.loading import loads
     from sleuth.resources import find_example
 
-    from .counting import kernel_available, split_kernel
-    from .suggest import advice_kernel
+    from .game import ADVICE_KERNEL, SPLIT_KERNEL
 
     with contextlib.suppress(Exception):
-        if kernel_available():
-            split_kernel()
-            advice_kernel()
+        if SPLIT_KERNEL.available():
+            SPLIT_KERNEL.load()
+            ADVICE_KERNEL.load()
     example = find_example(WARM_EXAMPLE)
     with contextlib.suppress(Exception):
         loads(example.text(), name=example.ref).solve(options={"others": True})

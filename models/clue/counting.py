@@ -32,17 +32,16 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from .arrays import segment_sum
-from .compiled import (COLD_KERNEL_WORK, COPIES, COPY_FROM, INLINE, INTERNAL, KERNEL_FROM, KERNELS, TWO_STEPS,
-                       kernel_available, kernel_loaded, split_kernel)
+from .compiled import COLD_KERNEL_WORK, COPIES, COPY_FROM, KERNEL_FROM, TWO_STEPS
 from .counter import ENTRY_BYTES, OBJECT_FACTOR, DealCounter, LayerTooLarge
 from .problem import Counts, Problem, deal_bound
 from .split import COMPILED_ENTRY_BYTES, Merged, Reorder, SplitCounter, SplitForm, resolution_fits
 
 __all__ = [
-    "COLD_KERNEL_WORK", "COMPILED_ENTRY_BYTES", "COPIES", "COPY_FROM", "ENTRY_BYTES", "INLINE", "INTERNAL",
-    "KERNELS", "KERNEL_FROM", "OBJECT_FACTOR", "TWO_STEPS", "Counts", "DealCounter", "LayerTooLarge", "Merged",
-    "Problem", "Reorder", "SplitCounter", "SplitForm", "brute_force_counts", "count_deals", "deal_bound",
-    "kernel_available", "kernel_loaded", "resolution_fits", "sample_deals", "segment_sum", "split_kernel",
+    "COLD_KERNEL_WORK", "COMPILED_ENTRY_BYTES", "COPIES", "COPY_FROM", "ENTRY_BYTES", "KERNEL_FROM",
+    "OBJECT_FACTOR", "TWO_STEPS", "Counts", "DealCounter", "LayerTooLarge", "Merged", "Problem", "Reorder",
+    "SplitCounter", "SplitForm", "brute_force_counts", "count_deals", "deal_bound", "resolution_fits",
+    "sample_deals", "segment_sum",
 ]
 
 

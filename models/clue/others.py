@@ -36,7 +36,7 @@ from sleuth.errors import InternalError
 from sleuth import knowledge as kn
 
 from .arrays import segment_or, segment_sum, unique_pairs
-from .compiled import split_kernel
+from .game import SPLIT_KERNEL
 from .problem import Counts, Problem
 from .state import CATEGORIES, Deck, ClueState, Suggestion
 from .viewsplit import PARTS as PARTS  # named here too, where the puzzle reads it
@@ -138,7 +138,7 @@ def _compiled_rows(parts: Sequence[tuple[ViewSplit, int]], triples: bool) -> dic
     views, 2: the player's own deals, 3: both), as the arguments of :func:`._split_kernel.knowledge_sums`
     (``triples`` off: a row per record with some complete deal) or :func:`._split_kernel.belief_sums` (per
     final state its envelope group triple, -1 when it is not a complete deal)."""
-    kernel = split_kernel()
+    kernel = SPLIT_KERNEL.load()
     own = parts[-1][0]
     out: dict[str, list[np.ndarray]] = defaultdict(list)
     base = n_states = 0
@@ -226,7 +226,7 @@ def _know_sums(weights: ViewSplit, own: ViewSplit) -> dict[str, Fraction]:
         if total < 1 << 62:
             args = _compiled_rows([(weights, 3)] if own is weights else [(weights, 1), (own, 2)], False)
             args["group_cat"] = np.array([g.category for g in own.counter.groups], dtype=np.int64)
-            kernel = split_kernel()
+            kernel = SPLIT_KERNEL.load()
             assert kernel is not None
             got = kernel.knowledge_sums(**args).tolist()
             if got[4]:
@@ -284,7 +284,7 @@ def envelope_beliefs(game: ClueState, player: int, *, fixed_order: bool = False)
                 triple[triple >= 0] = index
                 args["triple_groups"] = np.stack([present // (n_groups * n_groups), present // n_groups % n_groups,
                                                   present % n_groups], axis=1).astype(np.int64)
-                kernel = split_kernel()
+                kernel = SPLIT_KERNEL.load()
                 assert kernel is not None
                 entropy, knows, missing = kernel.belief_sums(**args)
                 if missing:

@@ -20,6 +20,7 @@ from sleuth.limits import check_size, max_items
 from . import compiled
 from .arrays import runs, segment_or, segment_sum, small, unique
 from .counter import ENTRY_BYTES, OBJECT_FACTOR, DealCounter, LayerTooLarge
+from .game import SPLIT_KERNEL
 from .problem import Problem, deal_bound
 
 COMPILED_ENTRY_BYTES = 48  # a (state, record) entry of a compiled split layer: 3 int64 columns, this layer and next
@@ -129,7 +130,7 @@ class SplitCounter(DealCounter):
         entry = 2 * ENTRY_BYTES * (OBJECT_FACTOR if wide else 1)
         most = max_items(options, entry)
         steps = self.group_steps()
-        can_compile = compiled.kernel_available() and not wide and or_dtype is np.int64
+        can_compile = SPLIT_KERNEL.available() and not wide and or_dtype is np.int64
         work = 0  # layer entries handled in numpy (see compiled.COLD_KERNEL_WORK)
         for i, moves in enumerate(steps):
             gi = moves[0][0]
@@ -142,7 +143,7 @@ class SplitCounter(DealCounter):
                          for _, q, *_ in moves]
             long = work + keys.size * (len(steps) - i) >= compiled.COLD_KERNEL_WORK
             if can_compile and keys.size >= (compiled.KERNEL_FROM if kernel_from is None else kernel_from) and \
-                    (compiled.kernel_loaded() or long) and (kernel := compiled.split_kernel()) is not None:
+                    (SPLIT_KERNEL.loaded() or long) and (kernel := SPLIT_KERNEL.load()) is not None:
                 if reorder is not None and reorder():
                     raise Reorder
                 resolve = _Resolve(showings, weigh, unweighed) if showings and not rows else None
@@ -416,7 +417,7 @@ def _resolved(merged: Merged, pos: list[int], clear: int, shift: int, weigh: boo
     card of the showing the shower holds (``pos``: the cards' watched bits, -1 for a card the shower cannot
     hold), that card's position in the field at bit ``shift``, the bits ``clear`` dropped, the deals times 6
     / |held| with ``weigh``; records of one value merged (their sources listed together)."""
-    kernel = compiled.split_kernel()
+    kernel = SPLIT_KERNEL.load()
     assert kernel is not None
     out: Merged = kernel.resolve_records(*merged, np.array(pos, dtype=np.int64), clear, shift, weigh)
     return out

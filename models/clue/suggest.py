@@ -4,7 +4,7 @@ The score of a suggestion is the mutual information (bits) between the envelope 
 suggester will see (who shows, and which card; a player holding several of the cards shows one at random),
 deals uniform over those consistent with the file.  It is computed exactly (:func:`exact_information`: one
 counting pass shared by every suggestion, carrying per state the counts per answer so far; its inner loop
-compiled with numba where available, :func:`advice_kernel`); past :data:`EXACT_BUDGET` (:data:`COMPILED_BUDGET`
+compiled with numba where available, :data:`.game.ADVICE_KERNEL`); past :data:`EXACT_BUDGET` (:data:`COMPILED_BUDGET`
 with the compiled loop), or with ``--method sampled``, it is estimated from deals drawn uniformly from the
 consistent deals with the Miller-Madow bias correction, and labelled so.  The envelope's entropy and the
 certainty of an accusation are exact.
@@ -19,8 +19,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from sleuth.allocator import small_pages
-from sleuth.errors import InternalError, PuzzleError
+from sleuth.errors import InternalError, PuzzleError, UnknownNameError
 from sleuth.results import Report, Status, decimal
+from sleuth.derive import handlers
 from sleuth.schema import Names
 
 import numpy as np
@@ -28,9 +29,9 @@ import numpy as np
 from sleuth.limits import PastBudget, check_size, max_items
 
 from .arrays import segment_sum, unique
-from .compiled import advice_kernel as advice_kernel  # also named here, where it was before (the companion warms it up)
 from .counter import ENTRY_BYTES, OBJECT_FACTOR, DealCounter, LayerTooLarge
 from .counting import sample_deals
+from .game import ADVICE_KERNEL, GAME
 from .problem import Problem, deal_bound
 from .sheet import counted_sheet
 
@@ -89,7 +90,7 @@ class Score:
 
 
 EXACT_BUDGET = 20_000_000   # counts (:func:`exact_work`) the exact advice may take with numpy alone
-COMPILED_BUDGET = 100_000_000   # the same with its inner loop compiled (:func:`advice_kernel`)
+COMPILED_BUDGET = 100_000_000   # the same with its inner loop compiled (:data:`.game.ADVICE_KERNEL`)
 KERNEL_FROM = 10_000_000   # less work runs in numpy alone, unless the compiled loop is loaded already (loading
                           # numba and the cached loop takes a fresh process about 0.5 s: more than numpy there)
 
@@ -199,11 +200,11 @@ def exact_information(problem: Problem, by: int, suggestions: Sequence[tuple[int
         return {}
     work = _work(plain, classes, reduced.n)
     if budget is not None and work > budget:
-        if compiled_budget is None or advice_kernel() is None:
+        if compiled_budget is None or ADVICE_KERNEL.load() is None:
             raise PastBudget(work, budget)
         if work > compiled_budget:
             raise PastBudget(work, compiled_budget)
-    scores = _class_scores(plain, by, classes, options, work >= KERNEL_FROM or advice_kernel.cache_info().currsize > 0)
+    scores = _class_scores(plain, by, classes, options, work >= KERNEL_FROM or ADVICE_KERNEL.loaded())
     return {t: scores[(rep[t[0]], rep[t[1]], rep[t[2]])] for t in suggestions}
 
 
@@ -213,7 +214,7 @@ def _class_scores(plain: _Plain, by: int, classes: list[tuple[int, int, int]],
     a row per live state, a column per (cards of a suggestion placed so far, answer so far).  Suggestions
     that agree on the cards placed so far share their columns (one column for all of them before their
     first card); at the end a column per (suggestion, answer).  ``compiled``: the compiled inner loop where
-    available (:func:`advice_kernel`), else numpy."""
+    available (:data:`.game.ADVICE_KERNEL`), else numpy."""
     counter, n = plain.counter, plain.counter.prob.n
     bound = deal_bound(counter.prob) * max(len(g.cards) for g in counter.groups)
     dtype: type = float if bound < FLOAT_EXACT else np.int64 if bound < INT_EXACT else object   # exact sums
@@ -228,7 +229,7 @@ def _class_scores(plain: _Plain, by: int, classes: list[tuple[int, int, int]],
     placed = np.zeros(len(classes), dtype=np.int64)   # per class, its cards placed so far
     card_of = np.array(classes, dtype=np.int64)
     entry = 8 * (OBJECT_FACTOR if dtype is object else 1)
-    kernel = advice_kernel() if compiled and dtype is not object else None
+    kernel = ADVICE_KERNEL.load() if compiled and dtype is not object else None
     buffers = _Buffers(dtype)
     for i, (src, dst, ways, place) in enumerate(plain.steps):
         keep = np.flatnonzero(plain.live[i + 1][dst])
@@ -418,6 +419,19 @@ def _scores(classes: list[tuple[int, int, int]], n: int, cls: np.ndarray, ans: n
     return out
 
 
+def _named(names: Names, value: object, file: str | None, place: str, kind: str, allowed: list[str]) -> int:
+    """The index ``value`` names in ``names``, folded as names in a file are (:func:`sleuth.schema.fold`); bad
+    input names the option and the ``allowed`` names."""
+    try:
+        return names.index(str(value))
+    except PuzzleError:
+        raise UnknownNameError(kind, value, allowed, file=file, place=place) from None
+
+
+# per suggest method: whether the exact scores are tried first (past their budget, the sampled estimate runs)
+_EXACT_FIRST = handlers(GAME.suggest_methods, {"information": True, "sampled": False})
+
+
 def suggest_report(puzzle: CluePuzzle, opts: Mapping[str, Any], method: str = "information") -> Report:
     """Rank the suggestions of ``by`` (the viewer by default) by the information they bring about the
     envelope: exact (``information``; the sampled estimate, labelled, past :data:`EXACT_BUDGET`) or
@@ -428,16 +442,14 @@ def suggest_report(puzzle: CluePuzzle, opts: Mapping[str, Any], method: str = "i
     if by_name is None:
         raise PuzzleError("suggest needs the suggester: set viewer in the file, --viewer NAME or --set by=NAME",
                           file=file, place="--viewer", allowed=list(game.players))
-    if by_name not in game.players and by_name.casefold() not in [p.casefold() for p in game.players]:
-        raise PuzzleError(f"unknown player {by_name!r}", file=file, place="--set by", allowed=list(game.players))
-    by = [p.casefold() for p in game.players].index(by_name.casefold())
+    by = _named(Names("player", game.players), by_name, file, "--set by" if opts.get("by") else "viewer", "player",
+                list(game.players))
     rooms = list(game.deck.members(2))
-    if "room" in opts:
-        names = {game.card(c).casefold(): c for c in rooms}
-        room = names.get(str(opts["room"]).casefold())
-        if room is None:
-            raise PuzzleError(f"unknown room {opts['room']!r}", file=file, place="--set room",
-                              allowed=[game.card(c) for c in rooms])
+    if "room" in opts:   # a room's name as in the file: its long name too (Names folds both the same way)
+        allowed = [game.card(c) for c in rooms]
+        room = _named(game.card_names, opts["room"], file, "--set room", "room", allowed)
+        if room not in rooms:
+            raise UnknownNameError("room", opts["room"], allowed, file=file, place="--set room")
         rooms = [room]
     samples = puzzle.integer(opts, "samples", DEFAULT_SAMPLES, 10, 100_000)
     seed = puzzle.integer(opts, "seed", 0, 0, 2**31)
@@ -463,7 +475,7 @@ def suggest_report(puzzle: CluePuzzle, opts: Mapping[str, Any], method: str = "i
     n = len(game.players)
     suggestions = [(s, w, r) for s in game.deck.members(0) for w in game.deck.members(1) for r in rooms]
     exact: dict[tuple[int, int, int], Score] = {}
-    if method == "information":
+    if _EXACT_FIRST[method]:
         try:
             exact = exact_information(puzzle.problem(), by, suggestions, opts, budget=EXACT_BUDGET,
                                       compiled_budget=COMPILED_BUDGET)

@@ -17,7 +17,7 @@ import numpy as np
 
 from sleuth.errors import InternalError
 
-from .compiled import kernel_available, split_kernel
+from .game import SPLIT_KERNEL
 from .problem import Problem
 from .split import Reorder, SplitCounter, resolution_fits
 from .state import CATEGORIES, ClueState, Suggestion
@@ -134,7 +134,7 @@ class ViewSplit:
         # (The kernel is loaded by the first pass of the process that needs it: :data:`.compiled.COLD_KERNEL_WORK`.)
         self.resolving = compiled and resolve and resolvable(prob, player, len(self.watched), len(unseen))
         counter = self.counter = counter_in(not self.resolving)
-        if not self.resolving and (compiled or not kernel_available()) and \
+        if not self.resolving and (compiled or not SPLIT_KERNEL.available()) and \
                 _records_bound(prob, player, single) >= ESTIMATE_FROM:
             other = counter_in(False)
             if [g.cards for g in other.groups] != [g.cards for g in counter.groups] and \
@@ -174,7 +174,7 @@ class ViewSplit:
             group_shift, pair_bit = counter.record_layout
             fields = [(sh, (1 << len(classes[k][0]).bit_length()) - 1, self.shift[k]) for gi, sh in group_shift.items()
                       for k in [class_of[counter.groups[gi].cards[0]]]]
-            kernel = split_kernel()
+            kernel = SPLIT_KERNEL.load()
             assert kernel is not None
             self.comp, self.held_bits = kernel.read_records(
                 self.form.rec_val, *(np.array([f[i] for f in fields], dtype=np.int64) for i in range(3)),

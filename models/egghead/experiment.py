@@ -30,9 +30,10 @@ import numpy as np
 
 from sleuth.timing import percentile
 from sleuth.errors import PuzzleError
-from sleuth.executor import Executor, ExperimentParser, add_run_options, bounded, comma_list, task_seed
+from sleuth.executor import Executor, ExperimentParser, add_run_options, bounded, comma_list, ints, task_seed
 from sleuth.figures import check_target, pyplot, save
 
+from .game import REACT_KERNEL
 from .hands import Setup
 from .questions import CompiledQuestion, load_catalogue
 from .reference import ReferenceTables
@@ -100,7 +101,7 @@ def kernels_ready() -> None:
     the kernels once (the first), not once each."""
     from sleuth.jit import compile_lock
 
-    with compile_lock("egghead", sources=(f"{__package__}._react_kernel",)):
+    with compile_lock("egghead", sources=(REACT_KERNEL.module,)):
         warm_kernel()
 
 
@@ -108,20 +109,16 @@ def compile_kernels() -> None:
     """``sleuth cache compile``: the tables' kernels as an experiment loads them (:func:`kernels_ready`), and eq. 3
     on rows of two words (more than 64 hands: ``--values 12 --hand-size 2``), which experiments of the seed's
     sizes never load."""
-    from .tables import react_kernel
-
     kernels_ready()
-    k = react_kernel()
+    k = REACT_KERNEL.load()
     if k is not None:
         k.react_table(np.ones((4, 2), dtype=np.uint64), 2, 3, np.array([1, 0, -1], dtype=np.int64))
 
 
 def warm_kernel() -> float:
     """Load (or compile, the first time) the compiled tables' kernels on a tiny table; CPU seconds spent."""
-    from .tables import react_kernel
-
     cpu = time.process_time()
-    k = react_kernel()
+    k = REACT_KERNEL.load()
     if k is not None:
         t = np.ones((4, 1), dtype=np.uint64)
         occ = np.ones(2, dtype=np.uint8)
@@ -283,13 +280,7 @@ def _setup(args: argparse.Namespace) -> tuple[Setup, list[CompiledQuestion]]:
 
 
 def _ba_counts(text: str, players: int) -> list[int]:
-    try:
-        counts = [int(x) for x in comma_list(text)]
-    except ValueError:
-        raise PuzzleError(f"{text!r} is not a list of numbers", place="--ba", allowed="e.g. 1,2,3,4") from None
-    if not counts or any(not 0 <= k <= players for k in counts):
-        raise PuzzleError(f"{text!r}", place="--ba", allowed=f"numbers from 0 to {players}")
-    return counts
+    return ints(text, 0, players, "--ba", allowed=f"numbers from 0 to {players}, e.g. 1,2,3,4")
 
 
 def study(args: argparse.Namespace, setup: Setup, questions: Sequence[CompiledQuestion], counts: Sequence[int],

@@ -2,7 +2,18 @@
 
 from sleuth.derive import Derivation, model
 from sleuth.game import Experiment, Game
+from sleuth.jit import Kernel
 from sleuth.spec import Key, Option
+
+_INLINE = ("_empty", "_store", "_settle", "_own_rows", "_gather", "_keep", "_kept_here", "_exactly_one_rows",
+           "_strides", "_left_out", "_elsewhere", "_run_lines")
+REACT_KERNEL = Kernel(
+    "sleuth.models.egghead._react_kernel",
+    (*_INLINE, "occupancy", "react_narrow", "react_wide", "react_again", "and_into", "and_gather", "fix_axis"),
+    "SLEUTH_EGGHEAD_KERNEL", "eq. 2, 3 and 5 on the packed tables, over their blocks holding worlds",
+    # the helpers are inlined into their callers (a call per block made eq. 3 up to twice as slow);
+    # react_blocks and react_table, plain Python, choose between the two eq. 3 kernels
+    internal=_INLINE, inline=_INLINE)
 
 GAME = Game(
     "egghead", "Egghead: each player's valids, with basic or behavioural analysis",
@@ -41,7 +52,7 @@ GAME = Game(
     template="egghead/seed_example",
     max_worlds=True,
     help="sleuth.models.egghead.questions:catalogue_help",
-    kernels="sleuth.models.egghead.experiment:compile_kernels",
+    kernels=(REACT_KERNEL,), warm_kernels="sleuth.models.egghead.experiment:compile_kernels",
     experiments=(Experiment("egghead", "sleuth.models.egghead.experiment:main",
                             "simulation study of behavioural analysis"),),
 )

@@ -15,19 +15,17 @@ dictionaries; tests check that both give the same reactions, valids and tables.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
 from types import ModuleType
 from typing import Any
 
 import numpy as np
 
-from sleuth.jit import load_kernel
 from sleuth.knowledge import Worlds, knows
 from sleuth.limits import check_size
 
+from .game import REACT_KERNEL
 from .hands import WORD_BITS, Setup
 from .questions import CompiledQuestion
 
@@ -205,7 +203,7 @@ class PackedTables:
         """``options``: ``--set max_worlds`` (see :func:`check_tables`).  ``compiled``: the kernels of
         :mod:`._react_kernel` (True), the numpy masks (False), or as :func:`use_kernel` decides (None)."""
         self.setup = setup
-        self._kernel = react_kernel() if (use_kernel(setup) if compiled is None else compiled) else None
+        self._kernel = REACT_KERNEL.load() if (use_kernel(setup) if compiled is None else compiled) else None
         self.behavioural = [bool(b) for b in behavioural]
         if len(self.behavioural) != setup.players:
             raise ValueError("one BA flag per player")
@@ -361,34 +359,11 @@ Loading them takes about 0.4 s (the first time after an install, compiling them 
 answer a round on the seed's 4-player tables (1.2 MB) in about 6 ms: a puzzle's few rounds are answered before
 the kernels would load.  On 5-player tables (79 MB) the numpy masks take about 0.35 s a round, the kernels 20 ms."""
 
-_kernel_tried: list[bool] = []  # not empty once this process called react_kernel
-
-
 def use_kernel(setup: Setup) -> bool:
-    """Whether new tables of ``setup`` use the compiled kernels: where this process has loaded them already (an
-    experiment loads them before its first round), or where its tables are large (:data:`KERNEL_FROM_BYTES`)."""
-    return bool(_kernel_tried) or table_bytes(setup) >= KERNEL_FROM_BYTES
-
-
-@lru_cache(maxsize=1)
-def react_kernel() -> ModuleType | None:
-    """The compiled eq. 3 (:mod:`._react_kernel`), or None without numba (or with ``SLEUTH_EGGHEAD_KERNEL=numpy``,
-    which tests use to compare both)."""
-    _kernel_tried.append(True)
-    if os.environ.get("SLEUTH_EGGHEAD_KERNEL", "") == "numpy":
-        return None
-    try:
-        return load_kernel(__name__.rsplit(".", 1)[0] + "._react_kernel", (*_INLINE, *_KERNELS), True, _INLINE,
-                           _INLINE)
-    except ImportError:
-        return None
-
-
-_KERNELS = ("occupancy", "react_narrow", "react_wide", "react_again", "and_into", "and_gather", "fix_axis")
-_INLINE = ("_empty", "_store", "_settle", "_own_rows", "_gather", "_keep", "_kept_here", "_exactly_one_rows",
-           "_strides", "_left_out", "_elsewhere", "_run_lines")
-"""The compiled kernels (``react_blocks`` and ``react_table``, plain Python, choose between the two eq. 3 kernels) and
-their helpers, inlined into their callers: a call per block made eq. 3 up to twice as slow."""
+    """Whether new tables of ``setup`` use the compiled kernels (:data:`.game.REACT_KERNEL`): where this process has
+    loaded them already (an experiment loads them before its first round), or where its tables are large
+    (:data:`KERNEL_FROM_BYTES`)."""
+    return REACT_KERNEL.loaded() or table_bytes(setup) >= KERNEL_FROM_BYTES
 
 
 def react(tables: PackedTables | LayerTables, reactions: Sequence[bool | None],

@@ -124,9 +124,9 @@ def main_table(args: Any) -> int:
     import json
 
     from sleuth.errors import PuzzleError
-    from sleuth.executor import Executor
+    from sleuth.executor import Executor, comma_list
 
-    families = tuple(f.strip() for f in args.families.split(",") if f.strip())
+    families = tuple(comma_list(args.families))
     bad = [f for f in families if f not in FAMILIES]
     if bad or not families:
         raise PuzzleError(f"unknown family {bad[0] if bad else args.families!r}", place="--families",

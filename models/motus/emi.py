@@ -15,8 +15,8 @@ solvers:
   one more proposal, only guesses that made at least that many classes on the whole set are tried.
 
 The search runs in one of two kernels with the same answers: the compiled one in :mod:`._emi_kernel`
-(numba, the optional extra ``emi``) when numba imports, else the numpy one below.  The compiled one keeps
-the bounds and cutoffs; inside one call it replaces the per-set cache and the signature test by kept
+(numba, the optional extra ``emi``; :data:`.game.EMI_KERNEL`) where available, else the numpy one below.  The
+compiled one keeps the bounds and cutoffs; inside one call it replaces the per-set cache and the signature test by kept
 refutation witnesses (see there); the per-set cache stays for the calls made from Python.  A time limit
 raises :class:`SearchTimeout`; callers report the proven bounds, never a guess.
 """
@@ -27,10 +27,13 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
+from types import ModuleType
 
 import numpy as np
 
 from sleuth.limits import LimitReached, TooLarge, check_bytes, memory_budget
+
+from .game import EMI_KERNEL
 
 
 class SearchTimeout(LimitReached):
@@ -72,24 +75,21 @@ class SearchPlan:
     room: int
 
 
-def _numba_available(kernel: str) -> bool:
+def _compiled(kernel: str) -> ModuleType | None:
+    """The compiled kernel (:data:`.game.EMI_KERNEL`) for ``kernel``: ``auto`` where available, ``numba`` whatever
+    its switch says (ImportError without numba), ``numpy`` never."""
     if kernel == "numpy":
-        return False
-    try:
-        import numba  # noqa: F401
-    except ImportError:
-        if kernel == "numba":
-            raise
-        return False
-    return True
+        return None
+    module = EMI_KERNEL.load(switch=kernel == "auto")
+    if module is None and kernel == "numba":
+        raise ImportError("numba is not installed", name="numba")
+    return module
 
 
 def kernel_compiled() -> bool:
     """Whether this process has compiled the numba kernel already.  Its recursive search (with a clock read
     through ``objmode``) cannot be kept in numba's cache: each process compiles it again, about 10 s."""
-    import sys
-
-    kernel = sys.modules.get(f"{__package__}._emi_kernel")
+    kernel = EMI_KERNEL.load() if EMI_KERNEL.loaded() else None
     return kernel is not None and bool(kernel._fits.signatures)
 
 
@@ -119,8 +119,9 @@ def plan_search(guesses: int, answers: int, *, kernel: str = "auto", itemsize: i
     base = guesses * answers * itemsize if matrix else 0
     detail = f"{guesses:,} proposals x {answers:,} answers"
     also = "a smaller word list or another --method"
-    if _numba_available(kernel):
-        from ._emi_kernel import MIN_SLOTS, buffer_bytes, slots_within
+    compiled = _compiled(kernel)
+    if compiled is not None:
+        MIN_SLOTS, buffer_bytes, slots_within = compiled.MIN_SLOTS, compiled.buffer_bytes, compiled.slots_within
         copy = guesses * answers * 2 if itemsize != 2 else 0  # the kernel's uint16 copy
         codes = _codes_bound()
         left = memory_budget() - base - copy - CACHE_FLOOR
@@ -156,9 +157,8 @@ class GameTree:
         if kernel not in ("auto", "numba", "numpy"):
             raise ValueError(f"kernel: auto, numba or numpy, not {kernel!r}")
         plan = plan_search(*matrix.shape, kernel=kernel, itemsize=matrix.dtype.itemsize)
-        if plan.kernel == "numba":
-            from ._emi_kernel import Kernel
-            self._kernel = Kernel(matrix, found, clock, slots=plan.slots)
+        if plan.kernel == "numba" and (compiled := _compiled("numba")) is not None:
+            self._kernel = compiled.Kernel(matrix, found, clock, slots=plan.slots)
         self.kernel = plan.kernel
         self.found = found
         self.clock = clock

@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 
 from sleuth.errors import PuzzleError
-from sleuth.executor import Executor, ExperimentParser, add_run_options, bounded, comma_list
+from sleuth.executor import Executor, ExperimentParser, add_run_options, bounded, comma_list, ints
 from sleuth.figures import check_target
 from sleuth.jit import compile_lock
 from sleuth.timing import peak_memory_mb
@@ -54,27 +54,18 @@ SEED_LETTERS = "ABCDFGHIJKLMNOPQRSTUVWXYZ"
 
 
 def _ranges(text: str, lo: int, hi: int, what: str) -> list[int]:
-    out: list[int] = []
-    try:
-        for part in text.split(","):
-            a, _, b = part.partition("-")
-            out.extend(range(int(a), int(b or a) + 1))
-    except ValueError:
-        raise PuzzleError(f"cannot read {text!r}", place=f"--{what}", allowed="e.g. 5-10 or 5,7") from None
-    bad = [x for x in out if not lo <= x <= hi]
-    if bad or not out:
-        raise PuzzleError(f"{bad[0] if bad else text} is out of range", place=f"--{what}", allowed=f"{lo} to {hi}")
-    return sorted(set(out))
+    return ints(text, lo, hi, f"--{what}", spans=True, allowed=f"{lo} to {hi}, e.g. 5-10 or 5,7")
 
 
 def _letters(text: str) -> list[str]:
     text = text.upper()
     out: list[str] = []
-    for part in text.split(","):
-        a, _, b = part.partition("-")
-        if a not in ALPHABET or (b and b not in ALPHABET) or len(a) != 1:
+    for part in comma_list(text) or [""]:
+        a, dash, b = part.partition("-")
+        b = b if dash else a
+        if len(a) != 1 or len(b) != 1 or a not in ALPHABET or b not in ALPHABET:
             raise PuzzleError(f"cannot read {text!r}", place="--letters", allowed="letters, e.g. A-Z or A,C,X")
-        out.extend(ALPHABET[ALPHABET.index(a): ALPHABET.index(b or a) + 1])
+        out.extend(ALPHABET[ALPHABET.index(a): ALPHABET.index(b) + 1])
     return sorted(set(out))
 
 

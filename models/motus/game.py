@@ -4,7 +4,18 @@ from dataclasses import replace
 
 from sleuth.derive import Derivation, model
 from sleuth.game import Companion, Experiment, Game
+from sleuth.jit import Kernel
 from sleuth.spec import Key, Option
+
+_OPTIMAL_INTERNAL = ("sort_keys", "_sift", "new_memo", "memo_get", "_slot", "memo_put", "_place", "guess_bound",
+                     "enter", "others", "classes", "_put")  # called by the kernel only: no Python wrappers
+OPTIMAL_KERNEL = Kernel("sleuth.models.motus._optimal_kernel", ("hard_filter", "solve", "ply_bound",
+                                                                *_OPTIMAL_INTERNAL), "SLEUTH_MOTUS_KERNEL",
+                        "the exact optimal-average search (suggest --set top=N, experiment optimal)",
+                        internal=_OPTIMAL_INTERNAL)
+EMI_KERNEL = Kernel("sleuth.models.motus._emi_kernel", switch="SLEUTH_MOTUS_KERNEL", self_compiled=True,
+                    summary="the minimax search (suggest --method minimax, experiment emi; compiled in each "
+                    "process: its recursion cannot be cached)")
 
 _CLAIMS = ("answer is <WORD>", "answer is not <WORD>", "best guess is <WORD>")
 _METHODS = (Derivation("sum", "the source paper's Sum"),
@@ -72,7 +83,8 @@ MOTUS = Game(
     claim_keys=_CLAIM_KEYS, claims=_CLAIMS, methods=_DERIVATIONS, answer=_ANSWER, suggest_methods=_METHODS,
     suggest_default="sumgini",
     options=_OPTIONS, template="motus/logique", viewer=False, docs="motus", experiments=_EXPERIMENTS,
-    kernels="sleuth.models.motus.optimal:compile_kernels", review="sleuth.models.motus.review:report",
+    kernels=(OPTIMAL_KERNEL, EMI_KERNEL), warm_kernels="sleuth.models.motus.optimal:compile_kernels",
+    review="sleuth.models.motus.review:report",
     companion=Companion(page=("static/words.js", "static/words.css")))  # one page for the three games
 # Wordle and Mastermind: the same package, rules and methods; their own keys and template.
 _GRID = (Key("grid", "string", "a shared grid (lines of 🟩 🟨 ⬛/⬜, the header optional, each row's word after "

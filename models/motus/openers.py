@@ -291,9 +291,9 @@ def main_all_openers(args: Any) -> int:
     from functools import partial
 
     from sleuth.errors import PuzzleError
-    from sleuth.executor import Executor
+    from sleuth.executor import Executor, comma_list
 
-    games = [g.strip().lower() for g in args.games.split(",") if g.strip()]
+    games = [g.lower() for g in comma_list(args.games)]
     if games != ["wordle"]:
         raise PuzzleError("--all-openers proves Wordle's best opener", place="--games", allowed="wordle")
     if args.opener or args.openers or args.node_limit or args.no_cutoff or args.guesses != "all":

@@ -15,30 +15,20 @@ from __future__ import annotations
 import json
 import time
 from dataclasses import dataclass
-from functools import cached_property, lru_cache
+from functools import cached_property
 from types import ModuleType
 from typing import Any
 
 import numpy as np
 
-from sleuth.jit import load_kernel
 from sleuth.limits import check_bytes
 
 from .emi import SearchTimeout
+from .game import OPTIMAL_KERNEL
 from .space import Space, WordSpace
 
-_KERNEL_NAME = __name__.rsplit(".", 1)[0] + "._optimal_kernel"
 NO_LIMIT = 1 << 62
 MEMO_SLOTS = 1024  # the cache's first size (it doubles when half full)
-
-
-@lru_cache(maxsize=2)
-def kernel_module(compiled: bool) -> ModuleType:
-    """The search kernel, as plain Python or compiled with numba (raises ImportError without numba); the
-    compiled kernel is cached on disk (:func:`sleuth.jit.load_kernel`)."""
-    internal = ("sort_keys", "_sift", "new_memo", "memo_get", "_slot", "memo_put", "_place", "guess_bound", "enter",
-                "others", "classes", "_put")  # called by the kernel only: no Python wrappers
-    return load_kernel(_KERNEL_NAME, ("hard_filter", "solve", "ply_bound") + internal, compiled, internal)
 
 
 def compile_kernels() -> None:
@@ -54,21 +44,20 @@ def compile_kernels() -> None:
 
 
 def _pick_kernel(kernel: str) -> ModuleType:
+    """``auto``: the compiled kernel where available (:data:`.game.OPTIMAL_KERNEL`), else plain Python; ``numba``
+    the compiled one (whatever its switch says; ImportError without numba); ``python`` the plain one."""
     if kernel not in ("auto", "numba", "python"):
         raise ValueError(f"kernel: auto, numba or python, not {kernel!r}")
-    if kernel != "python":
-        try:
-            return kernel_module(True)
-        except ImportError:
-            if kernel == "numba":
-                raise
-    return kernel_module(False)
+    compiled = OPTIMAL_KERNEL.load(switch=kernel == "auto") if kernel != "python" else None
+    if compiled is None and kernel == "numba":
+        raise ImportError("numba is not installed", name="numba")
+    return compiled or OPTIMAL_KERNEL.plain()
 
 
 def lower_bounds(classes: int, size: int, dmax: int) -> np.ndarray:
     """``lbt[d, s]``: the least total for ``s`` answers within ``d`` guesses when a guess makes at most
     ``classes`` feedback classes besides "found" (row ``dmax`` stands for no cap); INF when impossible."""
-    inf = kernel_module(False).INF
+    inf = OPTIMAL_KERNEL.plain().INF
     out = np.full((dmax + 1, size + 1), inf, dtype=np.int64)
     for s in range(size + 1):
         total, depth, width, left = 0, 1, 1, s
@@ -98,7 +87,7 @@ def hard_rows(space: WordSpace, moves: list[tuple[str, int]]) -> np.ndarray:
     """The guess rows hard mode allows after ``moves`` (word, feedback code), in order: every green letter in
     its place, every revealed letter used at least as often as revealed (the search's own filter,
     :func:`._optimal_kernel.hard_filter`; a word outside the guess list keeps its hints too)."""
-    k = kernel_module(False)  # plain Python: a few milliseconds per move, no compilation
+    k = OPTIMAL_KERNEL.plain()  # plain Python: a few milliseconds per move, no compilation
     allowed = np.arange(len(space.guesses), dtype=np.int64)
     glet, gcnt = letter_tables(space.guess_array)
     for word, code in moves:
@@ -145,9 +134,9 @@ class Optimal:
             detail=f"{len(space.guesses)} guesses x {len(space.answers)} answers, three copies: the matrix, its "
             "transpose for the kernel and one for the heuristic bounds", also="a smaller game")
         self.k = _pick_kernel(kernel)
-        self.compiled = self.k is not kernel_module(False)
+        self.compiled = self.k is not OPTIMAL_KERNEL.plain()
         self.kernel = "numba" if self.compiled else "python"
-        self.memo = kernel_module(False).new_memo(MEMO_SLOTS)
+        self.memo = OPTIMAL_KERNEL.plain().new_memo(MEMO_SLOTS)
         self.node_limit = node_limit or NO_LIMIT
         self.nodes = 0
         self._stamp = 0  # the last stamp of the kernel's scratch (kept across calls, see guess_bound)
@@ -201,7 +190,7 @@ class Optimal:
 
     def reset_cache(self) -> None:
         """Forget every value the searches so far proved (the next search starts from an empty cache)."""
-        self.memo = kernel_module(False).new_memo(MEMO_SLOTS)
+        self.memo = OPTIMAL_KERNEL.plain().new_memo(MEMO_SLOTS)
 
     # -- searching ----------------------------------------------------------------------------------------
     def _depth(self, used: int = 0) -> int:
@@ -246,7 +235,7 @@ class Optimal:
         self.value(answers, allowed, used)
         key = self._key(answers, allowed, self._depth(used))
         packed = self._cached(*key)
-        k = kernel_module(False)
+        k = OPTIMAL_KERNEL.plain()
         if packed < 0 or not packed & k.EXACT:
             raise AssertionError("the cache lost an exact value")
         return packed & (k.EXACT - 1)
@@ -256,13 +245,13 @@ class Optimal:
         reached by ``guess`` first (a value proven outside the kernel, :mod:`.symmetry`)."""
         if self.hard:
             raise ValueError("remember: normal rules only (hard mode's key needs the allowed guesses)")
-        k = kernel_module(False)
+        k = OPTIMAL_KERNEL.plain()
         h1, h2 = self._key(answers, self.pool, self._depth(used))
         self.memo = k.memo_put(self.memo, h1, h2, (value << k.VALUE) | k.EXACT | guess)
 
     def _cached(self, h1: int, h2: int) -> int:
         """The cache's packed entry for the hash ``(h1, h2)``, -1 when absent."""
-        return int(kernel_module(False).memo_get(self.memo, h1, h2))
+        return int(OPTIMAL_KERNEL.plain().memo_get(self.memo, h1, h2))
 
     def _key(self, answers: np.ndarray, allowed: np.ndarray, depth: int) -> tuple[int, int]:
         h = self.zd[depth].copy()
@@ -456,5 +445,5 @@ def export(tree: Node, fmt: str = "json") -> str:
     return to_dot(tree) if fmt == "dot" else json.dumps(tree.to_json())
 
 
-__all__ = ["NO_LIMIT", "Node", "Optimal", "SearchTimeout", "distribution", "export", "hard_rows", "kernel_module",
+__all__ = ["NO_LIMIT", "Node", "Optimal", "SearchTimeout", "distribution", "export", "hard_rows",
            "letter_tables", "lower_bounds", "replay", "to_dot"]

@@ -8,7 +8,6 @@ on another backend); an entailed or refuted claim names a minimal set of proposa
 
 from __future__ import annotations
 
-import importlib.util
 from fractions import Fraction
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -354,7 +353,7 @@ class SecretPuzzle(Puzzle):
         pairs = poss.size * allowed.size
         exact = pairs <= EXACT_PAIRS
         if exact:
-            kernel = "python" if pairs <= PYTHON_PAIRS or importlib.util.find_spec("numba") is None else "numba"
+            kernel = "python" if pairs <= PYTHON_PAIRS else "auto"   # auto: compiled where available (OPTIMAL_KERNEL)
             search = Optimal(self.space, kernel=kernel, node_limit=EXACT_NODES, hard=self.state.hard)
             try:
                 ranked = search.rank(poss, allowed, top, used=len(self.proposals))

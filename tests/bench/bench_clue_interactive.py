@@ -186,9 +186,13 @@ def load_kernels(parts: tuple[str, ...], seed: int) -> None:
     once (untimed) on a state of a game the benchmark does not time: numba loads each compiled function when it
     is first called, as ``sleuth serve`` does before its first answer by answering the bundled example."""
     from sleuth.models.clue import counting
+    from sleuth.registry import find_game
 
+    clue = find_game("clue")
+    for kernel in clue.kernels if isinstance(clue.kernels, tuple) else ():   # the kernel objects (issue 47 on)
+        kernel.load()
     for loader in (getattr(counting, "split_kernel", None), getattr(suggest, "advice_kernel", None)):
-        if loader is not None:
+        if loader is not None:   # before: the loaders' functions
             loader()
     sim = simulate(3, random.Random(task_seed(seed, 3, WARM_GAME)))
     for viewer in (None, 0):

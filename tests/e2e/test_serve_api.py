@@ -397,14 +397,14 @@ def test_saved_toml_round_trip_of_any_plain_table():
 WARM_CHILD = """
 import sys
 import sleuth.serve.warm
-from sleuth.models.clue import counting
+from sleuth.models.clue.game import SPLIT_KERNEL
 loaded = set(sys.modules)
 from sleuth.resources import find_example
 from sleuth.serve.jobs import run_command
 example = find_example(sys.argv[1])
 run_command(example.text(), example.ref, "solve", {"others": True})
 run_command(example.text(), example.ref, "suggest", {"method": "information"})
-print(counting.kernel_available() == counting.kernel_loaded(), sorted(m for m in set(sys.modules) - loaded
+print(SPLIT_KERNEL.available() == SPLIT_KERNEL.loaded(), sorted(m for m in set(sys.modules) - loaded
                                                                       if m.split(".")[0] in ("sleuth", "numpy")))
 """
 

@@ -40,8 +40,38 @@ def test_a_wrong_module_fails_when_the_game_registers() -> None:
 
 
 def test_a_pointer_without_its_function_fails_at_declaration() -> None:
-    with pytest.raises(InternalError, match="kernels = 'tests.toygame.world' is not a 'module:function'"):
-        Game("toy2", "a toy", "tests.toygame", kernels="tests.toygame.world")
+    with pytest.raises(InternalError, match="warm_kernels = 'tests.toygame.world' is not a 'module:function'"):
+        Game("toy2", "a toy", "tests.toygame", warm_kernels="tests.toygame.world")
+    older = Game("toy2", "a toy", "tests.toygame", kernels="tests.toygame:load")  # type: ignore[arg-type]
+    assert (older.kernels, older.warm_kernels) == ((), "tests.toygame:load")  # a plug-in's warm-up, as before
+
+
+# -- compiled kernels: declared once, in the game ------------------------------------------------------------------
+KERNEL_POLICY = re.compile(r"os\.environ.*_KERNEL|find_spec\(\"numba\"\)|^\s*(import|from) numba\b")
+
+
+def test_a_kernel_declared_with_a_typo_fails_the_check() -> None:
+    clue = next(g for g in all_games() if g.name == "clue")
+    split = clue.kernels[0]
+    for typo, said in ((dataclasses.replace(split, functions=(*split.functions, "split_layerz")),
+                        r"kernels\[0\] \(sleuth\.models\.clue\._split_kernel\) has no function split_layerz"),
+                       (dataclasses.replace(split, module="sleuth.models.clue._split_kernelz"),
+                        r"kernels\[0\] = 'sleuth\.models\.clue\._split_kernelz:.*' names no module")):
+        game = dataclasses.replace(clue, kernels=(typo,))
+        with pytest.raises(InternalError, match=said):
+            game.check_modules()
+            game.check_code()
+
+
+def test_the_kernel_policy_is_written_once_in_the_engine() -> None:
+    """Whether a compiled kernel runs is asked of its declaration (:class:`sleuth.jit.Kernel`): no game reads a
+    kernel switch, looks for numba or imports it outside its kernel modules (which numba compiles)."""
+    found = [f"{path.relative_to(MODELS)}:{n}: {line.strip()}" for path in sorted(MODELS.rglob("*.py"))
+             if not path.name.endswith("_kernel.py")
+             for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1) if KERNEL_POLICY.search(line)]
+    assert found == []
+    declared = {k.switch for g in all_games() for k in g.kernels}
+    assert {"SLEUTH_CLUE_KERNEL", "SLEUTH_EGGHEAD_KERNEL", "SLEUTH_MOTUS_KERNEL"} <= declared
 
 
 # -- suggest methods: declared once, checked by the engine ------------------------------------------------------
@@ -84,9 +114,6 @@ def test_a_plugin_may_declare_its_suggest_methods_as_a_table() -> None:
 
 # -- derivations: dispatched through what is registered --------------------------------------------------------
 STRING_DISPATCH = re.compile(r"\bmethod\s*(==|!=|in\s*\(|not\s+in\s*\()")
-# Clue's suggest module is being split on another branch at the same time (issue 47); its one comparison of the
-# suggest method goes when that lands. Nothing else is allowed.
-LEFT_IN_CLUE_SUGGEST = 'if method == "information":'
 
 
 def test_no_game_dispatches_a_method_by_comparing_strings() -> None:
@@ -94,8 +121,7 @@ def test_no_game_dispatches_a_method_by_comparing_strings() -> None:
     methods by :meth:`Game.suggest_method`: no ``method == "rules"`` nor ``method in (...)`` in models/."""
     found = [f"{path.relative_to(MODELS)}:{n}: {line.strip()}" for path in sorted(MODELS.rglob("*.py"))
              for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
-             if STRING_DISPATCH.search(line)
-             and not (path.parent.name == "clue" and line.strip() == LEFT_IN_CLUE_SUGGEST)]
+             if STRING_DISPATCH.search(line)]
     assert found == []
 
 

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from sleuth.errors import PuzzleError
-from sleuth.executor import Executor, ExperimentParser, add_run_options, bounded, int_list, task_seed
+from sleuth.executor import Executor, ExperimentParser, add_run_options, bounded, int_list, ints, task_seed
 from sleuth.models.egghead.experiment import simulate_batch
 
 from tests.conftest import run_cli
@@ -81,6 +81,19 @@ def test_resume_of_a_partial_run(tmp_path) -> None:  # type: ignore[no-untyped-d
     assert _solves(parts) == [simulate_batch(j)[0] for j in jobs]
 
 
+def test_comma_separated_integers_are_read_by_one_parser() -> None:
+    """:func:`sleuth.executor.ints` (behind ``int_list`` and the experiments' own lists): items stripped, empty
+    ones dropped, ``a-b`` spans where asked for; bad input one line naming the option and what is allowed."""
+    assert ints(" 3, 3,,4 ", 1, 9, "--deck") == [3, 3, 4]
+    assert ints("7, 5-6,6", 2, 30, "--lengths", spans=True) == [5, 6, 7]
+    for text, spans, said in (("5-6", False, "'5-6' is not a list of integers"), ("", False, "'' lists no integer"),
+                              ("2,10", True, "10 is out of range"), ("x-3", True, "'x-3' is not a list of integers")):
+        with pytest.raises(PuzzleError) as info:
+            ints(text, 1, 9, "--n", spans=spans)
+        assert str(info.value) == f"--n: {said} (allowed: integers from 1 to 9, comma separated" + \
+            (" (a-b: a to b))" if spans else ")")
+
+
 def test_option_types_refuse_with_the_range() -> None:
     p = ExperimentParser(prog="sleuth experiment x")
     p.add_argument("--n", type=bounded(int, 1, 10))
@@ -117,6 +130,13 @@ def test_option_types_refuse_with_the_range() -> None:
     (["emi", "--workers", "many"], "--workers/--jobs"),
     (["motus", "--plot", "figure.jpg"], "--plot"),
     (["clue", "--plot", "/no/such/folder/x.png"], "--plot"),
+    (["motus", "--lengths", "5-x"], "--lengths: '5-x' is not a list of integers"),
+    (["emi", "--lengths", "5,31"], "--lengths: 31 is out of range (allowed: 2 to 30"),
+    (["emi", "--letters", "A-"], "--letters"),
+    (["emi", "--letters", ","], "--letters"),
+    (["cardguess", "--deck", "3,x"], "--deck: '3,x' is not a list of integers"),
+    (["cardguess", "--deck", "3,0"], "--deck: 0 is out of range"),
+    (["egghead", "--ba", "1,9"], "--ba: 9 is out of range (allowed: numbers from 0 to 4"),
 ])
 def test_bad_experiment_options_exit_2_in_one_line(argv, where) -> None:  # type: ignore[no-untyped-def]
     r = run_cli(["experiment", *argv])

@@ -41,17 +41,17 @@ CHILD = r"""
 import json
 from sleuth.models.motus.optimal import Optimal
 from sleuth.models.motus.space import CodeSpace
-from sleuth.models.egghead import tables as tb
+from sleuth.models.egghead.game import REACT_KERNEL
+from sleuth.models.motus.game import OPTIMAL_KERNEL
 import numpy as np
-from sleuth.models.motus.optimal import kernel_module
 from sleuth.models.motus.space import WordSpace, game_space
 space = CodeSpace(pegs=2, colours=4)
 values = [Optimal(space, kernel=k, cap=c).value() for k in ("numba", "python") for c in (None, 3)]
-hard_before = len(kernel_module(True).hard_filter.signatures)  # the normal game compiles no hard-mode code
+hard_before = len(OPTIMAL_KERNEL.load(switch=False).hard_filter.signatures)  # the normal game: no hard mode
 words = WordSpace(game_space("wordle").cell.dictionary.cell(5, "V"), 6)  # 43 answers: classes past two
 hard = [Optimal(words, kernel=k, hard=True, cap=c).value() for k in ("numba", "python") for c in (None, 3)]
 t = np.ones((16, 1), np.uint64)
-changed = bool(tb.react_kernel().react_table(t, 4, 3, np.array([1, 0, -1], np.int64)))
+changed = bool(REACT_KERNEL.load(switch=False).react_table(t, 4, 3, np.array([1, 0, -1], np.int64)))
 print(json.dumps({"values": values, "hard": hard, "hard_before": hard_before, "changed": changed,
                   "table": t.ravel().tolist()}))
 """
@@ -241,7 +241,7 @@ def test_cache_compile_reports_a_game_whose_kernels_fail_and_goes_on(cli, monkey
         raise RuntimeError("no such\nkernel")
 
     monkeypatch.setattr("tests.engine.test_jit_cache._broken_kernels", broken, raising=False)
-    games = [replace(find_game("egghead"), name="broken", kernels="tests.engine.test_jit_cache:_broken_kernels"),
+    games = [replace(find_game("egghead"), name="broken", warm_kernels="tests.engine.test_jit_cache:_broken_kernels"),
              find_game("egghead")]
     monkeypatch.setattr(cli_module, "all_games", lambda: games)
     run = cli(["cache", "compile"])

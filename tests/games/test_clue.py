@@ -438,3 +438,17 @@ def test_counting_layers_of_any_size_merge_and_sum_exactly(dtype, size):
     sums = segment_sum(index, np.array(weights, dtype=dtype), distinct.size, dtype)
     assert sums.tolist() == [sum(w for v, w in zip(values, weights, strict=True) if v == d)
                              for d in distinct.tolist()]
+
+
+@pytest.mark.parametrize("by, room", [("bob", "dining  room"), ("  BOB ", "DINING ROOM"), ("Bob", " Dining\tRoom ")])
+def test_suggest_options_fold_names_as_a_file_does(by: str, room: str) -> None:
+    """``--set by=`` and ``--set room=`` read a name by the one rule of docs/names.md (:func:`sleuth.schema.fold`):
+    a spelling the file accepts for that player or room names the same one there."""
+    text = THREE + f'\n[[suggestion]]\nby = "{by}"\ncards = ["Green", "Wrench", "{room}"]\n'
+    plain = THREE + '\n[[suggestion]]\nby = "Bob"\ncards = ["Green", "Wrench", "Dining Room"]\n'
+    assert loads(text).state.suggestions[0] == loads(plain).state.suggestions[0]
+    puzzle = load_puzzle(PUZZLES / "clue" / "classic-3-players.toml")
+    canonical = puzzle.suggest(method="sampled", options={"by": "Bob", "room": "Dining Room", "samples": 50})
+    folded = puzzle.suggest(method="sampled", options={"by": by, "room": room, "samples": 50})
+    assert folded.fields == canonical.fields and folded.fields["by"] == "Bob"
+    assert {r["room"] for r in folded.fields["ranking"]} == {"Dining Room"}

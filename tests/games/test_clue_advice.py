@@ -10,11 +10,11 @@ import math
 import random
 from collections import defaultdict
 from fractions import Fraction
-from functools import lru_cache
 
 import pytest
 
 from sleuth.models.clue import suggest
+from sleuth.models.clue.game import ADVICE_KERNEL
 from sleuth.models.clue.counting import Problem, sample_deals
 from sleuth.models.clue.brute_force import all_deals, satisfies
 from sleuth.models.clue.simulate import simulate
@@ -25,15 +25,15 @@ from tests.helpers.clue import FOUR
 
 CLASSIC = PUZZLES / "clue" / "classic-3-players.toml"
 NO_NUMBA = importlib.util.find_spec("numba") is None
-NO_KERNEL = lru_cache(maxsize=1)(lambda: None)   # suggest.advice_kernel without numba
 ENGINES = ["numpy", pytest.param("compiled", marks=pytest.mark.skipif(NO_NUMBA, reason="numba is not installed"))]
 
 
 def use_engine(monkeypatch: pytest.MonkeyPatch, engine: str) -> None:
     """Run the exact advice's inner loop in ``engine``: numpy alone, or compiled at every size."""
     if engine == "numpy":
-        monkeypatch.setattr(suggest, "advice_kernel", NO_KERNEL)
+        monkeypatch.setenv(ADVICE_KERNEL.switch, "numpy")
     else:
+        monkeypatch.delenv(ADVICE_KERNEL.switch, raising=False)   # compiled whatever the run's switch says
         monkeypatch.setattr(suggest, "KERNEL_FROM", 0)
 
 
@@ -198,13 +198,14 @@ def test_the_compiled_budget_applies_only_with_the_compiled_loop(monkeypatch: py
     prob = Problem.from_observations(game, game.observations())
     triples = list(itertools.product(*(game.deck.members(c) for c in range(3))))
     work = suggest.exact_work(prob, triples)
+    monkeypatch.delenv(ADVICE_KERNEL.switch, raising=False)
     with pytest.raises(suggest.PastBudget) as past:
         suggest.exact_information(prob, 2, triples, budget=work - 1, compiled_budget=work - 1)
     assert past.value.budget == work - 1
     if not NO_NUMBA:
         assert suggest.exact_information(prob, 2, triples, budget=work - 1, compiled_budget=work) == \
             suggest.exact_information(prob, 2, triples)
-    monkeypatch.setattr(suggest, "advice_kernel", NO_KERNEL)
+    monkeypatch.setenv(ADVICE_KERNEL.switch, "numpy")
     with pytest.raises(suggest.PastBudget) as past:
         suggest.exact_information(prob, 2, triples, budget=work - 1, compiled_budget=work)
     assert past.value.work == work and past.value.budget == work - 1

@@ -141,13 +141,9 @@ def test_without_numba_the_passes_take_the_compiled_passes_card_order(
     master-detective puzzle's --others took 8.5 s in the counting order, 1.7 s so.  (The answers do not depend on
     the order: the brute-force test above runs small numpy passes in both, a player's view in the reverse order
     and an outside observer's, resolving, in the counting order.)"""
-    from sleuth.models.clue import compiled, viewsplit
+    from sleuth.models.clue.game import SPLIT_KERNEL
 
-    monkeypatch.setenv("SLEUTH_CLUE_KERNEL", "numpy")   # every pass in numpy; others' choice told numba is there or not
-    caches = (compiled.kernel_available, compiled.split_kernel, compiled.advice_kernel)
-    for cached in caches:   # asked again under the switch, and again after it (no None kept for later tests)
-        cached.cache_clear()
-        request.addfinalizer(cached.cache_clear)
+    monkeypatch.setenv(SPLIT_KERNEL.switch, "numpy")   # every pass in numpy; others' choice told numba is there or not
     game = load_puzzle(PUZZLES / "clue" / "master-detective.toml").state
     original = ViewSplit.__init__
     orders: dict[bool, list[list[list[int]]]] = {}
@@ -159,6 +155,6 @@ def test_without_numba_the_passes_take_the_compiled_passes_card_order(
             _seen.append([g.cards for g in self.counter.groups])
 
         monkeypatch.setattr(ViewSplit, "__init__", init)
-        monkeypatch.setattr(viewsplit, "kernel_available", lambda numba=numba: numba)
+        monkeypatch.setattr(SPLIT_KERNEL, "available", lambda numba=numba: numba)
         chances_others_know(game)
     assert orders[False] == orders[True] and len(orders[True]) >= 6

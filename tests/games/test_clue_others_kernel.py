@@ -22,8 +22,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sleuth.executor import task_seed
-from sleuth.jit import load_kernel
 from sleuth.models.clue import compiled, split, viewsplit
+from sleuth.models.clue.game import SPLIT_KERNEL
 from sleuth.models.clue._split_kernel import split_layer as split_layer_source
 from sleuth.models.clue.split import SplitCounter
 from sleuth.models.clue.brute_force import brute_force_others
@@ -41,16 +41,11 @@ pytestmark = pytest.mark.skipif(importlib.util.find_spec("numba") is None, reaso
 
 @pytest.fixture(scope="module", autouse=True)
 def compiled_allowed() -> Iterator[None]:
-    """These tests compare the compiled passes with numpy themselves: ``SLEUTH_CLUE_KERNEL=numpy`` (which makes
-    :func:`.compiled.split_kernel` answer None) does not apply to them."""
-    caches = (compiled.kernel_available, compiled.split_kernel, compiled.advice_kernel)
+    """These tests compare the compiled passes with numpy themselves: ``SLEUTH_CLUE_KERNEL=numpy`` (which turns
+    :data:`SPLIT_KERNEL` off) does not apply to them."""
     with pytest.MonkeyPatch.context() as patch:
-        patch.delenv("SLEUTH_CLUE_KERNEL", raising=False)
-        for cached in caches:   # an earlier test of this process may have asked with SLEUTH_CLUE_KERNEL=numpy
-            cached.cache_clear()
+        patch.delenv(SPLIT_KERNEL.switch, raising=False)
         yield
-    for cached in caches:
-        cached.cache_clear()
 
 
 @contextmanager
@@ -62,7 +57,7 @@ def engine(name: str, kernel_from: int = 0) -> Iterator[list[int]]:
     runs: list[int] = []
     original = SplitCounter._split_compiled
     resolved = split._resolved
-    kernel = compiled.split_kernel()
+    kernel = SPLIT_KERNEL.load()
     layer = kernel.split_layer if kernel is not None else None
 
     second_step = list(inspect.signature(split_layer_source).parameters).index("cls_inc2")
@@ -91,7 +86,7 @@ def engine(name: str, kernel_from: int = 0) -> Iterator[list[int]]:
         if kernel is not None:
             mp.setattr(kernel, "split_layer", counted_layer)
         if name == "numpy":
-            mp.setattr(compiled, "split_kernel", lambda: None)
+            mp.setenv(SPLIT_KERNEL.switch, "numpy")
         mp.setattr(compiled, "KERNEL_FROM", kernel_from)
         mp.setattr(compiled, "COPY_FROM", 1)
         mp.setattr(compiled, "COLD_KERNEL_WORK", 0)  # as in a process that has loaded the kernel already
@@ -241,8 +236,7 @@ def test_a_merged_record_steps_as_its_records_added_up(seed: int, kernel: str, m
     reach a class or not), every flag; the children it finds to be copies of others (written without their
     entries) expanded, they are the same, and it finds some.  ``one hash``: every child hashed alike, so that
     only the exact check tells copies apart."""
-    module = compiled.split_kernel() if kernel == "compiled" else \
-        load_kernel("sleuth.models.clue._split_kernel", compiled.KERNELS, False)
+    module = SPLIT_KERNEL.load() if kernel == "compiled" else SPLIT_KERNEL.plain()
     if kernel == "plain, one hash":
         monkeypatch.setattr(module, "_mix", lambda h, x: 0)
     no_step = (_ints([0]), *[_ints([])] * 5, 0)
@@ -317,8 +311,7 @@ def test_records_read_through_their_copies(seed: int, kernel: str, monkeypatch: 
     record's sources times whole numbers, an earlier record computed itself; a record merged twice over (its
     factors doubled, or tripled) is found.  ``one hash``: every record hashed alike, so that only the exact check
     tells copies apart."""
-    module = compiled.split_kernel() if kernel == "compiled" else \
-        load_kernel("sleuth.models.clue._split_kernel", compiled.KERNELS, False)
+    module = SPLIT_KERNEL.load() if kernel == "compiled" else SPLIT_KERNEL.plain()
     if kernel == "plain, one hash":
         monkeypatch.setattr(module, "_mix", lambda h, x: 0)
     rng = random.Random(seed)
@@ -430,7 +423,7 @@ def test_compiled_split_refuses_just_past_what_it_allocates(monkeypatch: pytest.
 COLD = """
 import json, random, sys
 from sleuth.executor import task_seed
-from sleuth.models.clue import compiled
+from sleuth.models.clue.game import SPLIT_KERNEL
 from sleuth.models.clue.simulate import simulate
 from sleuth.loading import load_puzzle
 from sleuth.models.clue.others import chances_others_know
@@ -441,7 +434,7 @@ else:
     game = load_puzzle(sys.argv[1]).state
 print(json.dumps({"others": {str(p): {str(k): str(v) for k, v in sorted(o.items())} for p, o in
                              chances_others_know(game).items()},
-                  "kernel": compiled.kernel_loaded(), "numba": "numba" in sys.modules}))
+                  "kernel": SPLIT_KERNEL.loaded(), "numba": "numba" in sys.modules}))
 """
 
 

@@ -14,6 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sleuth.models.egghead import tables as tb
+from sleuth.models.egghead.game import REACT_KERNEL
 from sleuth.models.egghead.hands import Setup
 from sleuth.models.egghead.tables import PackedTables
 
@@ -22,6 +23,13 @@ from tests.helpers.egghead import play, random_game
 
 pytestmark = pytest.mark.skipif(importlib.util.find_spec("numba") is None, reason="numba is not installed")
 
+
+@pytest.fixture(autouse=True)
+def _kernel_on(monkeypatch: pytest.MonkeyPatch) -> None:
+    """These tests compare the kernels with the numpy masks themselves: ``SLEUTH_EGGHEAD_KERNEL=numpy`` (which
+    turns :data:`REACT_KERNEL` off) does not apply to them."""
+    monkeypatch.delenv(REACT_KERNEL.switch, raising=False)
+
 SETUPS = [(2, 3, 2), (3, 3, 2), (3, 4, 2), (4, 3, 2), (5, 2, 2), (6, 2, 2), (3, 6, 4), (2, 8, 4)]  # the last two:
 # 126 and 330 hands, rows of 2 and 6 words
 
@@ -29,7 +37,7 @@ SETUPS = [(2, 3, 2), (3, 3, 2), (3, 4, 2), (4, 3, 2), (5, 2, 2), (6, 2, 2), (3, 
 @pytest.mark.parametrize("players,values,size", SETUPS)
 def test_kernel_and_numpy_masks_give_the_same_tables(monkeypatch: pytest.MonkeyPatch, players: int, values: int,
                                                       size: int) -> None:
-    kernel = tb.react_kernel()
+    kernel = REACT_KERNEL.load()
     assert kernel is not None
     s = Setup(players, values, size)
     rng = np.random.default_rng(players * 100 + values * 10 + size)
@@ -37,10 +45,10 @@ def test_kernel_and_numpy_masks_give_the_same_tables(monkeypatch: pytest.MonkeyP
         qs, ba, moderator, world0, deals, order = random_game(rng, s, game)
         compiled = PackedTables(s, ba, compiled=True)
         got = play(compiled, s, qs, world0, deals, order, moderator)
-        monkeypatch.setattr(tb, "react_kernel", lambda: None)
+        monkeypatch.setattr(REACT_KERNEL, "load", lambda: None)
         plain = PackedTables(s, ba, compiled=False)
         want = play(plain, s, qs, world0, deals, order, moderator)
-        monkeypatch.setattr(tb, "react_kernel", lambda: kernel)
+        monkeypatch.setattr(REACT_KERNEL, "load", lambda: kernel)
         assert got == want, (players, values, size, game, ba, moderator)
         for mine, theirs in zip(compiled.tables(), plain.tables(), strict=True):
             assert np.array_equal(mine, theirs)
@@ -49,7 +57,7 @@ def test_kernel_and_numpy_masks_give_the_same_tables(monkeypatch: pytest.MonkeyP
 def test_react_table_on_random_tables_matches_singleton_keep() -> None:
     """eq. 3 for any set of reacting players, on random (not game-reachable) tables, as the numpy masks
     compute it: every mask from the table as given, then intersected."""
-    kernel = tb.react_kernel()
+    kernel = REACT_KERNEL.load()
     assert kernel is not None
     rng = np.random.default_rng(7)
     for players, values, size in [(2, 3, 2), (3, 3, 2), (4, 2, 2), (5, 2, 2), (3, 6, 4)]:
@@ -101,7 +109,7 @@ def test_react_again_equals_a_full_pass_and_the_numpy_masks(data: st.DataObject)
     player's reaction read as "did not solve"), stage after stage: over the lines through the changed blocks
     only, the same table, occupancy, changed blocks and result as a pass over every block and as the numpy
     masks; the work space is left as zeros."""
-    kernel = tb.react_kernel()
+    kernel = REACT_KERNEL.load()
     assert kernel is not None
     players, values, size = data.draw(st.sampled_from(SMALL))
     sp = tb.PackedSpace(Setup(players, values, size))
@@ -182,7 +190,7 @@ def test_the_axes_marked_constant_are_constant(monkeypatch: pytest.MonkeyPatch) 
     """Every table is the same along each player's axis its flags mark (eq. 5 marks it, an answer clears
     the visible players, eq. 3 keeps it, eq. 4 keeps what both tables have), on random games of 3 to 5
     players with and without a moderator; the games' reactions are those of the numpy masks."""
-    kernel = tb.react_kernel()
+    kernel = REACT_KERNEL.load()
     assert kernel is not None
     rng = np.random.default_rng(11)
     _Checked.skipped = 0
@@ -191,9 +199,9 @@ def test_the_axes_marked_constant_are_constant(monkeypatch: pytest.MonkeyPatch) 
         for game in range(4):
             qs, ba, moderator, world0, deals, order = random_game(rng, s, game)
             got = play(_Checked(s, ba, compiled=True), s, qs, world0, deals, order, moderator)
-            monkeypatch.setattr(tb, "react_kernel", lambda: None)
+            monkeypatch.setattr(REACT_KERNEL, "load", lambda: None)
             want = play(PackedTables(s, ba, compiled=False), s, qs, world0, deals, order, moderator)
-            monkeypatch.setattr(tb, "react_kernel", lambda: kernel)
+            monkeypatch.setattr(REACT_KERNEL, "load", lambda: kernel)
             assert got == want, (players, values, size, game)
     assert _Checked.skipped > 0, "some eq. 3 skipped a constant axis"
 
@@ -205,7 +213,7 @@ def test_react_on_one_hand_of_a_constant_axis_then_copied_equals_a_full_pass(pla
     ``p``: eq. 3 where ``p`` holds hand 0, then copied to ``p``'s other hands, gives the table, occupancy,
     changed blocks and result of a pass over every block, for each such ``p`` (rows of one and of several
     words)."""
-    kernel = tb.react_kernel()
+    kernel = REACT_KERNEL.load()
     assert kernel is not None
     sp = tb.PackedSpace(Setup(players, values, size))
     h, n, w = sp.h, sp.n, sp.w
@@ -234,9 +242,9 @@ def test_react_on_one_hand_of_a_constant_axis_then_copied_equals_a_full_pass(pla
 
 SOLVE = """
 import json, sys
-from sleuth.models.egghead import tables
+from sleuth.models.egghead.game import REACT_KERNEL
 if sys.argv[2] == "loaded":
-    tables.react_kernel()
+    REACT_KERNEL.load()
 from sleuth.cli import main
 main(["solve", sys.argv[1], "--json"])
 print(json.dumps({"numba": "numba" in sys.modules}))
@@ -264,13 +272,14 @@ def test_a_fresh_process_answers_a_small_puzzle_without_the_kernels(name: str) -
 def test_large_tables_and_a_process_with_the_kernels_loaded_use_them(monkeypatch: pytest.MonkeyPatch) -> None:
     """Tables of 5 players (79 MB each) use the kernels from the first; smaller ones once the process has them
     (an experiment loads them before its first round), unless told otherwise."""
-    monkeypatch.setattr(tb, "_kernel_tried", [])   # as in a process that has not loaded the kernels
-    tb.react_kernel.cache_clear()
-    small, large = Setup(4, 6, 3), Setup(5, 6, 3)
-    assert tb.table_bytes(small) < tb.KERNEL_FROM_BYTES <= tb.table_bytes(large)
-    assert (tb.use_kernel(small), tb.use_kernel(large)) == (False, True)
-    assert PackedTables(small, [True] * 4)._kernel is None
-    kernel = tb.react_kernel()
-    assert kernel is not None and tb.use_kernel(small)
-    assert PackedTables(small, [True] * 4)._kernel is kernel
-    assert PackedTables(small, [True] * 4, compiled=False)._kernel is None
+    with REACT_KERNEL.fresh():   # as in a process that has not loaded the kernels
+        small, large = Setup(4, 6, 3), Setup(5, 6, 3)
+        assert tb.table_bytes(small) < tb.KERNEL_FROM_BYTES <= tb.table_bytes(large)
+        assert (tb.use_kernel(small), tb.use_kernel(large)) == (False, True)
+        assert PackedTables(small, [True] * 4)._kernel is None
+        kernel = REACT_KERNEL.load()
+        assert kernel is not None and tb.use_kernel(small)
+        assert PackedTables(small, [True] * 4)._kernel is kernel
+        assert PackedTables(small, [True] * 4, compiled=False)._kernel is None
+        monkeypatch.setenv(REACT_KERNEL.switch, "numpy")   # the switch turns them off, loaded or not
+        assert REACT_KERNEL.load() is None and PackedTables(small, [True] * 4)._kernel is None

@@ -11,7 +11,8 @@ import numpy as np
 import pytest
 
 from sleuth.models.motus import optimal as optimal_module
-from sleuth.models.motus.optimal import Optimal, distribution, kernel_module, replay, to_dot
+from sleuth.models.motus.game import OPTIMAL_KERNEL
+from sleuth.models.motus.optimal import Optimal, distribution, replay, to_dot
 from sleuth.models.motus.space import CodeSpace, WordSpace, game_space
 from sleuth.models.motus.words import from_words
 from tests.helpers.motus_brute import pegs_feedback
@@ -182,7 +183,7 @@ def test_a_cap_that_cannot_be_met_is_cached_without_wrapping(kernel: str) -> Non
     if kernel == "numba" and not HAS_NUMBA:
         pytest.skip("numba is not installed")
     opt = Optimal(CodeSpace(pegs=3, colours=3), kernel=kernel, cap=3)
-    inf = kernel_module(False).INF
+    inf = OPTIMAL_KERNEL.plain().INF
     assert opt.value() >= inf   # 27 codes cannot all be found within three guesses
     entries = opt.memo[1:, 2]
     kept = entries[entries >= 0]
@@ -193,7 +194,7 @@ def test_a_cap_that_cannot_be_met_is_cached_without_wrapping(kernel: str) -> Non
 def _helpers(kernel: str) -> tuple[Any, Any, Any]:
     """The kernel's ``sort_keys``, ``memo_get`` and ``memo_put``; for numba, compiled functions that call the
     kernel's own (compiled without the wrappers Python would need to call them)."""
-    k = kernel_module(kernel == "numba")
+    k = OPTIMAL_KERNEL.load(switch=False) if kernel == "numba" else OPTIMAL_KERNEL.plain()
     if kernel == "python":
         return k.sort_keys, k.memo_get, k.memo_put
     import numba

@@ -8,7 +8,7 @@ from collections.abc import Callable, Hashable
 
 import numpy as np
 from hypothesis import strategies as hst
-from sleuth.models.motus.optimal import kernel_module
+from sleuth.models.motus.game import OPTIMAL_KERNEL
 
 from tests.helpers.motus_brute import brute_total, word_feedback
 
@@ -50,7 +50,7 @@ def games(draw: hst.DrawFn) -> tuple[np.ndarray, int]:
     return matrix, found
 
 
-INF = kernel_module(False).INF
+INF = OPTIMAL_KERNEL.plain().INF
 
 
 def brute(answers: tuple[str, ...], guesses: tuple[str, ...], *,

@@ -76,6 +76,9 @@ def test_bad_claim(cli, tmp_path, claim: str, message: str) -> None:
     (["solve", "--method", "magic"], "unknown method 'magic'"),
     (["solve", "--plot", "x.png", "--method", "rules"], "derives the sheet only, not the exact probabilities"),
     (["suggest", "--set", "room=Attic"], "unknown room 'Attic'"),
+    (["suggest", "--set", "room=Rope"], "--set room: unknown room 'Rope' (allowed: Kitchen, Ballroom, Conservatory, "),
+    (["suggest", "--set", "room=dining-room"], "--set room: unknown room 'dining-room'"),
+    (["suggest", "--set", "by=Zed"], "--set by: unknown player 'Zed' (allowed: Ann, Bob, Cat)"),
     (["suggest", "--set", "samples=lots"], "not an integer"),
 ])
 def test_bad_options(cli, tmp_path, args: list[str], message: str) -> None:

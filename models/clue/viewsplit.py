@@ -116,7 +116,7 @@ class ViewSplit:
         deals weighed by the view's share with ``weigh`` (and kept unweighed too with ``unweighed``).  ``watch``:
         the (card, shower) pairs of the unseen showings kept apart only where that problem lets the shower hold
         the card (the views that show another card are then not counted: where they weigh nothing).  ``alone``:
-        cards counted as groups of their own."""
+        cards counted as groups of their own (each a block of one card, in the blocks' order)."""
         self.classes, self.unseen, self.player = classes, unseen, player
         self.watch = watch
         self.args: dict[str, Any] = {"counts": counts, "envelopes": envelopes, "masks": masks, "watch": watch,
@@ -125,9 +125,10 @@ class ViewSplit:
         self.watched = sorted({(c, s.shower) for s in unseen for c in s.cards
                                if watch is None or watch.allowed[c] >> s.shower & 1})
         self.bit = {pair: 1 << i for i, pair in enumerate(self.watched)}
-        single = {c for c, _ in self.watched} | alone
+        single = {c for c, _ in self.watched}
         def counter_in(reverse: bool) -> SplitCounter:
-            return SplitCounter(prob, envelopes, refine=lambda c: ("single", c) if c in single else class_of.get(c),
+            return SplitCounter(prob, envelopes, refine=lambda c: ("single", c) if c in single
+                                else ("apart", c) if c in alone else class_of.get(c),
                             reverse=reverse)
 
         # compiled passes that resolve the showings (:meth:`.split.SplitCounter.split`; while the record and the

@@ -557,29 +557,32 @@ def knowledge_sums(order: np.ndarray, comp: np.ndarray, held: np.ndarray, code: 
 
 def belief_sums(order: np.ndarray, comp: np.ndarray, held: np.ndarray, code: np.ndarray, resolved: np.ndarray,
                 rec_start: np.ndarray, ent_state: np.ndarray, ent_num: np.ndarray, ent_w: np.ndarray,
-                state_triple: np.ndarray, role: np.ndarray,
+                state_triple: np.ndarray, state_out: np.ndarray, n_var: int, role: np.ndarray,
                 pair_bit: np.ndarray, n_codes: int, triple_groups: np.ndarray, group_size: np.ndarray,
                 group_class: np.ndarray, class_shift: np.ndarray, class_mask: np.ndarray, max_views: int
-                ) -> tuple[float, int, int]:
+                ) -> tuple[np.ndarray, np.ndarray, int]:
     """Records (hand code, held bits, entries: final state and deals), visited in ``order`` (grouped by
     hand); a final state's envelope triple: an index in ``triple_groups`` (the three groups it takes its
     cards from), -1 when the state is not a complete deal.  A record with ``role & 1`` weighs its views
     (deals times share; a ``resolved`` record is one view, ``code``, weighed by its entries' ``ent_w``), one
     with ``role & 2`` counts the player's deals per (view, envelope triple), in a dense table per hand.
-    Returns the sum over views of weight x entropy of the player's envelope distribution (bits), the weight
-    of the views where one envelope is left, and 1 when a weighed view has no deal of role 2 (else 0)."""
-    entropy = 0.0
-    knows = 0
+    ``n_var`` variants of the player's deals at once: variant ``q`` leaves out the player's states with bit
+    ``q`` of ``state_out`` (the weighing states never are).  Per variant: the sum over views of weight x
+    entropy of the player's envelope distribution (bits) and the weight of the views where one envelope is
+    left; and 1 when a weighed view has no deal of role 2 in some variant (else 0)."""
+    entropy = np.zeros(n_var, np.float64)
+    knows = np.zeros(n_var, np.int64)
     missing = 0
     n_trip = triple_groups.shape[0]
+    table = n_codes * n_trip
     acc_w = np.zeros(n_codes, np.int64)
-    total = np.zeros(n_codes, np.int64)
-    triples = np.zeros(n_codes, np.int64)
-    ent = np.zeros(n_codes, np.float64)
-    state = np.zeros(n_codes, np.int64)
+    total = np.zeros(n_var * n_codes, np.int64)
+    triples = np.zeros(n_var * n_codes, np.int64)
+    ent = np.zeros(n_var * n_codes, np.float64)
+    state = np.zeros(n_codes, np.int64)   # bit 0: weighed, 2: touched, 3 + q: seen by variant q's deals
     touched = np.empty(n_codes, np.int64)
-    cells = np.zeros(n_codes * n_trip, np.int64)
-    cell_list = np.empty(n_codes * n_trip, np.int64)
+    cells = np.zeros(n_var * table, np.int64)
+    cell_list = np.empty(n_var * table, np.int64)
     n_groups = group_size.shape[0]
     left = np.empty(n_groups, np.int64)
     n_log = 1 << 12
@@ -588,6 +591,8 @@ def belief_sums(order: np.ndarray, comp: np.ndarray, held: np.ndarray, code: np.
         log2_of[x] = np.log2(x)
     codes = np.empty(max_views, np.int64)
     shares = np.empty(max_views, np.int64)
+    deals = np.zeros(n_var, np.int64)
+    every = (1 << n_var) - 1
     n = order.shape[0]
     i = 0
     while i < n:
@@ -600,24 +605,37 @@ def belief_sums(order: np.ndarray, comp: np.ndarray, held: np.ndarray, code: np.
             k = _record_codes(r, resolved, code, held, pair_bit, codes, shares)
             if k == 0:
                 continue
-            deals = 0
+            for q in range(n_var):
+                deals[q] = 0
+            some = 0       # the deals of the weighing pass (role 1: never left out)
             weighed = 0
             for e in range(rec_start[r], rec_start[r + 1]):
-                tr = state_triple[ent_state[e]]
+                st = ent_state[e]
+                tr = state_triple[st]
                 if tr < 0:
                     continue
                 num = ent_num[e]
-                deals += num
+                some += num
                 weighed += ent_w[e]
                 if role[r] & 2:
-                    for j in range(k):
-                        x = codes[j] * n_trip + tr
-                        if cells[x] == 0:
-                            cell_list[n_cells] = x
-                            n_cells += 1
-                        cells[x] += num
-            if deals == 0:
+                    out = state_out[st]
+                    for q in range(n_var):
+                        if (out >> q) & 1:
+                            continue
+                        deals[q] += num
+                        for j in range(k):
+                            x = q * table + codes[j] * n_trip + tr
+                            if cells[x] == 0:
+                                cell_list[n_cells] = x
+                                n_cells += 1
+                            cells[x] += num
+            if some == 0:
                 continue
+            seen = 0
+            if role[r] & 2:
+                for q in range(n_var):
+                    if deals[q] != 0:
+                        seen |= 1 << (3 + q)
             for j in range(k):
                 v = codes[j]
                 if state[v] == 0:
@@ -625,36 +643,42 @@ def belief_sums(order: np.ndarray, comp: np.ndarray, held: np.ndarray, code: np.
                     n_touched += 1
                     state[v] = 4
                 if role[r] & 1:
-                    acc_w[v] += weighed if resolved[r] else deals * shares[j]
+                    acc_w[v] += weighed if resolved[r] else some * shares[j]
                     state[v] |= 1
-                if role[r] & 2:
-                    state[v] |= 2
+                state[v] |= seen
         for gi in range(n_groups):   # the cards of each group outside the hand
             left[gi] = _remaining(gi, c0, group_size, group_class, class_shift, class_mask)
         for j in range(n_cells):   # envelopes per cell's triple: the product of its groups' cards left
             x = cell_list[j]
-            v = x // n_trip
+            q = x // table
+            v = x % table // n_trip
             tr = x % n_trip
             w = left[triple_groups[tr, 0]] * left[triple_groups[tr, 1]] * left[triple_groups[tr, 2]]
             d = cells[x]
-            total[v] += d
-            triples[v] += w
+            y = q * n_codes + v
+            total[y] += d
+            triples[y] += w
             # the view's entropy is log2(total) + sum(d * (log2 w - log2 d)) / total (d: deals of a cell)
-            ent[v] += d * ((log2_of[w] if w < n_log else np.log2(w)) - (log2_of[d] if d < n_log else np.log2(d)))
+            ent[y] += d * ((log2_of[w] if w < n_log else np.log2(w)) - (log2_of[d] if d < n_log else np.log2(d)))
             cells[x] = 0
         for t in range(n_touched):
             v = touched[t]
             if state[v] & 1:
-                if not state[v] & 2:
+                if (state[v] >> 3) & every != every:
                     missing = 1
                 if acc_w[v] != 0:
-                    entropy += float(acc_w[v]) * (np.log2(total[v]) + ent[v] / total[v])
-                    if triples[v] == 1:
-                        knows += acc_w[v]
+                    for q in range(n_var):
+                        y = q * n_codes + v
+                        if total[y] != 0:
+                            entropy[q] += float(acc_w[v]) * (np.log2(total[y]) + ent[y] / total[y])
+                        if triples[y] == 1:
+                            knows[q] += acc_w[v]
             acc_w[v] = 0
-            total[v] = 0
-            triples[v] = 0
-            ent[v] = 0.0
+            for q in range(n_var):
+                y = q * n_codes + v
+                total[y] = 0
+                triples[y] = 0
+                ent[y] = 0.0
             state[v] = 0
     return entropy, knows, missing
 

@@ -40,7 +40,7 @@ from .game import SPLIT_KERNEL
 from .problem import Counts, Problem
 from .state import CATEGORIES, Deck, ClueState, Suggestion
 from .viewsplit import PARTS as PARTS  # named here too, where the puzzle reads it
-from .viewsplit import (MAX_CODES, View, ViewInfo, ViewSplit, code_groups, player_game,
+from .viewsplit import (MAX_CODES, Classes, Showing, View, ViewInfo, ViewSplit, code_groups, player_game,
                         player_problem, showings_to, view_space)
 
 
@@ -181,7 +181,7 @@ def _compiled_rows(parts: Sequence[tuple[ViewSplit, int]], triples: bool) -> dic
             args[name] = args[name][args["order"]]
         args["order"] = np.arange(args["comp"].size)
     index = {pair: i for i, pair in enumerate(own.watched)}
-    args["pair_bit"] = np.array([[index[(c, s.shower)] for c in s.cards] for s in own.unseen],
+    args["pair_bit"] = np.array([[index.get((c, s.shower), -1) for c in s.cards] for s in own.unseen],
                                 dtype=np.int64).reshape(len(own.unseen), 3)
     args["n_codes"] = args["max_views"] = 3 ** len(own.unseen)
     args["group_size"] = np.array([len(g.cards) for g in own.counter.groups], dtype=np.int64)
@@ -269,55 +269,122 @@ def envelope_beliefs(game: ClueState, player: int, *, fixed_order: bool = False)
                  unweighed=one_pass, resolve=resolve)
     # an outside observer's problem is the public one: the player's pass, summed over the envelopes, weighs
     # the views too
-    weights = own if one_pass else ViewSplit(reduced, player, classes, unseen, counts=True, masks=False, weigh=True,
-                                          compiled=own.form is not None, kernel_from=0, resolve=resolve)
+    weights = own if one_pass else _weighing_pass(reduced, player, classes, unseen, own, resolve)
     if weights.empty:
         return {}
-    if own.form is not None and weights.form is not None and not fixed_order:
-        denominator = weights.complete_deals * 6 ** len(unseen)
-        if denominator < 1 << 62:
-            args = _compiled_rows([(own, 3)] if own is weights else [(weights, 1), (own, 2)], True)
-            triple = args["state_triple"]   # the groups' triple index: compact, 0 for the weighing pass's states
-            n_groups = len(own.counter.groups)
-            present, index = np.unique(triple[triple >= 0], return_inverse=True)
-            if args["n_codes"] * present.size <= MAX_CODES:
-                triple[triple >= 0] = index
-                args["triple_groups"] = np.stack([present // (n_groups * n_groups), present // n_groups % n_groups,
-                                                  present % n_groups], axis=1).astype(np.int64)
-                kernel = SPLIT_KERNEL.load()
-                assert kernel is not None
-                entropy, knows, missing = kernel.belief_sums(**args)
-                if missing:
-                    raise InternalError("a view of the viewer's worlds has no deal in the player's own problem")
-                return {"entropy": entropy / denominator, "knows": Fraction(knows, denominator)}
-    weights, own = _as_rows(weights, own)
-    denominator = sum(weights.nums) * 6 ** len(unseen)
-    comp, weight, view, triple, deals = _belief_cells(weights, own)
-    n_groups = len(own.counter.groups)
-    ways = np.ones(view.size, dtype=np.int64)   # envelopes per group triple: cards of each group outside the hand
-    sizes = np.array([len(g.cards) for g in own.counter.groups], dtype=np.int64)
-    klass = np.array(own.group_class, dtype=np.int64)
-    shift = np.array([*own.shift, 0], dtype=np.int64)
-    mask = np.array([(1 << len(cards).bit_length()) - 1 for cards, _ in own.classes] + [0], dtype=np.int64)
-    for part in (triple // (n_groups * n_groups), triple // n_groups % n_groups, triple % n_groups):
-        k = klass[part]
-        ways *= sizes[part] - ((comp[view] >> shift[k]) & mask[k])
-    total = np.zeros(comp.size, dtype=float)
-    np.add.at(total, view, deals.astype(float))
-    d, t = deals.astype(float), total[view]
-    entropy = np.zeros(comp.size, dtype=float)
-    np.add.at(entropy, view, d / t * np.log2(ways * t / d))
-    triples = np.zeros(comp.size, dtype=np.int64)
-    np.add.at(triples, view, ways)
-    counted = weight != 0
-    if not denominator:
-        return {}
-    wf = np.array(weight.tolist(), dtype=float) if weight.dtype == object else weight.astype(float)
-    knows = Fraction(int(weight[counted & (triples == 1)].sum()), denominator)
-    if fixed_order:  # a term per cell, then one correctly rounded sum (math.fsum): the same whatever their order
-        terms = (wf[view] * (d / t * np.log2(ways * t / d)))[counted[view]]
-        return {"entropy": math.fsum(terms.tolist()) / denominator, "knows": knows}
-    return {"entropy": float(np.sum(wf[counted] * entropy[counted])) / denominator, "knows": knows}
+    return _Beliefs(weights, own, fixed_order).judge()[0]
+
+
+def _weighing_pass(reduced: Problem, player: int, classes: Classes, unseen: list[Showing], own: ViewSplit,
+                   resolve: bool) -> ViewSplit:
+    """The pass over the viewer's deals that weighs the player's views (:func:`envelope_beliefs`), watching
+    the pairs ``own`` watches."""
+    return ViewSplit(reduced, player, classes, unseen, counts=True, masks=False, weigh=True,
+                     compiled=own.form is not None, kernel_from=0, resolve=resolve, watch=own.watch)
+
+
+class _Beliefs:
+    """:func:`envelope_beliefs` read off its two passes (``weights``: the viewer's deals, ``own``: the player's,
+    kept apart by the envelope; one pass for both where they are one), each envelope group triple that holds a
+    group of ``drop`` (:meth:`judge`) left out: the player's deals conditioned on that group's card not being
+    in the envelope (:func:`show_advice`).  ``fixed_order``: numpy only, a term per cell then one correctly
+    rounded sum (math.fsum), so the floats are the same in every process (the compiled sums' order differs)."""
+
+    def __init__(self, weights: ViewSplit, own: ViewSplit, fixed_order: bool = False) -> None:
+        self.weights, self.own, self.fixed_order = weights, own, fixed_order
+        self.n_groups = len(own.counter.groups)
+        self.denominator = 0
+        self.args: dict[str, Any] | None = None
+        if own.form is not None and weights.form is not None and not fixed_order:
+            self.denominator = weights.complete_deals * 6 ** len(own.unseen)
+            if self.denominator < 1 << 62:
+                self.args = _compiled_rows([(own, 3)] if own is weights else [(weights, 1), (own, 2)], True)
+                # the player's own states (where the triples are; the weighing pass's come first, all 0)
+                self.own_from = 0 if own is weights else weights.form.states.size
+        self.cells: tuple[np.ndarray, ...] | None = None
+
+    def judge(self, drops: Sequence[Sequence[int]] = ((),)) -> list[dict[str, Any]]:
+        """Per entry of ``drops``: ``entropy`` and ``knows``, the triples holding one of its groups left out;
+        {} when no view is weighed.  Compiled passes are judged in one kernel call for all of them where its
+        tables fit (:data:`.viewsplit.MAX_CODES`), else one call each."""
+        if self.args is not None:
+            together = self._kernel_judge(drops)
+            if together is not None:
+                return together
+            one_by_one = [self._kernel_judge([drop]) for drop in drops]
+            if all(x is not None for x in one_by_one):
+                return [x[0] for x in one_by_one if x is not None]
+        return [self._judged(drop) for drop in drops]
+
+    def _kernel_judge(self, drops: Sequence[Sequence[int]]) -> list[dict[str, Any]] | None:
+        """:meth:`judge` by :func:`._split_kernel.belief_sums`, None where its tables would not fit."""
+        assert self.args is not None
+        n_groups = self.n_groups
+        args = dict(self.args)
+        triple = args["state_triple"].copy()   # the groups' triple index: compact, 0 for the weighing states
+        present, index = np.unique(triple[triple >= 0], return_inverse=True)
+        if args["n_codes"] * present.size * len(drops) > MAX_CODES:
+            return None
+        out = np.zeros(triple.size, dtype=np.int64)   # per state, the variants it is left out of
+        own = triple[self.own_from:]
+        parts = (own // (n_groups * n_groups), own // n_groups % n_groups, own % n_groups)
+        for q, drop in enumerate(drops):
+            if drop:
+                if self.own is self.weights:
+                    raise InternalError("one pass weighs the views: its deals cannot be left out")
+                gone = np.isin(parts[0], drop) | np.isin(parts[1], drop) | np.isin(parts[2], drop)
+                out[self.own_from:] |= np.where(gone & (own >= 0), 1 << q, 0)
+        triple[triple >= 0] = index
+        args.update(state_triple=triple, state_out=out, n_var=len(drops))
+        args["triple_groups"] = np.stack([present // (n_groups * n_groups), present // n_groups % n_groups,
+                                          present % n_groups], axis=1).astype(np.int64)
+        kernel = SPLIT_KERNEL.load()
+        assert kernel is not None
+        entropy, knows, missing = kernel.belief_sums(**args)
+        if missing:
+            raise InternalError("a view of the viewer's worlds has no deal in the player's own problem")
+        return [{"entropy": float(e) / self.denominator, "knows": Fraction(int(k), self.denominator)}
+                for e, k in zip(entropy.tolist(), knows.tolist(), strict=True)]
+
+    def _judged(self, drop: Sequence[int]) -> dict[str, Any]:
+        """:meth:`judge` of one variant, by numpy on rows."""
+        n_groups = self.n_groups
+        if self.cells is None:
+            self.weights, self.own = _as_rows(self.weights, self.own)
+            self.cells = _belief_cells(self.weights, self.own)
+        weights, own = self.weights, self.own
+        denominator = sum(weights.nums) * 6 ** len(own.unseen)
+        comp, weight, view, triple, deals = self.cells
+        if drop:
+            keep = ~(np.isin(triple // (n_groups * n_groups), drop) | np.isin(triple // n_groups % n_groups, drop)
+                     | np.isin(triple % n_groups, drop))
+            view, triple, deals = view[keep], triple[keep], deals[keep]
+        ways = np.ones(view.size, dtype=np.int64)   # envelopes per group triple: cards of each group outside the hand
+        sizes = np.array([len(g.cards) for g in own.counter.groups], dtype=np.int64)
+        klass = np.array(own.group_class, dtype=np.int64)
+        shift = np.array([*own.shift, 0], dtype=np.int64)
+        mask = np.array([(1 << len(cards).bit_length()) - 1 for cards, _ in own.classes] + [0], dtype=np.int64)
+        for part in (triple // (n_groups * n_groups), triple // n_groups % n_groups, triple % n_groups):
+            k = klass[part]
+            ways *= sizes[part] - ((comp[view] >> shift[k]) & mask[k])
+        total = np.zeros(comp.size, dtype=float)
+        np.add.at(total, view, deals.astype(float))
+        d, t = deals.astype(float), total[view]
+        entropy = np.zeros(comp.size, dtype=float)
+        np.add.at(entropy, view, d / t * np.log2(ways * t / d))
+        triples = np.zeros(comp.size, dtype=np.int64)
+        np.add.at(triples, view, ways)
+        counted = weight != 0
+        if drop and not (total[counted] > 0).all():
+            raise InternalError("a view of the viewer's worlds has no deal in the player's own problem")
+        if not denominator:
+            return {}
+        wf = np.array(weight.tolist(), dtype=float) if weight.dtype == object else weight.astype(float)
+        knows = Fraction(int(weight[counted & (triples == 1)].sum()), denominator)
+        if self.fixed_order:  # a term per cell, then one correctly rounded sum: the same whatever their order
+            terms = (wf[view] * (d / t * np.log2(ways * t / d)))[counted[view]]
+            return {"entropy": math.fsum(terms.tolist()) / denominator, "knows": knows}
+        return {"entropy": float(np.sum(wf[counted] * entropy[counted])) / denominator, "knows": knows}
 
 
 def _belief_cells(weights: ViewSplit, own: ViewSplit) -> tuple[np.ndarray, ...]:
@@ -357,20 +424,65 @@ def show_advice(game: ClueState, by: int, cards: tuple[int, int, int], *, fixed_
     """The viewer must show one of ``cards`` to ``by``: for each card they hold, what ``by`` then knows,
     in expectation over the viewer's worlds (:func:`envelope_beliefs`): the entropy (bits) of ``by``'s
     envelope distribution and the probability that ``by`` knows the envelope.  Least revealing first; []
-    when no world is consistent with the suggestion being answered by the viewer (``fixed_order``: see
-    :func:`envelope_beliefs`)."""
+    when no world is consistent with the suggestion being answered by the viewer.
+
+    The cards' worlds share their passes where they may (:func:`_shared_show`), else each card is judged on
+    its own (always with ``fixed_order``: see :func:`envelope_beliefs`)."""
     v = game.viewer
     if v is None:
         raise InternalError("advice on what others learn needs a viewer")
-    rows = []
-    for c in cards:
-        if c not in game.hands[v]:
-            continue
-        after = ClueState(game.deck, game.players, game.hand_sizes, game.hands,
-                     (*game.suggestions, Suggestion(by, cards, v, c)), game.accusations, game.file_viewer, v,
-                     game.card_names)
-        values = envelope_beliefs(after, by, fixed_order=fixed_order)
-        if values:
-            rows.append({"card": c, "entropy": float(values["entropy"]), "knows": values["knows"]})
+    held = [c for c in cards if c in game.hands[v]]
+    found = None if fixed_order else _shared_show(game, by, cards, held)
+    if found is None:
+        found = {c: envelope_beliefs(_answered(game, by, cards, c), by, fixed_order=fixed_order) for c in held}
+    rows = [{"card": c, "entropy": float(values["entropy"]), "knows": values["knows"]}
+            for c, values in found.items() if values]
     rows.sort(key=lambda r: (-r["entropy"], r["knows"], r["card"]))
     return rows
+
+
+def _answered(game: ClueState, by: int, cards: tuple[int, int, int], card: int | None) -> ClueState:
+    """The game after the viewer answers ``by``'s suggestion of ``cards`` by showing ``card`` (None: unseen)."""
+    return ClueState(game.deck, game.players, game.hand_sizes, game.hands,
+                     (*game.suggestions, Suggestion(by, cards, game.viewer, card)), game.accusations,
+                     game.file_viewer, game.viewer, game.card_names)
+
+
+@small_pages()
+def _shared_show(game: ClueState, by: int, cards: tuple[int, int, int],
+                 held: list[int]) -> dict[int, dict[str, Any]] | None:
+    """:func:`show_advice`'s values for every card of ``held`` from one pass over ``by``'s deals and one over
+    the viewer's; None where the cards' worlds cannot share them.
+
+    Showing a card of their own changes nothing in the viewer's worlds, nor in ``by``'s views of them (the
+    card shown is seen by both): only ``by``'s own problem differs, by the shown card being in the viewer's
+    hand.  Where every held card can only be in the viewer's hand or in the envelope of ``by``'s problem with
+    the card shown left unknown (the players between them passed, and ``by``'s hand never holds it in the
+    viewer's worlds), the card is in the viewer's hand exactly where it is not in the envelope: one pass over
+    that problem, kept apart by the envelope, gives every card's deals by leaving out the envelopes holding it
+    (:class:`_Beliefs` ``drop``; each held card a group of its own)."""
+    v = game.viewer
+    assert v is not None
+    if len(held) < 2:
+        return None
+    spaces = [view_space(_answered(game, by, cards, c), by) for c in held]
+    first = spaces[0]
+    if first is None or any(s != first for s in spaces[1:]):
+        return None
+    reduced, unseen, classes = first
+    # the card shown left unknown, and its 'the viewer holds one of them' too: leaving the envelopes that hold
+    # a card out puts it in the viewer's hand
+    prob = player_problem(_answered(game, by, cards, None), by, reduced, (v, frozenset(cards)))
+    if prob is None or prob == reduced:
+        return None
+    if any(prob.allowed[c] & ~((1 << v) | prob.env_bit) for c in held):
+        return None
+    own = ViewSplit(prob, by, classes, unseen, counts=True, envelopes=True, compiled=True, resolve=False,
+                    watch=reduced, alone=frozenset(held))
+    group = [own.counter.card_group[c] for c in held]
+    if any(len(own.counter.groups[gi].cards) != 1 for gi in group):
+        raise InternalError("a card shown is not a group of its own")
+    weights = _weighing_pass(reduced, by, classes, unseen, own, False)
+    if weights.empty:
+        return {c: {} for c in held}
+    return dict(zip(held, _Beliefs(weights, own).judge([[gi] for gi in group]), strict=True))

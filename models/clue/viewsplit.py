@@ -108,20 +108,27 @@ class ViewSplit:
     def __init__(self, prob: Problem, player: int, classes: Classes, unseen: Sequence[Showing], *,
                  counts: bool, envelopes: bool = False, masks: bool = True, compiled: bool = False,
                  kernel_from: int | None = None, weigh: bool = False, unweighed: bool = False,
-                 resolve: bool = True) -> None:
+                 resolve: bool = True, watch: Problem | None = None, alone: frozenset[int] = frozenset()) -> None:
         """``compiled``: where the pass runs compiled (:attr:`form` not None; from ``kernel_from`` entries in a
         layer, default :data:`.compiled.KERNEL_FROM`), keep its last layer by record (:attr:`comp` and
         :attr:`held_bits` per record of :attr:`form`) and make no rows; the compiled part resolves the unseen
         showings into the card shown (a record is then one view, :attr:`code`; not with ``resolve`` off), its
-        deals weighed by the view's share with ``weigh`` (and kept unweighed too with ``unweighed``)."""
+        deals weighed by the view's share with ``weigh`` (and kept unweighed too with ``unweighed``).  ``watch``:
+        the (card, shower) pairs of the unseen showings kept apart only where that problem lets the shower hold
+        the card (the views that show another card are then not counted: where they weigh nothing).  ``alone``:
+        cards counted as groups of their own (each a block of one card, in the blocks' order)."""
         self.classes, self.unseen, self.player = classes, unseen, player
-        self.args = {"counts": counts, "envelopes": envelopes, "masks": masks}
+        self.watch = watch
+        self.args: dict[str, Any] = {"counts": counts, "envelopes": envelopes, "masks": masks, "watch": watch,
+                                     "alone": alone}
         class_of = self.class_of = {c: k for k, (cards, _) in enumerate(classes) for c in cards}
-        self.watched = sorted({(c, s.shower) for s in unseen for c in s.cards})
+        self.watched = sorted({(c, s.shower) for s in unseen for c in s.cards
+                               if watch is None or watch.allowed[c] >> s.shower & 1})
         self.bit = {pair: 1 << i for i, pair in enumerate(self.watched)}
         single = {c for c, _ in self.watched}
         def counter_in(reverse: bool) -> SplitCounter:
-            return SplitCounter(prob, envelopes, refine=lambda c: ("single", c) if c in single else class_of.get(c),
+            return SplitCounter(prob, envelopes, refine=lambda c: ("single", c) if c in single
+                                else ("apart", c) if c in alone else class_of.get(c),
                             reverse=reverse)
 
         # compiled passes that resolve the showings (:meth:`.split.SplitCounter.split`; while the record and the
@@ -262,7 +269,7 @@ class ViewSplit:
         share: np.ndarray = np.ones(rows.size, dtype=object if 6 ** len(self.unseen) >= 1 << 62 else np.int64)
         for s in self.unseen:
             holds = [((self.held_bits >> (self.bit[(c, s.shower)].bit_length() - 1)) & 1).astype(bool)
-                     for c in s.cards]
+                     if (c, s.shower) in self.bit else np.zeros(self.held_bits.size, dtype=bool) for c in s.cards]
             part = 6 // np.maximum(sum(h.astype(np.int64) for h in holds), 1)   # 6 / |held|
             parts = []
             for j, h in enumerate(holds):
@@ -337,13 +344,17 @@ def public_problem(game: ClueState) -> Problem:
     return Problem.from_observations(pg, pg.observations())
 
 
-def player_problem(game: ClueState, player: int, reduced: Problem) -> Problem | None:
+def player_problem(game: ClueState, player: int, reduced: Problem,
+                   unsaid: tuple[int, frozenset[int]] | None = None) -> Problem | None:
     """The player's own problem before their hand and the unseen shown cards are fixed: the public log and
     the cards shown to them that the viewer saw, with the player's column narrowed to the viewer's
-    (``reduced``), which changes nothing for the hands the viewer considers possible."""
+    (``reduced``), which changes nothing for the hands the viewer considers possible.  ``unsaid``: one
+    (player, cards) 'holds one of' of the log left out (the show advice conditions on it otherwise)."""
     seen = {s.index: s.card for s in showings_to(game, player) if s.card is not None}
     pg = player_game(game, player, frozenset(), seen)
     prob = Problem.from_observations(pg, pg.observations())
+    if unsaid is not None:
+        prob.some.remove(unsaid)
     bit = 1 << player
     allowed = [a & bit if r == bit else a & (~bit | r) for a, r in zip(prob.allowed, reduced.allowed, strict=True)]
     return Problem(prob.sizes, prob.card_category, allowed, prob.some, prob.excluded).propagate()

@@ -3,13 +3,16 @@ outcome, the claims on nested beliefs and the command line."""
 
 from __future__ import annotations
 
+import dataclasses
+import itertools
 import json
 from functools import cache
 from fractions import Fraction
 
 import pytest
 
-from sleuth.models.mascarade.nested import Nested, brute_force_nested, nested
+from sleuth.models.mascarade.nested import Nested, brute_force_nested, completed, nested, worlds
+from sleuth.models.mascarade.state import MascaradeState, MissingFact, SwapStep
 from sleuth.models.mascarade.simulation import simulate
 from sleuth.loading import load_puzzle
 from tests.conftest import PUZZLES
@@ -99,3 +102,45 @@ def test_too_many_hidden_swaps_is_labelled(cli) -> None:
     res = cli(["solve", PUZZLES / "mascarade" / "thirteen-players.toml", "--set", "others=true", "--json"])
     data = json.loads(res.out)
     assert "others" not in data and "swaps the viewer did not see" in data["others_reason"]
+
+
+def _every_outcome(game: MascaradeState, viewer: int | None) -> list[tuple[MascaradeState, Fraction]]:
+    """The viewer's worlds as listed before the depth-first walk: every outcome of the swaps the viewer did
+    not see, each completed, kept when the viewer's steps in it are the file's."""
+    def key(g: MascaradeState) -> tuple[object, ...]:
+        return tuple((s.a, s.b, s.outcome) if isinstance(s, SwapStep) else (s.position, s.identity)
+                     for s in g.steps_for(viewer))
+
+    swaps = [e for e in game.events if e.pair is not None]
+    hidden = [k for k, e in enumerate(swaps) if not (e.public or (viewer is not None and e.actor == viewer))]
+    out = []
+    for bits in itertools.product((False, True), repeat=len(hidden)):
+        outcomes = dict(zip(hidden, bits, strict=True))
+        w = Fraction(1)
+        for b in bits:
+            w *= game.swap_probability if b else 1 - game.swap_probability
+        world = completed(game, [outcomes.get(k, bool(e.swapped)) for k, e in enumerate(swaps)])
+        if w and key(world) == key(game):
+            out.append((world, w))
+    return out
+
+
+@pytest.mark.parametrize("name", ["seed-figure2", "seed-figure3", "five-players-middle", "six-players"])
+def test_worlds_walk_lists_what_every_outcome_lists(name: str) -> None:
+    """The depth-first walk of :func:`worlds` (branches left where a card the viewer saw differs) gives the
+    worlds, weights and order of listing every outcome, for every viewer of the bundled games and of simulated
+    ones with a swap that always or never happens."""
+    games = [load_puzzle(PUZZLES / "mascarade" / f"{name}.toml").state]
+    if name == "seed-figure2":
+        games += [simulate(4, 8, seed, middle=seed % 2) for seed in range(4)]
+        games += [dataclasses.replace(g, swap_probability=p) for g in games[1:3] for p in (Fraction(0), Fraction(1))]
+    listed = 0
+    for game in games:
+        for viewer in (None, *range(len(game.players))):
+            try:
+                want = _every_outcome(game, viewer)
+            except MissingFact:
+                continue
+            assert list(worlds(game, viewer)) == want
+            listed += len(want)
+    assert listed

@@ -49,7 +49,7 @@ _WORD_FEEDBACK = Key("feedback", "string", "one mark per letter: G right place, 
 _EXPERIMENTS = (
     Experiment("motus", "sleuth.models.motus.experiment:main_study", "every word with every scoring method (Table 4)"),
     Experiment("emi", "sleuth.models.motus.experiment:main_emi", "Evil Motus Index per (first letter, length) cell"),
-    Experiment("wordle", "sleuth.models.motus.experiment:main_wordle", "Wordle and Mastermind strategy studies"),
+    Experiment("wordle", "sleuth.models.motus.wordle_study:main_wordle", "Wordle and Mastermind strategy studies"),
 )
 
 
@@ -98,3 +98,16 @@ MASTERMIND = replace(
                              keys=(Key("black", "integer", "right colour, right place", required=True),
                                    Key("white", "integer", "right colour, wrong place", default="0"))))),
     suggest_default="max", template="mastermind/knuth", docs="mastermind")
+BULLS = replace(
+    MASTERMIND, name="bulls", summary="Bulls and Cows: codes without a repeated symbol, bulls and cows",
+    aliases=("bullscows", "bulls-and-cows"),
+    keys=(Key("length", "integer", "symbols per code, all different (1 to 10)", default="4"),
+          Key("symbols", "integer or string", "how many symbols, written 0..9 then A..F (2 to 16); or the "
+              "symbols themselves (symbols = \"ABCDEF\": 2 to 16 different letters or digits)", default="10"),
+          Key("tries", "integer", "the rules' limit on guesses", default="10"),
+          _guess("code", Key("feedback", "string or table", "bulls and cows: \"BCC\" (a B per bull, a C per cow, "
+                             "\"\" or \"-\" for none) or { bulls = 1, cows = 2 }",
+                             default="required unless secret is given",
+                             keys=(Key("bulls", "integer", "right symbol, right place", required=True),
+                                   Key("cows", "integer", "right symbol, wrong place", default="0"))))),
+    suggest_default="max", template="bulls/example", docs="mastermind")

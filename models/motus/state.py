@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from sleuth.errors import PuzzleError
@@ -58,7 +59,13 @@ def read_item(space: Space, value: object, file: str | None, place: str) -> str:
             text = "".join(value.split())
         else:
             raise PuzzleError("expected a code such as \"1122\" or [1, 1, 2, 2]", file=file, place=place)
-        symbols = "123456789"[: space.colours]
+        symbols = space.symbols
+        if space.distinct:
+            text = text.upper() if symbols.isupper() else text
+            if len(text) != space.pegs or any(c not in symbols for c in text) or len(set(text)) != len(text):
+                raise PuzzleError(f"{text!r} is not a code of {space.pegs} different symbols", file=file,
+                                  place=place, allowed=f"{space.pegs} different symbols among {symbols}")
+            return text
         if space.names and not all(c in symbols for c in text):
             text = _named_code(space, value)
         if len(text) != space.pegs or any(c not in symbols for c in text):
@@ -98,8 +105,33 @@ def _named_code(space: CodeSpace, value: object) -> str:
     return text
 
 
+def _bulls(section: Section, space: CodeSpace) -> tuple[int, int]:
+    """Bulls and cows: a table { bulls, cows } or a string with a B per bull and a C per cow."""
+    value = section.raw("feedback")
+    if isinstance(value, str):
+        marks = "".join(value.split()).upper().replace("-", "").replace(".", "")
+        if any(c not in "BC" for c in marks) or len(marks) > space.pegs:
+            raise section.error(f"{value!r} is not a feedback", "feedback",
+                                allowed=f"a B per bull and a C per cow, at most {space.pegs} in all (\"BCC\"; "
+                                        "\"\" or \"-\" for none), or { bulls = 1, cows = 2 }")
+        return marks.count("B"), marks.count("C")
+    if not isinstance(value, dict):
+        raise section.error(f"expected a feedback, got {value!r}", "feedback",
+                            allowed="\"BCC\" (a B per bull, a C per cow) or { bulls = 1, cows = 2 }")
+    fsec = section.section("feedback")
+    bulls = fsec.integer("bulls", lo=0, hi=space.pegs)
+    cows = fsec.integer("cows", 0, lo=0, hi=space.pegs)
+    fsec.finish()
+    if bulls + cows > space.pegs:
+        raise fsec.error(f"bulls + cows = {bulls + cows} is more than {space.pegs} symbols",
+                         allowed=f"bulls + cows <= {space.pegs}")
+    return bulls, cows
+
+
 def _pegs(section: Section, space: CodeSpace) -> tuple[int, int]:
     """Black and white pegs: a table { black, white } or a string with a B per black and a W per white."""
+    if space.distinct:
+        return _bulls(section, space)
     value = section.raw("feedback")
     if isinstance(value, str):
         marks = "".join(value.split()).upper().replace("-", "").replace(".", "")
@@ -213,6 +245,24 @@ def read_state(doc: PuzzleDoc) -> MotusState:
                           allowed=f"at most {MAX_CODES} codes")
         space: Space = CodeSpace(pegs=pegs, colours=colours, tries=s.integer("tries", 10, lo=1, hi=100),
                                  names=names)
+    elif game == "bulls":
+        pegs = s.integer("length", 4, lo=1, hi=10)
+        raw = s.raw("symbols", 10)
+        if isinstance(raw, str):
+            symbols = "".join(raw.split())
+            if not 2 <= len(symbols) <= 16 or len(set(symbols)) != len(symbols) or not symbols.isascii() \
+                    or not symbols.isalnum():
+                raise s.error(f"{raw!r} is not a set of symbols", "symbols",
+                              allowed="2 to 16 different letters or digits, e.g. \"0123456789\", or a count")
+        else:
+            symbols = "0123456789ABCDEF"[: s.integer("symbols", 10, lo=2, hi=16)]
+        if pegs > len(symbols) or math.perm(len(symbols), pegs) > MAX_CODES:
+            raise s.error(f"{pegs} of {len(symbols)} symbols: "
+                          + ("more positions than symbols" if pegs > len(symbols) else
+                             f"{math.perm(len(symbols), pegs)} codes is too many"), "length",
+                          allowed=f"at most as many positions as symbols, and at most {MAX_CODES} codes")
+        space = CodeSpace(pegs=pegs, colours=len(symbols), tries=s.integer("tries", 10, lo=1, hi=100),
+                          distinct=True, symbols=symbols)
     else:
         spec = s.string("dictionary", "fr" if game == "motus" else "wordle")
         words = dictionary(spec, file=doc.file)
@@ -241,7 +291,7 @@ def read_state(doc: PuzzleDoc) -> MotusState:
             where = f"{length} letters" + (f" starting with {first}" if first else "")
             raise s.error(f"the dictionary {words.name!r} has no word of {where}", "length")
         space = WordSpace(cell, tries)
-    hard = game != "mastermind" and bool(s.boolean("hard", False))
+    hard = game not in ("mastermind", "bulls") and bool(s.boolean("hard", False))
     if game == "wordle" and s.has("grid"):
         return _grid_state(doc, space)
     proposals = tuple(_read_proposals(s, space))

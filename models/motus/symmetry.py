@@ -122,8 +122,7 @@ class SymmetricSearch:
         got = self._reps.get(tuple(prefix))
         if got is None:
             got = orbit_reps(self.space, prefix, self.search.pool)
-            if len(prefix) < 2:
-                self._reps[tuple(prefix)] = got
+            self._reps[tuple(prefix)] = got  # one per guess sequence searched symmetrically
         return got
 
     def class_value(self, prefix: list[int], answers: np.ndarray, beta: int) -> tuple[int, bool]:

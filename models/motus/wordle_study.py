@@ -104,6 +104,9 @@ def main_wordle(argv: list[str]) -> int:
                          help="prove the best opener over every allowed guess (Wordle; a certificate per opener)")
     optimal.add_argument("--above", type=bounded(int, 0, 10**9), default=0,
                          help="--all-openers: also give the exact total of every opener totalling at most N")
+    optimal.add_argument("--reuse", default="", metavar="FILE",
+                         help="--all-openers: an earlier certificate of the same mode; its bounds that still "
+                              "refute at this cut-off and its exact totals below it are copied, not derived again")
     optimal.add_argument("--certificate", default="", metavar="FILE",
                          help="--all-openers: write the certificate (JSON lines) to FILE as it grows")
     optimal.add_argument("--save-every", type=bounded(float, 0, 10**6), default=60.0, metavar="SECONDS",

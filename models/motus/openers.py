@@ -342,8 +342,8 @@ def main_all_openers(args: Any) -> int:
         try:
             out = prove_all("wordle", args.hard, cap, ex, above=args.above, certificate=args.certificate,
                             save_every=args.save_every, reuse=args.reuse)
-        except (OSError, ValueError, KeyError, IndexError) as e:  # an unreadable or foreign --reuse file
-            raise PuzzleError(f"cannot reuse {args.reuse}: {e}", place="--reuse",
+        except (OSError, ValueError, KeyError, IndexError) as err:  # an unreadable or foreign --reuse file
+            raise PuzzleError(f"cannot reuse {args.reuse}: {err}", place="--reuse",
                               allowed="a certificate of the same game and mode (--certificate)") from None
     names, inc, beta = out["openers"], (out["incumbent"], out["incumbent_total"]), out["beta"]
     if args.json:

@@ -105,56 +105,38 @@ def _named_code(space: CodeSpace, value: object) -> str:
     return text
 
 
-def _bulls(section: Section, space: CodeSpace) -> tuple[int, int]:
-    """Bulls and cows: a table { bulls, cows } or a string with a B per bull and a C per cow."""
-    value = section.raw("feedback")
-    if isinstance(value, str):
-        marks = "".join(value.split()).upper().replace("-", "").replace(".", "")
-        if any(c not in "BC" for c in marks) or len(marks) > space.pegs:
-            raise section.error(f"{value!r} is not a feedback", "feedback",
-                                allowed=f"a B per bull and a C per cow, at most {space.pegs} in all (\"BCC\"; "
-                                        "\"\" or \"-\" for none), or { bulls = 1, cows = 2 }")
-        return marks.count("B"), marks.count("C")
-    if not isinstance(value, dict):
-        raise section.error(f"expected a feedback, got {value!r}", "feedback",
-                            allowed="\"BCC\" (a B per bull, a C per cow) or { bulls = 1, cows = 2 }")
-    fsec = section.section("feedback")
-    bulls = fsec.integer("bulls", lo=0, hi=space.pegs)
-    cows = fsec.integer("cows", 0, lo=0, hi=space.pegs)
-    fsec.finish()
-    if bulls + cows > space.pegs:
-        raise fsec.error(f"bulls + cows = {bulls + cows} is more than {space.pegs} symbols",
-                         allowed=f"bulls + cows <= {space.pegs}")
-    return bulls, cows
+# per game: the two counts' keys, their letters, what is counted, the string form, an example of each form
+_COUNTS = {False: ("black", "white", "BW", "peg", "a B per black peg and a W per white", '"BBW"',
+                   "{ black = 2, white = 1 }"),
+           True: ("bulls", "cows", "BC", "symbol", "a B per bull and a C per cow", '"BCC"', "{ bulls = 1, cows = 2 }")}
 
 
 def _pegs(section: Section, space: CodeSpace) -> tuple[int, int]:
-    """Black and white pegs: a table { black, white } or a string with a B per black and a W per white."""
-    if space.distinct:
-        return _bulls(section, space)
+    """Black and white pegs (Bulls and Cows: bulls and cows): a table { black, white } or a string with a B per
+    black and a W per white ({ bulls, cows }, a B per bull and a C per cow)."""
+    right, elsewhere, letters, unit, how, example, table = _COUNTS[space.distinct]
     value = section.raw("feedback")
     if isinstance(value, str):
         marks = "".join(value.split()).upper().replace("-", "").replace(".", "")
-        if any(c not in "BW" for c in marks):
+        if any(c not in letters for c in marks):
             raise section.error(f"{value!r} is not a feedback", "feedback",
-                                allowed="a B per black peg and a W per white (\"BBW\"; \"\" or \"-\" for none), "
-                                        "or { black = 2, white = 1 }")
-        black, white = marks.count("B"), marks.count("W")
-        if black + white > space.pegs:
-            raise section.error(f"{value!r} has {black + white} pegs", "feedback",
-                                allowed=f"at most {space.pegs} pegs in all")
-        return black, white
+                                allowed=f"{how} ({example}; \"\" or \"-\" for none), or {table}")
+        a, b = marks.count(letters[0]), marks.count(letters[1])
+        if a + b > space.pegs:
+            raise section.error(f"{value!r} has {a + b} {unit}s", "feedback",
+                                allowed=f"at most {space.pegs} {unit}s in all")
+        return a, b
     if not isinstance(value, dict):
         raise section.error(f"expected a feedback, got {value!r}", "feedback",
-                            allowed="\"BBW\" (a B per black peg, a W per white) or { black = 2, white = 1 }")
+                            allowed=f"{example} ({how.replace(' and ', ', ')}) or {table}")
     fsec = section.section("feedback")
-    black = fsec.integer("black", lo=0, hi=space.pegs)
-    white = fsec.integer("white", 0, lo=0, hi=space.pegs)
+    a = fsec.integer(right, lo=0, hi=space.pegs)
+    b = fsec.integer(elsewhere, 0, lo=0, hi=space.pegs)
     fsec.finish()
-    if black + white > space.pegs:
-        raise fsec.error(f"black + white = {black + white} is more than {space.pegs} pegs",
-                         allowed=f"black + white <= {space.pegs}")
-    return black, white
+    if a + b > space.pegs:
+        raise fsec.error(f"{right} + {elsewhere} = {a + b} is more than {space.pegs} {unit}s",
+                         allowed=f"{right} + {elsewhere} <= {space.pegs}")
+    return a, b
 
 
 def _read_marks(section: Section, word: str) -> str:

@@ -154,3 +154,28 @@ def test_table_cells_with_symmetry_resume_from_the_checkpoint(tmp_path) -> None:
     assert again[0]["kernel_calls"] < max(1, rows[0]["kernel_calls"])  # the finished classes are read back
     bad = run_cli(["experiment", "wordle", "--mastermind-table", "--cells", "bullscows:5x4"])
     assert bad.code == 2 and "--cells" in bad.err
+
+
+def _rows(name: str) -> list[dict]:
+    from tests.conftest import ROOT
+
+    text = (ROOT / "models" / "motus" / "data" / name).read_text(encoding="utf-8")
+    return [json.loads(line)["r"] for line in text.splitlines()[1:]]
+
+
+def test_the_shipped_symmetric_table_agrees_with_the_plain_one_and_rederives() -> None:
+    """The table run with ``--symmetry 2`` (shipped, resumable): every cell within the plain run's bounds (equal
+    where both are exact), and a random sample of its small exact cells derived again."""
+    plain = {(r["family"], r["pegs"], r["colours"]): r for r in _rows("mastermind-table.resume")}
+    sym = _rows("mastermind-table-symmetric.resume")
+    assert sym
+    for r in sym:
+        o = plain[(r["family"], r["pegs"], r["colours"])]
+        assert r["lower"] <= r["upper"]
+        assert max(r["lower"], o["lower"]) <= min(r["upper"], o["upper"]), (r, o)
+        if r["exact"] and o["exact"]:
+            assert r["total"] == o["total"]
+    small = [r for r in sym if r["exact"] and 20 <= r["codes"] <= 130 and r["cpu_seconds"] < 1]
+    for r in random.Random(51).sample(small, min(4, len(small))):
+        space = PegSpace(pegs=r["pegs"], colours=r["colours"], family=r["family"])
+        assert SymmetricSearch(space).result()["total"] == r["total"], r

@@ -160,7 +160,7 @@ def published_opening(space: Space, hard: bool) -> Opening | None:
     """The proven optimum of the opening position when it is one of :data:`PUBLISHED`: Wordle's original lists
     in normal mode with at least 5 tries, or Mastermind with 4 pegs, 6 colours and at least 6 tries."""
     if isinstance(space, CodeSpace):
-        if (space.pegs, space.colours) != (4, 6) or space.tries < PUBLISHED["mastermind"][0]:
+        if (space.pegs, space.colours) != (4, 6) or space.distinct or space.tries < PUBLISHED["mastermind"][0]:
             return None
         o = PUBLISHED["mastermind"][1]
         return Opening(o.total, _mastermind_best(4, 6), o.count, o.source)
@@ -381,7 +381,7 @@ def _marks(space: Space, code: int) -> str:
     (``-`` for none)."""
     if isinstance(space, CodeSpace):
         black, white = divmod(int(code), space.pegs + 1)
-        return "B" * black + "W" * white or "-"
+        return "B" * black + ("C" if space.distinct else "W") * white or "-"
     return space.show(code)
 
 

@@ -172,8 +172,9 @@ def main_table(args: Any) -> int:
     if args.json:
         print(json.dumps({"max_codes": args.max_codes, "node_limit": args.node_limit, "cells": rows}))
         return 0
-    print(f"exact expected-case optima (every code may be proposed, no cap), cells of at most {args.max_codes} "
-          "codes")
+    which = "the cells asked for" if args.cells else f"cells of at most {args.max_codes} codes"
+    how = f", one guess per orbit of the symmetries for the first {args.symmetry} guesses" if args.symmetry else ""
+    print(f"exact expected-case optima (every code may be proposed, no cap{how}), {which}")
     print(f"  {'family':<10} {'pegs':>4} {'col':>3} {'codes':>5} {'optimal total':>17} {'average':>8} "
           f"{'CPU s':>8}  published")
     for r in rows:

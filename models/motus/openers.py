@@ -338,13 +338,20 @@ def main_all_openers(args: Any) -> int:
                           place="--all-openers", allowed="no --opener, --openers, --node-limit, --no-cutoff or "
                           "--guesses answers beside it")
     cap = _cap(args.cap)
-    with Executor.from_args(args, "wordle-openers", warm=partial(prover, "wordle", args.hard, cap)) as ex:
+    if args.reuse:  # read before the run: a wrong file is said at once
+        allowed = "a certificate of the same mode and cap (written by --certificate)"
         try:
-            out = prove_all("wordle", args.hard, cap, ex, above=args.above, certificate=args.certificate,
-                            save_every=args.save_every, reuse=args.reuse)
-        except (OSError, ValueError, KeyError, IndexError) as err:  # an unreadable or foreign --reuse file
-            raise PuzzleError(f"cannot reuse {args.reuse}: {err}", place="--reuse",
-                              allowed="a certificate of the same game and mode (--certificate)") from None
+            old, _ = read_certificate(args.reuse)
+            mode = [old["game"], old["hard"], old["cap"]]
+        except (OSError, ValueError, KeyError, IndexError, TypeError) as err:
+            raise PuzzleError(f"cannot read {args.reuse} as a certificate ({type(err).__name__}: {err})",
+                              place="--reuse", allowed=allowed) from None
+        if mode != [game_space("wordle").label, args.hard, cap]:
+            raise PuzzleError(f"{args.reuse} certifies {mode[0]} with hard {mode[1]}, cap {mode[2]}",
+                              place="--reuse", allowed=allowed)
+    with Executor.from_args(args, "wordle-openers", warm=partial(prover, "wordle", args.hard, cap)) as ex:
+        out = prove_all("wordle", args.hard, cap, ex, above=args.above, certificate=args.certificate,
+                        save_every=args.save_every, reuse=args.reuse)
     names, inc, beta = out["openers"], (out["incumbent"], out["incumbent_total"]), out["beta"]
     if args.json:
         print(json.dumps(out))

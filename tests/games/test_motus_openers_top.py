@@ -53,3 +53,17 @@ def test_a_foreign_certificate_is_refused(tmp_path: Path) -> None:
     op.prove_all(a, True, 6, Executor(quiet=True), certificate=str(cert), kernel="python")
     with pytest.raises(ValueError, match="not this run's game"):
         op.prove_all(b, False, 6, Executor(quiet=True), reuse=str(cert), kernel="python")
+
+
+def test_a_wrong_reuse_file_is_one_line_before_the_run(tmp_path: Path) -> None:
+    from tests.conftest import run_cli
+
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"x": 1}\n', encoding="utf-8")
+    base = ["experiment", "wordle", "--games", "wordle", "--optimal", "--all-openers", "--reuse"]
+    for path, extra, needle in ((bad, [], "as a certificate"), (tmp_path / "none.jsonl", [], "as a certificate"),
+                                ("models/motus/data/wordle-openers-normal.jsonl", ["--hard"], "hard False")):
+        from tests.conftest import ROOT
+
+        res = run_cli([*base, ROOT / path if isinstance(path, str) else path, *extra])
+        assert res.code == 2 and needle in res.err and len(res.err.strip().splitlines()) == 1, res.err

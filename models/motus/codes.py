@@ -168,6 +168,17 @@ def main_table(args: Any) -> int:
                           allowed=", ".join(FAMILIES))
     cells = chosen_cells(args.cells, families) if args.cells else table_cells(families, args.max_codes)
     jobs: list[tuple[Any, ...]] = [(f, p, c, args.node_limit) for f, p, c in cells]
+    if args.checkpoint and not args.symmetry:
+        raise PuzzleError("--checkpoint keeps the classes of the symmetric search", place="--checkpoint",
+                          allowed="--symmetry LEVELS beside it")
+    if args.checkpoint:
+        import os
+
+        try:
+            os.makedirs(args.checkpoint, exist_ok=True)
+        except OSError as err:
+            raise PuzzleError(f"cannot make the directory {args.checkpoint}: {err.strerror}", place="--checkpoint",
+                              allowed="a directory that can be written") from None
     if args.symmetry:
         jobs = [(*job, args.symmetry, args.checkpoint) for job in jobs]
     with Executor.from_args(args, "mastermind-table") as ex:

@@ -140,20 +140,22 @@ def test_symmetric_optimum_is_the_plain_search_one(family: str, pegs: int, colou
 
 def test_table_cells_with_symmetry_resume_from_the_checkpoint(tmp_path) -> None:
     args = ["experiment", "wordle", "--mastermind-table", "--cells", "bullscows:3x6,mastermind:3x4",
-            "--symmetry", "2", "--checkpoint", tmp_path, "--json"]
+            "--symmetry", "2", "--checkpoint", tmp_path / "made", "--json"]  # the directory is made
     first = run_cli(args)
     assert first.code == 0, first.err
     rows = json.loads(first.out)["cells"]
     assert [(r["family"], r["pegs"], r["colours"], r["total"]) for r in rows] == \
         [("bullscows", 3, 6, cell_value(PegSpace(pegs=3, colours=6, family="bullscows"))["total"]),
          ("mastermind", 3, 4, cell_value(PegSpace(pegs=3, colours=4))["total"])]
-    saved = (tmp_path / "bullscows-3x6.jsonl").read_text().splitlines()
+    saved = (tmp_path / "made" / "bullscows-3x6.jsonl").read_text().splitlines()
     assert len(saved) > 1 and json.loads(saved[0])["cell"] == rows[0]["cell"]
     again = json.loads(run_cli(args).out)["cells"]
     assert [r["total"] for r in again] == [r["total"] for r in rows]
     assert again[0]["kernel_calls"] < max(1, rows[0]["kernel_calls"])  # the finished classes are read back
     bad = run_cli(["experiment", "wordle", "--mastermind-table", "--cells", "bullscows:5x4"])
     assert bad.code == 2 and "--cells" in bad.err
+    bad = run_cli(["experiment", "wordle", "--mastermind-table", "--cells", "bullscows:3x4", "--checkpoint", tmp_path])
+    assert bad.code == 2 and "--symmetry" in bad.err and len(bad.err.strip().splitlines()) == 1
 
 
 def _rows(name: str) -> list[dict]:

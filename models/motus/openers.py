@@ -342,12 +342,12 @@ def main_all_openers(args: Any) -> int:
         allowed = "a certificate of the same mode and cap (written by --certificate)"
         try:
             old, _ = read_certificate(args.reuse)
-            mode = [old["game"], old["hard"], old["cap"]]
+            was = [old["game"], old["hard"], old["cap"]]
         except (OSError, ValueError, KeyError, IndexError, TypeError) as err:
             raise PuzzleError(f"cannot read {args.reuse} as a certificate ({type(err).__name__}: {err})",
                               place="--reuse", allowed=allowed) from None
-        if mode != [game_space("wordle").label, args.hard, cap]:
-            raise PuzzleError(f"{args.reuse} certifies {mode[0]} with hard {mode[1]}, cap {mode[2]}",
+        if was != [game_space("wordle").label, args.hard, cap]:
+            raise PuzzleError(f"{args.reuse} certifies {was[0]} with hard {was[1]}, cap {was[2]}",
                               place="--reuse", allowed=allowed)
     with Executor.from_args(args, "wordle-openers", warm=partial(prover, "wordle", args.hard, cap)) as ex:
         out = prove_all("wordle", args.hard, cap, ex, above=args.above, certificate=args.certificate,

@@ -5,7 +5,9 @@ the space played over, :mod:`.space`, and the proposals), :mod:`.model` (the dec
 one named observation per proposal), :mod:`.world` (the declarative side), :mod:`.puzzle` (solve, verify,
 suggest; the typed answer) and :mod:`.game` (the game's declaration). :mod:`.feedback` is the feedback rule
 (the vectorised table derivation), :mod:`.words` the dictionaries, :mod:`.strategy` the scoring methods,
-:mod:`.emi` exact minimax values, :mod:`.optimal` exact optimal averages, :mod:`.experiment` the studies. """
+:mod:`.emi` exact minimax values, :mod:`.optimal` exact optimal averages, :mod:`.experiment` and
+:mod:`.wordle_study` the studies, :mod:`.codes` and :mod:`.symmetry` the code-breaking table. Bulls and Cows
+(``game = "bulls"``) is Mastermind's :class:`~.space.CodeSpace` without repeated symbols. """
 
 from __future__ import annotations
 

@@ -32,6 +32,7 @@ PUBLISHED: dict[tuple[str, int, int], tuple[int | None, str]] = {
     ("mastermind", 4, 7): (None, "Ville: 4.676 on average"),
     ("bullscows", 4, 10): (26274, "Tanaka: 26,274 / 5,040"),
 }
+PUBLISHED_AVERAGE = {("mastermind", 4, 7): 4.676}  # published as an average to 3 decimals only
 
 
 @dataclass(eq=False)
@@ -102,21 +103,55 @@ def table_cells(families: tuple[str, ...] = FAMILIES, max_codes: int = 2401, max
     return sorted(out, key=lambda c: (size(*c), FAMILIES.index(c[0]), c[1]))
 
 
-def cell_task(job: tuple[str, int, int, int | None]) -> dict[str, Any]:
-    """One cell of the table: its exact optimum (or proven bounds past the node limit), with the published
-    value beside it."""
+def cell_task(job: tuple[Any, ...]) -> dict[str, Any]:
+    """One cell of the table, ``(family, pegs, colours, node_limit[, levels, checkpoint directory])``: its exact
+    optimum (or proven bounds past the node limit), with the published value beside it.  ``levels`` > 0: the
+    search with symmetry reduction on the first ``levels`` guesses (:mod:`.symmetry`), the classes it finishes
+    written to ``family-PEGSxCOLOURS.jsonl`` in the checkpoint directory when one is given (a run resumes there)."""
     from .optimal_study import cell_value
 
-    family, pegs, colours, node_limit = job
+    family, pegs, colours, node_limit = job[:4]
+    levels, where = (job[4], job[5]) if len(job) > 4 else (0, "")
     cpu = time.process_time()
-    r = cell_value(PegSpace(pegs=pegs, colours=colours, family=family), node_limit=node_limit)
+    space = PegSpace(pegs=pegs, colours=colours, family=family)
+    if levels:
+        import os
+
+        from .symmetry import SymmetricSearch
+
+        path = os.path.join(where, f"{family}-{pegs}x{colours}.jsonl") if where else ""
+        r = SymmetricSearch(space, levels=levels, checkpoint=path, node_limit=node_limit).result()
+    else:
+        r = cell_value(space, node_limit=node_limit)
     published = PUBLISHED.get((family, pegs, colours))
     r.update(family=family, pegs=pegs, colours=colours, codes=size(family, pegs, colours),
              published_total=published[0] if published else None, published=published[1] if published else None,
              cpu_seconds=round(time.process_time() - cpu, 2))
     if published and published[0] is not None and r["exact"]:
         r["agrees"] = r["total"] == published[0]
+    elif (family, pegs, colours) in PUBLISHED_AVERAGE and r["exact"]:
+        r["agrees"] = round(r["total"] / r["codes"], 3) == PUBLISHED_AVERAGE[(family, pegs, colours)]
     return r
+
+
+def chosen_cells(text: str, families: tuple[str, ...]) -> list[tuple[str, int, int]]:
+    """``--cells``: ``family:PEGSxCOLOURS`` items, comma-separated (e.g. ``mastermind:4x7,bullscows:4x10``)."""
+    from sleuth.errors import PuzzleError
+
+    out = []
+    for item in (x.strip() for x in text.split(",") if x.strip()):
+        family, _, shape = item.partition(":")
+        pegs, _, colours = shape.lower().partition("x")
+        if family not in families or not pegs.isdigit() or not colours.isdigit():
+            raise PuzzleError(f"cannot read {item!r}", place="--cells",
+                              allowed=f"family:PEGSxCOLOURS, family one of {', '.join(families)}")
+        p, c = int(pegs), int(colours)
+        if not (1 <= p <= 16 and 2 <= c <= len(SYMBOLS)) or (family == "bullscows" and p > c) \
+                or size(family, p, c) > 10_000:
+            raise PuzzleError(f"{item}: no such cell", place="--cells", allowed=f"1-16 pegs, 2-{len(SYMBOLS)} "
+                              "colours (bullscows: at least as many as pegs), at most 10000 codes")
+        out.append((family, p, c))
+    return out
 
 
 def main_table(args: Any) -> int:
@@ -131,15 +166,29 @@ def main_table(args: Any) -> int:
     if bad or not families:
         raise PuzzleError(f"unknown family {bad[0] if bad else args.families!r}", place="--families",
                           allowed=", ".join(FAMILIES))
-    cells = table_cells(families, args.max_codes)
-    jobs = [(f, p, c, args.node_limit) for f, p, c in cells]
+    cells = chosen_cells(args.cells, families) if args.cells else table_cells(families, args.max_codes)
+    jobs: list[tuple[Any, ...]] = [(f, p, c, args.node_limit) for f, p, c in cells]
+    if args.checkpoint and not args.symmetry:
+        raise PuzzleError("--checkpoint keeps the classes of the symmetric search", place="--checkpoint",
+                          allowed="--symmetry LEVELS beside it")
+    if args.checkpoint:
+        import os
+
+        try:
+            os.makedirs(args.checkpoint, exist_ok=True)
+        except OSError as err:
+            raise PuzzleError(f"cannot make the directory {args.checkpoint}: {err.strerror}", place="--checkpoint",
+                              allowed="a directory that can be written") from None
+    if args.symmetry:
+        jobs = [(*job, args.symmetry, args.checkpoint) for job in jobs]
     with Executor.from_args(args, "mastermind-table") as ex:
         rows = ex.map_tasks(cell_task, jobs, label="cells", unit="cell", weights=[float(size(*c)) for c in cells])
     if args.json:
         print(json.dumps({"max_codes": args.max_codes, "node_limit": args.node_limit, "cells": rows}))
         return 0
-    print(f"exact expected-case optima (every code may be proposed, no cap), cells of at most {args.max_codes} "
-          "codes")
+    which = "the cells asked for" if args.cells else f"cells of at most {args.max_codes} codes"
+    how = f", one guess per orbit of the symmetries for the first {args.symmetry} guesses" if args.symmetry else ""
+    print(f"exact expected-case optima (every code may be proposed, no cap{how}), {which}")
     print(f"  {'family':<10} {'pegs':>4} {'col':>3} {'codes':>5} {'optimal total':>17} {'average':>8} "
           f"{'CPU s':>8}  published")
     for r in rows:

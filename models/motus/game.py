@@ -60,7 +60,7 @@ _WORD_FEEDBACK = Key("feedback", "string", "one mark per letter: G right place, 
 _EXPERIMENTS = (
     Experiment("motus", "sleuth.models.motus.experiment:main_study", "every word with every scoring method (Table 4)"),
     Experiment("emi", "sleuth.models.motus.experiment:main_emi", "Evil Motus Index per (first letter, length) cell"),
-    Experiment("wordle", "sleuth.models.motus.experiment:main_wordle", "Wordle and Mastermind strategy studies"),
+    Experiment("wordle", "sleuth.models.motus.wordle_study:main_wordle", "Wordle and Mastermind strategy studies"),
 )
 
 
@@ -97,6 +97,15 @@ WORDLE = replace(
     keys=_word_keys("wordle", Key("length", "integer", "letters per word", default="5"),
                     Key("tries", "integer", "the rules' limit on guesses", default="6"), *_GRID),
     template="wordle/example", docs="wordle", text_input="sleuth.models.motus.grid:grid_document")
+def _counts(what: str, right: str, elsewhere: str, example: str, unit: str, table: str) -> Key:
+    """Mastermind's and Bulls and Cows' feedback key: two counts, as a string of letters or a table."""
+    a, b = right.rstrip("s"), elsewhere.rstrip("s")
+    return Key("feedback", "string or table", f"{what}: \"{example}\" (a {example[0]} per {a}, a {example[-1]} per "
+               f"{b}, \"\" or \"-\" for none) or {table}", default="required unless secret is given",
+               keys=(Key(right, "integer", f"right {unit}, right place", required=True),
+                     Key(elsewhere, "integer", f"right {unit}, wrong place", default="0")))
+
+
 MASTERMIND = replace(
     MOTUS, name="mastermind", summary="Mastermind: possible codes, Knuth's strategy", aliases=(), experiments=(),
     keys=(Key("pegs", "integer", "pegs per code (1 to 8)", default="4"),
@@ -104,9 +113,15 @@ MASTERMIND = replace(
               "names (colours = [\"red\", \"green\", ...]), then a code is names or first letters too",
               default="6"),
           Key("tries", "integer", "the rules' limit on guesses", default="10"),
-          _guess("code", Key("feedback", "string or table", "black and white pegs: \"BBW\" (a B per black, a W "
-                             "per white, \"\" or \"-\" for none) or { black = 2, white = 1 }",
-                             default="required unless secret is given",
-                             keys=(Key("black", "integer", "right colour, right place", required=True),
-                                   Key("white", "integer", "right colour, wrong place", default="0"))))),
+          _guess("code", _counts("black and white pegs", "black", "white", "BBW", "colour",
+                                 "{ black = 2, white = 1 }"))),
     suggest_default="max", template="mastermind/knuth", docs="mastermind")
+BULLS = replace(
+    MASTERMIND, name="bulls", summary="Bulls and Cows: codes without a repeated symbol, bulls and cows",
+    aliases=("bullscows", "bulls-and-cows"),
+    keys=(Key("length", "integer", "symbols per code, all different (1 to 10)", default="4"),
+          Key("symbols", "integer or string", "how many symbols, written 0..9 then A..F (2 to 16); or the "
+              "symbols themselves (symbols = \"ABCDEF\": 2 to 16 different letters or digits)", default="10"),
+          Key("tries", "integer", "the rules' limit on guesses", default="10"),
+          _guess("code", _counts("bulls and cows", "bulls", "cows", "BCC", "symbol", "{ bulls = 1, cows = 2 }"))),
+    suggest_default="max", template="bulls/example", docs="mastermind")

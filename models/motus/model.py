@@ -69,6 +69,8 @@ def build_model(space: Space, proposals: Sequence[Proposal], *, per_word: bool =
         return MotusModel(space, model, [word], True)
     if isinstance(space, CodeSpace):
         variables = [model.int_var(0, space.colours - 1, f"peg {i + 1}") for i in range(space.pegs)]
+        if space.distinct:
+            model.add_all_different(variables, name="no repeated symbol")
     else:
         variables = [model.int_var(0, 25, f"letter {i + 1}") for i in range(len(space.answers[0]))]
         model.add_table(variables, (tuple(map(int, row)) for row in space.answer_array), name="dictionary")
@@ -97,16 +99,16 @@ def _word_constraints(model: Model, variables: list[Var], p: Proposal) -> None:
 
 
 def _mastermind_constraints(model: Model, space: CodeSpace, variables: list[Var], p: Proposal) -> None:
-    guess = [int(c) - 1 for c in p.text]
+    guess = [space.symbols.index(c) for c in p.text]
     black, white = divmod(p.code, space.pegs + 1)
     model.add_exactly(black, [model.indicator(v, c) for v, c in zip(variables, guess, strict=True)])
     common = []
     for colour in sorted(set(guess)):
         copies = guess.count(colour)
         count = LinearExpr.sum_of(model.indicator(v, colour) for v in variables)
-        low = model.int_var(0, copies, f"min(count {colour + 1}, {copies}) in guess {p.index}", aux=True)
+        low = model.int_var(0, copies, f"min(count {space.symbols[colour]}, {copies}) in guess {p.index}", aux=True)
         with model.unguarded():
-            enough = model.reify(count >= copies, f"count {colour + 1} >= {copies} in guess {p.index}")
+            enough = model.reify(count >= copies, f"count {space.symbols[colour]} >= {copies} in guess {p.index}")
             model.add(low == copies, when=enough)
             model.add(low == count, when=~enough)
         common.append(low)
@@ -115,5 +117,5 @@ def _mastermind_constraints(model: Model, space: CodeSpace, variables: list[Var]
 
 def decode(space: Space, values: Sequence[int]) -> str:
     if isinstance(space, CodeSpace):
-        return "".join(str(v + 1) for v in values)
+        return "".join(space.symbols[v] for v in values)
     return "".join(ALPHABET[v] for v in values)

@@ -231,31 +231,67 @@ def recheck(p: OpenerProver, head: dict[str, Any], record: Sequence[Any]) -> boo
     g = p.row(opener)
     if how == "size":
         return p.size_bound(g) == value >= beta
-    if how == "ply":
-        return p.ply_total(p.classes(g), p.size_bound(g), beta)[0] == value >= beta
+    if how == "ply":  # the bound stops at the first class that takes it to ``value`` (its run's cut-off or more)
+        return p.ply_total(p.classes(g), p.size_bound(g), value)[0] == value >= beta
     p.search.reset_cache()
     if how == "exact":
         return p.search.guess_value(g) == value < beta
     return p._decide(g, beta) == ("search", beta) and value == beta
 
 
+def reusable(head: dict[str, Any], records: Sequence[Sequence[Any]], beta: int) -> dict[str, tuple[str, int]]:
+    """The records of an earlier certificate (``head``, ``records``) that still decide their opener at the cut-off
+    ``beta``: a class-size or one-ply bound at least ``beta`` (neither depends on the cut-off it was found
+    under, :func:`recheck`), an exact total below ``beta``; ``search`` records (refuted at their own cut-off)
+    are not."""
+    out = {}
+    for opener, how, value in records:
+        if (how in ("size", "ply") and value >= beta) or (how == "exact" and value < beta):
+            out[opener] = (how, int(value))
+    return out
+
+
+def ranked_table(out: dict[str, Any]) -> str:
+    """The exact openers of a run (every opener totalling at most ``--above``) as a Markdown table, best first."""
+    n = out["answers"]
+    lines = ["| rank | opener | total | average |", "| ---: | --- | ---: | ---: |"]
+    rank = 0
+    for i, e in enumerate(out["exact"]):
+        if i == 0 or e["total"] != out["exact"][i - 1]["total"]:
+            rank = i + 1
+        lines.append(f"| {rank} | {e['opener']} | {e['total']:,} | {e['total'] / n:.4f} |")
+    return "\n".join(lines)
+
+
 def prove_all(game: SpaceKey, hard: bool, cap: int | None, ex: Any, *, above: int = 0, certificate: str = "",
-              save_every: float = 60.0, kernel: str = "auto") -> dict[str, Any]:
+              save_every: float = 60.0, kernel: str = "auto", reuse: str = "") -> dict[str, Any]:
     """Every allowed guess of ``game`` decided on the executor ``ex`` (:class:`sleuth.executor.Executor`):
     :func:`summary` of the certificate, with the run's seconds, CPU seconds (per proof too) and peak memory;
-    ``certificate``: the file rewritten every ``save_every`` seconds and at the end."""
+    ``certificate``: the file rewritten every ``save_every`` seconds and at the end; ``reuse``: an earlier
+    certificate of the same game and mode, whose :func:`reusable` records are copied instead of derived again
+    (with ``above``, a wider ranking after a narrower one only decides what the narrower cut-off left)."""
     start, cpu0 = time.perf_counter(), time.process_time()
     p = prover(game, hard, cap, kernel)
     inc = incumbent(p)
     beta = max(inc[1], above) + 1
     names = [p.search.space.guesses[int(g)] for g in p.search.pool]
     head = header(game, hard, cap, beta, inc, len(names))
-    jobs = [DecideJob(game, hard, cap, w, beta, kernel) for w in names]
     results: dict[int, dict[str, Any]] = {}
+    if reuse:
+        old_head, old_rows = read_certificate(reuse)
+        if [old_head[k] for k in ("game", "hard", "cap", "answers", "openers")] != \
+                [head[k] for k in ("game", "hard", "cap", "answers", "openers")]:
+            raise ValueError(f"{reuse} certifies {old_head['game']} (hard {old_head['hard']}, cap "
+                             f"{old_head['cap']}), not this run's game")
+        kept = reusable(old_head, old_rows, beta)
+        results = {i: {"opener": w, "how": kept[w][0], "value": kept[w][1], "nodes": 0, "cpu_seconds": 0.0}
+                   for i, w in enumerate(names) if w in kept}
+    todo = [i for i in range(len(names)) if i not in results]
+    jobs = [DecideJob(game, hard, cap, names[i], beta, kernel) for i in todo]
     saved = time.perf_counter()
     setup = time.process_time() - cpu0
-    for i, r in ex.completed(decide_task, jobs, label="openers", unit="opener"):
-        results[i] = r
+    for j, r in ex.completed(decide_task, jobs, label="openers", unit="opener"):
+        results[todo[j]] = r
         if certificate and time.perf_counter() - saved > save_every:
             write_certificate(certificate, head, results, names)
             saved = time.perf_counter()
@@ -263,6 +299,7 @@ def prove_all(game: SpaceKey, hard: bool, cap: int | None, ex: Any, *, above: in
         write_certificate(certificate, head, results, names)
     rows = [[r["opener"], r["how"], r["value"]] for _, r in sorted(results.items())]
     out = summary(head, rows)
+    out["reused"] = len(names) - len(todo)
     out.update(seconds=round(time.perf_counter() - start, 1),
                cpu_seconds=round(sum(r["cpu_seconds"] for r in results.values()), 1),
                setup_cpu_seconds=round(setup, 1), peak_memory_mb=round(peak_memory_mb()),
@@ -301,9 +338,20 @@ def main_all_openers(args: Any) -> int:
                           place="--all-openers", allowed="no --opener, --openers, --node-limit, --no-cutoff or "
                           "--guesses answers beside it")
     cap = _cap(args.cap)
+    if args.reuse:  # read before the run: a wrong file is said at once
+        allowed = "a certificate of the same mode and cap (written by --certificate)"
+        try:
+            old, _ = read_certificate(args.reuse)
+            was = [old["game"], old["hard"], old["cap"]]
+        except (OSError, ValueError, KeyError, IndexError, TypeError) as err:
+            raise PuzzleError(f"cannot read {args.reuse} as a certificate ({type(err).__name__}: {err})",
+                              place="--reuse", allowed=allowed) from None
+        if was != [game_space("wordle").label, args.hard, cap]:
+            raise PuzzleError(f"{args.reuse} certifies {was[0]} with hard {was[1]}, cap {was[2]}",
+                              place="--reuse", allowed=allowed)
     with Executor.from_args(args, "wordle-openers", warm=partial(prover, "wordle", args.hard, cap)) as ex:
         out = prove_all("wordle", args.hard, cap, ex, above=args.above, certificate=args.certificate,
-                        save_every=args.save_every)
+                        save_every=args.save_every, reuse=args.reuse)
     names, inc, beta = out["openers"], (out["incumbent"], out["incumbent_total"]), out["beta"]
     if args.json:
         print(json.dumps(out))
@@ -313,7 +361,12 @@ def main_all_openers(args: Any) -> int:
           f"cut-off {beta}")
     for h in HOW:
         print(f"  {h:<7} {out['counts'][h]:>6} opener(s), {out['cpu_by_how'][h]:>9.1f} s CPU")
-    for e in out["exact"][:10]:
+    if out["reused"]:
+        print(f"  {out['reused']} decision(s) reused from {args.reuse}")
+    if args.above:
+        print(f"every opener totalling at most {beta - 1}, exact, best first:")
+        print(ranked_table(out))
+    for e in [] if args.above else out["exact"][:10]:
         print(f"  exact   {e['opener']:<6} {e['total']}")
     if out["complete"]:
         print(f"  best of all {names} openers: {out['best']} {out['total']} (proven)")

@@ -242,7 +242,7 @@ class Optimal:
 
     def remember(self, answers: np.ndarray, used: int, value: int, guess: int) -> None:
         """Put in the cache the exact ``value`` of the position ``answers`` (every guess allowed, ``used`` made),
-        reached by ``guess`` first (a value proven outside the kernel, :mod:`.symmetry`)."""
+        reached by ``guess`` first (a value proven outside the kernel, :mod:`.stabiliser`)."""
         if self.hard:
             raise ValueError("remember: normal rules only (hard mode's key needs the allowed guesses)")
         k = OPTIMAL_KERNEL.plain()

@@ -319,7 +319,7 @@ class SecretPuzzle(Puzzle):
 
     def _advice_text(self, pick: Suggestion, method: st.Method) -> str:
         """The suggestion in plain words: what the guess leaves on average and at worst, and the ties."""
-        noun = "code" if self.game == "mastermind" else "word"
+        noun = "code" if self.game in ("mastermind", "bulls") else "word"
         nouns = noun + ("s" if pick.count != 1 else "")
         average = Fraction(pick.sumsq, pick.count)
         lines = [f"Next guess: {pick.word} ({'it could be the answer' if pick.possible else f'not a possible {noun}'}"

@@ -40,7 +40,7 @@ from .emi import SearchTimeout
 from .optimal import Optimal
 from .space import CodeSpace, Space, WordSpace, game_space
 from .state import MotusState
-from .symmetry import SMALL, SymmetricSearch
+from .stabiliser import SMALL, StabiliserSearch
 
 REVIEW_NODES = 60_000   # nodes each search of a review may visit before it stops with proven bounds
 OPENING_NODES = 40_000  # the same for the opener played, on a list of more than OPENING_SIZE answers (a node
@@ -172,7 +172,7 @@ def published_opening(space: Space, hard: bool) -> Opening | None:
     """The proven optimum of the opening position when it is one of :data:`PUBLISHED`: Wordle's original lists
     in normal mode with at least 5 tries, or Mastermind with 4 pegs, 6 colours and at least 6 tries."""
     if isinstance(space, CodeSpace):
-        if (space.pegs, space.colours) != (4, 6) or space.tries < PUBLISHED["mastermind"][0]:
+        if (space.pegs, space.colours) != (4, 6) or space.distinct or space.tries < PUBLISHED["mastermind"][0]:
             return None
         o = PUBLISHED["mastermind"][1]
         return Opening(o.total, _mastermind_best(4, 6), o.count, o.source)
@@ -216,7 +216,7 @@ class Reviewer:
         self.searched = 0         # nodes they visited
         self.stop = ""            # what stopped the last search that stopped: "budget" or "time"
         # Mastermind: the first plies one guess per orbit of the symmetries a position keeps
-        self.sym = SymmetricSearch(self.search) if isinstance(self.space, CodeSpace) else None
+        self.sym = StabiliserSearch(self.search) if isinstance(self.space, CodeSpace) else None
         if self.search.compiled:  # compile (or load) the kernel before the clock starts
             self.search.value(np.arange(min(3, len(self.space.answers))))
 
@@ -482,7 +482,7 @@ def _marks(space: Space, code: int) -> str:
     (``-`` for none)."""
     if isinstance(space, CodeSpace):
         black, white = divmod(int(code), space.pegs + 1)
-        return "B" * black + "W" * white or "-"
+        return "B" * black + ("C" if space.distinct else "W") * white or "-"
     return space.show(code)
 
 

@@ -114,17 +114,28 @@ class WordSpace(Space):
 
 @dataclass(eq=False)
 class CodeSpace(Space):
+    """Mastermind's codes (digits ``1..colours``, repetition allowed, black and white pegs); with ``distinct``,
+    Bulls and Cows: codes of ``pegs`` different ``symbols`` (default ``0..colours-1``), bulls (right place) and
+    cows (elsewhere), the same counts as black and white pegs."""
+
     pegs: int = 4
     colours: int = 6
     tries: int = 10
     names: tuple[str, ...] = ()   # the colours' names, when the file names them (codes stay digits inside)
+    distinct: bool = False
+    symbols: str = ""
 
     def __post_init__(self) -> None:
-        symbols = "123456789"[: self.colours]
-        self.answers = tuple("".join(c) for c in itertools.product(symbols, repeat=self.pegs))
+        if not self.symbols:
+            self.symbols = ("0123456789ABCDEF" if self.distinct else "123456789")[: self.colours]
+        if self.distinct:
+            self.answers = tuple(sorted("".join(c) for c in itertools.permutations(self.symbols, self.pegs)))
+            self.label = f"Bulls and Cows, {self.pegs} of {self.colours} symbols ({self.symbols})"
+        else:
+            self.answers = tuple("".join(c) for c in itertools.product(self.symbols, repeat=self.pegs))
+            legend = f" ({', '.join(f'{i} = {n}' for i, n in enumerate(self.names, 1))})" if self.names else ""
+            self.label = f"{self.pegs} pegs, {self.colours} colours{legend}"
         self.guesses = self.answers
-        legend = f" ({', '.join(f'{i} = {n}' for i, n in enumerate(self.names, 1))})" if self.names else ""
-        self.label = f"{self.pegs} pegs, {self.colours} colours{legend}"
 
     @property
     def found(self) -> int:
@@ -134,13 +145,17 @@ class CodeSpace(Space):
         if not items:
             return np.zeros((0, self.pegs), dtype=np.int8)
         raw = np.frombuffer("".join(items).encode("ascii"), dtype=np.uint8).reshape(len(items), self.pegs)
-        return (raw - ord("1")).astype(np.int8)
+        table = np.zeros(256, dtype=np.int8)
+        table[np.frombuffer(self.symbols.encode("ascii"), dtype=np.uint8)] = np.arange(self.colours)
+        return table[raw]
 
     def codes(self, guesses: np.ndarray, secrets: np.ndarray) -> np.ndarray:
         return fb.mastermind_matrix(guesses, secrets, self.colours)
 
     def show(self, code: int) -> str:
         black, white = divmod(int(code), self.pegs + 1)
+        if self.distinct:
+            return f"{black} bull{'s' * (black != 1)}, {white} cow{'s' * (white != 1)}"
         return f"black {black}, white {white}"
 
     def code_of(self, black: int, white: int) -> int:

@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from sleuth.errors import PuzzleError
@@ -58,7 +59,13 @@ def read_item(space: Space, value: object, file: str | None, place: str) -> str:
             text = "".join(value.split())
         else:
             raise PuzzleError("expected a code such as \"1122\" or [1, 1, 2, 2]", file=file, place=place)
-        symbols = "123456789"[: space.colours]
+        symbols = space.symbols
+        if space.distinct:
+            text = text.upper() if symbols.isupper() else text
+            if len(text) != space.pegs or any(c not in symbols for c in text) or len(set(text)) != len(text):
+                raise PuzzleError(f"{text!r} is not a code of {space.pegs} different symbols", file=file,
+                                  place=place, allowed=f"{space.pegs} different symbols among {symbols}")
+            return text
         if space.names and not all(c in symbols for c in text):
             text = _named_code(space, value)
         if len(text) != space.pegs or any(c not in symbols for c in text):
@@ -98,31 +105,38 @@ def _named_code(space: CodeSpace, value: object) -> str:
     return text
 
 
+# per game: the two counts' keys, their letters, what is counted, the string form, an example of each form
+_COUNTS = {False: ("black", "white", "BW", "peg", "a B per black peg and a W per white", '"BBW"',
+                   "{ black = 2, white = 1 }"),
+           True: ("bulls", "cows", "BC", "symbol", "a B per bull and a C per cow", '"BCC"', "{ bulls = 1, cows = 2 }")}
+
+
 def _pegs(section: Section, space: CodeSpace) -> tuple[int, int]:
-    """Black and white pegs: a table { black, white } or a string with a B per black and a W per white."""
+    """Black and white pegs (Bulls and Cows: bulls and cows): a table { black, white } or a string with a B per
+    black and a W per white ({ bulls, cows }, a B per bull and a C per cow)."""
+    right, elsewhere, letters, unit, how, example, table = _COUNTS[space.distinct]
     value = section.raw("feedback")
     if isinstance(value, str):
         marks = "".join(value.split()).upper().replace("-", "").replace(".", "")
-        if any(c not in "BW" for c in marks):
+        if any(c not in letters for c in marks):
             raise section.error(f"{value!r} is not a feedback", "feedback",
-                                allowed="a B per black peg and a W per white (\"BBW\"; \"\" or \"-\" for none), "
-                                        "or { black = 2, white = 1 }")
-        black, white = marks.count("B"), marks.count("W")
-        if black + white > space.pegs:
-            raise section.error(f"{value!r} has {black + white} pegs", "feedback",
-                                allowed=f"at most {space.pegs} pegs in all")
-        return black, white
+                                allowed=f"{how} ({example}; \"\" or \"-\" for none), or {table}")
+        a, b = marks.count(letters[0]), marks.count(letters[1])
+        if a + b > space.pegs:
+            raise section.error(f"{value!r} has {a + b} {unit}s", "feedback",
+                                allowed=f"at most {space.pegs} {unit}s in all")
+        return a, b
     if not isinstance(value, dict):
         raise section.error(f"expected a feedback, got {value!r}", "feedback",
-                            allowed="\"BBW\" (a B per black peg, a W per white) or { black = 2, white = 1 }")
+                            allowed=f"{example} ({how.replace(' and ', ', ')}) or {table}")
     fsec = section.section("feedback")
-    black = fsec.integer("black", lo=0, hi=space.pegs)
-    white = fsec.integer("white", 0, lo=0, hi=space.pegs)
+    a = fsec.integer(right, lo=0, hi=space.pegs)
+    b = fsec.integer(elsewhere, 0, lo=0, hi=space.pegs)
     fsec.finish()
-    if black + white > space.pegs:
-        raise fsec.error(f"black + white = {black + white} is more than {space.pegs} pegs",
-                         allowed=f"black + white <= {space.pegs}")
-    return black, white
+    if a + b > space.pegs:
+        raise fsec.error(f"{right} + {elsewhere} = {a + b} is more than {space.pegs} {unit}s",
+                         allowed=f"{right} + {elsewhere} <= {space.pegs}")
+    return a, b
 
 
 def _read_marks(section: Section, word: str) -> str:
@@ -213,6 +227,24 @@ def read_state(doc: PuzzleDoc) -> MotusState:
                           allowed=f"at most {MAX_CODES} codes")
         space: Space = CodeSpace(pegs=pegs, colours=colours, tries=s.integer("tries", 10, lo=1, hi=100),
                                  names=names)
+    elif game == "bulls":
+        pegs = s.integer("length", 4, lo=1, hi=10)
+        raw = s.raw("symbols", 10)
+        if isinstance(raw, str):
+            symbols = "".join(raw.split())
+            if not 2 <= len(symbols) <= 16 or len(set(symbols)) != len(symbols) or not symbols.isascii() \
+                    or not symbols.isalnum():
+                raise s.error(f"{raw!r} is not a set of symbols", "symbols",
+                              allowed="2 to 16 different letters or digits, e.g. \"0123456789\", or a count")
+        else:
+            symbols = "0123456789ABCDEF"[: s.integer("symbols", 10, lo=2, hi=16)]
+        if pegs > len(symbols) or math.perm(len(symbols), pegs) > MAX_CODES:
+            raise s.error(f"{pegs} of {len(symbols)} symbols: "
+                          + ("more positions than symbols" if pegs > len(symbols) else
+                             f"{math.perm(len(symbols), pegs)} codes is too many"), "length",
+                          allowed=f"at most as many positions as symbols, and at most {MAX_CODES} codes")
+        space = CodeSpace(pegs=pegs, colours=len(symbols), tries=s.integer("tries", 10, lo=1, hi=100),
+                          distinct=True, symbols=symbols)
     else:
         spec = s.string("dictionary", "fr" if game == "motus" else "wordle")
         words = dictionary(spec, file=doc.file)
@@ -241,7 +273,7 @@ def read_state(doc: PuzzleDoc) -> MotusState:
             where = f"{length} letters" + (f" starting with {first}" if first else "")
             raise s.error(f"the dictionary {words.name!r} has no word of {where}", "length")
         space = WordSpace(cell, tries)
-    hard = game != "mastermind" and bool(s.boolean("hard", False))
+    hard = game not in ("mastermind", "bulls") and bool(s.boolean("hard", False))
     if game == "wordle" and s.has("grid"):
         return _grid_state(doc, space)
     proposals = tuple(_read_proposals(s, space))

@@ -1,155 +1,241 @@
-"""The symmetries of Mastermind that a position keeps, for the exact search's first plies.
+"""The exact optimum of a code-breaking cell (:class:`.codes.PegSpace`) with symmetry reduction.
 
-A permutation of the colours and one of the pegs map every code onto a code and keep every feedback: when one
-maps a position's possible codes onto themselves, it maps each guess onto a guess of the same value there.  So
-the guesses of a position need searching only one per orbit of the symmetries it keeps (its stabiliser), and the
-guesses tied for best are whole orbits.  :class:`CodeSymmetries` finds a stabiliser fast: a symmetry keeping a
-set keeps its table of colour counts per peg, which leaves few candidates to check one by one.
+Permuting the positions and renaming the symbols (the group ``S_pegs x S_colours``) maps the codes onto
+themselves and keeps every feedback of the three families (black and white pegs, black pegs only, bulls and
+cows).  A symmetry that fixes the guesses made so far fixes each feedback class, so two next guesses that such a
+symmetry maps onto each other have the same value on the class: only one guess per orbit is searched.  At the
+root that leaves one opener per orbit (Mastermind 4 pegs: 1111, 1112, 1122, 1123, 1234; Bulls and Cows: one);
+after the opener, a handful of second guesses per class.  Past ``levels`` guesses the compiled search of
+:mod:`.optimal` takes over (every allowed guess, its own cache and pruning).
+
+Two guesses ``h`` and ``h'`` are in one orbit of the stabiliser of the guesses ``g1..gk`` exactly when the tuples
+``(g1..gk, h)`` and ``(g1..gk, h')`` are in one orbit of the whole group; :func:`canonical` names that orbit: the
+least, over the position permutations, of the tuple's symbols renamed in order of first appearance.
+
+Each class's value is kept in ``state`` (exact, or a lower bound proven under a cut-off), keyed by the class's
+hash (:attr:`.optimal.Optimal.zs`, fixed seed) and the guesses made; :class:`SymmetricSearch` appends the classes
+it finishes at the first two levels to a checkpoint file, so a long cell resumes where it stopped.
 """
 
 from __future__ import annotations
 
 import itertools
-from typing import TYPE_CHECKING
+import json
+import os
+import time
+from typing import Any
 
 import numpy as np
 
-if TYPE_CHECKING:
-    from .optimal import Optimal
+from .emi import SearchTimeout
+from .optimal import Optimal
+from .space import Space
 
-PLIES = 2   # plies searched one guess per orbit (below them: the compiled search, which knows no symmetry)
-SMALL = 64  # positions of at most this many codes go to the compiled search at once (orbits cost more there)
+MEMO_ROWS = 1 << 23  # the compiled search's cache is emptied past this many rows (about 200 MB)
+SAVED_LEVELS = 2  # classes at this depth or less are written to the checkpoint
 
 
-class CodeSymmetries:
-    """The colour and peg permutations of ``pegs`` x ``colours`` codes (codes numbered as
-    :class:`.space.CodeSpace` numbers them: the first peg the most significant digit)."""
+def canonical(prefix: np.ndarray, codes: np.ndarray) -> np.ndarray:
+    """The orbit of each ``(prefix, code)`` under position permutations and symbol renaming, as an integer id
+    per code (equal ids: one orbit of the stabiliser of ``prefix``).  ``prefix``: (k, pegs); ``codes``:
+    (n, pegs), small non-negative symbols."""
+    n, pegs = codes.shape
+    rows = np.arange(n)
+    width = (prefix.shape[0] + 1) * pegs
+    symbols = int(max(codes.max(initial=0), prefix.max(initial=0))) + 1
+    best: np.ndarray | None = None
+    for perm in itertools.permutations(range(pegs)):
+        p = list(perm)
+        seq = np.concatenate([np.broadcast_to(prefix[:, p].reshape(1, -1), (n, prefix.shape[0] * pegs)),
+                              codes[:, p]], axis=1).astype(np.int64)
+        label = np.full((n, symbols), -1, dtype=np.int64)
+        nxt = np.zeros(n, dtype=np.int64)
+        out = np.empty((n, width), dtype=np.int64)
+        for j in range(width):
+            s = seq[:, j]
+            lab = label[rows, s]
+            new = lab < 0
+            lab[new] = nxt[new]
+            label[rows[new], s[new]] = nxt[new]
+            nxt[new] += 1
+            out[:, j] = lab
+        if best is None:
+            best = out
+            continue
+        diff = out != best
+        first = np.argmax(diff, axis=1)
+        less = diff.any(1) & (out[rows, first] < best[rows, first])
+        best[less] = out[less]
+    assert best is not None
+    return np.unique(best, axis=0, return_inverse=True)[1].reshape(-1)
 
-    def __init__(self, pegs: int, colours: int) -> None:
-        self.pegs, self.colours = pegs, colours
-        self.digits = np.array(list(itertools.product(range(colours), repeat=pegs)), dtype=np.int64)
-        self.weights = colours ** np.arange(pegs - 1, -1, -1, dtype=np.int64)
-        self.peg_perms = [np.array(t, dtype=np.int64) for t in itertools.permutations(range(pegs))]
 
-    def counts(self, codes: np.ndarray) -> np.ndarray:
-        """``out[c, p]``: how many of ``codes`` (indices) have colour ``c`` at peg ``p``."""
-        out = np.zeros((self.colours, self.pegs), dtype=np.int64)
-        d = self.digits[codes]
-        for p in range(self.pegs):
-            out[:, p] = np.bincount(d[:, p], minlength=self.colours)
-        return out
-
-    def image(self, colour: np.ndarray, peg: np.ndarray, codes: np.ndarray | None = None) -> np.ndarray:
-        """The index of each code (default: all) under the colour permutation ``colour`` (colour c becomes
-        ``colour[c]``) after the pegs are reordered by ``peg`` (peg p takes the colour of peg ``peg[p]``)."""
-        d = self.digits if codes is None else self.digits[codes]
-        return np.asarray((colour[d[:, peg]] * self.weights).sum(axis=1), dtype=np.int64)
-
-    def stabiliser(self, codes: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
-        """Every symmetry (colour permutation, peg permutation) that maps the set ``codes`` onto itself."""
-        inside = np.zeros(len(self.digits), dtype=bool)
-        inside[codes] = True
-        table = self.counts(codes)
-        rows = {tuple(r) for r in table.tolist()}
-        out = []
-        for peg in self.peg_perms:
-            moved = table[:, peg]  # colour c's counts once the pegs are reordered
-            if {tuple(r) for r in moved.tolist()} != rows:
-                continue
-            # colour c may go to any colour whose counts are c's after the reordering
-            options = [[t for t in range(self.colours) if (table[t] == moved[c]).all()] for c in range(self.colours)]
-            for choice in itertools.product(*options):
-                if len(set(choice)) < self.colours:
-                    continue
-                colour = np.array(choice, dtype=np.int64)
-                if inside[self.image(colour, peg, codes)].all():
-                    out.append((colour, peg))
-        return out
-
-    def orbits(self, codes: np.ndarray, guesses: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """The guesses (indices) up to the symmetries keeping ``codes``: for each guess, the least guess of its
-        orbit (its representative), and the representatives' orbit sizes (indexed by guess, 0 elsewhere)."""
-        rep = guesses.copy()
-        for colour, peg in self.stabiliser(codes):
-            rep = np.minimum(rep, self.image(colour, peg, guesses))
-        sizes = np.bincount(rep, minlength=len(self.digits))
-        return rep, sizes
+def orbit_reps(space: Space, prefix: list[int], rows: np.ndarray) -> np.ndarray:
+    """The least guess row of each orbit of ``rows`` under the stabiliser of the guess rows ``prefix``."""
+    codes = space.guess_array[rows]
+    pre = space.guess_array[prefix] if prefix else np.zeros((0, codes.shape[1]), dtype=codes.dtype)
+    ids = canonical(pre, codes)
+    _, first = np.unique(ids, return_index=True)
+    return np.sort(rows[first])
 
 
 class SymmetricSearch:
-    """Exact values of the positions of a Mastermind search (:class:`.optimal.Optimal` over every code, normal
-    rules), the first :data:`PLIES` plies searched one guess per orbit of the symmetries the position keeps
-    (guesses in order of their class-size bound, cut off as the search cuts them), the plies below by the
-    search itself.  The whole set of codes (kept by every symmetry: its orbits cost the most to find) goes to
-    the search at once.  Each exact value found is left in the search's cache; :class:`.emi.SearchTimeout`
-    from the search passes through."""
+    """The exact optimal total of ``space`` (every code may be proposed, no cap), one guess per orbit of the
+    stabiliser of the guesses so far for the first ``levels`` guesses.  ``checkpoint``: a JSON-lines file of
+    the classes finished (read first when it exists); ``node_limit``: per call of the compiled search (past
+    it the class keeps its proven bound and the cell ends with bounds)."""
 
-    def __init__(self, search: Optimal, plies: int = PLIES, small: int = SMALL) -> None:
-        space = search.space
-        self.s, self.plies, self.small = search, plies, small
-        self.sym = CodeSymmetries(space.pegs, space.colours)  # type: ignore[attr-defined]
-        self.inf = int(search.k.INF)
-        self.found = space.found
-        self.everything = len(space.answers)
+    def __init__(self, space: Space, *, levels: int = 2, checkpoint: str = "", node_limit: int | None = None,
+                 kernel: str = "auto") -> None:
+        self.space, self.levels, self.checkpoint = space, levels, checkpoint
+        self.search = Optimal(space, node_limit=node_limit, kernel=kernel)
+        self.state: dict[tuple[int, int], tuple[int, bool]] = {}
+        self.timeouts = 0
+        self.calls = 0
+        self._reps: dict[tuple[int, ...], np.ndarray] = {}
+        self.cd = self.search.k.DMAX  # no cap: every depth index is the same
+        if checkpoint and os.path.exists(checkpoint):
+            with open(checkpoint, encoding="utf-8") as f:
+                lines = f.read().splitlines()
+            if lines and json.loads(lines[0]).get("cell") != space.label:
+                raise ValueError(f"{checkpoint} is the checkpoint of another cell: {lines[0]}")
+            for line in lines[1:]:
+                r = json.loads(line)
+                self.state[(r["h1"], r["h2"])] = (r["value"], r["exact"])
+        elif checkpoint:
+            with open(checkpoint, "w", encoding="utf-8") as f:
+                f.write(json.dumps({"format": "sleuth symmetric 1", "cell": space.label, "levels": levels}) + "\n")
 
-    def _depth(self, used: int) -> int:
-        return int(self.s.k.DMAX) if self.s.cap is None else self.s.cap - used
+    def _key(self, answers: np.ndarray) -> tuple[int, int]:
+        """A class's key: its answers' hash (no cap: its value depends on nothing else)."""
+        h = np.bitwise_xor.reduce(self.search.zs[answers], axis=0)
+        return int(h[0]), int(h[1])
 
-    def orbits(self, answers: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Per guess its orbit's representative, and the representatives (guess rows, ascending)."""
-        rep, sizes = self.sym.orbits(answers, self.s.pool)
-        return rep, np.flatnonzero(sizes)
+    def _save(self, key: tuple[int, int], level: int, value: int, exact: bool) -> None:
+        self.state[key] = (value, exact)
+        if self.checkpoint and level <= SAVED_LEVELS:
+            with open(self.checkpoint, "a", encoding="utf-8") as f:
+                f.write(json.dumps({"h1": key[0], "h2": key[1], "level": level, "value": value,
+                                    "exact": exact}) + "\n")
 
-    def value(self, answers: np.ndarray, used: int, beta: int | None = None, plies: int | None = None) -> int:
-        """As :meth:`.optimal.Optimal.value` (exact below ``beta``, else a lower bound at least ``beta``)."""
-        s = self.s
-        plies = self.plies if plies is None else plies
+    def reps(self, prefix: list[int]) -> np.ndarray:
+        got = self._reps.get(tuple(prefix))
+        if got is None:
+            got = orbit_reps(self.space, prefix, self.search.pool)
+            self._reps[tuple(prefix)] = got  # one per guess sequence searched symmetrically
+        return got
+
+    def class_value(self, prefix: list[int], answers: np.ndarray, beta: int) -> tuple[int, bool]:
+        """The least total of ``answers`` after the guesses ``prefix``: (value, True) when below ``beta``,
+        else (a proven lower bound at least ``beta``, False); (its class-size bound, False) when the node
+        limit stopped the search."""
+        s = self.search
         n = len(answers)
-        if n <= max(self.small, 2) or plies <= 0 or n == self.everything:
-            return s.value(answers, None, used, beta)
-        if self._depth(used) <= 0:
-            return self.inf
-        _, reps = self.orbits(answers)
-        bounds = s.guess_bounds(answers, reps, used)
-        top = self.inf if beta is None else beta
-        best, guess = top, -1
+        low = int(s.lbt[self.cd, n])
+        if n <= 2:
+            return low, True
+        key = self._key(answers)
+        got = self.state.get(key)
+        if got is not None and (got[1] or got[0] >= beta):
+            return got
+        if len(prefix) >= self.levels:
+            if s.memo.shape[0] > MEMO_ROWS:
+                s.reset_cache()
+            self.calls += 1
+            try:
+                v = s.value(answers, s.pool, 0, beta=beta)
+            except SearchTimeout:
+                self.timeouts += 1
+                return low, False
+            out = (v, True) if v < beta else (max(v, beta), False)
+            self._save(key, len(prefix), *out)
+            return out
+        reps = self.reps(prefix)
+        bounds = s.guess_bounds(answers, reps, 0)
+        best, exact, stopped = beta, False, False
         for j in np.lexsort((reps, bounds)):
             if bounds[j] >= best:
                 break
-            v = self.guess_value(int(reps[j]), answers, used, best, plies)
-            if v < best:
-                best, guess = v, int(reps[j])
-        if guess >= 0 and best < self.inf:
-            s.remember(answers, used, best, guess)
-        return best
+            v, ok, cut = self.guess_total(prefix, int(reps[j]), answers, best)
+            stopped |= cut
+            if ok and v < best:
+                best, exact = v, True
+        if stopped and not exact:
+            return low, False
+        if stopped:  # an exact value among the guesses searched; another might have been lower
+            return max(low, min(best, int(bounds.min()))), False
+        self._save(key, len(prefix), best, exact)
+        return best, exact
 
-    def guess_value(self, guess: int, answers: np.ndarray, used: int, beta: int | None = None,
-                    plies: int | None = None) -> int:
-        """As :meth:`.optimal.Optimal.guess_value`: ``guess`` first, then the best play."""
-        s = self.s
-        plies = self.plies if plies is None else plies
-        n = len(answers)
-        depth = self._depth(used)
-        if depth <= 0:
-            return self.inf
-        codes = s.matrix[guess, answers]
-        values, inverse = np.unique(codes, return_inverse=True)
-        parts = [answers[inverse.reshape(-1) == i] for i, c in enumerate(values.tolist()) if c != self.found]
-        if parts and depth <= 1:
-            return self.inf  # answers left after the last guess allowed
-        cd = depth - 1 if s.cap is not None else depth
-        lows = [int(s.lbt[cd, len(p)]) for p in parts]
-        total, rest = n, sum(lows)
-        top = self.inf if beta is None else beta
-        for part, low in zip(parts, lows, strict=True):
-            rest -= low
-            if total + low + rest >= top:
-                return min(total + low + rest, self.inf)
-            v = self.value(part, used + 1, None if beta is None else top - total - rest, plies - 1)
-            if v >= self.inf:
-                return self.inf
-            total += v
-        return min(total, self.inf)
+    def guess_total(self, prefix: list[int], g: int, answers: np.ndarray, beta: int) -> tuple[int, bool, bool]:
+        """The least total of ``answers`` with guess row ``g`` next: (total, exact, stopped): exact below
+        ``beta``, else a lower bound at least ``beta`` (or, when ``stopped`` by the node limit, a lower bound)."""
+        s = self.search
+        codes = s.matrix[g, answers]
+        vals, inverse = np.unique(codes, return_inverse=True)
+        parts = [answers[inverse.reshape(-1) == i] for i, v in enumerate(vals) if v != s.space.found]
+        if len(parts) == 1 and len(parts[0]) == len(answers):
+            return int(s.k.INF), False, False  # splits nothing
+        parts.sort(key=lambda a: -len(a))
+        bounds = [int(s.lbt[self.cd, len(a)]) for a in parts]
+        total = len(answers) + sum(bounds)
+        if total >= beta:
+            return total, False, False
+        stopped = False
+        for i, part in enumerate(parts):
+            v, ok = self.class_value([*prefix, g], part, beta - (total - bounds[i]))
+            total += v - bounds[i]
+            if total >= beta:
+                return total, False, False
+            stopped |= not ok  # below its cut-off yet not exact: the node limit stopped it
+        return total, not stopped, stopped
+
+    def openers(self) -> list[dict[str, Any]]:
+        """Each opener up to symmetry with its exact total, or the bound that refutes it (``beta``: the best
+        exact total so far plus one, at first the best heuristic total plus one)."""
+        return self._run()[1]
+
+    def _run(self) -> tuple[int | None, list[dict[str, Any]], int]:
+        from . import strategy as st
+
+        s = self.search
+        answers = np.arange(len(self.space.answers))
+        upper = min(st.play_all(s.matrix, self.space.answer_rows, self.space.found, st.Method(m),
+                                self.space.tries).total for m in ("sum", "sumgini"))
+        reps = self.reps([])
+        bounds = s.guess_bounds(answers, reps, 0)
+        best: int | None = None
+        rows: list[dict[str, Any]] = []
+        for j in np.lexsort((reps, bounds)):
+            g = int(reps[j])
+            beta = (best if best is not None else upper) + 1
+            cpu = time.process_time()
+            if bounds[j] >= beta:
+                v, ok, cut = int(bounds[j]), False, False
+            else:
+                v, ok, cut = self.guess_total([], g, answers, beta)
+            status = "exact" if ok else "bounds" if cut else "refuted"
+            rows.append({"opener": self.space.guesses[g], "status": status, "total": v if ok else None,
+                         "lower": v, "beta": beta, "cpu_seconds": round(time.process_time() - cpu, 2)})
+            if ok and (best is None or v < best):
+                best = v
+        return best, rows, upper
+
+    def result(self) -> dict[str, Any]:
+        """``{"exact", "total", "lower", "upper", "openers", "cpu_seconds", ...}`` of the cell: exact when every
+        opener up to symmetry is decided; else proven bounds (lower: the least bound of an undecided opener or
+        the best exact total; upper: the best exact total or the heuristic tree)."""
+        cpu = time.process_time()
+        best, rows, upper = self._run()
+        open_lows = [r["lower"] for r in rows if r["status"] == "bounds"]
+        exact = best is not None and all(low >= best for low in open_lows)
+        top = best if best is not None else upper
+        lower = top if exact else min([*open_lows, top])
+        return {"cell": self.space.label, "words": len(self.space.answers), "exact": exact,
+                "total": best if exact else None, "lower": lower, "upper": top, "openers": rows,
+                "levels": self.levels, "kernel_calls": self.calls, "timeouts": self.timeouts,
+                "nodes": self.search.nodes, "kernel": self.search.kernel,
+                "cpu_seconds": round(time.process_time() - cpu, 2)}
 
 
-__all__ = ["CodeSymmetries", "PLIES", "SMALL", "SymmetricSearch"]
+__all__ = ["SymmetricSearch", "canonical", "orbit_reps"]

@@ -17,6 +17,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from sleuth.models.motus import experiment as ex  # noqa: E402
 from sleuth.models.motus import strategy as st  # noqa: E402
+from sleuth.models.motus.wordle_study import throughput  # noqa: E402
 from sleuth.models.motus.space import WordSpace, cell_spaces  # noqa: E402
 from sleuth.models.motus.words import french  # noqa: E402
 
@@ -33,7 +34,7 @@ def main() -> int:
     letters = ex._letters(args.letters)
     if args.throughput:
         space = WordSpace(french().cell(int(args.throughput[:-1]), args.throughput[-1]))
-        tp = ex.throughput(space, args.repeat)
+        tp = throughput(space, args.repeat)
         print(f"matrix {space.label}: {tp['pairs']:.3g} pairs, median {tp['median_seconds']:.2f}s of "
               f"{args.repeat} = {tp['pairs_per_second'] / 1e6:.1f} M pairs/s; reference "
               f"{tp['reference_pairs_per_second'] / 1e3:.0f} k pairs/s; ratio x{tp['ratio']:.0f}; "

@@ -1,4 +1,4 @@
-"""Mastermind's symmetries in the review's search (models/motus/symmetry.py): the stabiliser against every colour
+"""Mastermind's symmetries in the review's search (models/motus/stabiliser.py): the stabiliser against every colour
 and peg permutation tried one by one, and the values searched one guess per orbit against the plain search (which
 the brute-force tests of the review check) on random positions."""
 
@@ -12,7 +12,7 @@ import pytest
 
 from sleuth.models.motus.optimal import Optimal
 from sleuth.models.motus.space import CodeSpace
-from sleuth.models.motus.symmetry import CodeSymmetries, SymmetricSearch
+from sleuth.models.motus.stabiliser import CodeSymmetries, StabiliserSearch
 
 
 def _brute_stabiliser(pegs: int, colours: int, codes: set[tuple[int, ...]]) -> set[tuple[tuple[int, ...], ...]]:
@@ -47,7 +47,7 @@ def test_orbit_search_values_equal_the_plain_search(pegs: int, colours: int, see
     rng = random.Random(seed)
     space = CodeSpace(pegs=pegs, colours=colours, tries=rng.choice([4, 5, 10]))
     plain = Optimal(space, cap=space.tries, kernel="python")
-    sym = SymmetricSearch(Optimal(space, cap=space.tries, kernel="python"), small=2)
+    sym = StabiliserSearch(Optimal(space, cap=space.tries, kernel="python"), small=2)
     m = plain.matrix
     n = len(space.answers)
     for _ in range(4):
@@ -81,6 +81,6 @@ def test_review_with_orbits_equals_the_review_without(pegs: int, colours: int, p
     state = MotusState(space, tuple(props))
     with_orbits = rv.review_state(state, time_limit=10**6, node_limit=10**7)
     assert with_orbits.exact and any(len(m.best_guesses) > 1 for m in with_orbits.moves)
-    monkeypatch.setattr(rv, "SymmetricSearch", lambda search: None)
+    monkeypatch.setattr(rv, "StabiliserSearch", lambda search: None)
     without = rv.review_state(state, time_limit=10**6, node_limit=10**7)
     assert [m.to_json() for m in with_orbits.moves] == [m.to_json() for m in without.moves]

@@ -373,6 +373,14 @@ def test_arena_of_a_game_without_one(cli):
     assert res.code == 2 and "has no arena" in res.err
 
 
+def test_arena_of_an_unknown_game_lists_only_games_with_an_arena(cli):
+    res = cli(["arena", "nosuch"])
+    assert res.code == 2 and "unknown game 'nosuch'" in res.err and "Traceback" not in res.err
+    assert len(res.err.strip().splitlines()) == 1
+    allowed = res.err.split("allowed:")[1]
+    assert "clue" in allowed and "wordle" not in allowed and "motus" not in allowed
+
+
 @pytest.mark.parametrize(("lines", "words"), [
     (["not json"], "line 1"),
     ([{"type": "suggestion"}], "line 1"),

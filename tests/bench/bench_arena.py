@@ -71,7 +71,7 @@ def main() -> None:
     out = []
     if not args.json:
         print(f"Clue arena benchmark: {args.games} games per row, seed {args.seed}, {args.workers} worker(s)")
-        print(f"{'row':<22} {'sleuth win share (95% CI)':<27} {'opponents':>9} {'wrong':>5} "
+        print(f"{'row':<25} {'sleuth win share (95% CI)':<27} {'opponents':>9} {'wrong':>5} "
               f"{'sleuth ms: mean / max (CPU max)':>31} {'wall s':>7} {'CPU s':>7} {'2,000 games, 2 cores':>21}")
     for players, other in rows:
         r = row(players, other, args)
@@ -83,7 +83,7 @@ def main() -> None:
         share = f"{100 * s['win_share']:.1f}% ({100 * lo:.1f}-{100 * hi:.1f}%)"
         times = f"{s['mean_decision_ms']:.0f} / {s['max_decision_ms']:.0f} ({s['max_decision_cpu_ms']:.0f})"
         full = f"~{r['minutes_2000_on_2_cores']:.1f} min"
-        print(f"{r['row']:<22} {share:<27} {100 * o['win_share']:>8.1f}% {s['wrong_accusations']:>5} {times:>31} "
+        print(f"{r['row']:<25} {share:<27} {100 * o['win_share']:>8.1f}% {s['wrong_accusations']:>5} {times:>31} "
               f"{r['wall_s']:>7.0f} {r['cpu_s']:>7.0f} {full:>21}", flush=True)
     if args.json:
         print(json.dumps(out, indent=2))

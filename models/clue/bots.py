@@ -278,10 +278,10 @@ class SleuthBot(Bot):
       after its answer, so that it accuses at the end of this turn (:func:`finish_chances`, on
       :attr:`FINISH_SAMPLES` sampled deals), when one has a chance; otherwise the triple of most expected
       information about the envelope (:func:`.suggest.exact_information`, the advice of ``sleuth suggest``;
-      past its budget the sampled estimate; its cost per count grows with the envelopes, so on decks of more
-      than :attr:`CLASSIC_ENVELOPES` the budget shrinks with their cube); among ties, the one naming the most
-      of its own cards (what it reveals to others: an own card tells the table nothing true about the
-      envelope), then the first in deck order;
+      past its budget, :attr:`ADVICE_BUDGET` counts, the sampled estimate; its cost per count grows with the
+      envelopes, so on decks of more than :attr:`CLASSIC_ENVELOPES` the budget shrinks with their cube); among
+      ties, the one naming the most of its own cards (what it reveals to others: an own card tells the table
+      nothing true about the envelope), then the first in deck order;
     * shows the card that reveals least to the suggester (:func:`.others.show_advice`, ``suggest --show``); on a
       deck of more than :attr:`LARGE_DECK` cards (seconds of work there) a card it showed before, else the first;
     * accuses when the envelope is certain; otherwise it may gamble, only right after its suggestion (a gamble
@@ -294,6 +294,7 @@ class SleuthBot(Bot):
     name = "sleuth"
     GAMBLE_FROM = Fraction(1, 4)
     HAZARD = Fraction(1, 5)   # the chance that a player still in, who does not know now, wins on its next turn
+    ADVICE_BUDGET = 50_000_000   # counts of the exact advice with its compiled loop (about 0.3 s on the classic deck)
     CLASSIC_ENVELOPES = 324   # the exact advice's budget shrinks with the cube of the envelopes past this many
     LARGE_DECK = 21   # cards past which the others' knowledge and the show advice are not computed (seconds each)
     FINISH_ENVELOPES = 24
@@ -353,7 +354,7 @@ class SleuthBot(Bot):
         try:
             shrink = min(1.0, (self.CLASSIC_ENVELOPES / len(triples)) ** 3)
             scores = exact_information(problem, self.view.seat, triples, budget=int(EXACT_BUDGET * shrink),
-                                       compiled_budget=int(COMPILED_BUDGET * shrink))
+                                       compiled_budget=int(min(COMPILED_BUDGET, self.ADVICE_BUDGET) * shrink))
             top = min(scores.items(), key=lambda x: (-x[1].bits, x[1].key, x[0]))[1]
             tied = [t for t in triples if scores[t].key == top.key]
         except (PastBudget, TooLarge):

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 
 from . import __version__
 from .backends import BACKENDS, backend_name
-from .errors import InternalError, PuzzleError, SleuthError
+from .errors import InternalError, PuzzleError, SleuthError, UnknownNameError
 from .allocator import tune_allocator
 from .limits import LimitReached
 from .registry import all_experiments, all_games, find_experiment, find_game
@@ -405,7 +405,11 @@ def cmd_arena(args: argparse.Namespace) -> int:
         _print("usage: sleuth arena GAME [options]   (sleuth arena GAME --help for its options)\n")
         _print("games with an arena: " + ", ".join(g.name for g in all_games() if g.arena))
         return EXIT_OK
-    return find_game(args.game, place="arena").run_arena(args.args)
+    try:
+        game = find_game(args.game, place="arena")
+    except UnknownNameError:   # list only the games that have an arena
+        raise UnknownNameError("game", args.game, [g.name for g in all_games() if g.arena], place="arena") from None
+    return game.run_arena(args.args)
 
 
 def transcript_game(path: str) -> str:

@@ -278,22 +278,30 @@ class SleuthBot(Bot):
       after its answer, so that it accuses at the end of this turn (:func:`finish_chances`, on
       :attr:`FINISH_SAMPLES` sampled deals), when one has a chance; otherwise the triple of most expected
       information about the envelope (:func:`.suggest.exact_information`, the advice of ``sleuth suggest``;
-      past its budget the sampled estimate); among ties, the one naming the most of its own cards (what it
-      reveals to others: an own card tells the table nothing true about the envelope), then the first in deck
-      order;
-    * shows the card that reveals least to the suggester (:func:`.others.show_advice`, ``suggest --show``);
-    * accuses when the envelope is certain; otherwise, when the most probable envelope has probability
-      ``p >= 1/4`` and other players are still in, it computes for each of them the probability ``q_i`` that
-      they know the envelope now (:func:`.others.chances_others_know`) and accuses that envelope when
-      ``p > prod(1 - q_i)``: the chance that waiting for certainty is not pre-empted by a player who accuses
-      before its next turn is at most that product."""
+      past its budget, :attr:`ADVICE_BUDGET` counts, the sampled estimate; its cost per count grows with the
+      envelopes, so on decks of more than :attr:`CLASSIC_ENVELOPES` the budget shrinks with their cube); among
+      ties, the one naming the most of its own cards (what it reveals to others: an own card tells the table
+      nothing true about the envelope), then the first in deck order;
+    * shows the card that reveals least to the suggester (:func:`.others.show_advice`, ``suggest --show``); on a
+      deck of more than :attr:`LARGE_DECK` cards (seconds of work there) a card it showed before, else the first;
+    * accuses when the envelope is certain; otherwise it may gamble, only right after its suggestion (a gamble
+      before it is never better): with ``p`` the most probable envelope's probability and ``m`` players still
+      in, it accuses that envelope when ``p >= 1/4`` and ``p > (1 - h)^m * prod(1 - q_i)``, where ``q_i`` is
+      the probability that player ``i`` knows the envelope now (:func:`.others.chances_others_know`; taken as 0
+      on large decks) and ``h`` (:attr:`HAZARD`) the chance that one who does not learns it on their turn:
+      the estimated chance that waiting for its next turn still wins (docs/arena.md: how ``h`` was chosen)."""
 
     name = "sleuth"
     GAMBLE_FROM = Fraction(1, 4)
+    HAZARD = Fraction(1, 5)   # the chance that a player still in, who does not know now, wins on its next turn
+    ADVICE_BUDGET = 50_000_000   # counts of the exact advice with its compiled loop (about 0.3 s on the classic deck)
+    CLASSIC_ENVELOPES = 324   # the exact advice's budget shrinks with the cube of the envelopes past this many
+    LARGE_DECK = 21   # cards past which the others' knowledge and the show advice are not computed (seconds each)
     FINISH_ENVELOPES = 24
     FINISH_SAMPLES = 400
     _cache: tuple[int, Counts] | None = None
     estimates = 0   # suggestions scored by the sampled estimate (past the exact advice's budget)
+    suggested = False   # whether the next accusation question comes right after this seat's suggestion
 
     def counts(self) -> Counts:
         if self._cache is None or self._cache[0] != self.view.version:
@@ -310,16 +318,21 @@ class SleuthBot(Bot):
         p = Fraction(ways, counts.total)
         if p == 1:
             return AccuseChoice(best, True)
+        after, self.suggested = self.suggested, False
         others = [q for q in range(self.view.n) if q != self.view.seat and q not in self.view.out]
-        if p < self.GAMBLE_FROM or not others:
+        if not after or p < self.GAMBLE_FROM or not others:   # a gamble waits for this turn's suggestion
             return None
-        from .others import chances_others_know
+        wait = (1 - self.HAZARD) ** len(others)   # each player still in moves before its next turn
+        if p > wait:   # worth more than waiting, whatever the others know now
+            return AccuseChoice(best, False)
+        if len(self.view.deck) <= self.LARGE_DECK:
+            from .others import chances_others_know
 
-        try:
-            knows = chances_others_know(self.view.state(), others)
-        except TooLarge:   # past the memory budget (large decks): no gamble
-            return None
-        wait = math.prod(1 - knows[q]["envelope"] for q in others)
+            try:
+                knows = chances_others_know(self.view.state(), others)
+                wait *= math.prod(1 - knows[q]["envelope"] for q in others)
+            except TooLarge:   # past the memory budget: as if nobody knew it now
+                pass
         return AccuseChoice(best, False) if p > wait else None
 
     def suggest(self) -> Triple:
@@ -327,6 +340,7 @@ class SleuthBot(Bot):
 
         from .suggest import COMPILED_BUDGET, DEFAULT_SAMPLES, EXACT_BUDGET, exact_information, sampled_information
 
+        self.suggested = True
         state, hand = self.view.state(), self.view.hand
         problem = Problem.from_observations(state, state.observations())
         triples = _all_triples(self.view)
@@ -338,8 +352,9 @@ class SleuthBot(Bot):
                 return min((t for t, x in zip(triples, chances, strict=True) if x == max(chances)),
                            key=lambda t: (-sum(c in hand for c in t), t))
         try:
-            scores = exact_information(problem, self.view.seat, triples, budget=EXACT_BUDGET,
-                                       compiled_budget=COMPILED_BUDGET)
+            shrink = min(1.0, (self.CLASSIC_ENVELOPES / len(triples)) ** 3)
+            scores = exact_information(problem, self.view.seat, triples, budget=int(EXACT_BUDGET * shrink),
+                                       compiled_budget=int(min(COMPILED_BUDGET, self.ADVICE_BUDGET) * shrink))
             top = min(scores.items(), key=lambda x: (-x[1].bits, x[1].key, x[0]))[1]
             tied = [t for t in triples if scores[t].key == top.key]
         except (PastBudget, TooLarge):
@@ -357,10 +372,12 @@ class SleuthBot(Bot):
             return held[0]
         from .others import show_advice
 
+        again = shown_before(self.view, by, held)
+        if len(self.view.deck) > self.LARGE_DECK:   # a large deck: a card shown before, else the first
+            return again if again is not None else held[0]
         try:
             rows = show_advice(self.view.state(), by, cards)
-        except TooLarge:   # past the memory budget (large decks): a card shown before, else the first
-            again = shown_before(self.view, by, held)
+        except TooLarge:   # past the memory budget: a card shown before, else the first
             return again if again is not None else held[0]
         card = rows[0]["card"] if rows else held[0]
         return card if isinstance(card, int) else held[0]

@@ -373,6 +373,14 @@ def test_arena_of_a_game_without_one(cli):
     assert res.code == 2 and "has no arena" in res.err
 
 
+def test_arena_of_an_unknown_game_lists_only_games_with_an_arena(cli):
+    res = cli(["arena", "nosuch"])
+    assert res.code == 2 and "unknown game 'nosuch'" in res.err and "Traceback" not in res.err
+    assert len(res.err.strip().splitlines()) == 1
+    allowed = res.err.split("allowed:")[1]
+    assert "clue" in allowed and "wordle" not in allowed and "motus" not in allowed
+
+
 @pytest.mark.parametrize(("lines", "words"), [
     (["not json"], "line 1"),
     ([{"type": "suggestion"}], "line 1"),
@@ -471,3 +479,50 @@ def test_sleuth_past_the_memory_budget_still_plays(monkeypatch):
         result = play(MEDIUM, [SleuthBot(), SleuthBot(), ClausesBot()], seed)
         assert all(s.forfeit is None for s in result.seats)
     assert calls   # the refusals were met, and played through
+
+
+def gambler(monkeypatch, triples, knows):
+    """A sleuth bot at seat 0 of 3 on the small deck whose counts are ``triples`` (envelope -> deals) and
+    whose model of the others gives them probability ``knows[q]`` of knowing the envelope."""
+    from sleuth.models.clue import others
+    from sleuth.models.clue.counting import Counts
+
+    bot = SleuthBot()
+    bot.new_game(SeatView(SMALL, ("A", "B", "C"), (2, 2, 2), 0, frozenset({0, 3})), None)
+    total = sum(triples.values())
+    monkeypatch.setattr(bot, "counts", lambda: Counts(total, (), triples))
+    monkeypatch.setattr(others, "chances_others_know",
+                        lambda state, players: {q: {"envelope": Fraction(knows[q])} for q in players})
+    return bot
+
+
+@pytest.mark.parametrize(("ways", "knows", "after", "gambles"), [
+    ((60, 40), {1: 0, 2: 0}, True, False),            # p = 3/5 <= (4/5)^2 = 16/25: waiting is worth more
+    ((60, 40), {1: Fraction(1, 10), 2: 0}, True, True),   # W = 16/25 * 9/10 = 72/125 < 3/5
+    ((60, 40), {1: Fraction(1, 10), 2: 0}, False, False),  # never before its own suggestion
+    ((66, 34), {1: 0, 2: 0}, True, True),             # p = 33/50 > 16/25
+    ((24, 76), {1: 1, 2: 1}, True, True),             # both others know it: W = 0; the best is the second
+    ((20, 20, 20, 20, 20), {1: 1, 2: 1}, True, False),  # p = 1/5 < 1/4: no gamble
+])
+def test_sleuth_gamble_rule(monkeypatch, ways, knows, after, gambles):
+    envelopes = [(1, 4, 7), (1, 4, 8), (2, 4, 7), (2, 5, 7), (2, 5, 8)]
+    bot = gambler(monkeypatch, dict(zip(envelopes, ways, strict=False)), knows)
+    bot.suggested = after
+    choice = bot.accuse()
+    assert (choice is not None) == gambles
+    if choice is not None:
+        best = max(zip(ways, envelopes, strict=False))[1]
+        assert choice.cards == best and not choice.certain
+    assert not bot.suggested   # the question after the suggestion is answered: the next one is a new turn's
+
+
+def test_sleuth_gambles_only_right_after_its_suggestion():
+    gambles = 0
+    for seed in range(10):
+        result = play(MEDIUM, [SleuthBot(), RulesBot(), RulesBot(), ClausesBot()], seed, transcript=True)
+        lines = [x for x in result.transcript if x["type"] in ("suggestion", "accusation")]
+        for before, line in itertools.pairwise(lines):
+            if line["type"] == "accusation" and not line["certain"] and line["by"] == "P1":
+                gambles += 1
+                assert before["type"] == "suggestion" and before["by"] == "P1" and before["turn"] == line["turn"]
+    assert gambles >= 1

@@ -48,11 +48,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import NoReturn, TypeVar
 
-from .syntax import (EPISTEMIC, FUNCTIONS, KEYWORDS, After, And, Arith, Atom, BoolConst, Call, Common, Compare,
+from .syntax import (FUNCTIONS, KEYWORDS, After, And, Arith, Atom, BoolConst, Call, Common, Compare,
                      Distributed, FormulaError, Implies, Int, Knows, Name, Neg, Node, Not, Or, Str, children,
                      is_epistemic, names_in, quote_name, rename, to_text, transform, walk)
 
-__all__ = ["EPISTEMIC", "FUNCTIONS", "KEYWORDS", "MAX_DEPTH", "MAX_INT", "After", "And", "Arith", "Atom", "BoolConst",
+__all__ = ["FUNCTIONS", "KEYWORDS", "MAX_DEPTH", "MAX_INT", "After", "And", "Arith", "Atom", "BoolConst",
            "Call", "Common", "Compare", "Distributed", "FormulaError", "Implies", "Int", "Knows", "Name", "Neg", "Node",
            "Not", "Or", "Str", "children", "combines", "is_epistemic", "names_in", "parse", "parse_claim",
            "quote_name", "rename", "to_text", "transform", "walk"]

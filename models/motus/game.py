@@ -124,4 +124,5 @@ BULLS = replace(
               "symbols themselves (symbols = \"ABCDEF\": 2 to 16 different letters or digits)", default="10"),
           Key("tries", "integer", "the rules' limit on guesses", default="10"),
           _guess("code", _counts("bulls and cows", "bulls", "cows", "BCC", "symbol", "{ bulls = 1, cows = 2 }"))),
-    suggest_default="max", template="bulls/example", docs="mastermind")
+    suggest_default="max", template="bulls/example", docs="mastermind",
+    companion=Companion())  # the generic page: the word games' page draws pegs, not bulls and cows

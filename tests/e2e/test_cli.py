@@ -29,7 +29,8 @@ CASES = [
     ("broken toml", "game = \"epistemic\nx = 1", [], ["broken TOML", "line 1"]),
     ("broken json", '{"game": "epistemic",}', [], ["broken JSON", "line 1"]),
     ("empty file", "   \n", [], ["is empty", "allowed"]),
-    ("unknown game", 'game = "chess"', [], ["game", "unknown game 'chess'", "allowed: cardguess, clue, egghead"]),
+    ("unknown game", 'game = "chess"', [], ["game", "unknown game 'chess'",
+                                             "allowed: bulls, cardguess, clue, egghead"]),
     ("game not a string", "game = 3", [], ["game", "expected a game name"]),
     ("no game", "title = 'x'", [], ["game", "is required"]),
     ("unknown key", GOOD + "anouncement = 1\n", [], ["anouncement", "unknown key", "allowed"]),
@@ -123,7 +124,7 @@ def test_verify_claims_from_the_command_line():
 
 def test_games_lists_every_game_with_aliases():
     out = run_cli(["games"]).out
-    for name in ("clue", "egghead", "motus", "wordle", "mastermind", "mascarade", "cardguess", "epistemic",
+    for name in ("clue", "egghead", "motus", "wordle", "mastermind", "mascarade", "cardguess", "epistemic", "bulls",
                  "lingo"):
         assert name in out
 

@@ -13,7 +13,7 @@ TESTS = ROOT / "tests"
 # Imports of one test module by another that are still allowed: none (the browser helpers moved to
 # tests/helpers/browser.py). This list must stay empty.
 KNOWN_TEST_MODULE_IMPORTS: set[tuple[str, str]] = set()
-GAMES = ("cardguess", "clue", "egghead", "epistemic", "mascarade", "mastermind", "motus", "wordle")
+GAMES = ("bulls", "cardguess", "clue", "egghead", "epistemic", "mascarade", "mastermind", "motus", "wordle")
 
 
 def _modules() -> list[Path]:

@@ -30,7 +30,7 @@ from . import strategy as st
 from .emi import GameTree, SearchTimeout, one_search_kernel
 from .game import MOTUS
 from .model import MotusModel, model_for
-from .space import CodeSpace, WordSpace
+from .space import WordSpace
 from .state import MotusState, read_item, read_state
 
 HARD_SOLVE = " (hard mode is on: it limits the guesses, not the answers left)"
@@ -105,7 +105,7 @@ class SecretPuzzle(Puzzle):
             conflict = self._engine(backend)[0].conflict() or ()
             return Report(self.game, Status.CONTRADICTION, {"possible": [], "count": 0},
                           contradiction_text(conflict), tuple(conflict))
-        noun = "code" if isinstance(self.space, CodeSpace) else "word"
+        noun = self.space.noun
         shown = ", ".join(words[:SHOW_LIMIT]) + (f", ... ({len(words) - SHOW_LIMIT} more: --json lists them all)"
                                                  if len(words) > SHOW_LIMIT else "")
         text = (f"{self.space.label}: {len(words)} possible {noun}{'s' if len(words) != 1 else ''} "
@@ -319,13 +319,13 @@ class SecretPuzzle(Puzzle):
 
     def _advice_text(self, pick: Suggestion, method: st.Method) -> str:
         """The suggestion in plain words: what the guess leaves on average and at worst, and the ties."""
-        noun = "code" if self.game in ("mastermind", "bulls") else "word"
+        noun = self.space.noun
         nouns = noun + ("s" if pick.count != 1 else "")
         average = Fraction(pick.sumsq, pick.count)
         lines = [f"Next guess: {pick.word} ({'it could be the answer' if pick.possible else f'not a possible {noun}'}"
                  f"; {pick.count} {nouns} still possible).",
-                 f"After it, on average {decimal(average)} of them stay possible, at worst {pick.largest}; its "
-                 f"{'pegs' if noun == 'code' else 'marks'} split them into {pick.classes} group"
+                 f"After it, on average {decimal(average)} of them {'stays' if average == 1 else 'stay'} possible, at worst {pick.largest}; its "
+                 f"{self.space.marks} split them into {pick.classes} group"
                  f"{'s' if pick.classes != 1 else ''}.",
                  f"Chosen by {method.title}: "
                  f"{METHOD_WORDS.get(method.value, self.doc.game.suggest_method(method.value).meaning)} "

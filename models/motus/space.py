@@ -29,6 +29,8 @@ class Space(ABC):
     guesses: tuple[str, ...]
     tries: int          # proposals allowed by the rules (a game counts on past it until found)
     label: str
+    noun = "word"       # what the secrets are called in sentences
+    marks = "marks"     # what the feedback is called in sentences
 
     @property
     @abstractmethod
@@ -128,6 +130,8 @@ class CodeSpace(Space):
     def __post_init__(self) -> None:
         if not self.symbols:
             self.symbols = ("0123456789ABCDEF" if self.distinct else "123456789")[: self.colours]
+        self.noun = "code"
+        self.marks = "bulls and cows" if self.distinct else "pegs"
         if self.distinct:
             self.answers = tuple(sorted("".join(c) for c in itertools.permutations(self.symbols, self.pegs)))
             self.label = f"Bulls and Cows, {self.pegs} of {self.colours} symbols ({self.symbols})"

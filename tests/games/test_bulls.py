@@ -66,6 +66,10 @@ def test_digits_by_count_and_secret_instead_of_feedback(tmp_path) -> None:
     assert json.loads(res.out)["claims"][-1]["verdict"] == "open"
     res = run_cli(["suggest", path, "--json"])
     assert res.code == 0, res.err
+    pick = json.loads(res.out)["suggestion"]
+    groups = len({_bulls(pick, s) for s in expected})
+    res = run_cli(["suggest", path])
+    assert f"its bulls and cows split them into {groups} group" in res.out, res.out
 
 
 @pytest.mark.parametrize(("text", "needle"), [

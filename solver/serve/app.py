@@ -147,18 +147,25 @@ def typed(game: str, options: dict[str, Any], place: str) -> dict[str, Any]:
 
 
 def review_options(game: str, options: dict[str, Any]) -> None:
-    """A review is asked only of a game that declares one, with ``budget`` (nodes, 1 or more) its one option."""
+    """A review is asked only of a game that declares one; its options are ``budget`` (nodes, 1 or more) and
+    ``time-limit`` (CPU seconds of its searches in all, at most a background job's limit), as in ``sleuth review``."""
     from ..registry import all_games
 
     if not find_game(game, place="game").review:
         raise PuzzleError(f"game {game!r} has no review", place="command",
                           allowed=", ".join(g.name for g in all_games() if g.review) or "none")
     for key, value in options.items():
-        if key != "budget":
-            raise PuzzleError(f"unknown review option {key[:40]!r}", place="options",
-                              allowed="budget")
-        if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-            raise PuzzleError("expected a number of nodes", place="options.budget", allowed="an integer, 1 or more")
+        number = isinstance(value, (int, float)) and not isinstance(value, bool)
+        if key == "budget":
+            if not (number and isinstance(value, int) and value >= 1):
+                raise PuzzleError("expected a number of nodes", place="options.budget",
+                                  allowed="an integer, 1 or more")
+        elif key == "time-limit":
+            if not (number and 0 < value <= JOB_LIMIT):
+                raise PuzzleError("expected a time limit", place="options.time-limit",
+                                  allowed=f"seconds, more than 0 and at most {JOB_LIMIT:g}")
+        else:
+            raise PuzzleError(f"unknown review option {key[:40]!r}", place="options", allowed="budget, time-limit")
 
 
 def table_name(request: Request) -> str:

@@ -20,7 +20,7 @@ MAX_RUNNING = 3  # background computations at once, over all tables (the machine
 
 def run_command(text: str, name: str, command: str, options: dict[str, Any]) -> dict[str, Any]:
     """``solve``, ``suggest`` or ``review`` on a puzzle's text, as the CLI runs them; the report as JSON (with
-    ``text``).  A review takes one option, ``budget`` (``sleuth review --budget``)."""
+    ``text``).  A review takes ``budget`` and ``time-limit`` (``sleuth review --budget --time-limit``)."""
     from ..notes import NOTES
     from ..loading import loads
 
@@ -30,10 +30,22 @@ def run_command(text: str, name: str, command: str, options: dict[str, Any]) -> 
     if command == "suggest":
         report = puzzle.suggest(method=opts.pop("method", None), options=opts)
     elif command == "review":
-        report = puzzle.doc.game.review_report(puzzle, {"budget": opts.get("budget")})
+        report = puzzle.doc.game.review_report(puzzle, {"budget": opts.get("budget"),
+                                                        "time-limit": opts.get("time-limit")})
     else:
         report = puzzle.solve(options=opts)
     return {**report.to_json(), "text": report.text}
+
+
+def job_options(command: str, options: dict[str, Any], limit: float) -> dict[str, Any]:
+    """The options a job's command runs with: its own ``time-limit`` within the job's ``limit``; a review given
+    none keeps its own default (``sleuth review``'s), far below a job's limit."""
+    given = options.get("time-limit")
+    if given is None:
+        return dict(options) if command == "review" else {**options, "time-limit": limit}
+    if isinstance(given, (int, float)) and not isinstance(given, bool):
+        return {**options, "time-limit": min(limit, given)}
+    return dict(options)  # not a number: the command refuses it, naming the place
 
 
 def _child(conn: Connection, text: str, name: str, command: str, options: dict[str, Any], folder: str | None
@@ -145,7 +157,7 @@ class Jobs:
                 return None
             parent, child = self._ctx.Pipe(duplex=False)
             process = self._ctx.Process(target=_child, args=(child, text, game, command,
-                                                              {**options, "time-limit": limit},
+                                                              job_options(command, options, limit),
                                                               str(folder) if folder else None), daemon=True)
             process.start()
             child.close()

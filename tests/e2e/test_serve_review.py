@@ -64,16 +64,25 @@ def test_the_review_route(tmp_path: Path) -> None:
         assert {k: v for k, v in got.items() if k not in RUN + ("text", "notes")} == \
             {k: v for k, v in want.items() if k not in RUN + ("notes",)}
         assert got["moves"][1]["regret"] is not None and "regret" in got["text"]
-        # a budget is the one option (sleuth review --budget); anything else is refused, naming the place
+        assert got["time_limit"] == want["time_limit"]  # the review's own default, not the job's limit
+        # budget and time-limit are its options (sleuth review --budget --time-limit); anything else is refused
         r = client.post("/api/games/w/jobs", json={"command": "review", "options": {"budget": 5}})
         assert r.status_code == 202 and _wait_job(client, r.json()["id"])["state"] == "done"
+        r = client.post("/api/games/w/jobs", json={"command": "review", "options": {"time-limit": 2.5}})
+        assert r.status_code == 202, r.text
+        state = _wait_job(client, r.json()["id"])
+        assert state["state"] == "done" and state["result"]["time_limit"] == 2.5, state
         before = _snapshot(folder)
         for body, place in [({"command": "review", "options": {"budget": 0}}, "options.budget"),
                             ({"command": "review", "options": {"budget": "x"}}, "options.budget"),
                             ({"command": "review", "options": {"top": 3}}, "options"),
+                            ({"command": "review", "options": {"time-limit": 0}}, "options.time-limit"),
+                            ({"command": "review", "options": {"time-limit": 1e9}}, "options.time-limit"),
+                            ({"command": "review", "options": {"time-limit": True}}, "options.time-limit"),
                             ({"command": "reviews"}, "command")]:
             r = client.post("/api/games/w/jobs", json=body)
             assert r.status_code == 400 and r.json()["place"] == place, (body, r.text)
+        assert _snapshot(folder) == before  # a refused request changes nothing
         # a game that offers no review is refused before any job starts
         assert client.post("/api/games", json={"example": "epistemic/cheryl", "name": "e"}).status_code == 201
         before = _snapshot(folder)

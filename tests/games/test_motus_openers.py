@@ -119,6 +119,18 @@ def test_the_normal_mode_certificate_proves_salet_best_of_all() -> None:
     assert [(e["opener"], e["total"]) for e in summary["exact"]][:2] == [("SALET", 7920), ("REAST", 7923)]
 
 
+def test_the_hard_mode_certificate_proves_salet_best_of_all() -> None:
+    """Selby's published hard-mode proof: SALET, 8,122 guesses, is best over every allowed opener; the shipped
+    hard-mode certificate decides all 12,972 openers and says the same (every exact total below its cut-off)."""
+    with resources.as_file(DATA / "wordle-openers-hard.jsonl") as path:
+        head, rows = op.read_certificate(str(path))
+    summary = op.summary(head, rows)
+    assert head["hard"] and head["openers"] == len(rows) == 12972 and summary["complete"]
+    assert (summary["best"], summary["total"]) == ("SALET", 8122)
+    assert all(e["total"] < head["beta"] for e in summary["exact"])
+    assert all(r[2] >= head["beta"] for r in rows if r[1] != "exact")
+
+
 @pytest.mark.parametrize("name", SHIPPED)
 def test_shipped_certificate_sample_derived_again(name: str) -> None:
     """A random sample of the shipped certificate derived again (each proof kind, the incumbent exactly)."""

@@ -6,6 +6,7 @@ in the compiled loops of :mod:`._split_kernel`, which keep the last layer by rec
 
 from __future__ import annotations
 
+import math
 from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -195,11 +196,11 @@ class SplitCounter(DealCounter):
         sums = segment_sum(dst, num[ok], out_recs.size, self.dtype).tolist() if counts else [0] * out_recs.size
         return out_recs, sums, masks
 
-    def split_cost(self, player: int | None, watched: Sequence[tuple[int, int]]) -> float:
+    def split_cost(self, player: int | None, watched: Sequence[tuple[int, int]], below: float = math.inf) -> float:
         """An estimate of the (state, record) entries :meth:`split` keeps: per step, the states of the plain
         count times 1.3 per group so far that the record follows (the player may take it, or it is watched).
         Only to compare card orders (:class:`.counter.DealCounter` ``reverse``); a forward pass over the states
-        alone."""
+        alone, stopped once the sum reaches ``below`` (what it has then: the order is not cheaper than that)."""
         keys: np.ndarray = np.array([self.initial()], dtype=self.key_dtype)
         followed = {c for c, _ in watched}
         pbit = 0 if player is None else 1 << player
@@ -210,6 +211,8 @@ class SplitCounter(DealCounter):
                 grow *= 1.3
             keys = unique(self.transitions(moves, keys, whole=True)[1], "quicksort")[0]
             cost += keys.size * grow
+            if cost >= below:
+                break
         return cost
 
     def _split_compiled(self, kernel: ModuleType, steps: list[list[tuple[int, int, bool, int, int]]],

@@ -329,7 +329,7 @@ class _Beliefs:
         assert self.args is not None
         n_groups = self.n_groups
         args = dict(self.args)
-        triple = args["state_triple"].copy()   # the groups' triple index: compact, 0 for the weighing states
+        triple = args["state_triple"].copy()   # the groups' triple index per state of the player's, compact
         present, index = np.unique(triple[triple >= 0], return_inverse=True)
         if args["n_codes"] * max(present.size, len(drops)) > MAX_CODES:   # the kernel's tables per hand
             return None

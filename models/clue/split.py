@@ -368,7 +368,12 @@ class SplitCounter(DealCounter):
         inc = np.repeat(np.array(rec_steps, dtype=np.int64), per_move) * placed
         env_or = np.repeat(np.array([1 << gi if q == self.prob.n else 0 for _, q, *_ in moves], dtype=np.int64),
                            per_move) * (placed > 0)
-        cls_inc, cls = unique(inc, "quicksort")
+        # the distinct increments (a move's times the cards it places): found among the few possible ones
+        possible = np.unique(np.array([r * k for r in set(rec_steps) for k in range(len(self.groups[gi].cards) + 1)],
+                                      dtype=np.int64))
+        at = np.searchsorted(possible, inc)
+        used = np.bincount(at, minlength=possible.size) > 0
+        cls_inc, cls = possible[used], (np.cumsum(used) - 1)[at]
         order = np.argsort(src, kind="stable")
         tr_start = np.searchsorted(src[order], np.arange(states.size + 1)).astype(np.int64)
         nxt_states, dst = unique(nxt, "quicksort")

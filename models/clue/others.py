@@ -159,10 +159,10 @@ def _compiled_rows(parts: Sequence[tuple[ViewSplit, int]], triples: bool) -> dic
             out["role"].append(np.full(split.comp.size, role, dtype=np.int64))
             deals = form.num2 if form.num2.size else form.num
             rec_w = np.zeros(split.comp.size, dtype=np.int64)
-            if role & 1:   # each record's weight: its complete deals (weighed ones where resolved)
-                rec_of = np.repeat(np.arange(split.comp.size), np.diff(form.rec_start))
-                rec_w = segment_sum(rec_of, np.where(ok[form.ent_state], form.num if form.resolved else deals, 0),
-                                    split.comp.size, np.int64)
+            if role & 1:   # each record's weight: its complete deals (weighed ones where resolved; < 2**62)
+                upto = np.concatenate(([0], np.cumsum(np.where(ok[form.ent_state], form.num if form.resolved else
+                                                               deals, 0))))
+                rec_w = upto[form.rec_start[1:]] - upto[form.rec_start[:-1]]
             out["rec_w"].append(rec_w)
             if role & 2:   # the entries (the player's deals by final state): only this pass's, no copy
                 out["rec_start"].append(form.rec_start[:-1] + base)

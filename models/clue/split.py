@@ -24,6 +24,7 @@ from .counter import ENTRY_BYTES, OBJECT_FACTOR, DealCounter, LayerTooLarge
 from .game import SPLIT_KERNEL
 from .problem import Problem, deal_bound
 
+STEP_SEARCH_FROM = 20_000   # transitions of a step from which its increments are searched for, not sorted
 COMPILED_ENTRY_BYTES = 48  # a (state, record) entry of a compiled split layer: 3 int64 columns, this layer and next
 
 @dataclass
@@ -368,12 +369,14 @@ class SplitCounter(DealCounter):
         inc = np.repeat(np.array(rec_steps, dtype=np.int64), per_move) * placed
         env_or = np.repeat(np.array([1 << gi if q == self.prob.n else 0 for _, q, *_ in moves], dtype=np.int64),
                            per_move) * (placed > 0)
-        # the distinct increments (a move's times the cards it places): found among the few possible ones
-        possible = np.unique(np.array([r * k for r in set(rec_steps) for k in range(len(self.groups[gi].cards) + 1)],
-                                      dtype=np.int64))
-        at = np.searchsorted(possible, inc)
-        used = np.bincount(at, minlength=possible.size) > 0
-        cls_inc, cls = possible[used], (np.cumsum(used) - 1)[at]
+        if inc.size < STEP_SEARCH_FROM:
+            cls_inc, cls = unique(inc, "quicksort")
+        else:   # the distinct increments (a move's times the cards it places): found among the few possible ones
+            possible = np.unique(np.array([r * k for r in set(rec_steps)
+                                           for k in range(len(self.groups[gi].cards) + 1)], dtype=np.int64))
+            at = np.searchsorted(possible, inc)
+            used = np.bincount(at, minlength=possible.size) > 0
+            cls_inc, cls = possible[used], (np.cumsum(used) - 1)[at]
         order = np.argsort(src, kind="stable")
         tr_start = np.searchsorted(src[order], np.arange(states.size + 1)).astype(np.int64)
         nxt_states, dst = unique(nxt, "quicksort")

@@ -151,10 +151,8 @@ def test_split_cost_stopped_at_a_bound_decides_as_the_whole_estimate() -> None:
     bound it is the whole estimate."""
     rng = random.Random(71)
     checked = 0
-    for _ in range(40):
-        prob = random_problem(rng).propagate()
-        if prob is None:
-            continue
+    problems = [random_problem(rng).propagate() for _ in range(40)]
+    for prob in (p for p in problems if p is not None):
         for reverse in (False, True):
             counter = SplitCounter(prob, True, reverse=reverse)
             player = rng.randrange(prob.n)

@@ -78,10 +78,12 @@ def split_layer(rec_start: np.ndarray, rec_val: np.ndarray, group_start: np.ndar
         cell2[t] = tr_cls2[t] * n_next2 + tr_dst2[t]
     cap = out_state.shape[0]
     # per cell, side by side (one cache line): a mark once this record has reached it, deals, second count, OR
-    acc = np.zeros((n_cls * n_next, 4), np.int64)
+    # (the last two columns only where they are kept: half the memory a pass without them reads and writes)
+    width = 4 if use_num2 or use_or else 2
+    acc = np.zeros((n_cls * n_next, width), np.int64)
     touched = np.empty(n_cls * n_next, np.int64)   # per class c, from c * n_next: the cells reached
     count = np.zeros(n_cls, np.int64)
-    acc2 = np.zeros((n_cls2 * n_next2, 4), np.int64)   # the same after the second step
+    acc2 = np.zeros((n_cls2 * n_next2, width), np.int64)   # the same after the second step
     touched2 = np.empty(n_cls2 * n_next2, np.int64)
     count2 = np.zeros(n_cls2, np.int64)
     # where the children are read from: the first step's cells, or the second's
@@ -139,8 +141,8 @@ def split_layer(rec_start: np.ndarray, rec_val: np.ndarray, group_start: np.ndar
                     i1 = np.uint64(touched[j])
                     s = touched[j] - lo
                     num = acc[i1, 1]
-                    num2 = acc[i1, 2]
-                    env = acc[i1, 3]
+                    num2 = acc[i1, 2] if use_num2 else 0
+                    env = acc[i1, 3] if use_or else 0
                     _reach(acc2, touched2, count2, n_next2, cell2, tr_start2, tr_cls2, tr_ways2, tr_or2, s, num, num2,
                            env, mark2, use_num2, use_or)
                 count[c1] = 0
@@ -556,33 +558,39 @@ def knowledge_sums(order: np.ndarray, comp: np.ndarray, held: np.ndarray, code: 
 
 
 def belief_sums(order: np.ndarray, comp: np.ndarray, held: np.ndarray, code: np.ndarray, resolved: np.ndarray,
-                rec_start: np.ndarray, ent_state: np.ndarray, ent_num: np.ndarray, ent_w: np.ndarray,
+                rec_start: np.ndarray, ent_state: np.ndarray, ent_num: np.ndarray, rec_w: np.ndarray,
                 state_triple: np.ndarray, state_out: np.ndarray, n_var: int, role: np.ndarray,
                 pair_bit: np.ndarray, n_codes: int, triple_groups: np.ndarray, group_size: np.ndarray,
                 group_class: np.ndarray, class_shift: np.ndarray, class_mask: np.ndarray, max_views: int
                 ) -> tuple[np.ndarray, np.ndarray, int]:
     """Records (hand code, held bits, entries: final state and deals), visited in ``order`` (grouped by
     hand); a final state's envelope triple: an index in ``triple_groups`` (the three groups it takes its
-    cards from), -1 when the state is not a complete deal.  A record with ``role & 1`` weighs its views
-    (deals times share; a ``resolved`` record is one view, ``code``, weighed by its entries' ``ent_w``), one
-    with ``role & 2`` counts the player's deals per (view, envelope triple), in a dense table per hand.
+    cards from), -1 when the state is not a complete deal.  A record with ``role & 1`` weighs its views by
+    ``rec_w``, its complete deals (times each view's share; a ``resolved`` record is one view, ``code``, its
+    deals weighed already), and needs no entries (one of role 1 alone lists none); one with ``role & 2``
+    counts the player's deals per (view, envelope triple) from its entries, in a dense table per hand.
     ``n_var`` variants of the player's deals at once: variant ``q`` leaves out the player's states with bit
-    ``q`` of ``state_out`` (the weighing states never are).  Per variant: the sum over views of weight x
-    entropy of the player's envelope distribution (bits) and the weight of the views where one envelope is
-    left; and 1 when a weighed view has no deal of role 2 in some variant (else 0)."""
+    ``q`` of ``state_out`` (the weighing states never are; a function of the state's triple), read off the one
+    table per hand (each cell left out of the variants its triple's bits name).  Per variant: the sum over views
+    of weight x entropy of the player's envelope distribution (bits) and the weight of the views where one
+    envelope is left; and 1 when a weighed view has no deal of role 2 in some variant (else 0)."""
     entropy = np.zeros(n_var, np.float64)
     knows = np.zeros(n_var, np.int64)
     missing = 0
     n_trip = triple_groups.shape[0]
     table = n_codes * n_trip
+    triple_out = np.zeros(n_trip, np.int64)   # per triple, the variants that leave it out
+    for st in range(state_triple.shape[0]):
+        if state_triple[st] >= 0:
+            triple_out[state_triple[st]] |= state_out[st]
     acc_w = np.zeros(n_codes, np.int64)
     total = np.zeros(n_var * n_codes, np.int64)
     triples = np.zeros(n_var * n_codes, np.int64)
     ent = np.zeros(n_var * n_codes, np.float64)
-    state = np.zeros(n_codes, np.int64)   # bit 0: weighed, 2: touched, 3 + q: seen by variant q's deals
+    state = np.zeros(n_codes, np.int64)   # bit 0: weighed, 2: touched
     touched = np.empty(n_codes, np.int64)
-    cells = np.zeros(n_var * table, np.int64)
-    cell_list = np.empty(n_var * table, np.int64)
+    cells = np.zeros(table, np.int64)
+    cell_list = np.empty(table, np.int64)
     n_groups = group_size.shape[0]
     left = np.empty(n_groups, np.int64)
     n_log = 1 << 12
@@ -591,7 +599,6 @@ def belief_sums(order: np.ndarray, comp: np.ndarray, held: np.ndarray, code: np.
         log2_of[x] = np.log2(x)
     codes = np.empty(max_views, np.int64)
     shares = np.empty(max_views, np.int64)
-    deals = np.zeros(n_var, np.int64)
     every = (1 << n_var) - 1
     n = order.shape[0]
     i = 0
@@ -605,10 +612,7 @@ def belief_sums(order: np.ndarray, comp: np.ndarray, held: np.ndarray, code: np.
             k = _record_codes(r, resolved, code, held, pair_bit, codes, shares)
             if k == 0:
                 continue
-            for q in range(n_var):
-                deals[q] = 0
-            some = 0       # the deals of the weighing pass (role 1: never left out)
-            weighed = 0
+            some = rec_w[r] if role[r] == 1 else 0   # the record's complete deals
             for e in range(rec_start[r], rec_start[r + 1]):
                 st = ent_state[e]
                 tr = state_triple[st]
@@ -616,26 +620,15 @@ def belief_sums(order: np.ndarray, comp: np.ndarray, held: np.ndarray, code: np.
                     continue
                 num = ent_num[e]
                 some += num
-                weighed += ent_w[e]
                 if role[r] & 2:
-                    out = state_out[st]
-                    for q in range(n_var):
-                        if (out >> q) & 1:
-                            continue
-                        deals[q] += num
-                        for j in range(k):
-                            x = q * table + codes[j] * n_trip + tr
-                            if cells[x] == 0:
-                                cell_list[n_cells] = x
-                                n_cells += 1
-                            cells[x] += num
+                    for j in range(k):
+                        x = codes[j] * n_trip + tr
+                        if cells[x] == 0:
+                            cell_list[n_cells] = x
+                            n_cells += 1
+                        cells[x] += num
             if some == 0:
                 continue
-            seen = 0
-            if role[r] & 2:
-                for q in range(n_var):
-                    if deals[q] != 0:
-                        seen |= 1 << (3 + q)
             for j in range(k):
                 v = codes[j]
                 if state[v] == 0:
@@ -643,28 +636,35 @@ def belief_sums(order: np.ndarray, comp: np.ndarray, held: np.ndarray, code: np.
                     n_touched += 1
                     state[v] = 4
                 if role[r] & 1:
-                    acc_w[v] += weighed if resolved[r] else some * shares[j]
+                    acc_w[v] += rec_w[r] if resolved[r] else rec_w[r] * shares[j]
                     state[v] |= 1
-                state[v] |= seen
         for gi in range(n_groups):   # the cards of each group outside the hand
             left[gi] = _remaining(gi, c0, group_size, group_class, class_shift, class_mask)
         for j in range(n_cells):   # envelopes per cell's triple: the product of its groups' cards left
             x = cell_list[j]
-            q = x // table
-            v = x % table // n_trip
+            v = x // n_trip
             tr = x % n_trip
             w = left[triple_groups[tr, 0]] * left[triple_groups[tr, 1]] * left[triple_groups[tr, 2]]
             d = cells[x]
-            y = q * n_codes + v
-            total[y] += d
-            triples[y] += w
             # the view's entropy is log2(total) + sum(d * (log2 w - log2 d)) / total (d: deals of a cell)
-            ent[y] += d * ((log2_of[w] if w < n_log else np.log2(w)) - (log2_of[d] if d < n_log else np.log2(d)))
+            term = d * ((log2_of[w] if w < n_log else np.log2(w)) - (log2_of[d] if d < n_log else np.log2(d)))
+            out = triple_out[tr]
+            for q in range(n_var):
+                if (out >> q) & 1:
+                    continue
+                y = q * n_codes + v
+                total[y] += d
+                triples[y] += w
+                ent[y] += term
             cells[x] = 0
         for t in range(n_touched):
             v = touched[t]
             if state[v] & 1:
-                if (state[v] >> 3) & every != every:
+                seen = 0   # the variants with a deal of the player's in this view
+                for q in range(n_var):
+                    if total[q * n_codes + v] != 0:
+                        seen |= 1 << q
+                if seen != every:
                     missing = 1
                 if acc_w[v] != 0:
                     for q in range(n_var):

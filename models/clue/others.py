@@ -156,14 +156,23 @@ def _compiled_rows(parts: Sequence[tuple[ViewSplit, int]], triples: bool) -> dic
             out["held"].append(split.held_bits)
             out["code"].append(split.code)
             out["resolved"].append(np.full(split.comp.size, form.resolved, dtype=np.int64))
-            out["rec_start"].append(form.rec_start[:-1] + base)
-            out["ent_state"].append(form.ent_state + n_states)
-            out["ent_num"].append(form.num2 if form.num2.size else form.num)
-            out["ent_w"].append(form.num)
-            out["state_triple"].append(value)
             out["role"].append(np.full(split.comp.size, role, dtype=np.int64))
-            base += form.ent_state.size
-            n_states += form.states.size
+            deals = form.num2 if form.num2.size else form.num
+            rec_w = np.zeros(split.comp.size, dtype=np.int64)
+            if role & 1:   # each record's weight: its complete deals (weighed ones where resolved; < 2**62)
+                upto = np.concatenate(([0], np.cumsum(np.where(ok[form.ent_state], form.num if form.resolved else
+                                                               deals, 0))))
+                rec_w = upto[form.rec_start[1:]] - upto[form.rec_start[:-1]]
+            out["rec_w"].append(rec_w)
+            if role & 2:   # the entries (the player's deals by final state): only this pass's, no copy
+                out["rec_start"].append(form.rec_start[:-1] + base)
+                out["ent_state"].append(form.ent_state + n_states if n_states else form.ent_state)
+                out["ent_num"].append(deals)
+                out["state_triple"].append(value)
+                base += form.ent_state.size
+                n_states += form.states.size
+            else:   # weighs only: no entries (each record's range empty)
+                out["rec_start"].append(np.full(split.comp.size, base, dtype=np.int64))
         else:
             nums, ors = kernel.finish(form.rec_start, form.ent_state, form.num, form.env_groups, ok)
             kept = np.flatnonzero(nums)
@@ -299,8 +308,7 @@ class _Beliefs:
             self.denominator = weights.complete_deals * 6 ** len(own.unseen)
             if self.denominator < 1 << 62:
                 self.args = _compiled_rows([(own, 3)] if own is weights else [(weights, 1), (own, 2)], True)
-                # the player's own states (where the triples are; the weighing pass's come first, all 0)
-                self.own_from = 0 if own is weights else weights.form.states.size
+                self.own_from = 0   # the player's own states (the weighing pass lists no entries)
         self.cells: tuple[np.ndarray, ...] | None = None
 
     def judge(self, drops: Sequence[Sequence[int]] = ((),)) -> list[dict[str, Any]]:
@@ -321,9 +329,9 @@ class _Beliefs:
         assert self.args is not None
         n_groups = self.n_groups
         args = dict(self.args)
-        triple = args["state_triple"].copy()   # the groups' triple index: compact, 0 for the weighing states
+        triple = args["state_triple"].copy()   # the groups' triple index per state of the player's, compact
         present, index = np.unique(triple[triple >= 0], return_inverse=True)
-        if args["n_codes"] * present.size * len(drops) > MAX_CODES:
+        if args["n_codes"] * max(present.size, len(drops)) > MAX_CODES:   # the kernel's tables per hand
             return None
         out = np.zeros(triple.size, dtype=np.int64)   # per state, the variants it is left out of
         own = triple[self.own_from:]

@@ -6,6 +6,7 @@ in the compiled loops of :mod:`._split_kernel`, which keep the last layer by rec
 
 from __future__ import annotations
 
+import math
 from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -23,6 +24,7 @@ from .counter import ENTRY_BYTES, OBJECT_FACTOR, DealCounter, LayerTooLarge
 from .game import SPLIT_KERNEL
 from .problem import Problem, deal_bound
 
+STEP_SEARCH_FROM = 20_000   # transitions of a step from which its increments are searched for, not sorted
 COMPILED_ENTRY_BYTES = 48  # a (state, record) entry of a compiled split layer: 3 int64 columns, this layer and next
 
 @dataclass
@@ -195,11 +197,11 @@ class SplitCounter(DealCounter):
         sums = segment_sum(dst, num[ok], out_recs.size, self.dtype).tolist() if counts else [0] * out_recs.size
         return out_recs, sums, masks
 
-    def split_cost(self, player: int | None, watched: Sequence[tuple[int, int]]) -> float:
+    def split_cost(self, player: int | None, watched: Sequence[tuple[int, int]], below: float = math.inf) -> float:
         """An estimate of the (state, record) entries :meth:`split` keeps: per step, the states of the plain
         count times 1.3 per group so far that the record follows (the player may take it, or it is watched).
         Only to compare card orders (:class:`.counter.DealCounter` ``reverse``); a forward pass over the states
-        alone."""
+        alone, stopped once the sum reaches ``below`` (what it has then: the order is not cheaper than that)."""
         keys: np.ndarray = np.array([self.initial()], dtype=self.key_dtype)
         followed = {c for c, _ in watched}
         pbit = 0 if player is None else 1 << player
@@ -210,6 +212,8 @@ class SplitCounter(DealCounter):
                 grow *= 1.3
             keys = unique(self.transitions(moves, keys, whole=True)[1], "quicksort")[0]
             cost += keys.size * grow
+            if cost >= below:
+                break
         return cost
 
     def _split_compiled(self, kernel: ModuleType, steps: list[list[tuple[int, int, bool, int, int]]],
@@ -365,7 +369,14 @@ class SplitCounter(DealCounter):
         inc = np.repeat(np.array(rec_steps, dtype=np.int64), per_move) * placed
         env_or = np.repeat(np.array([1 << gi if q == self.prob.n else 0 for _, q, *_ in moves], dtype=np.int64),
                            per_move) * (placed > 0)
-        cls_inc, cls = unique(inc, "quicksort")
+        if inc.size < STEP_SEARCH_FROM:
+            cls_inc, cls = unique(inc, "quicksort")
+        else:   # the distinct increments (a move's times the cards it places): found among the few possible ones
+            possible = np.unique(np.array([r * k for r in set(rec_steps)
+                                           for k in range(len(self.groups[gi].cards) + 1)], dtype=np.int64))
+            at = np.searchsorted(possible, inc)
+            used = np.bincount(at, minlength=possible.size) > 0
+            cls_inc, cls = possible[used], (np.cumsum(used) - 1)[at]
         order = np.argsort(src, kind="stable")
         tr_start = np.searchsorted(src[order], np.arange(states.size + 1)).astype(np.int64)
         nxt_states, dst = unique(nxt, "quicksort")

@@ -145,7 +145,7 @@ class ViewSplit:
                 _records_bound(prob, player, single) >= ESTIMATE_FROM:
             other = counter_in(False)
             if [g.cards for g in other.groups] != [g.cards for g in counter.groups] and \
-                    other.split_cost(player, self.watched) < 0.6 * counter.split_cost(player, self.watched):
+                    _cheaper(other, counter, player, self.watched, 0.6):
                 counter = self.counter = other
         reverse: list[SplitCounter] = []
 
@@ -157,8 +157,7 @@ class ViewSplit:
             reverse.append(counter_in(True))
             if [g.cards for g in reverse[0].groups] == [g.cards for g in counter.groups]:
                 return False
-            cost, other = counter.split_cost(player, self.watched), reverse[0].split_cost(player, self.watched)
-            return other < (1 / 0.9 if envelopes else 0.8) * cost
+            return _cheaper(reverse[0], counter, player, self.watched, 1 / 0.9 if envelopes else 0.8)
         self.shift, width = [], 0
         for cards, _ in classes:
             self.shift.append(width)
@@ -303,6 +302,14 @@ class ViewSplit:
                 k = self.group_class[gi]
                 out[g.category].update(g.cards[self.taken(comp, k) if k >= 0 else 0:])
         return tuple(frozenset(x) for x in out)
+
+
+def _cheaper(other: SplitCounter, counter: SplitCounter, player: int, watched: Sequence[tuple[int, int]],
+             factor: float) -> bool:
+    """Whether the split pass of ``other``'s card order is estimated to cost less than ``factor`` times that of
+    ``counter``'s (:meth:`.split.SplitCounter.split_cost`; ``other``'s estimate stops once it reaches that)."""
+    bound = factor * counter.split_cost(player, watched)
+    return other.split_cost(player, watched, bound) < bound
 
 
 ESTIMATE_FROM = 10_000_000   # the records bound from which a pass that does not resolve compares its two orders

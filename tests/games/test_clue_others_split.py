@@ -143,3 +143,24 @@ def test_player_problem_keeps_the_viewers_views() -> None:
                 assert prob is not None and count_deals(Problem(prob.sizes, prob.card_category, [
                     m & (1 << p) if c in view[0] else m & ~(1 << p) for c, m in enumerate(prob.allowed)],
                     prob.some, prob.excluded)).total
+
+
+def test_split_cost_stopped_at_a_bound_decides_as_the_whole_estimate() -> None:
+    """:meth:`.split.SplitCounter.split_cost` with ``below`` stops once its sum reaches the bound: it is then
+    under the bound exactly when the whole estimate is (what the choice of card order asks), and without a
+    bound it is the whole estimate."""
+    rng = random.Random(71)
+    checked = 0
+    problems = [random_problem(rng).propagate() for _ in range(40)]
+    for prob in (p for p in problems if p is not None):
+        for reverse in (False, True):
+            counter = SplitCounter(prob, True, reverse=reverse)
+            player = rng.randrange(prob.n)
+            watched = [(c, q) for c in range(len(prob.allowed)) for q in range(prob.n)
+                       if len(counter.groups[counter.card_group[c]].cards) == 1 and rng.random() < 0.2]
+            whole = counter.split_cost(player, watched)
+            assert counter.split_cost(player, watched, math.inf) == whole
+            for bound in (0.0, whole / 3, whole, whole * 1.01, whole + 1):
+                assert (counter.split_cost(player, watched, bound) < bound) == (whole < bound)
+            checked += 1
+    assert checked > 40

@@ -116,3 +116,30 @@ def test_master_detective_show_matches_each_card() -> None:
         each = envelope_beliefs(answered(game, 1, (triple[0], triple[1], triple[2]), r["card"]), 1)
         assert r["knows"] == each["knows"]
         assert math.isclose(r["entropy"], each["entropy"], rel_tol=1e-12)
+
+
+@pytest.mark.parametrize(("deck", "players", "seed"), [(SMALL, 3, 65), (SMALL, 4, 66)])
+def test_cards_judged_together_as_one_by_one(deck: Deck, players: int, seed: int,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """The compiled judgement of the cards' variants in one call (one table of the player's deals per hand, each
+    cell left out of the variants whose card its envelope holds) gives, bit for bit, what one call per card
+    gives."""
+    if not SPLIT_KERNEL.available():
+        pytest.skip("numba is not installed")
+    original = others._Beliefs.judge
+    compared = []
+
+    def judge(self: Any, drops: Any = ((),)) -> Any:
+        got = original(self, drops)
+        if self.args is not None and len(drops) > 1:
+            one_by_one = [self._kernel_judge([drop]) for drop in drops]
+            assert all(x is not None for x in one_by_one)
+            assert got == [x[0] for x in one_by_one if x is not None]
+            compared.append(len(drops))
+        return got
+
+    monkeypatch.setattr(others._Beliefs, "judge", judge)
+    with counted_passes("compiled"):
+        for game, by, triple in show_cases(deck, players, seed, 2, 2):
+            show_advice(game, by, triple)
+    assert len(compared) > 3

@@ -221,6 +221,84 @@ class SymmetricSearch:
                 best = v
         return best, rows, upper
 
+    def lower(self, prefix: list[int], answers: np.ndarray) -> int:
+        """A proven lower bound of the class ``answers`` after the guesses ``prefix`` from what ``state`` holds,
+        searching nothing: its exact value or bound when kept, else (to the checkpoint's depth) the least over
+        the guesses up to symmetry of ``n`` plus each class's bound; the class-size bound below that."""
+        s = self.search
+        n = len(answers)
+        low = int(s.lbt[self.cd, n])
+        if n <= 2:
+            return low
+        got = self.state.get(self._key(answers))
+        if got is not None:
+            if got[1]:
+                return got[0]
+            low = max(low, got[0])
+        if len(prefix) >= SAVED_LEVELS:
+            return low
+        best = int(s.k.INF)
+        for g in self.reps(prefix):
+            codes = s.matrix[int(g), answers]
+            vals, inverse = np.unique(codes, return_inverse=True)
+            if len(vals) == 1 and vals[0] != s.space.found:
+                continue  # splits nothing: never better than the guesses that do
+            total = n
+            for i, v in enumerate(vals):
+                if v != s.space.found and total < best:
+                    total += self.lower([*prefix, int(g)], answers[inverse.reshape(-1) == i])
+            best = min(best, total)
+        return max(low, best)
+
+    def upper(self, prefix: list[int], answers: np.ndarray) -> int:
+        """The least total of a tree for ``answers`` that ``state`` proves (exact values, to the checkpoint's
+        depth, joined under the best guess up to symmetry); INF when a class on every path lacks one."""
+        s = self.search
+        n = len(answers)
+        if n <= 2:
+            return int(s.lbt[self.cd, n])
+        got = self.state.get(self._key(answers))
+        if got is not None and got[1]:
+            return got[0]
+        best = int(s.k.INF)
+        if len(prefix) >= SAVED_LEVELS:
+            return best
+        for g in self.reps(prefix):
+            codes = s.matrix[int(g), answers]
+            total = n
+            for v in np.unique(codes):
+                if v != s.space.found and total < best:
+                    total += self.upper([*prefix, int(g)], answers[codes == v])
+            best = min(best, total)
+        return best
+
+    def bounds(self) -> dict[str, Any]:
+        """The cell's proven bounds from the checkpoint alone (no search): ``lower`` (:meth:`lower` of every
+        code), ``upper`` (:meth:`upper`, or the better heuristic tree), ``exact`` when they meet, and the
+        progress: per opener up to symmetry its bound and how many of its classes (of more than two codes) have
+        an exact value."""
+        from . import strategy as st
+
+        cpu = time.process_time()
+        s = self.search
+        answers = np.arange(len(self.space.answers))
+        upper = min(st.play_all(s.matrix, self.space.answer_rows, self.space.found, st.Method(m),
+                                self.space.tries).total for m in ("sum", "sumgini"))
+        upper = min(upper, self.upper([], answers))
+        lower = self.lower([], answers)
+        rows = []
+        for g in self.reps([]):
+            codes = s.matrix[int(g), answers]
+            parts = [answers[codes == v] for v in np.unique(codes) if v != s.space.found]
+            big = [p for p in parts if len(p) > 2]
+            done = sum(1 for p in big if self.state.get(self._key(p), (0, False))[1])
+            rows.append({"opener": self.space.guesses[int(g)], "lower": len(answers) + sum(
+                self.lower([int(g)], p) for p in parts), "classes": len(big), "classes_exact": done})
+        return {"cell": self.space.label, "words": len(self.space.answers), "exact": lower == upper,
+                "total": upper if lower == upper else None, "lower": lower, "upper": upper, "openers": rows,
+                "saved_classes": len(self.state), "levels": self.levels,
+                "cpu_seconds": round(time.process_time() - cpu, 2)}
+
     def result(self) -> dict[str, Any]:
         """``{"exact", "total", "lower", "upper", "openers", "cpu_seconds", ...}`` of the cell: exact when every
         opener up to symmetry is decided; else proven bounds (lower: the least bound of an undecided opener or

@@ -1,0 +1,65 @@
+"""Issue 51: the code-breaking table's proven bounds read from a checkpoint (``--from-checkpoint``, no search)
+against brute force, and docs/mastermind.md's table against the shipped data files it is generated from."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from sleuth.models.motus.codes import PegSpace
+from sleuth.models.motus.symmetry import SymmetricSearch
+
+from tests.conftest import ROOT, run_cli
+from tests.helpers.motus_brute import brute_total, pegs_feedback
+
+
+def _feedback(family: str):
+    if family == "black":
+        return lambda g, s: sum(a == b for a, b in zip(g, s, strict=True))
+    return pegs_feedback  # bulls and cows: black and white pegs without repeats
+
+
+@pytest.mark.parametrize(("family", "pegs", "colours"), [("mastermind", 3, 3), ("bullscows", 3, 5),
+                                                         ("black", 3, 3), ("bullscows", 4, 4)])
+def test_bounds_from_a_checkpoint_hold_the_brute_force_optimum(tmp_path, family: str, pegs: int,
+                                                                colours: int) -> None:
+    space = PegSpace(pegs=pegs, colours=colours, family=family)
+    truth = brute_total(space.answers, space.answers, _feedback(family))
+    path = tmp_path / "c.jsonl"
+    assert SymmetricSearch(space, checkpoint=str(path)).result()["total"] == truth
+    full = SymmetricSearch(space, checkpoint=str(path)).bounds()  # every class the search finished
+    assert full["exact"] and full["lower"] == full["upper"] == full["total"] == truth
+    lines = path.read_text().splitlines()
+    rng = random.Random(51)
+    for keep in (0, len(lines) // 3, len(lines) // 2, len(lines) - 2):
+        part = tmp_path / f"p{keep}.jsonl"
+        part.write_text("\n".join([lines[0], *rng.sample(lines[1:], max(0, keep))]) + "\n")
+        b = SymmetricSearch(space, checkpoint=str(part)).bounds()
+        assert b["lower"] <= truth <= b["upper"], (keep, b)
+        assert b["exact"] == (b["lower"] == b["upper"])
+        assert all(o["lower"] >= b["lower"] and 0 <= o["classes_exact"] <= o["classes"] for o in b["openers"])
+    empty = SymmetricSearch(space, checkpoint=str(tmp_path / "new.jsonl")).bounds()
+    assert empty["lower"] <= truth and empty["lower"] >= int(SymmetricSearch(space).search.lbt[40, len(
+        space.answers)])
+
+
+def test_from_checkpoint_on_the_command_line(tmp_path) -> None:
+    args = ["experiment", "wordle", "--mastermind-table", "--cells", "bullscows:3x5", "--symmetry", "2",
+            "--checkpoint", tmp_path, "--json"]
+    done = json.loads(run_cli(args).out)["cells"][0]
+    read = run_cli([*args, "--from-checkpoint"])
+    assert read.code == 0, read.err
+    row = json.loads(read.out)["cells"][0]
+    assert row["exact"] and row["total"] == done["total"] and "kernel_calls" not in row
+    bad = run_cli(["experiment", "wordle", "--mastermind-table", "--cells", "bullscows:3x5", "--from-checkpoint"])
+    assert bad.code == 2 and "--checkpoint" in bad.err and len(bad.err.strip().splitlines()) == 1
+
+
+def test_the_docs_table_is_the_data_files_one() -> None:
+    from sleuth.models.motus.table_doc import BLOCK, render
+
+    page = (ROOT / "docs" / "mastermind.md").read_text(encoding="utf-8")
+    assert BLOCK.search(page), "docs/mastermind.md has no generated table"
+    assert render(page) == page, "run: python -m sleuth.models.motus.table_doc docs/mastermind.md"

@@ -28,7 +28,7 @@ SYMBOLS = "0123456789ABCDEF"
 FAMILIES = ("mastermind", "black", "bullscows")
 # (family, pegs, colours) -> (published optimal total, or None when only an average is published; the source)
 PUBLISHED: dict[tuple[str, int, int], tuple[int | None, str]] = {
-    ("mastermind", 4, 6): (5625, "Koyama and Lai: 5,625 / 1,296"),
+    ("mastermind", 4, 6): (5625, "Koyama and Lai: 5,625 / 1,296 (Knuth 1977: at most 5 guesses, 4.476 on average)"),
     ("mastermind", 4, 7): (None, "Ville: 4.676 on average"),
     ("bullscows", 4, 10): (26274, "Tanaka: 26,274 / 5,040"),
 }

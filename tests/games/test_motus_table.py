@@ -63,3 +63,31 @@ def test_the_docs_table_is_the_data_files_one() -> None:
     page = (ROOT / "docs" / "mastermind.md").read_text(encoding="utf-8")
     assert BLOCK.search(page), "docs/mastermind.md has no generated table"
     assert render(page) == page, "run: python -m sleuth.models.motus.table_doc docs/mastermind.md"
+
+
+@pytest.mark.parametrize(("family", "pegs", "colours", "seed"), [("bullscows", 4, 6, 1), ("mastermind", 3, 4, 2),
+                                                                 ("black", 3, 4, 3), ("bullscows", 3, 6, 4)])
+def test_the_symmetries_of_a_class_keep_it_and_every_feedback(family: str, pegs: int, colours: int,
+                                                               seed: int) -> None:
+    import numpy as np
+
+    from sleuth.models.motus.optimal import Optimal
+    from sleuth.models.motus.symmetry import class_reps, class_symmetries, guess_bounds
+
+    space = PegSpace(pegs=pegs, colours=colours, family=family)
+    m = space.matrix()
+    rng = np.random.default_rng(seed)
+    first, second = rng.choice(len(space.guesses), 2, replace=False)
+    everything = np.arange(len(space.answers))
+    answers = everything[(m[first] == m[first, 0]) & (m[second] == m[second, 0])]  # a class after two guesses
+    images, complete = class_symmetries(space, answers)
+    for img in images:
+        assert sorted(img[answers]) == sorted(answers)  # the class onto itself (guesses and codes are one list)
+        assert (m[np.ix_(img, img)] == m).all()  # every feedback kept
+    assert complete or len(images) > 0
+    reps = class_reps(space, lambda: everything, answers, everything)  # (ids: no symmetry of the guesses)
+    search = Optimal(space)
+    values = {int(g): search.guess_value(int(g), answers) for g in everything}
+    by_rep = {int(r): values[int(r)] for r in reps}
+    assert min(by_rep.values()) == min(values.values())  # one guess per orbit keeps the optimum
+    assert (guess_bounds(search, answers, everything) == search.guess_bounds(answers, everything, 0)).all()

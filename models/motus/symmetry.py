@@ -145,14 +145,14 @@ def class_reps(space: Space, ids: Callable[[], np.ndarray], answers: np.ndarray,
                 comp = np.minimum(comp, comp[img])
             if np.array_equal(comp, before):
                 return np.unique(comp[rows])
-    ids = ids()
+    orbit = ids()
     comp = np.full(len(space.guesses), np.iinfo(np.int64).max, dtype=np.int64)
     comp[rows] = rows
     while True:
-        low = np.full(int(ids.max(initial=-1)) + 1, np.iinfo(np.int64).max, dtype=np.int64)
-        np.minimum.at(low, ids, comp[rows])
+        low = np.full(int(orbit.max(initial=-1)) + 1, np.iinfo(np.int64).max, dtype=np.int64)
+        np.minimum.at(low, orbit, comp[rows])
         before = comp.copy()
-        comp[rows] = low[ids]
+        comp[rows] = low[orbit]
         for img in images:
             np.minimum.at(comp, img, comp.copy())
             comp = np.minimum(comp, comp[img])

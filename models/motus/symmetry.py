@@ -34,6 +34,8 @@ from .space import Space
 
 MEMO_ROWS = 1 << 23  # the compiled search's cache is emptied past this many rows (about 200 MB)
 SAVED_LEVELS = 2  # classes at this depth or less are written to the checkpoint
+CLASS_FROM = 2  # classes after this many guesses or more get the symmetries that keep them (after one guess
+# those fixing it are nearly always all: finding them would cost more than it saves)
 STAB_CAP = 500  # symbol renamings tried per class for the symmetries that keep it (class_symmetries)
 
 
@@ -193,6 +195,8 @@ class SymmetricSearch:
         self._ids: dict[tuple[int, ...], np.ndarray] = {}
         self.by_class = by_class
         self.cd = self.search.k.DMAX  # no cap: every depth index is the same
+        self.cpu_before = 0.0  # the CPU seconds of the runs before this one that wrote the checkpoint
+        self._cpu = time.process_time()
         if checkpoint and os.path.exists(checkpoint):
             with open(checkpoint, encoding="utf-8") as f:
                 lines = f.read().splitlines()
@@ -201,6 +205,7 @@ class SymmetricSearch:
             for line in lines[1:]:
                 r = json.loads(line)
                 self.state[(r["h1"], r["h2"])] = (r["value"], r["exact"])
+                self.cpu_before = max(self.cpu_before, r.get("cpu", 0.0))
         elif checkpoint:
             with open(checkpoint, "w", encoding="utf-8") as f:
                 f.write(json.dumps({"format": "sleuth symmetric 1", "cell": space.label, "levels": levels}) + "\n")
@@ -210,17 +215,22 @@ class SymmetricSearch:
         h = np.bitwise_xor.reduce(self.search.zs[answers], axis=0)
         return int(h[0]), int(h[1])
 
+    def search_cpu(self) -> float:
+        """The CPU seconds of the search so far, this run and the runs before it that wrote the checkpoint."""
+        return round(self.cpu_before + time.process_time() - self._cpu, 1)
+
     def _save(self, key: tuple[int, int], level: int, value: int, exact: bool) -> None:
         self.state[key] = (value, exact)
         if self.checkpoint and level <= SAVED_LEVELS:
             with open(self.checkpoint, "a", encoding="utf-8") as f:
                 f.write(json.dumps({"h1": key[0], "h2": key[1], "level": level, "value": value,
-                                    "exact": exact}) + "\n")
+                                    "exact": exact, "cpu": self.search_cpu()}) + "\n")
 
     def reps(self, prefix: list[int], answers: np.ndarray | None = None) -> np.ndarray:
         """One guess per orbit of the stabiliser of ``prefix``; with ``answers``, orbits joined by the
-        symmetries that keep the class (:func:`class_reps`, when :attr:`by_class`)."""
-        if answers is not None and self.by_class and prefix:
+        symmetries that keep the class (:func:`class_reps`, when :attr:`by_class`, from :data:`CLASS_FROM`
+        guesses on)."""
+        if answers is not None and self.by_class and len(prefix) >= CLASS_FROM:
             def ids() -> np.ndarray:
                 got = self._ids.get(tuple(prefix))
                 if got is None:
@@ -405,7 +415,7 @@ class SymmetricSearch:
                 self.lower([int(g)], p) for p in parts), "classes": len(big), "classes_exact": done})
         return {"cell": self.space.label, "words": len(self.space.answers), "exact": lower == upper,
                 "total": upper if lower == upper else None, "lower": lower, "upper": upper, "openers": rows,
-                "saved_classes": len(self.state), "levels": self.levels,
+                "saved_classes": len(self.state), "levels": self.levels, "search_cpu_seconds": self.cpu_before,
                 "cpu_seconds": round(time.process_time() - cpu, 2)}
 
     def result(self) -> dict[str, Any]:

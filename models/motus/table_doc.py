@@ -81,7 +81,7 @@ def table() -> str:
         pub = PUBLISHED.get((r["family"], r["pegs"], r["colours"]))
         published = pub[1] if pub else "new"
         lines.append(f"| {FEEDBACK[r['family']]} | {r['pegs']} | {r['colours']} | {_number(codes)} | {value} | "
-                     f"{avg} | {r['cpu_seconds']:.1f} | {key} | {published} |")
+                     f"{avg} | {r.get('search_cpu_seconds', r['cpu_seconds']):.1f} | {key} | {published} |")
     lines.append("")
     lines.append("Runs (FILE: the file of the same name in `models/motus/data/`; the same command again resumes it):")
     lines.append("")

@@ -26,11 +26,17 @@ RUNS = (
      "sleuth experiment wordle --mastermind-table --node-limit 1000000 --resume FILE"),
     ("mastermind-table-symmetric.resume", "S",
      "sleuth experiment wordle --mastermind-table --symmetry 2 --node-limit 1000000 --resume FILE"),
+    ("mastermind-table-cells.resume", "L",
+     "sleuth experiment wordle --mastermind-table --cells bullscows:4x6,bullscows:3x9,mastermind:3x8,mastermind:4x5,"
+     "bullscows:4x7,bullscows:5x6,bullscows:3x10,mastermind:6x3,mastermind:3x9,mastermind:5x4,mastermind:4x6,"
+     "mastermind:3x10,bullscows:6x6,bullscows:4x8,mastermind:4x7 --symmetry 2 --resume FILE"),
     ("mastermind-table-checkpoints.resume", "C",
      "sleuth experiment wordle --mastermind-table --cells bullscows:4x10 --symmetry 4 --checkpoint "
-     "models/motus/data/checkpoints --from-checkpoint --resume FILE (the bounds its checkpoint proves; the search "
-     "itself: the same command without --from-checkpoint and --resume)"),
+     "models/motus/data/checkpoints --from-checkpoint --resume FILE"),
 )
+NOTES = {"L": " (no node limit: the cells the node limit left with bounds)",
+         "C": " (the bounds its checkpoint proves; the same command without --from-checkpoint and --resume "
+              "continues the search itself)"}
 FEEDBACK = {"mastermind": "black and white", "black": "black pegs only", "bullscows": "Bulls and Cows"}
 
 
@@ -87,7 +93,7 @@ def table() -> str:
     lines.append("")
     for name, key, command in RUNS:
         if load(name):
-            lines.append(f"- {key} (`{name}`): `{command}`")
+            lines.append(f"- {key} (`{name}`): `{command}`{NOTES.get(key, '')}")
     return "\n".join(lines)
 
 

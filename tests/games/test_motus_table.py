@@ -91,3 +91,34 @@ def test_the_symmetries_of_a_class_keep_it_and_every_feedback(family: str, pegs:
     by_rep = {int(r): values[int(r)] for r in reps}
     assert min(by_rep.values()) == min(values.values())  # one guess per orbit keeps the optimum
     assert (guess_bounds(search, answers, everything) == search.guess_bounds(answers, everything, 0)).all()
+
+
+def test_the_shipped_runs_agree_and_a_sample_rederives() -> None:
+    """Every shipped run of the table (:data:`.table_doc.RUNS`) within the plain run's bounds and the others'
+    (equal where exact, published values within), the checkpoint run's row up to date with its checkpoint,
+    and a random small exact cell of each run derived again."""
+    from sleuth.models.motus.codes import PUBLISHED, PUBLISHED_AVERAGE
+    from sleuth.models.motus.table_doc import RUNS, load
+
+    seen: dict[tuple[str, int, int], list[dict]] = {}
+    for name, _, _ in RUNS:
+        for r in load(name):
+            assert r["lower"] <= r["upper"] and (not r["exact"] or r["lower"] == r["total"] == r["upper"]), r
+            seen.setdefault((r["family"], r["pegs"], r["colours"]), []).append(r)
+    for cell, rows in seen.items():
+        assert max(r["lower"] for r in rows) <= min(r["upper"] for r in rows), cell
+        pub = PUBLISHED.get(cell, (None, ""))[0]
+        if pub is not None:
+            assert all(r["lower"] <= pub <= r["upper"] for r in rows), cell
+        if cell in PUBLISHED_AVERAGE:
+            exact = [r for r in rows if r["exact"]]
+            assert all(round(r["total"] / r["codes"], 3) == PUBLISHED_AVERAGE[cell] for r in exact), cell
+    for r in load("mastermind-table-checkpoints.resume"):
+        path = ROOT / "models" / "motus" / "data" / "checkpoints" / f"{r['family']}-{r['pegs']}x{r['colours']}.jsonl"
+        assert r["saved_classes"] == len(path.read_text().splitlines()) - 1, "the C row is older than its checkpoint"
+    rng = random.Random(51)
+    for name, _, _ in RUNS:
+        small = [r for r in load(name) if r["exact"] and 20 <= r["codes"] <= 400 and r["cpu_seconds"] < 0.5]
+        for r in rng.sample(small, min(1, len(small))):
+            space = PegSpace(pegs=r["pegs"], colours=r["colours"], family=r["family"])
+            assert SymmetricSearch(space).result()["total"] == r["total"], (name, r)

@@ -103,12 +103,12 @@ def render(text: str) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Rewrite the page named (default docs/mastermind.md) when its table is not up to date."""
     page = Path((argv or sys.argv[1:] or ["docs/mastermind.md"])[0])
-    old = page.read_text(encoding="utf-8")
-    new = render(old)
-    if new != old:
-        page.write_text(new, encoding="utf-8")
-        print(f"updated {page}")
+    text = page.read_text(encoding="utf-8")
+    if render(text) != text:
+        page.write_text(render(text), encoding="utf-8")
+        print(f"updated {page}", file=sys.stderr)
     return 0
 
 

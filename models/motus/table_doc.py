@@ -29,7 +29,7 @@ RUNS = (
     ("mastermind-table-cells.resume", "L",
      "sleuth experiment wordle --mastermind-table --cells bullscows:4x6,bullscows:3x9,mastermind:3x8,mastermind:4x5,"
      "bullscows:4x7,bullscows:5x6,bullscows:3x10,mastermind:6x3,mastermind:3x9,mastermind:5x4,mastermind:4x6,"
-     "mastermind:3x10,bullscows:6x6,bullscows:4x8,mastermind:4x7 --symmetry 2 --resume FILE"),
+     "mastermind:4x7,bullscows:6x6 --symmetry 2 --resume FILE"),
     ("mastermind-table-checkpoints.resume", "C",
      "sleuth experiment wordle --mastermind-table --cells bullscows:4x10 --symmetry 4 --checkpoint "
      "models/motus/data/checkpoints --from-checkpoint --resume FILE"),
@@ -72,6 +72,14 @@ def _number(x: int) -> str:
     return f"{x:,}"
 
 
+def _cpu(r: dict[str, Any]) -> str:
+    """The CPU seconds of a cell's run: of its search for a row read from a checkpoint (n/a when the checkpoint
+    holds only classes from before the CPU was recorded)."""
+    if "search_cpu_seconds" in r:
+        return f"{r['search_cpu_seconds']:.1f}" if r["search_cpu_seconds"] else "n/a"
+    return f"{r['cpu_seconds']:.1f}"
+
+
 def table() -> str:
     """The generated part of the page: the table, then the runs' commands."""
     head = ("| feedback | pegs | colours | codes | optimal total | average | CPU s | run | published |\n"
@@ -87,7 +95,7 @@ def table() -> str:
         pub = PUBLISHED.get((r["family"], r["pegs"], r["colours"]))
         published = pub[1] if pub else "new"
         lines.append(f"| {FEEDBACK[r['family']]} | {r['pegs']} | {r['colours']} | {_number(codes)} | {value} | "
-                     f"{avg} | {r.get('search_cpu_seconds', r['cpu_seconds']):.1f} | {key} | {published} |")
+                     f"{avg} | {_cpu(r)} | {key} | {published} |")
     lines.append("")
     lines.append("Runs (FILE: the file of the same name in `models/motus/data/`; the same command again resumes it):")
     lines.append("")

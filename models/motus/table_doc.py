@@ -35,8 +35,8 @@ RUNS = (
      "models/motus/data/checkpoints --from-checkpoint --resume FILE"),
 )
 NOTES = {"L": " (no node limit: the cells the node limit left with bounds)",
-         "C": " (the bounds its checkpoint proves; the same command without --from-checkpoint and --resume "
-              "continues the search itself)"}
+         "C": " (the bounds its checkpoint proves, read again after FILE is deleted; the same command without "
+              "--from-checkpoint and --resume continues the search itself)"}
 FEEDBACK = {"mastermind": "black and white", "black": "black pegs only", "bullscows": "Bulls and Cows"}
 
 

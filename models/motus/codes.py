@@ -28,7 +28,7 @@ SYMBOLS = "0123456789ABCDEF"
 FAMILIES = ("mastermind", "black", "bullscows")
 # (family, pegs, colours) -> (published optimal total, or None when only an average is published; the source)
 PUBLISHED: dict[tuple[str, int, int], tuple[int | None, str]] = {
-    ("mastermind", 4, 6): (5625, "Koyama and Lai: 5,625 / 1,296"),
+    ("mastermind", 4, 6): (5625, "Koyama and Lai: 5,625 / 1,296 (Knuth 1977: at most 5 guesses, 4.476 on average)"),
     ("mastermind", 4, 7): (None, "Ville: 4.676 on average"),
     ("bullscows", 4, 10): (26274, "Tanaka: 26,274 / 5,040"),
 }
@@ -107,11 +107,13 @@ def cell_task(job: tuple[Any, ...]) -> dict[str, Any]:
     """One cell of the table, ``(family, pegs, colours, node_limit[, levels, checkpoint directory])``: its exact
     optimum (or proven bounds past the node limit), with the published value beside it.  ``levels`` > 0: the
     search with symmetry reduction on the first ``levels`` guesses (:mod:`.symmetry`), the classes it finishes
-    written to ``family-PEGSxCOLOURS.jsonl`` in the checkpoint directory when one is given (a run resumes there)."""
+    written to ``family-PEGSxCOLOURS.jsonl`` in the checkpoint directory when one is given (a run resumes there);
+    a seventh item True: no search, the proven bounds from that checkpoint (:meth:`.SymmetricSearch.bounds`)."""
     from .optimal_study import cell_value
 
     family, pegs, colours, node_limit = job[:4]
     levels, where = (job[4], job[5]) if len(job) > 4 else (0, "")
+    only_bounds = len(job) > 6 and job[6]
     cpu = time.process_time()
     space = PegSpace(pegs=pegs, colours=colours, family=family)
     if levels:
@@ -120,7 +122,8 @@ def cell_task(job: tuple[Any, ...]) -> dict[str, Any]:
         from .symmetry import SymmetricSearch
 
         path = os.path.join(where, f"{family}-{pegs}x{colours}.jsonl") if where else ""
-        r = SymmetricSearch(space, levels=levels, checkpoint=path, node_limit=node_limit).result()
+        search = SymmetricSearch(space, levels=levels, checkpoint=path, node_limit=node_limit)
+        r = search.bounds() if only_bounds else search.result()
     else:
         r = cell_value(space, node_limit=node_limit)
     published = PUBLISHED.get((family, pegs, colours))
@@ -179,8 +182,13 @@ def main_table(args: Any) -> int:
         except OSError as err:
             raise PuzzleError(f"cannot make the directory {args.checkpoint}: {err.strerror}", place="--checkpoint",
                               allowed="a directory that can be written") from None
+    if args.from_checkpoint and not args.checkpoint:
+        raise PuzzleError("--from-checkpoint reads the classes of --checkpoint", place="--from-checkpoint",
+                          allowed="--symmetry LEVELS --checkpoint DIR beside it")
     if args.symmetry:
         jobs = [(*job, args.symmetry, args.checkpoint) for job in jobs]
+    if args.from_checkpoint:
+        jobs = [(*job, True) for job in jobs]
     with Executor.from_args(args, "mastermind-table") as ex:
         rows = ex.map_tasks(cell_task, jobs, label="cells", unit="cell", weights=[float(size(*c)) for c in cells])
     if args.json:

@@ -23,6 +23,7 @@ import itertools
 import json
 import os
 import time
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import numpy as np
@@ -33,6 +34,9 @@ from .space import Space
 
 MEMO_ROWS = 1 << 23  # the compiled search's cache is emptied past this many rows (about 200 MB)
 SAVED_LEVELS = 2  # classes at this depth or less are written to the checkpoint
+CLASS_FROM = 2  # classes after this many guesses or more get the symmetries that keep them (after one guess
+# those fixing it are nearly always all: finding them would cost more than it saves)
+STAB_CAP = 500  # symbol renamings tried per class for the symmetries that keep it (class_symmetries)
 
 
 def canonical(prefix: np.ndarray, codes: np.ndarray) -> np.ndarray:
@@ -79,21 +83,120 @@ def orbit_reps(space: Space, prefix: list[int], rows: np.ndarray) -> np.ndarray:
     return np.sort(rows[first])
 
 
+def class_symmetries(space: Space, answers: np.ndarray, cap: int = STAB_CAP) -> tuple[list[np.ndarray], bool]:
+    """Symmetries that map the codes ``answers`` onto themselves, each as the image of every guess row: a
+    position permutation with the symbol renamings its table of symbol counts per position allows, checked
+    one by one; and whether that is all of them (False when ``cap`` renamings were tried first)."""
+    codes = space.answer_array[answers].astype(np.int64)
+    guesses = space.guess_array.astype(np.int64)
+    pegs = codes.shape[1]
+    colours = int(max(guesses.max(initial=0), codes.max(initial=0))) + 1
+    weights = colours ** np.arange(pegs - 1, -1, -1, dtype=np.int64)
+    gkeys = guesses @ weights  # ascending: the codes are sorted
+    akeys = np.sort(codes @ weights)
+    table = np.zeros((colours, pegs), dtype=np.int64)
+    for k in range(pegs):
+        table[:, k] = np.bincount(codes[:, k], minlength=colours)
+    out: list[np.ndarray] = []
+    tried = 0
+    for perm in itertools.permutations(range(pegs)):
+        p = list(perm)
+        moved = table[:, p]
+        cands = [np.flatnonzero((table == moved[c]).all(axis=1)) for c in range(colours)]
+        if any(len(c) == 0 for c in cands):
+            continue
+        for sigma in itertools.islice(_renamings(cands, np.zeros(colours, dtype=np.int64),
+                                                 np.zeros(colours, dtype=bool), 0), cap - tried):
+            tried += 1
+            if p == sorted(p) and (sigma == np.arange(colours)).all():
+                continue
+            if _keeps(sigma[codes[:8, p]] @ weights, akeys) and _keeps(sigma[codes[:, p]] @ weights, akeys):
+                out.append(np.searchsorted(gkeys, sigma[guesses[:, p]] @ weights))
+    return out, tried < cap
+
+
+def _keeps(keys: np.ndarray, among: np.ndarray) -> bool:
+    """Whether every key is in the sorted array ``among``."""
+    at = np.minimum(np.searchsorted(among, keys), len(among) - 1)
+    return bool((among[at] == keys).all())
+
+
+def _renamings(cands: list[np.ndarray], sigma: np.ndarray, used: np.ndarray, c: int) -> Iterator[np.ndarray]:
+    """Every renaming of the symbols from ``c`` on with ``sigma[c]`` among ``cands[c]`` (one-to-one)."""
+    if c == len(cands):
+        yield sigma.copy()
+        return
+    for t in cands[c]:
+        if not used[t]:
+            used[t], sigma[c] = True, t
+            yield from _renamings(cands, sigma, used, c + 1)
+            used[t] = False
+
+
+def class_reps(space: Space, ids: Callable[[], np.ndarray], answers: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """The least guess row of each set of ``rows`` that symmetries keeping ``answers`` map onto each other: the
+    orbits of :func:`class_symmetries` when it found them all, else those joined with the orbits ``ids()`` of
+    the stabiliser of the guesses made (:func:`canonical` of ``rows``), which keeps ``answers``."""
+    images, complete = class_symmetries(space, answers)
+    if complete:
+        comp = np.arange(len(space.guesses), dtype=np.int64)
+        while True:
+            before = comp.copy()
+            for img in images:
+                np.minimum.at(comp, img, comp.copy())
+                comp = np.minimum(comp, comp[img])
+            if np.array_equal(comp, before):
+                return np.unique(comp[rows])
+    orbit = ids()
+    comp = np.full(len(space.guesses), np.iinfo(np.int64).max, dtype=np.int64)
+    comp[rows] = rows
+    while True:
+        low = np.full(int(orbit.max(initial=-1)) + 1, np.iinfo(np.int64).max, dtype=np.int64)
+        np.minimum.at(low, orbit, comp[rows])
+        before = comp.copy()
+        comp[rows] = low[orbit]
+        for img in images:
+            np.minimum.at(comp, img, comp.copy())
+            comp = np.minimum(comp, comp[img])
+        if np.array_equal(comp, before):
+            break
+    return np.unique(comp[rows])
+
+
+def guess_bounds(search: Optimal, answers: np.ndarray, guesses: np.ndarray) -> np.ndarray:
+    """:meth:`.optimal.Optimal.guess_bounds` (no cap, nothing used) of many guesses at once: each guess's
+    ``n + sum lbt[class]``, INF for a guess that splits nothing and cannot win."""
+    n = len(answers)
+    width = int(search.counts.shape[1])
+    codes = search.matrix[np.ix_(guesses, answers)].astype(np.int64)
+    flat = (codes + width * np.arange(len(guesses))[:, None]).reshape(-1)
+    counts = np.bincount(flat, minlength=width * len(guesses)).reshape(len(guesses), width)
+    counts[:, search.space.found] = 0
+    out = n + search.lbt[search.k.DMAX][counts].sum(axis=1)
+    out[(counts == n).any(axis=1) & (n > 1)] = search.k.INF
+    return np.minimum(out, search.k.INF)
+
+
 class SymmetricSearch:
     """The exact optimal total of ``space`` (every code may be proposed, no cap), one guess per orbit of the
     stabiliser of the guesses so far for the first ``levels`` guesses.  ``checkpoint``: a JSON-lines file of
     the classes finished (read first when it exists); ``node_limit``: per call of the compiled search (past
-    it the class keeps its proven bound and the cell ends with bounds)."""
+    it the class keeps its proven bound and the cell ends with bounds); ``by_class``: also the symmetries that
+    keep each class (:func:`class_reps`), not only those fixing the guesses made."""
 
     def __init__(self, space: Space, *, levels: int = 2, checkpoint: str = "", node_limit: int | None = None,
-                 kernel: str = "auto") -> None:
+                 kernel: str = "auto", by_class: bool = True) -> None:
         self.space, self.levels, self.checkpoint = space, levels, checkpoint
         self.search = Optimal(space, node_limit=node_limit, kernel=kernel)
         self.state: dict[tuple[int, int], tuple[int, bool]] = {}
         self.timeouts = 0
         self.calls = 0
         self._reps: dict[tuple[int, ...], np.ndarray] = {}
+        self._ids: dict[tuple[int, ...], np.ndarray] = {}
+        self.by_class = by_class
         self.cd = self.search.k.DMAX  # no cap: every depth index is the same
+        self.cpu_before = 0.0  # the CPU seconds of the runs before this one that wrote the checkpoint
+        self._cpu = time.process_time()
         if checkpoint and os.path.exists(checkpoint):
             with open(checkpoint, encoding="utf-8") as f:
                 lines = f.read().splitlines()
@@ -102,6 +205,7 @@ class SymmetricSearch:
             for line in lines[1:]:
                 r = json.loads(line)
                 self.state[(r["h1"], r["h2"])] = (r["value"], r["exact"])
+                self.cpu_before = max(self.cpu_before, r.get("cpu", 0.0))
         elif checkpoint:
             with open(checkpoint, "w", encoding="utf-8") as f:
                 f.write(json.dumps({"format": "sleuth symmetric 1", "cell": space.label, "levels": levels}) + "\n")
@@ -111,14 +215,29 @@ class SymmetricSearch:
         h = np.bitwise_xor.reduce(self.search.zs[answers], axis=0)
         return int(h[0]), int(h[1])
 
+    def search_cpu(self) -> float:
+        """The CPU seconds of the search so far, this run and the runs before it that wrote the checkpoint."""
+        return round(self.cpu_before + time.process_time() - self._cpu, 1)
+
     def _save(self, key: tuple[int, int], level: int, value: int, exact: bool) -> None:
         self.state[key] = (value, exact)
         if self.checkpoint and level <= SAVED_LEVELS:
             with open(self.checkpoint, "a", encoding="utf-8") as f:
                 f.write(json.dumps({"h1": key[0], "h2": key[1], "level": level, "value": value,
-                                    "exact": exact}) + "\n")
+                                    "exact": exact, "cpu": self.search_cpu()}) + "\n")
 
-    def reps(self, prefix: list[int]) -> np.ndarray:
+    def reps(self, prefix: list[int], answers: np.ndarray | None = None) -> np.ndarray:
+        """One guess per orbit of the stabiliser of ``prefix``; with ``answers``, orbits joined by the
+        symmetries that keep the class (:func:`class_reps`, when :attr:`by_class`, from :data:`CLASS_FROM`
+        guesses on)."""
+        if answers is not None and self.by_class and len(prefix) >= CLASS_FROM:
+            def ids() -> np.ndarray:
+                got = self._ids.get(tuple(prefix))
+                if got is None:
+                    got = canonical(self.space.guess_array[prefix], self.space.guess_array[self.search.pool])
+                    self._ids[tuple(prefix)] = got
+                return got
+            return class_reps(self.space, ids, answers, self.search.pool)
         got = self._reps.get(tuple(prefix))
         if got is None:
             got = orbit_reps(self.space, prefix, self.search.pool)
@@ -150,8 +269,8 @@ class SymmetricSearch:
             out = (v, True) if v < beta else (max(v, beta), False)
             self._save(key, len(prefix), *out)
             return out
-        reps = self.reps(prefix)
-        bounds = s.guess_bounds(answers, reps, 0)
+        reps = self.reps(prefix, answers)
+        bounds = guess_bounds(s, answers, reps)
         best, exact, stopped = beta, False, False
         for j in np.lexsort((reps, bounds)):
             if bounds[j] >= best:
@@ -203,7 +322,7 @@ class SymmetricSearch:
         upper = min(st.play_all(s.matrix, self.space.answer_rows, self.space.found, st.Method(m),
                                 self.space.tries).total for m in ("sum", "sumgini"))
         reps = self.reps([])
-        bounds = s.guess_bounds(answers, reps, 0)
+        bounds = guess_bounds(s, answers, reps)
         best: int | None = None
         rows: list[dict[str, Any]] = []
         for j in np.lexsort((reps, bounds)):
@@ -220,6 +339,84 @@ class SymmetricSearch:
             if ok and (best is None or v < best):
                 best = v
         return best, rows, upper
+
+    def lower(self, prefix: list[int], answers: np.ndarray) -> int:
+        """A proven lower bound of the class ``answers`` after the guesses ``prefix`` from what ``state`` holds,
+        searching nothing: its exact value or bound when kept, else (to the checkpoint's depth) the least over
+        the guesses up to symmetry of ``n`` plus each class's bound; the class-size bound below that."""
+        s = self.search
+        n = len(answers)
+        low = int(s.lbt[self.cd, n])
+        if n <= 2:
+            return low
+        got = self.state.get(self._key(answers))
+        if got is not None:
+            if got[1]:
+                return got[0]
+            low = max(low, got[0])
+        if len(prefix) >= SAVED_LEVELS:
+            return low
+        best = int(s.k.INF)
+        for g in self.reps(prefix, answers):
+            codes = s.matrix[int(g), answers]
+            vals, inverse = np.unique(codes, return_inverse=True)
+            if len(vals) == 1 and vals[0] != s.space.found:
+                continue  # splits nothing: never better than the guesses that do
+            total = n
+            for i, v in enumerate(vals):
+                if v != s.space.found and total < best:
+                    total += self.lower([*prefix, int(g)], answers[inverse.reshape(-1) == i])
+            best = min(best, total)
+        return max(low, best)
+
+    def upper(self, prefix: list[int], answers: np.ndarray) -> int:
+        """The least total of a tree for ``answers`` that ``state`` proves (exact values, to the checkpoint's
+        depth, joined under the best guess up to symmetry); INF when a class on every path lacks one."""
+        s = self.search
+        n = len(answers)
+        if n <= 2:
+            return int(s.lbt[self.cd, n])
+        got = self.state.get(self._key(answers))
+        if got is not None and got[1]:
+            return got[0]
+        best = int(s.k.INF)
+        if len(prefix) >= SAVED_LEVELS:
+            return best
+        for g in self.reps(prefix, answers):
+            codes = s.matrix[int(g), answers]
+            total = n
+            for v in np.unique(codes):
+                if v != s.space.found and total < best:
+                    total += self.upper([*prefix, int(g)], answers[codes == v])
+            best = min(best, total)
+        return best
+
+    def bounds(self) -> dict[str, Any]:
+        """The cell's proven bounds from the checkpoint alone (no search): ``lower`` (:meth:`lower` of every
+        code), ``upper`` (:meth:`upper`, or the better heuristic tree), ``exact`` when they meet, and the
+        progress: per opener up to symmetry its bound and how many of its classes (of more than two codes) have
+        an exact value."""
+        from . import strategy as st
+
+        cpu = time.process_time()
+        s = self.search
+        answers = np.arange(len(self.space.answers))
+        upper = min(st.play_all(s.matrix, self.space.answer_rows, self.space.found, st.Method(m),
+                                self.space.tries).total for m in ("sum", "sumgini"))
+        upper = min(upper, self.upper([], answers))
+        lower = self.lower([], answers)
+        rows = []
+        for g in self.reps([]):
+            codes = s.matrix[int(g), answers]
+            parts = [answers[codes == v] for v in np.unique(codes) if v != s.space.found]
+            big = [p for p in parts if len(p) > 2]
+            done = sum(1 for p in big if self.state.get(self._key(p), (0, False))[1])
+            rows.append({"opener": self.space.guesses[int(g)], "lower": len(answers) + sum(
+                self.lower([int(g)], p) for p in parts), "classes": len(big), "classes_exact": done})
+        return {"cell": self.space.label, "words": len(self.space.answers), "exact": lower == upper,
+                "total": upper if lower == upper else None, "lower": lower, "upper": upper, "openers": rows,
+                "saved_classes": len(self.state), "levels": self.levels, "search_cpu_seconds": self.cpu_before,
+                "cpu_seconds": round(time.process_time() - cpu, 2)}
 
     def result(self) -> dict[str, Any]:
         """``{"exact", "total", "lower", "upper", "openers", "cpu_seconds", ...}`` of the cell: exact when every

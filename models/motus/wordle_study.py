@@ -127,6 +127,8 @@ def main_wordle(argv: list[str]) -> int:
     table.add_argument("--checkpoint", default="", metavar="DIR",
                        help="with --symmetry: each cell's finished classes in DIR/family-PEGSxCOLOURS.jsonl "
                             "(a stopped run resumes from them)")
+    table.add_argument("--from-checkpoint", action="store_true",
+                       help="with --checkpoint: search nothing, give each cell's proven bounds from its checkpoint")
     add_run_options(ap)
     args = ap.parse_args(argv)
     check_target(args.plot)

@@ -1,0 +1,124 @@
+"""Issue 51: the code-breaking table's proven bounds read from a checkpoint (``--from-checkpoint``, no search)
+against brute force, and docs/mastermind.md's table against the shipped data files it is generated from."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from sleuth.models.motus.codes import PegSpace
+from sleuth.models.motus.symmetry import SymmetricSearch
+
+from tests.conftest import ROOT, run_cli
+from tests.helpers.motus_brute import brute_total, pegs_feedback
+
+
+def _feedback(family: str):
+    if family == "black":
+        return lambda g, s: sum(a == b for a, b in zip(g, s, strict=True))
+    return pegs_feedback  # bulls and cows: black and white pegs without repeats
+
+
+@pytest.mark.parametrize(("family", "pegs", "colours"), [("mastermind", 3, 3), ("bullscows", 2, 5),
+                                                         ("black", 3, 3), ("bullscows", 4, 4)])
+def test_bounds_from_a_checkpoint_hold_the_brute_force_optimum(tmp_path, family: str, pegs: int,
+                                                                colours: int) -> None:
+    space = PegSpace(pegs=pegs, colours=colours, family=family)
+    truth = brute_total(space.answers, space.answers, _feedback(family))
+    path = tmp_path / "c.jsonl"
+    assert SymmetricSearch(space, checkpoint=str(path)).result()["total"] == truth
+    full = SymmetricSearch(space, checkpoint=str(path)).bounds()  # every class the search finished
+    assert full["exact"] and full["lower"] == full["upper"] == full["total"] == truth
+    lines = path.read_text().splitlines()
+    rng = random.Random(51)
+    for keep in (0, len(lines) // 3, len(lines) // 2, len(lines) - 2):
+        part = tmp_path / f"p{keep}.jsonl"
+        part.write_text("\n".join([lines[0], *rng.sample(lines[1:], max(0, keep))]) + "\n")
+        b = SymmetricSearch(space, checkpoint=str(part)).bounds()
+        assert b["lower"] <= truth <= b["upper"], (keep, b)
+        assert b["exact"] == (b["lower"] == b["upper"])
+        assert all(o["lower"] >= b["lower"] and 0 <= o["classes_exact"] <= o["classes"] for o in b["openers"])
+    empty = SymmetricSearch(space, checkpoint=str(tmp_path / "new.jsonl")).bounds()
+    assert empty["lower"] <= truth and empty["lower"] >= int(SymmetricSearch(space).search.lbt[40, len(
+        space.answers)])
+
+
+def test_from_checkpoint_on_the_command_line(tmp_path) -> None:
+    args = ["experiment", "wordle", "--mastermind-table", "--cells", "bullscows:3x5", "--symmetry", "2",
+            "--checkpoint", tmp_path, "--json"]
+    done = json.loads(run_cli(args).out)["cells"][0]
+    read = run_cli([*args, "--from-checkpoint"])
+    assert read.code == 0, read.err
+    row = json.loads(read.out)["cells"][0]
+    assert row["exact"] and row["total"] == done["total"] and "kernel_calls" not in row
+    bad = run_cli(["experiment", "wordle", "--mastermind-table", "--cells", "bullscows:3x5", "--from-checkpoint"])
+    assert bad.code == 2 and "--checkpoint" in bad.err and len(bad.err.strip().splitlines()) == 1
+
+
+def test_the_docs_table_is_the_data_files_one() -> None:
+    from sleuth.models.motus.table_doc import BLOCK, render
+
+    page = (ROOT / "docs" / "mastermind.md").read_text(encoding="utf-8")
+    assert BLOCK.search(page), "docs/mastermind.md has no generated table"
+    assert render(page) == page, "run: python -m sleuth.models.motus.table_doc docs/mastermind.md"
+
+
+@pytest.mark.parametrize(("family", "pegs", "colours", "seed"), [("bullscows", 4, 6, 1), ("mastermind", 3, 4, 2),
+                                                                 ("black", 3, 4, 3), ("bullscows", 3, 6, 4)])
+def test_the_symmetries_of_a_class_keep_it_and_every_feedback(family: str, pegs: int, colours: int,
+                                                               seed: int) -> None:
+    import numpy as np
+
+    from sleuth.models.motus.optimal import Optimal
+    from sleuth.models.motus.symmetry import class_reps, class_symmetries, guess_bounds
+
+    space = PegSpace(pegs=pegs, colours=colours, family=family)
+    m = space.matrix()
+    rng = np.random.default_rng(seed)
+    first, second = rng.choice(len(space.guesses), 2, replace=False)
+    everything = np.arange(len(space.answers))
+    answers = everything[(m[first] == m[first, 0]) & (m[second] == m[second, 0])]  # a class after two guesses
+    images, complete = class_symmetries(space, answers)
+    for img in images:
+        assert sorted(img[answers]) == sorted(answers)  # the class onto itself (guesses and codes are one list)
+        assert (m[np.ix_(img, img)] == m).all()  # every feedback kept
+    assert complete or len(images) > 0
+    reps = class_reps(space, lambda: everything, answers, everything)  # (ids: no symmetry of the guesses)
+    search = Optimal(space)
+    values = {int(g): search.guess_value(int(g), answers) for g in everything}
+    by_rep = {int(r): values[int(r)] for r in reps}
+    assert min(by_rep.values()) == min(values.values())  # one guess per orbit keeps the optimum
+    assert (guess_bounds(search, answers, everything) == search.guess_bounds(answers, everything, 0)).all()
+
+
+def test_the_shipped_runs_agree_and_a_sample_rederives() -> None:
+    """Every shipped run of the table (:data:`.table_doc.RUNS`) within the plain run's bounds and the others'
+    (equal where exact, published values within), the checkpoint run's row up to date with its checkpoint,
+    and a random small exact cell of each run derived again."""
+    from sleuth.models.motus.codes import PUBLISHED, PUBLISHED_AVERAGE
+    from sleuth.models.motus.table_doc import RUNS, load
+
+    seen: dict[tuple[str, int, int], list[dict]] = {}
+    for name, _, _ in RUNS:
+        for r in load(name):
+            assert r["lower"] <= r["upper"] and (not r["exact"] or r["lower"] == r["total"] == r["upper"]), r
+            seen.setdefault((r["family"], r["pegs"], r["colours"]), []).append(r)
+    for cell, rows in seen.items():
+        assert max(r["lower"] for r in rows) <= min(r["upper"] for r in rows), cell
+        pub = PUBLISHED.get(cell, (None, ""))[0]
+        if pub is not None:
+            assert all(r["lower"] <= pub <= r["upper"] for r in rows), cell
+        if cell in PUBLISHED_AVERAGE:
+            exact = [r for r in rows if r["exact"]]
+            assert all(round(r["total"] / r["codes"], 3) == PUBLISHED_AVERAGE[cell] for r in exact), cell
+    for r in load("mastermind-table-checkpoints.resume"):
+        path = ROOT / "models" / "motus" / "data" / "checkpoints" / f"{r['family']}-{r['pegs']}x{r['colours']}.jsonl"
+        assert r["saved_classes"] == len(path.read_text().splitlines()) - 1, "the C row is older than its checkpoint"
+    rng = random.Random(51)
+    for name, _, _ in RUNS:
+        small = [r for r in load(name) if r["exact"] and 20 <= r["codes"] <= 400 and r["cpu_seconds"] < 0.5]
+        for r in rng.sample(small, min(1, len(small))):
+            space = PegSpace(pegs=r["pegs"], colours=r["colours"], family=r["family"])
+            assert SymmetricSearch(space).result()["total"] == r["total"], (name, r)

@@ -324,7 +324,8 @@ class SecretPuzzle(Puzzle):
         average = Fraction(pick.sumsq, pick.count)
         lines = [f"Next guess: {pick.word} ({'it could be the answer' if pick.possible else f'not a possible {noun}'}"
                  f"; {pick.count} {nouns} still possible).",
-                 f"After it, on average {decimal(average)} of them {'stays' if average == 1 else 'stay'} possible, at worst {pick.largest}; its "
+                 f"After it, on average {decimal(average)} of them {'stays' if average == 1 else 'stay'} possible, "
+                 f"at worst {pick.largest}; its "
                  f"{self.space.marks} split them into {pick.classes} group"
                  f"{'s' if pick.classes != 1 else ''}.",
                  f"Chosen by {method.title}: "

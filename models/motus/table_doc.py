@@ -11,6 +11,7 @@ is up to date with the files, so the docs and the data cannot drift apart.
 from __future__ import annotations
 
 import json
+import argparse
 import re
 import sys
 from pathlib import Path
@@ -112,8 +113,21 @@ def render(text: str) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     """Rewrite the page named (default docs/mastermind.md) when its table is not up to date."""
-    page = Path((argv or sys.argv[1:] or ["docs/mastermind.md"])[0])
-    text = page.read_text(encoding="utf-8")
+    parser = argparse.ArgumentParser(prog="python -m sleuth.models.motus.table_doc",
+                                     description="Bring the codebreaking table of a page (between its "
+                                                 "<!-- table:codebreaking --> markers) up to date with the run "
+                                                 "files shipped in sleuth.models.motus/data.")
+    parser.add_argument("page", nargs="?", default="docs/mastermind.md", help="the page (docs/mastermind.md)")
+    page = Path(parser.parse_args(argv).page)
+    try:
+        text = page.read_text(encoding="utf-8")
+    except OSError as exc:
+        print(f"table_doc: {page}: cannot read it ({exc.strerror}); give the page to update, "
+              "e.g. docs/mastermind.md", file=sys.stderr)
+        return 2
+    if not BLOCK.search(text):
+        print(f"table_doc: {page}: no <!-- table:codebreaking --> block to update", file=sys.stderr)
+        return 2
     if render(text) != text:
         page.write_text(render(text), encoding="utf-8")
         print(f"updated {page}", file=sys.stderr)

@@ -100,8 +100,8 @@ def test_whole_run_resumes_and_certifies(tmp_path: Path) -> None:
 
 
 DATA = resources.files("sleuth.models.motus") / "data"
-SHIPPED = [name for name in (f"wordle-openers-{mode}.jsonl" for mode in ("normal", "hard"))
-           if (DATA / name).is_file()]   # the hard mode's certificate: partial, as far as its run went
+SHIPPED = [name for name in (f"wordle-openers-{mode}.jsonl" for mode in ("normal", "hard", "normal-7960"))
+           if (DATA / name).is_file()]   # normal-7960: the exact ranking of every opener totalling at most 7,960
 
 
 def test_the_normal_mode_certificate_is_shipped() -> None:
@@ -129,6 +129,22 @@ def test_the_hard_mode_certificate_proves_salet_best_of_all() -> None:
     assert (summary["best"], summary["total"]) == ("SALET", 8122)
     assert all(e["total"] < head["beta"] for e in summary["exact"])
     assert all(r[2] >= head["beta"] for r in rows if r[1] != "exact")
+
+
+def test_the_ranking_certificate_agrees_with_the_proof_of_the_best() -> None:
+    """The ``--above 7960`` certificate ranks exactly every opener totalling at most 7,960:
+    complete, every other opener proven above 7,960, and its exact totals below the best-opener proof's cut-off
+    are the exact ones of that proof."""
+    with resources.as_file(DATA / "wordle-openers-normal-7960.jsonl") as path:
+        head, rows = op.read_certificate(str(path))
+    with resources.as_file(DATA / "wordle-openers-normal.jsonl") as path:
+        proof_head, proof_rows = op.read_certificate(str(path))
+    summary, proof = op.summary(head, rows), op.summary(proof_head, proof_rows)
+    assert summary["complete"] and head["beta"] == 7961 and not head["hard"]
+    assert all(r[2] >= head["beta"] for r in rows if r[1] != "exact")
+    ranked = [(e["opener"], e["total"]) for e in summary["exact"]]
+    assert len(ranked) == 15 and all(t <= 7960 for _, t in ranked)
+    assert [e for e in ranked if e[1] < proof_head["beta"]] == [(e["opener"], e["total"]) for e in proof["exact"]]
 
 
 @pytest.mark.parametrize("name", SHIPPED)

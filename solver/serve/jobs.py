@@ -37,17 +37,6 @@ def run_command(text: str, name: str, command: str, options: dict[str, Any]) -> 
     return {**report.to_json(), "text": report.text}
 
 
-def job_options(command: str, options: dict[str, Any], limit: float) -> dict[str, Any]:
-    """The options a job's command runs with: its own ``time-limit`` within the job's ``limit``; a review given
-    none keeps its own default (``sleuth review``'s), far below a job's limit."""
-    given = options.get("time-limit")
-    if given is None:
-        return dict(options) if command == "review" else {**options, "time-limit": limit}
-    if isinstance(given, (int, float)) and not isinstance(given, bool):
-        return {**options, "time-limit": min(limit, given)}
-    return dict(options)  # not a number: the command refuses it, naming the place
-
-
 def _child(conn: Connection, text: str, name: str, command: str, options: dict[str, Any], folder: str | None
            ) -> None:
     from ..errors import SleuthError
@@ -155,9 +144,10 @@ class Jobs:
         with self._lock:
             if self.running() >= MAX_RUNNING:
                 return None
+            # a review keeps its own time-limit (checked by the app: at most a job's) or its default
+            run = options if command == "review" else {**options, "time-limit": limit}
             parent, child = self._ctx.Pipe(duplex=False)
-            process = self._ctx.Process(target=_child, args=(child, text, game, command,
-                                                              job_options(command, options, limit),
+            process = self._ctx.Process(target=_child, args=(child, text, game, command, run,
                                                               str(folder) if folder else None), daemon=True)
             process.start()
             child.close()

@@ -484,7 +484,7 @@ def _shared_show(game: ClueState, by: int, cards: tuple[int, int, int],
         return None
     if any(prob.allowed[c] & ~((1 << v) | prob.env_bit) for c in held):
         return None
-    own = ViewSplit(prob, by, classes, unseen, counts=True, envelopes=True, compiled=True, resolve=False,
+    own = ViewSplit(prob, by, classes, unseen, counts=True, envelopes=True, compiled=True, resolve=True,
                     watch=reduced, alone=frozenset(held))
     group = [own.counter.card_group[c] for c in held]
     if any(len(own.counter.groups[gi].cards) != 1 for gi in group):

@@ -57,11 +57,11 @@ class SplitForm:
                 self.env_groups)
 
 
-def resolution_fits(problem: Problem, width: int, showings: int) -> bool:
+def resolution_fits(problem: Problem, width: int, showings: int, weigh: bool = True) -> bool:
     """Whether a split pass whose records are ``width`` bits may resolve ``showings`` showings in int64: the
-    records with a 2-bit field per showing, and the counts (a deal is in up to 3 records per showing resolved;
-    weighed, its shares add up to 6)."""
-    return width + 2 * showings <= 62 and deal_bound(problem) * 6 ** showings < 1 << 62
+    records with a 2-bit field per showing, and the counts (a deal is in up to 3 records per showing resolved,
+    once in each: unweighed, a record's count is at most the deals; ``weigh``: its shares add up to 6)."""
+    return width + 2 * showings <= 62 and deal_bound(problem) * (6 ** showings if weigh else 1) < 1 << 62
 
 
 class Reorder(Exception):
@@ -240,7 +240,7 @@ class SplitCounter(DealCounter):
         num, env_groups = num.astype(np.int64), env_groups.astype(np.int64)
         width = max([*(b + 1 for b in bits.values()), *(sh + len(self.groups[gi].cards).bit_length()
                                                         for gi, sh in shifts.items()), 0])
-        if resolve is not None and not resolution_fits(self.prob, width, len(resolve.showings)):
+        if resolve is not None and not resolution_fits(self.prob, width, len(resolve.showings), resolve.weigh):
             resolve = None
         use2 = resolve is not None and resolve.weigh and resolve.unweighed
         num2 = num.copy() if use2 else np.zeros(0, dtype=np.int64)

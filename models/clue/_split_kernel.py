@@ -70,16 +70,21 @@ def split_layer(rec_start: np.ndarray, rec_val: np.ndarray, group_start: np.ndar
         out_ref = np.empty(most_rec, np.int64)
         out_k = np.empty(most_rec, np.int64)
         out_k2 = np.empty(most_rec, np.int64)
-    cell = np.empty(tr_dst.shape[0], np.int64)   # a transition's cell: (class, next state)
+    cell = np.empty((tr_dst.shape[0], 2), np.int64)   # a transition's cell: (class, next state), and its ways
     for t in range(tr_dst.shape[0]):
-        cell[t] = tr_cls[t] * n_next + tr_dst[t]
-    cell2 = np.empty(tr_dst2.shape[0], np.int64)
+        cell[t, 0] = tr_cls[t] * n_next + tr_dst[t]
+        cell[t, 1] = tr_ways[t]
+    cell2 = np.empty((tr_dst2.shape[0], 2), np.int64)
     for t in range(tr_dst2.shape[0]):
-        cell2[t] = tr_cls2[t] * n_next2 + tr_dst2[t]
+        cell2[t, 0] = tr_cls2[t] * n_next2 + tr_dst2[t]
+        cell2[t, 1] = tr_ways2[t]
     cap = out_state.shape[0]
-    # per cell, side by side (one cache line): a mark once this record has reached it, deals, second count, OR
-    # (the last two columns only where they are kept: half the memory a pass without them reads and writes)
-    width = 4 if use_num2 or use_or else 2
+    # per cell, side by side (one cache line): deals, second count, OR (the last two columns only where they are
+    # kept: a third of the memory a pass without them reads and writes).  A cell is reached when its deals are not
+    # 0 (every entry's deals are positive) and set back to 0 once read: no mark column (the passes' scratch
+    # arrays, larger than the cache, half as large without it: the split passes about 15% faster, measured on
+    # suggest --show of example:clue/master-detective)
+    width = 3 if use_num2 or use_or else 1
     acc = np.zeros((n_cls * n_next, width), np.int64)
     touched = np.empty(n_cls * n_next, np.int64)   # per class c, from c * n_next: the cells reached
     count = np.zeros(n_cls, np.int64)
@@ -102,7 +107,6 @@ def split_layer(rec_start: np.ndarray, rec_val: np.ndarray, group_start: np.ndar
     free = size // 2
     n_out = 0
     n_out_rec = 0
-    mark2 = 0
     for r in range(n_rec):
         first_child[r] = n_out_rec
         if copies and grp_ref[r] >= 0:   # a copy of an earlier record: copies of its children
@@ -126,25 +130,25 @@ def split_layer(rec_start: np.ndarray, rec_val: np.ndarray, group_start: np.ndar
                 num = ent_num[e] * f
                 env = ent_or[e] if use_or else 0
                 num2 = ent_num2[e] * f2 if use_num2 else 0
-                _reach(acc, touched, count, n_next, cell, tr_start, tr_cls, tr_ways, tr_or, s, num, num2, env,
-                       r + 1, use_num2, use_or)
+                _reach(acc, touched, count, n_next, cell, tr_start, tr_cls, tr_or, s, num, num2, env, use_num2, use_or)
         # the children written out: of the first step, or of each first-step child through the second step
         for c1 in range(n_cls if two else 1):
             base = rec_val[r]
             if two:
                 if count[c1] == 0:
                     continue
-                mark2 += 1   # the child record of class c1 (its cells listed from c1 * n_next)
+                # the child record of class c1 (its cells listed from c1 * n_next)
                 lo = c1 * n_next
                 # the same as above, from the cells of the first step
                 for j in range(np.uint64(lo), np.uint64(lo + count[c1])):
                     i1 = np.uint64(touched[j])
                     s = touched[j] - lo
-                    num = acc[i1, 1]
-                    num2 = acc[i1, 2] if use_num2 else 0
-                    env = acc[i1, 3] if use_or else 0
-                    _reach(acc2, touched2, count2, n_next2, cell2, tr_start2, tr_cls2, tr_ways2, tr_or2, s, num, num2,
-                           env, mark2, use_num2, use_or)
+                    num = acc[i1, 0]
+                    num2 = acc[i1, 1] if use_num2 else 0
+                    env = acc[i1, 2] if use_or else 0
+                    acc[i1, 0] = 0
+                    _reach(acc2, touched2, count2, n_next2, cell2, tr_start2, tr_cls2, tr_or2, s, num, num2, env,
+                           use_num2, use_or)
                 count[c1] = 0
                 base += cls_inc[c1]
             n_touched = 0
@@ -183,13 +187,14 @@ def split_layer(rec_start: np.ndarray, rec_val: np.ndarray, group_start: np.ndar
                     i = np.uint64(out_touched[j])
                     o = np.uint64(n_out)
                     out_state[o] = out_touched[j] - lo
-                    out_num[o] = out_acc[i, 1]
+                    out_num[o] = out_acc[i, 0]
                     if use_num2:
-                        out_num2[o] = out_acc[i, 2]
+                        out_num2[o] = out_acc[i, 1]
                     if use_or:
-                        out_or[o] = out_acc[i, 3]
+                        out_or[o] = out_acc[i, 2]
                     if check:
-                        h = _mix(_mix(h, out_touched[j] - lo), out_acc[i, 3] if use_or else 0)
+                        h = _mix(_mix(h, out_touched[j] - lo), out_acc[i, 2] if use_or else 0)
+                    out_acc[i, 0] = 0
                     n_out += 1
                 out_count[c] = 0
                 if check:
@@ -260,31 +265,32 @@ def _multiple(state: np.ndarray, env: np.ndarray, num: np.ndarray, lo: int, hi: 
 
 
 def _reach(acc: np.ndarray, touched: np.ndarray, count: np.ndarray, n_next: int, cell: np.ndarray,
-           tr_start: np.ndarray, tr_cls: np.ndarray, tr_ways: np.ndarray, tr_or: np.ndarray, s: int, num: int,
-           num2: int, env: int, mark: int, use_num2: bool, use_or: bool) -> None:
+           tr_start: np.ndarray, tr_cls: np.ndarray, tr_or: np.ndarray, s: int, num: int, num2: int, env: int,
+           use_num2: bool, use_or: bool) -> None:
     """One entry of :func:`split_layer` (state ``s``, deals ``num``, second count ``num2``, envelope groups
     ``env``) through the transitions of its state: added into the cells it reaches (``acc``), a cell reached
-    first by the current record (not yet marked ``mark``) listed in ``touched`` under its class (compiled
-    inlined: a call per entry made the passes up to twice as slow)."""
+    first (its deals 0: the caller sets a cell back to 0 once it has read it) listed in ``touched`` under its class
+    (each transition's cell and ways side by side in ``cell``: one cache line; compiled inlined: a call per entry
+    made the passes up to twice as slow)."""
     su = np.uint64(s)
     for t in range(np.uint64(tr_start[su]), np.uint64(tr_start[su + np.uint64(1)])):
-        i = np.uint64(cell[t])
-        if acc[i, 0] != mark:
-            acc[i, 0] = mark
+        i = np.uint64(cell[t, 0])
+        w = cell[t, 1]
+        if acc[i, 0] == 0:
             c = np.uint64(tr_cls[t])
-            touched[np.uint64(c * np.uint64(n_next) + np.uint64(count[c]))] = cell[t]
+            touched[np.uint64(c * np.uint64(n_next) + np.uint64(count[c]))] = cell[t, 0]
             count[c] += 1
-            acc[i, 1] = num * tr_ways[t]
+            acc[i, 0] = num * w
             if use_num2:
-                acc[i, 2] = num2 * tr_ways[t]
+                acc[i, 1] = num2 * w
             if use_or:
-                acc[i, 3] = env | tr_or[t]
+                acc[i, 2] = env | tr_or[t]
         else:
-            acc[i, 1] += num * tr_ways[t]
+            acc[i, 0] += num * w
             if use_num2:
-                acc[i, 2] += num2 * tr_ways[t]
+                acc[i, 1] += num2 * w
             if use_or:
-                acc[i, 3] |= env | tr_or[t]
+                acc[i, 2] |= env | tr_or[t]
 
 
 def merge_records(group_start: np.ndarray, src_rec: np.ndarray, src_factor: np.ndarray, src_factor2: np.ndarray,

@@ -308,7 +308,6 @@ class _Beliefs:
             self.denominator = weights.complete_deals * 6 ** len(own.unseen)
             if self.denominator < 1 << 62:
                 self.args = _compiled_rows([(own, 3)] if own is weights else [(weights, 1), (own, 2)], True)
-                self.own_from = 0   # the player's own states (the weighing pass lists no entries)
         self.cells: tuple[np.ndarray, ...] | None = None
 
     def judge(self, drops: Sequence[Sequence[int]] = ((),)) -> list[dict[str, Any]]:
@@ -334,14 +333,14 @@ class _Beliefs:
         if args["n_codes"] * max(present.size, len(drops)) > MAX_CODES:   # the kernel's tables per hand
             return None
         out = np.zeros(triple.size, dtype=np.int64)   # per state, the variants it is left out of
-        own = triple[self.own_from:]
-        parts = (own // (n_groups * n_groups), own // n_groups % n_groups, own % n_groups)
+        # the player's own states only (a weighing pass lists none)
+        parts = (triple // (n_groups * n_groups), triple // n_groups % n_groups, triple % n_groups)
         for q, drop in enumerate(drops):
             if drop:
                 if self.own is self.weights:
                     raise InternalError("one pass weighs the views: its deals cannot be left out")
                 gone = np.isin(parts[0], drop) | np.isin(parts[1], drop) | np.isin(parts[2], drop)
-                out[self.own_from:] |= np.where(gone & (own >= 0), 1 << q, 0)
+                out |= np.where(gone & (triple >= 0), 1 << q, 0)
         triple[triple >= 0] = index
         args.update(state_triple=triple, state_out=out, n_var=len(drops))
         args["triple_groups"] = np.stack([present // (n_groups * n_groups), present // n_groups % n_groups,
@@ -485,7 +484,7 @@ def _shared_show(game: ClueState, by: int, cards: tuple[int, int, int],
         return None
     if any(prob.allowed[c] & ~((1 << v) | prob.env_bit) for c in held):
         return None
-    own = ViewSplit(prob, by, classes, unseen, counts=True, envelopes=True, compiled=True, resolve=False,
+    own = ViewSplit(prob, by, classes, unseen, counts=True, envelopes=True, compiled=True, resolve=True,
                     watch=reduced, alone=frozenset(held))
     group = [own.counter.card_group[c] for c in held]
     if any(len(own.counter.groups[gi].cards) != 1 for gi in group):

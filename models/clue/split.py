@@ -57,11 +57,11 @@ class SplitForm:
                 self.env_groups)
 
 
-def resolution_fits(problem: Problem, width: int, showings: int) -> bool:
+def resolution_fits(problem: Problem, width: int, showings: int, weigh: bool = True) -> bool:
     """Whether a split pass whose records are ``width`` bits may resolve ``showings`` showings in int64: the
-    records with a 2-bit field per showing, and the counts (a deal is in up to 3 records per showing resolved;
-    weighed, its shares add up to 6)."""
-    return width + 2 * showings <= 62 and deal_bound(problem) * 6 ** showings < 1 << 62
+    records with a 2-bit field per showing, and the counts (a deal is in up to 3 records per showing resolved,
+    once in each: unweighed, a record's count is at most the deals; ``weigh``: its shares add up to 6)."""
+    return width + 2 * showings <= 62 and deal_bound(problem) * (6 ** showings if weigh else 1) < 1 << 62
 
 
 class Reorder(Exception):
@@ -85,7 +85,8 @@ class SplitCounter(DealCounter):
               by_envelope: bool = False, ors: bool = True, options: Mapping[str, Any] | None = None,
               rows: bool = True, kernel_from: int | None = None,
               showings: Sequence[Sequence[tuple[int, int]]] = (), weigh: bool = False, unweighed: bool = False,
-              reorder: Callable[[], bool] | None = None) -> tuple[np.ndarray, list[int], list[int]]:
+              reorder: Callable[[], bool] | None = None, copies: bool = True
+              ) -> tuple[np.ndarray, list[int], list[int]]:
         """One forward pass that keeps the deals apart by a *record*: how many cards of each group
         ``player`` takes (None: no player's), and for each ``(card, place)`` of ``watched`` (cards of
         one-card groups) whether the card is there.  Per record of the complete deals: the number of deals
@@ -102,7 +103,8 @@ class SplitCounter(DealCounter):
         watched bits no showing still needs are dropped, so that records of one view merge early
         (:class:`SplitForm` ``digit_shift``); ``weigh``: the deals are then weighed by 6 / |held| per showing,
         and ``unweighed`` keeps them unweighed too (``num2``).  ``reorder``: asked when the pass turns compiled
-        (a large pass), raises :class:`Reorder` when it says so (the caller runs the pass in another order)."""
+        (a large pass), raises :class:`Reorder` when it says so (the caller runs the pass in another order).
+        ``copies`` off: the compiled part keeps no record as a copy of another (:meth:`_split_compiled`)."""
         self.form: SplitForm | None = None
         pbit = 0 if player is None else 1 << player
         env = self.prob.n
@@ -150,7 +152,7 @@ class SplitCounter(DealCounter):
                     raise Reorder
                 resolve = _Resolve(showings, weigh, unweighed) if showings and not rows else None
                 self.form = self._split_compiled(kernel, steps[i:], keys, recs, num, env_groups, player, shifts,
-                                                 bits, ors, options, resolve)
+                                                 bits, ors, options, resolve, copies)
                 if not rows:
                     return np.zeros(0, dtype=np.int64), [], []
                 keys, recs, num, env_groups = self.form.entries()
@@ -210,7 +212,7 @@ class SplitCounter(DealCounter):
             group = self.groups[moves[0][0]]
             if group.mask & pbit or group.cards[0] in followed:
                 grow *= 1.3
-            keys = unique(self.transitions(moves, keys, whole=True)[1], "quicksort")[0]
+            keys = unique(self.transitions(moves, keys, whole=True)[1])[0]   # sorted runs, one per move: stable
             cost += keys.size * grow
             if cost >= below:
                 break
@@ -219,14 +221,16 @@ class SplitCounter(DealCounter):
     def _split_compiled(self, kernel: ModuleType, steps: list[list[tuple[int, int, bool, int, int]]],
                         keys: np.ndarray, recs: np.ndarray, num: np.ndarray, env_groups: np.ndarray,
                         player: int | None, shifts: dict[int, int], bits: dict[tuple[int, int], int], ors: bool,
-                        options: Mapping[str, Any] | None, resolve: _Resolve | None = None) -> SplitForm:
+                        options: Mapping[str, Any] | None, resolve: _Resolve | None = None,
+                        copies_on: bool = True) -> SplitForm:
         """:meth:`split`'s remaining ``steps`` from the layer of (state, record) entries ``keys``, ``recs``
         (deals ``num``, envelope groups ``env_groups``), by the compiled :func:`._split_kernel.split_layer`
         (int64 throughout): each step's transitions are computed once per distinct state; with ``resolve``,
         each showing resolved after the step that places its last card (:func:`_resolved`, merged as the next
         step reads the records); records that are whole multiples of another kept as copies from one step to
         the next (:func:`._split_kernel.split_layer`, :func:`._split_kernel.record_copies`) and written out in
-        full after the last.  Returns the last layer by record."""
+        full after the last (not with ``copies_on`` off).  Returns the last layer by record."""
+        use_copies = copies_on and compiled.COPIES
         if num.size != keys.size:         # counts off: not kept (1 per entry from here: a positive number)
             num = np.ones(keys.size, dtype=np.int64)
         if env_groups.size != keys.size:  # ors off: not kept
@@ -236,11 +240,11 @@ class SplitCounter(DealCounter):
         starts = np.flatnonzero(np.concatenate(([True], recs[1:] != recs[:-1])))
         rec_start = np.append(starts, recs.size).astype(np.int64)
         rec_val = recs[starts].astype(np.int64)
-        states, ent_state = unique(keys, "quicksort")
+        states, ent_state = unique(keys)
         num, env_groups = num.astype(np.int64), env_groups.astype(np.int64)
         width = max([*(b + 1 for b in bits.values()), *(sh + len(self.groups[gi].cards).bit_length()
                                                         for gi, sh in shifts.items()), 0])
-        if resolve is not None and not resolution_fits(self.prob, width, len(resolve.showings)):
+        if resolve is not None and not resolution_fits(self.prob, width, len(resolve.showings), resolve.weigh):
             resolve = None
         use2 = resolve is not None and resolve.weigh and resolve.unweighed
         num2 = num.copy() if use2 else np.zeros(0, dtype=np.int64)
@@ -279,7 +283,7 @@ class SplitCounter(DealCounter):
             vals, group_start, src, factor = merged
             if not group_start.size:   # each record on its own: the copies as they are
                 return (group_start, src, factor, _EMPTY, *(copies if copies is not None else (_EMPTY,) * 3))
-            if not compiled.COPIES or (copies is None and not dedup):
+            if not use_copies or (copies is None and not dedup):
                 return group_start, src, factor, _EMPTY, _EMPTY, _EMPTY, _EMPTY
             ref, k, k2 = copies if copies is not None else (np.full(layer[1].size, -1, dtype=np.int64), _EMPTY, _EMPTY)
             out: tuple[np.ndarray, ...] = kernel.record_copies(vals.size, group_start, src, factor, ref, k, k2, dedup)
@@ -325,7 +329,7 @@ class SplitCounter(DealCounter):
             *out, n_rec, n_ent = kernel.split_layer(
                 rec_start, vals, group_start, src, factor, factor2, grp_ref, grp_k, grp_k2, ent_state, num, num2,
                 env_groups, *first.arrays(), *(second or _NO_STEP).arrays(), use2, ors,
-                compiled.COPY_FROM if compiled.COPIES else 0, *out)
+                compiled.COPY_FROM if use_copies else 0, *out)
             spare, buffers = buffers, out
             layer[:] = [out[0][:n_rec + 1], out[1][:n_rec], out[2][:n_ent], out[3][:n_ent],
                         out[4][:n_ent if use2 else 0], out[5][:n_ent if ors else 0]]
@@ -379,7 +383,7 @@ class SplitCounter(DealCounter):
             cls_inc, cls = possible[used], (np.cumsum(used) - 1)[at]
         order = np.argsort(src, kind="stable")
         tr_start = np.searchsorted(src[order], np.arange(states.size + 1)).astype(np.int64)
-        nxt_states, dst = unique(nxt, "quicksort")
+        nxt_states, dst = unique(nxt)   # sorted runs, one per move: a stable sort merges them (3x faster here)
         return _StepTable(tr_start, dst[order].astype(np.int64), ways[order].astype(np.int64),
                           cls[order].astype(np.int64), env_or[order], cls_inc, nxt_states,
                           int(np.diff(tr_start).max(initial=0)))

@@ -139,9 +139,15 @@ class ViewSplit:
         # without resolving), unless the estimate finds the counting order far cheaper; where numba is missing
         # (every pass in numpy) the same (sleuth solve example:clue/master-detective --others: 8.5 -> 1.7 s).
         # (The kernel is loaded by the first pass of the process that needs it: :data:`.compiled.COLD_KERNEL_WORK`.)
-        self.resolving = compiled and resolve and resolvable(prob, player, len(self.watched), len(unseen))
-        counter = self.counter = counter_in(not self.resolving)
-        if not self.resolving and (compiled or not SPLIT_KERNEL.available()) and \
+        # A pass kept apart by the envelope that does not weigh (the player's own deals) resolves in the order of a
+        # pass that does not resolve (its showings then resolve late, in the last steps: the envelope suggest --show
+        # example:clue/master-detective: 34.2M -> 29.6M entries, its last layer by record 8.3M -> 2.5M), and keeps no
+        # record as a copy of another (there 7% fewer entries for the checks of every child: the pass 1.43 -> 1.05 s).
+        self.resolving = compiled and resolve and resolvable(prob, player, len(self.watched), len(unseen),
+                                                             weigh and counts)
+        late = self.resolving and envelopes and not (weigh and counts)
+        counter = self.counter = counter_in(not self.resolving or late)
+        if (not self.resolving or late) and (compiled or not SPLIT_KERNEL.available()) and \
                 _records_bound(prob, player, single) >= ESTIMATE_FROM:
             other = counter_in(False)
             if [g.cards for g in other.groups] != [g.cards for g in counter.groups] and \
@@ -166,9 +172,10 @@ class ViewSplit:
         run = functools.partial(SplitCounter.split, player=player, watched=self.watched, counts=counts,
                                 by_envelope=envelopes, ors=masks and not envelopes, rows=not compiled,
                                 kernel_from=kernel_from, weigh=weigh and counts, unweighed=unweighed,
-                                showings=[[(c, s.shower) for c in s.cards] for s in unseen] if self.resolving else ())
+                                showings=[[(c, s.shower) for c in s.cards] for s in unseen] if self.resolving else (),
+                                copies=not late)
         try:
-            records, nums, ors = run(counter, reorder=reorder if self.resolving and compiled else None)
+            records, nums, ors = run(counter, reorder=reorder if self.resolving and compiled and not late else None)
         except Reorder:
             counter = self.counter = reverse[0]
             self.resolving = not envelopes
@@ -315,12 +322,12 @@ def _cheaper(other: SplitCounter, counter: SplitCounter, player: int, watched: S
 ESTIMATE_FROM = 10_000_000   # the records bound from which a pass that does not resolve compares its two orders
 
 
-def resolvable(prob: Problem, player: int, watched: int, unseen: int) -> bool:
+def resolvable(prob: Problem, player: int, watched: int, unseen: int, weigh: bool = True) -> bool:
     """Whether a compiled split pass may resolve its showings (:func:`.split.resolution_fits`, the record's
-    width bounded by a bit per card the player may hold and per watched pair); the pass checks again with its
-    record's actual width."""
+    width bounded by a bit per card the player may hold and per watched pair; ``weigh``: its deals weighed);
+    the pass checks again with its record's actual width."""
     width = sum(1 for m in prob.allowed if m >> player & 1) + watched
-    return unseen > 0 and resolution_fits(prob, width, unseen)
+    return unseen > 0 and resolution_fits(prob, width, unseen, weigh)
 
 
 def _records_bound(prob: Problem, player: int, watched: set[int]) -> int:

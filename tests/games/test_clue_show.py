@@ -143,3 +143,35 @@ def test_cards_judged_together_as_one_by_one(deck: Deck, players: int, seed: int
         for game, by, triple in show_cases(deck, players, seed, 2, 2):
             show_advice(game, by, triple)
     assert len(compared) > 3
+
+
+@pytest.mark.parametrize(("deck", "players", "seed"), [(SMALL, 4, 68)])
+def test_shared_pass_resolved_late_as_unresolved(deck: Deck, players: int, seed: int,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """The shared way's pass over the suggester's deals resolves the unseen showings to them in the order of a pass
+    that does not resolve (its records then views): bit for bit what the same pass gives without resolving."""
+    if not SPLIT_KERNEL.available():
+        pytest.skip("numba is not installed")
+    original = others.ViewSplit
+    resolve: list[bool] = []
+    passes: list[Any] = []
+
+    def own_pass(*args: Any, **kw: Any) -> Any:
+        if kw.get("watch") is not None and kw.get("envelopes"):   # the suggester's own pass of the shared way
+            kw["resolve"] = resolve[0]
+            passes.append(original(*args, **kw))
+            return passes[-1]
+        return original(*args, **kw)
+
+    monkeypatch.setattr(others, "ViewSplit", own_pass)
+    resolved = 0
+    with counted_passes("compiled"):
+        for game, by, triple in show_cases(deck, players, seed, 2, 2):
+            got = []
+            for flag in (True, False):
+                resolve[:], passes[:] = [flag], []
+                got.append(show_advice(game, by, triple))
+                if flag and passes and passes[0].form is not None and passes[0].form.resolved:
+                    resolved += 1
+            assert got[0] == got[1], (game, by, triple)
+    assert resolved >= 2   # the path is taken

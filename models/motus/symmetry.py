@@ -83,10 +83,35 @@ def orbit_reps(space: Space, prefix: list[int], rows: np.ndarray) -> np.ndarray:
     return np.sort(rows[first])
 
 
+def position_counts(codes: np.ndarray, colours: int) -> np.ndarray:
+    """``out[c, p]``: how many of the encoded ``codes`` (a row per code) have symbol ``c`` at position ``p``."""
+    out = np.zeros((colours, codes.shape[1]), dtype=np.int64)
+    for k in range(codes.shape[1]):
+        out[:, k] = np.bincount(codes[:, k], minlength=colours)
+    return out
+
+
+def table_symmetries(table: np.ndarray) -> Iterator[tuple[list[int], np.ndarray]]:
+    """Every (position permutation, symbol renaming) that keeps ``table`` (:func:`position_counts` of a set of
+    codes): the only candidates for a symmetry keeping that set, position permutations in order, then
+    renamings in lexicographic order (symbol ``c`` becomes ``sigma[c]``; position ``k`` takes the symbol of
+    position ``perm[k]``)."""
+    colours, pegs = table.shape
+    rows = {tuple(r) for r in table.tolist()}
+    for perm in itertools.permutations(range(pegs)):
+        p = list(perm)
+        moved = table[:, p]  # symbol c's counts once the positions are reordered
+        if {tuple(r) for r in moved.tolist()} != rows:
+            continue
+        cands = [np.flatnonzero((table == moved[c]).all(axis=1)) for c in range(colours)]
+        for sigma in _renamings(cands, np.zeros(colours, dtype=np.int64), np.zeros(colours, dtype=bool), 0):
+            yield p, sigma
+
+
 def class_symmetries(space: Space, answers: np.ndarray, cap: int = STAB_CAP) -> tuple[list[np.ndarray], bool]:
-    """Symmetries that map the codes ``answers`` onto themselves, each as the image of every guess row: a
-    position permutation with the symbol renamings its table of symbol counts per position allows, checked
-    one by one; and whether that is all of them (False when ``cap`` renamings were tried first)."""
+    """Symmetries that map the codes ``answers`` onto themselves, each as the image of every guess row: the
+    candidates of :func:`table_symmetries` checked one by one; and whether that is all of them (False when
+    ``cap`` candidates were tried first)."""
     codes = space.answer_array[answers].astype(np.int64)
     guesses = space.guess_array.astype(np.int64)
     pegs = codes.shape[1]
@@ -94,24 +119,14 @@ def class_symmetries(space: Space, answers: np.ndarray, cap: int = STAB_CAP) -> 
     weights = colours ** np.arange(pegs - 1, -1, -1, dtype=np.int64)
     gkeys = guesses @ weights  # ascending: the codes are sorted
     akeys = np.sort(codes @ weights)
-    table = np.zeros((colours, pegs), dtype=np.int64)
-    for k in range(pegs):
-        table[:, k] = np.bincount(codes[:, k], minlength=colours)
     out: list[np.ndarray] = []
     tried = 0
-    for perm in itertools.permutations(range(pegs)):
-        p = list(perm)
-        moved = table[:, p]
-        cands = [np.flatnonzero((table == moved[c]).all(axis=1)) for c in range(colours)]
-        if any(len(c) == 0 for c in cands):
+    for p, sigma in itertools.islice(table_symmetries(position_counts(codes, colours)), cap):
+        tried += 1
+        if p == sorted(p) and (sigma == np.arange(colours)).all():
             continue
-        for sigma in itertools.islice(_renamings(cands, np.zeros(colours, dtype=np.int64),
-                                                 np.zeros(colours, dtype=bool), 0), cap - tried):
-            tried += 1
-            if p == sorted(p) and (sigma == np.arange(colours)).all():
-                continue
-            if _keeps(sigma[codes[:8, p]] @ weights, akeys) and _keeps(sigma[codes[:, p]] @ weights, akeys):
-                out.append(np.searchsorted(gkeys, sigma[guesses[:, p]] @ weights))
+        if _keeps(sigma[codes[:8, p]] @ weights, akeys) and _keeps(sigma[codes[:, p]] @ weights, akeys):
+            out.append(np.searchsorted(gkeys, sigma[guesses[:, p]] @ weights))
     return out, tried < cap
 
 
@@ -435,4 +450,4 @@ class SymmetricSearch:
                 "cpu_seconds": round(time.process_time() - cpu, 2)}
 
 
-__all__ = ["SymmetricSearch", "canonical", "orbit_reps"]
+__all__ = ["SymmetricSearch", "canonical", "orbit_reps", "position_counts", "table_symmetries"]

@@ -37,6 +37,8 @@ SAVED_LEVELS = 2  # classes at this depth or less are written to the checkpoint
 CLASS_FROM = 2  # classes after this many guesses or more get the symmetries that keep them (after one guess
 # those fixing it are nearly always all: finding them would cost more than it saves)
 STAB_CAP = 500  # symbol renamings tried per class for the symmetries that keep it (class_symmetries)
+ISO_MIN = 20  # classes of at least this many codes are looked up among the isomorphic classes already solved
+ISO_TRIES = 8  # solved classes of the same invariants tried per look-up (the latest first)
 
 
 def canonical(prefix: np.ndarray, codes: np.ndarray) -> np.ndarray:
@@ -91,21 +93,41 @@ def position_counts(codes: np.ndarray, colours: int) -> np.ndarray:
     return out
 
 
-def table_symmetries(table: np.ndarray) -> Iterator[tuple[list[int], np.ndarray]]:
-    """Every (position permutation, symbol renaming) that keeps ``table`` (:func:`position_counts` of a set of
-    codes): the only candidates for a symmetry keeping that set, position permutations in order, then
-    renamings in lexicographic order (symbol ``c`` becomes ``sigma[c]``; position ``k`` takes the symbol of
-    position ``perm[k]``)."""
-    colours, pegs = table.shape
-    rows = {tuple(r) for r in table.tolist()}
+def table_maps(source: np.ndarray, target: np.ndarray) -> Iterator[tuple[list[int], np.ndarray]]:
+    """Every (position permutation, symbol renaming) that turns the table ``source`` (:func:`position_counts`
+    of a set of codes) into ``target``: the only candidates for a symmetry mapping the first set onto the
+    second; position permutations in order, then renamings in lexicographic order (symbol ``c`` becomes
+    ``sigma[c]``; position ``k`` takes the symbol of position ``perm[k]``)."""
+    colours, pegs = source.shape
+    rows = {tuple(r) for r in target.tolist()}
     for perm in itertools.permutations(range(pegs)):
         p = list(perm)
-        moved = table[:, p]  # symbol c's counts once the positions are reordered
+        moved = source[:, p]  # symbol c's counts once the positions are reordered
         if {tuple(r) for r in moved.tolist()} != rows:
             continue
-        cands = [np.flatnonzero((table == moved[c]).all(axis=1)) for c in range(colours)]
+        cands = [np.flatnonzero((target == moved[c]).all(axis=1)) for c in range(colours)]
         for sigma in _renamings(cands, np.zeros(colours, dtype=np.int64), np.zeros(colours, dtype=bool), 0):
             yield p, sigma
+
+
+def table_symmetries(table: np.ndarray) -> Iterator[tuple[list[int], np.ndarray]]:
+    """:func:`table_maps` of a table onto itself: the candidates for the symmetries keeping a set of codes."""
+    return table_maps(table, table)
+
+
+def isomorphic(codes: np.ndarray, other: np.ndarray, colours: int, cap: int = STAB_CAP) -> bool:
+    """Whether a symmetry (positions permuted, symbols renamed) maps the encoded codes ``codes`` onto the
+    codes ``other`` (both sets of distinct codes, a row per code), found among the first ``cap`` candidates of
+    :func:`table_maps`: True is proven (such a map exists and was checked), False may only mean "not found"."""
+    if codes.shape != other.shape:
+        return False
+    weights = colours ** np.arange(codes.shape[1] - 1, -1, -1, dtype=np.int64)
+    keys = np.sort(other @ weights)
+    for p, sigma in itertools.islice(table_maps(position_counts(codes, colours), position_counts(other, colours)),
+                                     cap):
+        if _keeps(sigma[codes[:8, p]] @ weights, keys) and _keeps(sigma[codes[:, p]] @ weights, keys):
+            return True
+    return False
 
 
 def class_symmetries(space: Space, answers: np.ndarray, cap: int = STAB_CAP) -> tuple[list[np.ndarray], bool]:
@@ -197,10 +219,11 @@ class SymmetricSearch:
     stabiliser of the guesses so far for the first ``levels`` guesses.  ``checkpoint``: a JSON-lines file of
     the classes finished (read first when it exists); ``node_limit``: per call of the compiled search (past
     it the class keeps its proven bound and the cell ends with bounds); ``by_class``: also the symmetries that
-    keep each class (:func:`class_reps`), not only those fixing the guesses made."""
+    keep each class (:func:`class_reps`), not only those fixing the guesses made; ``iso``: a class that a
+    symmetry maps onto a class already solved (:func:`isomorphic`) takes its value, unsearched."""
 
     def __init__(self, space: Space, *, levels: int = 2, checkpoint: str = "", node_limit: int | None = None,
-                 kernel: str = "auto", by_class: bool = True) -> None:
+                 kernel: str = "auto", by_class: bool = True, iso: bool = True) -> None:
         self.space, self.levels, self.checkpoint = space, levels, checkpoint
         self.search = Optimal(space, node_limit=node_limit, kernel=kernel)
         self.state: dict[tuple[int, int], tuple[int, bool]] = {}
@@ -209,6 +232,11 @@ class SymmetricSearch:
         self._reps: dict[tuple[int, ...], np.ndarray] = {}
         self._ids: dict[tuple[int, ...], np.ndarray] = {}
         self.by_class = by_class
+        self.iso = iso
+        self.iso_hits = 0
+        self._listed: set[tuple[int, int]] = set()
+        self._solved: dict[tuple[Any, ...], list[tuple[np.ndarray, tuple[int, int]]]] = {}
+        self._colours = int(space.guess_array.max(initial=0)) + 1
         self.cd = self.search.k.DMAX  # no cap: every depth index is the same
         self.cpu_before = 0.0  # the CPU seconds of the runs before this one that wrote the checkpoint
         self._cpu = time.process_time()
@@ -241,6 +269,22 @@ class SymmetricSearch:
                 f.write(json.dumps({"h1": key[0], "h2": key[1], "level": level, "value": value,
                                     "exact": exact, "cpu": self.search_cpu()}) + "\n")
 
+    def _invariants(self, codes: np.ndarray) -> tuple[Any, ...]:
+        """What every symmetry keeps of a set of encoded codes: its size, and its table of symbol counts per
+        position up to the order of the rows and of the columns."""
+        table = position_counts(codes, self._colours)
+        return (len(codes), tuple(sorted(tuple(sorted(r)) for r in table.tolist())),
+                tuple(sorted(tuple(sorted(c)) for c in table.T.tolist())))
+
+    def _isomorph(self, codes: np.ndarray, inv: tuple[Any, ...], beta: int) -> tuple[int, bool] | None:
+        """The kept value of a solved class that a symmetry maps onto ``codes`` (exact, or a bound at least
+        ``beta``), None when none is found."""
+        for other, key in reversed(self._solved.get(inv, [])[-ISO_TRIES:]):
+            got = self.state.get(key)
+            if got is not None and (got[1] or got[0] >= beta) and isomorphic(other, codes, self._colours):
+                return got
+        return None
+
     def reps(self, prefix: list[int], answers: np.ndarray | None = None) -> np.ndarray:
         """One guess per orbit of the stabiliser of ``prefix``; with ``answers``, orbits joined by the
         symmetries that keep the class (:func:`class_reps`, when :attr:`by_class`, from :data:`CLASS_FROM`
@@ -272,6 +316,18 @@ class SymmetricSearch:
         got = self.state.get(key)
         if got is not None and (got[1] or got[0] >= beta):
             return got
+        inv: tuple[Any, ...] | None = None
+        if self.iso and n >= ISO_MIN:
+            codes = self.space.answer_array[answers].astype(np.int64)
+            inv = self._invariants(codes)
+            found = self._isomorph(codes, inv, beta)
+            if found is not None:
+                self.iso_hits += 1
+                self._save(key, len(prefix), *found)
+                return found
+            if key not in self._listed:
+                self._listed.add(key)
+                self._solved.setdefault(inv, []).append((codes, key))  # its value is in state once solved
         if len(prefix) >= self.levels:
             if s.memo.shape[0] > MEMO_ROWS:
                 s.reset_cache()
@@ -445,9 +501,10 @@ class SymmetricSearch:
         lower = top if exact else min([*open_lows, top])
         return {"cell": self.space.label, "words": len(self.space.answers), "exact": exact,
                 "total": best if exact else None, "lower": lower, "upper": top, "openers": rows,
-                "levels": self.levels, "kernel_calls": self.calls, "timeouts": self.timeouts,
+                "levels": self.levels, "kernel_calls": self.calls, "timeouts": self.timeouts, "iso_hits": self.iso_hits,
                 "nodes": self.search.nodes, "kernel": self.search.kernel,
                 "cpu_seconds": round(time.process_time() - cpu, 2)}
 
 
-__all__ = ["SymmetricSearch", "canonical", "orbit_reps", "position_counts", "table_symmetries"]
+__all__ = ["SymmetricSearch", "canonical", "isomorphic", "orbit_reps", "position_counts", "table_maps",
+           "table_symmetries"]

@@ -122,3 +122,51 @@ def test_the_shipped_runs_agree_and_a_sample_rederives() -> None:
         for r in rng.sample(small, min(1, len(small))):
             space = PegSpace(pegs=r["pegs"], colours=r["colours"], family=r["family"])
             assert SymmetricSearch(space).result()["total"] == r["total"], (name, r)
+
+
+@pytest.mark.parametrize(("family", "pegs", "colours", "brute"), [("black", 3, 3, True), ("mastermind", 3, 3, True),
+                                                                  ("bullscows", 4, 4, True), ("black", 3, 5, False),
+                                                                  ("mastermind", 4, 4, False)])
+def test_isomorphic_classes_take_a_solved_value(family: str, pegs: int, colours: int, brute: bool) -> None:
+    """A class that a symmetry maps onto a class already solved takes its value: the same totals as the search
+    without it (and brute force on the smallest cells), at two and three levels of symmetry."""
+    space = PegSpace(pegs=pegs, colours=colours, family=family)
+    truth = brute_total(space.answers, space.answers, _feedback(family)) if brute else None
+    for levels in (2, 3):
+        plain = SymmetricSearch(space, levels=levels, iso=False).result()
+        iso = SymmetricSearch(space, levels=levels).result()
+        assert plain["exact"] and iso["exact"] and iso["total"] == plain["total"], (levels, iso, plain)
+        assert truth is None or iso["total"] == truth
+        assert plain["iso_hits"] == 0 and (brute or iso["iso_hits"] > 0)
+
+
+def test_isomorphic_finds_real_symmetries_only() -> None:
+    """:func:`isomorphic` is True for a class and its image under a random symmetry, and every True it gives
+    between classes after two random guesses is a map that keeps the optimal value (checked by the search)."""
+    import numpy as np
+
+    from sleuth.models.motus.optimal import Optimal
+    from sleuth.models.motus.symmetry import ISO_MIN, isomorphic
+
+    assert ISO_MIN > 2
+    rng = np.random.default_rng(51)
+    for family, pegs, colours in (("mastermind", 3, 5), ("black", 3, 5), ("bullscows", 3, 6)):
+        space = PegSpace(pegs=pegs, colours=colours, family=family)
+        m, codes, search = space.matrix(), space.answer_array.astype(np.int64), Optimal(space)
+        keys = {w: i for i, w in enumerate(space.answers)}
+        classes = []
+        for _ in range(12):
+            a, b = rng.choice(len(space.guesses), 2, replace=False)
+            secret = rng.integers(len(space.answers))
+            cls = np.flatnonzero((m[a] == m[a, secret]) & (m[b] == m[b, secret]))
+            classes.append(cls)
+            perm, sigma = rng.permutation(pegs), rng.permutation(colours)
+            image = np.sort([keys["".join(space.symbols[sigma[s]] for s in codes[i, perm])] for i in cls])
+            assert isomorphic(codes[cls], codes[image], colours)
+            assert search.value(cls) == search.value(image)
+        for x in classes:
+            for y in classes:
+                if len(x) == len(y) and isomorphic(codes[x], codes[y], colours):
+                    assert search.value(x) == search.value(y)
+        bigger = np.arange(len(classes[0]) + 1)
+        assert not isomorphic(codes[classes[0]], codes[bigger], colours)

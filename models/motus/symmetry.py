@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import math
 import os
 import time
 from collections.abc import Callable, Iterator
@@ -49,6 +50,8 @@ def canonical(prefix: np.ndarray, codes: np.ndarray) -> np.ndarray:
     rows = np.arange(n)
     width = (prefix.shape[0] + 1) * pegs
     symbols = int(max(codes.max(initial=0), prefix.max(initial=0))) + 1
+    if math.factorial(symbols) < math.factorial(pegs):
+        return _canonical_by_renaming(prefix, codes, symbols)
     best: np.ndarray | None = None
     for perm in itertools.permutations(range(pegs)):
         p = list(perm)
@@ -72,6 +75,28 @@ def canonical(prefix: np.ndarray, codes: np.ndarray) -> np.ndarray:
         first = np.argmax(diff, axis=1)
         less = diff.any(1) & (out[rows, first] < best[rows, first])
         best[less] = out[less]
+    assert best is not None
+    return np.unique(best, axis=0, return_inverse=True)[1].reshape(-1)
+
+
+def _canonical_by_renaming(prefix: np.ndarray, codes: np.ndarray, symbols: int) -> np.ndarray:
+    """:func:`canonical` for few symbols and many positions: the least, over the symbol renamings, of the tuple's
+    columns (one per position) renamed and sorted, which no position permutation changes."""
+    n, pegs = codes.shape
+    seq = np.concatenate([np.broadcast_to(prefix[None, :, :], (n, *prefix.shape)), codes[:, None, :]],
+                         axis=1).astype(np.int64)  # (n, guesses, positions)
+    weights = symbols ** np.arange(seq.shape[1] - 1, -1, -1, dtype=np.int64)
+    rows = np.arange(n)
+    best: np.ndarray | None = None
+    for sigma in itertools.permutations(range(symbols)):
+        cols = np.sort((np.asarray(sigma, dtype=np.int64)[seq] * weights[None, :, None]).sum(axis=1), axis=1)
+        if best is None:
+            best = cols
+            continue
+        diff = cols != best
+        first = np.argmax(diff, axis=1)
+        less = diff.any(1) & (cols[rows, first] < best[rows, first])
+        best[less] = cols[less]
     assert best is not None
     return np.unique(best, axis=0, return_inverse=True)[1].reshape(-1)
 
@@ -100,8 +125,9 @@ def table_maps(source: np.ndarray, target: np.ndarray) -> Iterator[tuple[list[in
     ``sigma[c]``; position ``k`` takes the symbol of position ``perm[k]``)."""
     colours, pegs = source.shape
     rows = {tuple(r) for r in target.tolist()}
-    for perm in itertools.permutations(range(pegs)):
-        p = list(perm)
+    scols, tcols = np.sort(source, axis=0), np.sort(target, axis=0)
+    places = [[j for j in range(pegs) if (scols[:, j] == tcols[:, k]).all()] for k in range(pegs)]
+    for p in _arrangements(places, [], set()):
         moved = source[:, p]  # symbol c's counts once the positions are reordered
         if {tuple(r) for r in moved.tolist()} != rows:
             continue
@@ -156,6 +182,21 @@ def _keeps(keys: np.ndarray, among: np.ndarray) -> bool:
     """Whether every key is in the sorted array ``among``."""
     at = np.minimum(np.searchsorted(among, keys), len(among) - 1)
     return bool((among[at] == keys).all())
+
+
+def _arrangements(places: list[list[int]], head: list[int], used: set[int]) -> Iterator[list[int]]:
+    """Every permutation ``p`` with ``p[k]`` among ``places[k]`` extending ``head``, in lexicographic order (a
+    position may take only a column of the same counts up to the symbols' order)."""
+    if len(head) == len(places):
+        yield list(head)
+        return
+    for j in places[len(head)]:
+        if j not in used:
+            used.add(j)
+            head.append(j)
+            yield from _arrangements(places, head, used)
+            head.pop()
+            used.discard(j)
 
 
 def _renamings(cands: list[np.ndarray], sigma: np.ndarray, used: np.ndarray, c: int) -> Iterator[np.ndarray]:

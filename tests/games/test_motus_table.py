@@ -170,3 +170,38 @@ def test_isomorphic_finds_real_symmetries_only() -> None:
                     assert search.value(x) == search.value(y)
         bigger = np.arange(len(classes[0]) + 1)
         assert not isomorphic(codes[classes[0]], codes[bigger], colours)
+
+
+def _root(parent: list[int], i: int) -> int:
+    while parent[i] != i:
+        i = parent[i]
+    return i
+
+
+@pytest.mark.parametrize(("pegs", "colours", "seed"), [(5, 2, 1), (4, 3, 2), (6, 2, 3), (3, 4, 4)])
+def test_canonical_names_the_orbits_of_the_guesses_stabiliser(pegs: int, colours: int, seed: int) -> None:
+    """:func:`.symmetry.canonical` (by position permutations, or by symbol renamings when there are fewer of
+    those) against the orbits found by applying every symmetry that fixes the guesses made."""
+    import itertools
+
+    import numpy as np
+
+    from sleuth.models.motus.symmetry import canonical
+
+    codes = np.array(list(itertools.product(range(colours), repeat=pegs)), dtype=np.int8)
+    index = {tuple(c): i for i, c in enumerate(codes.tolist())}
+    rng = np.random.default_rng(seed)
+    for k in (1, 2):
+        prefix = codes[rng.choice(len(codes), k, replace=False)]
+        ids = canonical(prefix, codes)
+        orbit = list(range(len(codes)))
+        for perm in itertools.permutations(range(pegs)):
+            for sigma in itertools.permutations(range(colours)):
+                s = np.array(sigma)
+                if (s[prefix[:, list(perm)]] == prefix).all():
+                    for i, c in enumerate(codes):
+                        a, b = _root(orbit, i), _root(orbit, index[tuple(s[c[list(perm)]])])
+                        orbit[max(a, b)] = min(a, b)
+        roots = [_root(orbit, i) for i in range(len(codes))]
+        assert all((ids[i] == ids[j]) == (roots[i] == roots[j]) for i in range(len(codes))
+                   for j in range(i + 1, len(codes)))

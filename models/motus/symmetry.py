@@ -46,13 +46,19 @@ def canonical(prefix: np.ndarray, codes: np.ndarray) -> np.ndarray:
     """The orbit of each ``(prefix, code)`` under position permutations and symbol renaming, as an integer id
     per code (equal ids: one orbit of the stabiliser of ``prefix``).  ``prefix``: (k, pegs); ``codes``:
     (n, pegs), small non-negative symbols."""
+    pegs = codes.shape[1]
+    symbols = int(max(codes.max(initial=0), prefix.max(initial=0))) + 1
+    if math.factorial(symbols) < math.factorial(pegs):
+        return _least_ids(_renamed_columns(prefix, codes, symbols))
+    return _least_ids(_relabelled(prefix, codes, symbols))
+
+
+def _relabelled(prefix: np.ndarray, codes: np.ndarray, symbols: int) -> Iterator[np.ndarray]:
+    """Per position permutation, each tuple ``(prefix, code)`` permuted, its symbols renamed in order of first
+    appearance (a row per code)."""
     n, pegs = codes.shape
     rows = np.arange(n)
     width = (prefix.shape[0] + 1) * pegs
-    symbols = int(max(codes.max(initial=0), prefix.max(initial=0))) + 1
-    if math.factorial(symbols) < math.factorial(pegs):
-        return _canonical_by_renaming(prefix, codes, symbols)
-    best: np.ndarray | None = None
     for perm in itertools.permutations(range(pegs)):
         p = list(perm)
         seq = np.concatenate([np.broadcast_to(prefix[:, p].reshape(1, -1), (n, prefix.shape[0] * pegs)),
@@ -68,9 +74,18 @@ def canonical(prefix: np.ndarray, codes: np.ndarray) -> np.ndarray:
             label[rows[new], s[new]] = nxt[new]
             nxt[new] += 1
             out[:, j] = lab
+        yield out
+
+
+def _least_ids(forms: Iterator[np.ndarray]) -> np.ndarray:
+    """Per row, the least (lexicographically) of its forms over ``forms`` (arrays of one shape), as an integer
+    id per row (equal ids: equal least forms)."""
+    best: np.ndarray | None = None
+    for out in forms:
         if best is None:
             best = out
             continue
+        rows = np.arange(len(out))
         diff = out != best
         first = np.argmax(diff, axis=1)
         less = diff.any(1) & (out[rows, first] < best[rows, first])
@@ -79,26 +94,15 @@ def canonical(prefix: np.ndarray, codes: np.ndarray) -> np.ndarray:
     return np.unique(best, axis=0, return_inverse=True)[1].reshape(-1)
 
 
-def _canonical_by_renaming(prefix: np.ndarray, codes: np.ndarray, symbols: int) -> np.ndarray:
-    """:func:`canonical` for few symbols and many positions: the least, over the symbol renamings, of the tuple's
-    columns (one per position) renamed and sorted, which no position permutation changes."""
-    n, pegs = codes.shape
+def _renamed_columns(prefix: np.ndarray, codes: np.ndarray, symbols: int) -> Iterator[np.ndarray]:
+    """For few symbols and many positions: per symbol renaming, each tuple ``(prefix, code)`` renamed, as its
+    columns (one per position) sorted, which no position permutation changes."""
+    n = codes.shape[0]
     seq = np.concatenate([np.broadcast_to(prefix[None, :, :], (n, *prefix.shape)), codes[:, None, :]],
                          axis=1).astype(np.int64)  # (n, guesses, positions)
     weights = symbols ** np.arange(seq.shape[1] - 1, -1, -1, dtype=np.int64)
-    rows = np.arange(n)
-    best: np.ndarray | None = None
     for sigma in itertools.permutations(range(symbols)):
-        cols = np.sort((np.asarray(sigma, dtype=np.int64)[seq] * weights[None, :, None]).sum(axis=1), axis=1)
-        if best is None:
-            best = cols
-            continue
-        diff = cols != best
-        first = np.argmax(diff, axis=1)
-        less = diff.any(1) & (cols[rows, first] < best[rows, first])
-        best[less] = cols[less]
-    assert best is not None
-    return np.unique(best, axis=0, return_inverse=True)[1].reshape(-1)
+        yield np.sort((np.asarray(sigma, dtype=np.int64)[seq] * weights[None, :, None]).sum(axis=1), axis=1)
 
 
 def orbit_reps(space: Space, prefix: list[int], rows: np.ndarray) -> np.ndarray:

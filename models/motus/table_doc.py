@@ -24,7 +24,7 @@ BLOCK = re.compile(r"(<!-- table:codebreaking -->\n)(.*?)(<!-- /table:codebreaki
 # the cells of the runs with isomorphic classes shared (no node limit), and those they left with bounds
 ISO_CELLS = "black:2x9,black:2x10,black:3x7,mastermind:3x10,bullscows:4x8"
 ISO2_CELLS = "mastermind:9x2,mastermind:7x3"
-PARTIAL_CELLS = "black:4x5,mastermind:10x2"
+PARTIAL_CELLS = "black:9x2,black:4x5,black:6x3"
 # (results file in data/, its key in the table, the command that made it)
 RUNS = (
     ("mastermind-table.resume", "P",

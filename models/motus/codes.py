@@ -13,7 +13,6 @@ be proposed, no cap; proven bounds past a node limit).  Published values stand b
 
 from __future__ import annotations
 
-import itertools
 import math
 import time
 from dataclasses import dataclass
@@ -22,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from . import feedback as fb
-from .space import Space
+from .space import Space, code_list
 
 SYMBOLS = "0123456789ABCDEF"
 FAMILIES = ("mastermind", "black", "bullscows")
@@ -53,9 +52,7 @@ class PegSpace(Space):
         if self.family == "bullscows" and self.pegs > self.colours:
             raise ValueError("Bulls and Cows needs at least as many symbols as positions")
         self.symbols = "123456789"[: self.colours] if self.colours <= 9 else SYMBOLS[: self.colours]
-        make = itertools.permutations if self.family == "bullscows" else \
-            (lambda s, n: itertools.product(s, repeat=n))
-        self.answers = tuple(sorted("".join(c) for c in make(self.symbols, self.pegs)))
+        self.answers = code_list(self.symbols, self.pegs, distinct=self.family == "bullscows")
         self.guesses = self.answers
         what = {"mastermind": "black and white pegs", "black": "black pegs only",
                 "bullscows": "Bulls and Cows, no repeated symbol"}[self.family]

@@ -30,7 +30,11 @@ class Space(ABC):
     tries: int          # proposals allowed by the rules (a game counts on past it until found)
     label: str
     noun = "word"       # what the secrets are called in sentences
-    marks = "marks"     # what the feedback is called in sentences
+
+    @property
+    def marks(self) -> str:
+        """What the feedback is called in sentences."""
+        return "marks"
 
     @property
     @abstractmethod
@@ -73,6 +77,13 @@ class Space(ABC):
     def matrix(self) -> np.ndarray:
         """The full (guesses x answers) feedback matrix, from the cache when it is there."""
         return self.codes(self.guess_array, self.answer_array)
+
+
+def code_list(symbols: str, pegs: int, *, distinct: bool = False) -> tuple[str, ...]:
+    """Every code of ``pegs`` of ``symbols`` (all different when ``distinct``), sorted: the codes of Mastermind,
+    Bulls and Cows and the code-breaking table's cells (:class:`CodeSpace`, :class:`.codes.PegSpace`)."""
+    make = itertools.permutations(symbols, pegs) if distinct else itertools.product(symbols, repeat=pegs)
+    return tuple(sorted("".join(c) for c in make))
 
 
 @dataclass(eq=False)
@@ -126,20 +137,22 @@ class CodeSpace(Space):
     names: tuple[str, ...] = ()   # the colours' names, when the file names them (codes stay digits inside)
     distinct: bool = False
     symbols: str = ""
+    noun = "code"
 
     def __post_init__(self) -> None:
         if not self.symbols:
             self.symbols = ("0123456789ABCDEF" if self.distinct else "123456789")[: self.colours]
-        self.noun = "code"
-        self.marks = "bulls and cows" if self.distinct else "pegs"
+        self.answers = code_list(self.symbols, self.pegs, distinct=self.distinct)
         if self.distinct:
-            self.answers = tuple(sorted("".join(c) for c in itertools.permutations(self.symbols, self.pegs)))
             self.label = f"Bulls and Cows, {self.pegs} of {self.colours} symbols ({self.symbols})"
         else:
-            self.answers = tuple("".join(c) for c in itertools.product(self.symbols, repeat=self.pegs))
             legend = f" ({', '.join(f'{i} = {n}' for i, n in enumerate(self.names, 1))})" if self.names else ""
             self.label = f"{self.pegs} pegs, {self.colours} colours{legend}"
         self.guesses = self.answers
+
+    @property
+    def marks(self) -> str:
+        return "bulls and cows" if self.distinct else "pegs"
 
     @property
     def found(self) -> int:

@@ -18,6 +18,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from .symmetry import position_counts, table_symmetries
+
 if TYPE_CHECKING:
     from .optimal import Optimal
 
@@ -33,15 +35,10 @@ class CodeSymmetries:
         self.pegs, self.colours = pegs, colours
         self.digits = np.array(list(itertools.product(range(colours), repeat=pegs)), dtype=np.int64)
         self.weights = colours ** np.arange(pegs - 1, -1, -1, dtype=np.int64)
-        self.peg_perms = [np.array(t, dtype=np.int64) for t in itertools.permutations(range(pegs))]
 
     def counts(self, codes: np.ndarray) -> np.ndarray:
         """``out[c, p]``: how many of ``codes`` (indices) have colour ``c`` at peg ``p``."""
-        out = np.zeros((self.colours, self.pegs), dtype=np.int64)
-        d = self.digits[codes]
-        for p in range(self.pegs):
-            out[:, p] = np.bincount(d[:, p], minlength=self.colours)
-        return out
+        return position_counts(self.digits[codes], self.colours)
 
     def image(self, colour: np.ndarray, peg: np.ndarray, codes: np.ndarray | None = None) -> np.ndarray:
         """The index of each code (default: all) under the colour permutation ``colour`` (colour c becomes
@@ -50,24 +47,15 @@ class CodeSymmetries:
         return np.asarray((colour[d[:, peg]] * self.weights).sum(axis=1), dtype=np.int64)
 
     def stabiliser(self, codes: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
-        """Every symmetry (colour permutation, peg permutation) that maps the set ``codes`` onto itself."""
+        """Every symmetry (colour permutation, peg permutation) that maps the set ``codes`` onto itself: the
+        candidates that keep its table of colour counts per peg (:func:`.symmetry.table_symmetries`) checked."""
         inside = np.zeros(len(self.digits), dtype=bool)
         inside[codes] = True
-        table = self.counts(codes)
-        rows = {tuple(r) for r in table.tolist()}
         out = []
-        for peg in self.peg_perms:
-            moved = table[:, peg]  # colour c's counts once the pegs are reordered
-            if {tuple(r) for r in moved.tolist()} != rows:
-                continue
-            # colour c may go to any colour whose counts are c's after the reordering
-            options = [[t for t in range(self.colours) if (table[t] == moved[c]).all()] for c in range(self.colours)]
-            for choice in itertools.product(*options):
-                if len(set(choice)) < self.colours:
-                    continue
-                colour = np.array(choice, dtype=np.int64)
-                if inside[self.image(colour, peg, codes)].all():
-                    out.append((colour, peg))
+        for perm, colour in table_symmetries(self.counts(codes)):
+            peg = np.array(perm, dtype=np.int64)
+            if inside[self.image(colour, peg, codes)].all():
+                out.append((colour, peg))
         return out
 
     def orbits(self, codes: np.ndarray, guesses: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import math
 import os
 import time
 from collections.abc import Callable, Iterator
@@ -37,17 +38,27 @@ SAVED_LEVELS = 2  # classes at this depth or less are written to the checkpoint
 CLASS_FROM = 2  # classes after this many guesses or more get the symmetries that keep them (after one guess
 # those fixing it are nearly always all: finding them would cost more than it saves)
 STAB_CAP = 500  # symbol renamings tried per class for the symmetries that keep it (class_symmetries)
+ISO_MIN = 20  # classes of at least this many codes are looked up among the isomorphic classes already solved
+ISO_TRIES = 8  # solved classes of the same invariants tried per look-up (the latest first)
 
 
 def canonical(prefix: np.ndarray, codes: np.ndarray) -> np.ndarray:
     """The orbit of each ``(prefix, code)`` under position permutations and symbol renaming, as an integer id
     per code (equal ids: one orbit of the stabiliser of ``prefix``).  ``prefix``: (k, pegs); ``codes``:
     (n, pegs), small non-negative symbols."""
+    pegs = codes.shape[1]
+    symbols = int(max(codes.max(initial=0), prefix.max(initial=0))) + 1
+    if math.factorial(symbols) < math.factorial(pegs):
+        return _least_ids(_renamed_columns(prefix, codes, symbols))
+    return _least_ids(_relabelled(prefix, codes, symbols))
+
+
+def _relabelled(prefix: np.ndarray, codes: np.ndarray, symbols: int) -> Iterator[np.ndarray]:
+    """Per position permutation, each tuple ``(prefix, code)`` permuted, its symbols renamed in order of first
+    appearance (a row per code)."""
     n, pegs = codes.shape
     rows = np.arange(n)
     width = (prefix.shape[0] + 1) * pegs
-    symbols = int(max(codes.max(initial=0), prefix.max(initial=0))) + 1
-    best: np.ndarray | None = None
     for perm in itertools.permutations(range(pegs)):
         p = list(perm)
         seq = np.concatenate([np.broadcast_to(prefix[:, p].reshape(1, -1), (n, prefix.shape[0] * pegs)),
@@ -63,15 +74,35 @@ def canonical(prefix: np.ndarray, codes: np.ndarray) -> np.ndarray:
             label[rows[new], s[new]] = nxt[new]
             nxt[new] += 1
             out[:, j] = lab
+        yield out
+
+
+def _least_ids(forms: Iterator[np.ndarray]) -> np.ndarray:
+    """Per row, the least (lexicographically) of its forms over ``forms`` (arrays of one shape), as an integer
+    id per row (equal ids: equal least forms)."""
+    best: np.ndarray | None = None
+    for out in forms:
         if best is None:
             best = out
             continue
+        rows = np.arange(len(out))
         diff = out != best
         first = np.argmax(diff, axis=1)
         less = diff.any(1) & (out[rows, first] < best[rows, first])
         best[less] = out[less]
     assert best is not None
     return np.unique(best, axis=0, return_inverse=True)[1].reshape(-1)
+
+
+def _renamed_columns(prefix: np.ndarray, codes: np.ndarray, symbols: int) -> Iterator[np.ndarray]:
+    """For few symbols and many positions: per symbol renaming, each tuple ``(prefix, code)`` renamed, as its
+    columns (one per position) sorted, which no position permutation changes."""
+    n = codes.shape[0]
+    seq = np.concatenate([np.broadcast_to(prefix[None, :, :], (n, *prefix.shape)), codes[:, None, :]],
+                         axis=1).astype(np.int64)  # (n, guesses, positions)
+    weights = symbols ** np.arange(seq.shape[1] - 1, -1, -1, dtype=np.int64)
+    for sigma in itertools.permutations(range(symbols)):
+        yield np.sort((np.asarray(sigma, dtype=np.int64)[seq] * weights[None, :, None]).sum(axis=1), axis=1)
 
 
 def orbit_reps(space: Space, prefix: list[int], rows: np.ndarray) -> np.ndarray:
@@ -83,10 +114,56 @@ def orbit_reps(space: Space, prefix: list[int], rows: np.ndarray) -> np.ndarray:
     return np.sort(rows[first])
 
 
+def position_counts(codes: np.ndarray, colours: int) -> np.ndarray:
+    """``out[c, p]``: how many of the encoded ``codes`` (a row per code) have symbol ``c`` at position ``p``."""
+    out = np.zeros((colours, codes.shape[1]), dtype=np.int64)
+    for k in range(codes.shape[1]):
+        out[:, k] = np.bincount(codes[:, k], minlength=colours)
+    return out
+
+
+def table_maps(source: np.ndarray, target: np.ndarray) -> Iterator[tuple[list[int], np.ndarray]]:
+    """Every (position permutation, symbol renaming) that turns the table ``source`` (:func:`position_counts`
+    of a set of codes) into ``target``: the only candidates for a symmetry mapping the first set onto the
+    second; position permutations in order, then renamings in lexicographic order (symbol ``c`` becomes
+    ``sigma[c]``; position ``k`` takes the symbol of position ``perm[k]``)."""
+    colours, pegs = source.shape
+    rows = {tuple(r) for r in target.tolist()}
+    scols, tcols = np.sort(source, axis=0), np.sort(target, axis=0)
+    places = [[j for j in range(pegs) if (scols[:, j] == tcols[:, k]).all()] for k in range(pegs)]
+    for p in _arrangements(places, [], set()):
+        moved = source[:, p]  # symbol c's counts once the positions are reordered
+        if {tuple(r) for r in moved.tolist()} != rows:
+            continue
+        cands = [np.flatnonzero((target == moved[c]).all(axis=1)) for c in range(colours)]
+        for sigma in _renamings(cands, np.zeros(colours, dtype=np.int64), np.zeros(colours, dtype=bool), 0):
+            yield p, sigma
+
+
+def table_symmetries(table: np.ndarray) -> Iterator[tuple[list[int], np.ndarray]]:
+    """:func:`table_maps` of a table onto itself: the candidates for the symmetries keeping a set of codes."""
+    return table_maps(table, table)
+
+
+def isomorphic(codes: np.ndarray, other: np.ndarray, colours: int, cap: int = STAB_CAP) -> bool:
+    """Whether a symmetry (positions permuted, symbols renamed) maps the encoded codes ``codes`` onto the
+    codes ``other`` (both sets of distinct codes, a row per code), found among the first ``cap`` candidates of
+    :func:`table_maps`: True is proven (such a map exists and was checked), False may only mean "not found"."""
+    if codes.shape != other.shape:
+        return False
+    weights = colours ** np.arange(codes.shape[1] - 1, -1, -1, dtype=np.int64)
+    keys = np.sort(other @ weights)
+    for p, sigma in itertools.islice(table_maps(position_counts(codes, colours), position_counts(other, colours)),
+                                     cap):
+        if _keeps(sigma[codes[:8, p]] @ weights, keys) and _keeps(sigma[codes[:, p]] @ weights, keys):
+            return True
+    return False
+
+
 def class_symmetries(space: Space, answers: np.ndarray, cap: int = STAB_CAP) -> tuple[list[np.ndarray], bool]:
-    """Symmetries that map the codes ``answers`` onto themselves, each as the image of every guess row: a
-    position permutation with the symbol renamings its table of symbol counts per position allows, checked
-    one by one; and whether that is all of them (False when ``cap`` renamings were tried first)."""
+    """Symmetries that map the codes ``answers`` onto themselves, each as the image of every guess row: the
+    candidates of :func:`table_symmetries` checked one by one; and whether that is all of them (False when
+    ``cap`` candidates were tried first)."""
     codes = space.answer_array[answers].astype(np.int64)
     guesses = space.guess_array.astype(np.int64)
     pegs = codes.shape[1]
@@ -94,24 +171,14 @@ def class_symmetries(space: Space, answers: np.ndarray, cap: int = STAB_CAP) -> 
     weights = colours ** np.arange(pegs - 1, -1, -1, dtype=np.int64)
     gkeys = guesses @ weights  # ascending: the codes are sorted
     akeys = np.sort(codes @ weights)
-    table = np.zeros((colours, pegs), dtype=np.int64)
-    for k in range(pegs):
-        table[:, k] = np.bincount(codes[:, k], minlength=colours)
     out: list[np.ndarray] = []
     tried = 0
-    for perm in itertools.permutations(range(pegs)):
-        p = list(perm)
-        moved = table[:, p]
-        cands = [np.flatnonzero((table == moved[c]).all(axis=1)) for c in range(colours)]
-        if any(len(c) == 0 for c in cands):
+    for p, sigma in itertools.islice(table_symmetries(position_counts(codes, colours)), cap):
+        tried += 1
+        if p == sorted(p) and (sigma == np.arange(colours)).all():
             continue
-        for sigma in itertools.islice(_renamings(cands, np.zeros(colours, dtype=np.int64),
-                                                 np.zeros(colours, dtype=bool), 0), cap - tried):
-            tried += 1
-            if p == sorted(p) and (sigma == np.arange(colours)).all():
-                continue
-            if _keeps(sigma[codes[:8, p]] @ weights, akeys) and _keeps(sigma[codes[:, p]] @ weights, akeys):
-                out.append(np.searchsorted(gkeys, sigma[guesses[:, p]] @ weights))
+        if _keeps(sigma[codes[:8, p]] @ weights, akeys) and _keeps(sigma[codes[:, p]] @ weights, akeys):
+            out.append(np.searchsorted(gkeys, sigma[guesses[:, p]] @ weights))
     return out, tried < cap
 
 
@@ -119,6 +186,21 @@ def _keeps(keys: np.ndarray, among: np.ndarray) -> bool:
     """Whether every key is in the sorted array ``among``."""
     at = np.minimum(np.searchsorted(among, keys), len(among) - 1)
     return bool((among[at] == keys).all())
+
+
+def _arrangements(places: list[list[int]], head: list[int], used: set[int]) -> Iterator[list[int]]:
+    """Every permutation ``p`` with ``p[k]`` among ``places[k]`` extending ``head``, in lexicographic order (a
+    position may take only a column of the same counts up to the symbols' order)."""
+    if len(head) == len(places):
+        yield list(head)
+        return
+    for j in places[len(head)]:
+        if j not in used:
+            used.add(j)
+            head.append(j)
+            yield from _arrangements(places, head, used)
+            head.pop()
+            used.discard(j)
 
 
 def _renamings(cands: list[np.ndarray], sigma: np.ndarray, used: np.ndarray, c: int) -> Iterator[np.ndarray]:
@@ -182,10 +264,11 @@ class SymmetricSearch:
     stabiliser of the guesses so far for the first ``levels`` guesses.  ``checkpoint``: a JSON-lines file of
     the classes finished (read first when it exists); ``node_limit``: per call of the compiled search (past
     it the class keeps its proven bound and the cell ends with bounds); ``by_class``: also the symmetries that
-    keep each class (:func:`class_reps`), not only those fixing the guesses made."""
+    keep each class (:func:`class_reps`), not only those fixing the guesses made; ``iso``: a class that a
+    symmetry maps onto a class already solved (:func:`isomorphic`) takes its value, unsearched."""
 
     def __init__(self, space: Space, *, levels: int = 2, checkpoint: str = "", node_limit: int | None = None,
-                 kernel: str = "auto", by_class: bool = True) -> None:
+                 kernel: str = "auto", by_class: bool = True, iso: bool = True) -> None:
         self.space, self.levels, self.checkpoint = space, levels, checkpoint
         self.search = Optimal(space, node_limit=node_limit, kernel=kernel)
         self.state: dict[tuple[int, int], tuple[int, bool]] = {}
@@ -194,6 +277,11 @@ class SymmetricSearch:
         self._reps: dict[tuple[int, ...], np.ndarray] = {}
         self._ids: dict[tuple[int, ...], np.ndarray] = {}
         self.by_class = by_class
+        self.iso = iso
+        self.iso_hits = 0
+        self._listed: set[tuple[int, int]] = set()
+        self._solved: dict[tuple[Any, ...], list[tuple[np.ndarray, tuple[int, int]]]] = {}
+        self._colours = int(space.guess_array.max(initial=0)) + 1
         self.cd = self.search.k.DMAX  # no cap: every depth index is the same
         self.cpu_before = 0.0  # the CPU seconds of the runs before this one that wrote the checkpoint
         self._cpu = time.process_time()
@@ -226,6 +314,22 @@ class SymmetricSearch:
                 f.write(json.dumps({"h1": key[0], "h2": key[1], "level": level, "value": value,
                                     "exact": exact, "cpu": self.search_cpu()}) + "\n")
 
+    def _invariants(self, codes: np.ndarray) -> tuple[Any, ...]:
+        """What every symmetry keeps of a set of encoded codes: its size, and its table of symbol counts per
+        position up to the order of the rows and of the columns."""
+        table = position_counts(codes, self._colours)
+        return (len(codes), tuple(sorted(tuple(sorted(r)) for r in table.tolist())),
+                tuple(sorted(tuple(sorted(c)) for c in table.T.tolist())))
+
+    def _isomorph(self, codes: np.ndarray, inv: tuple[Any, ...], beta: int) -> tuple[int, bool] | None:
+        """The kept value of a solved class that a symmetry maps onto ``codes`` (exact, or a bound at least
+        ``beta``), None when none is found."""
+        for other, key in reversed(self._solved.get(inv, [])[-ISO_TRIES:]):
+            got = self.state.get(key)
+            if got is not None and (got[1] or got[0] >= beta) and isomorphic(other, codes, self._colours):
+                return got
+        return None
+
     def reps(self, prefix: list[int], answers: np.ndarray | None = None) -> np.ndarray:
         """One guess per orbit of the stabiliser of ``prefix``; with ``answers``, orbits joined by the
         symmetries that keep the class (:func:`class_reps`, when :attr:`by_class`, from :data:`CLASS_FROM`
@@ -257,6 +361,18 @@ class SymmetricSearch:
         got = self.state.get(key)
         if got is not None and (got[1] or got[0] >= beta):
             return got
+        inv: tuple[Any, ...] | None = None
+        if self.iso and n >= ISO_MIN:
+            codes = self.space.answer_array[answers].astype(np.int64)
+            inv = self._invariants(codes)
+            found = self._isomorph(codes, inv, beta)
+            if found is not None:
+                self.iso_hits += 1
+                self._save(key, len(prefix), *found)
+                return found
+            if key not in self._listed:
+                self._listed.add(key)
+                self._solved.setdefault(inv, []).append((codes, key))  # its value is in state once solved
         if len(prefix) >= self.levels:
             if s.memo.shape[0] > MEMO_ROWS:
                 s.reset_cache()
@@ -430,9 +546,10 @@ class SymmetricSearch:
         lower = top if exact else min([*open_lows, top])
         return {"cell": self.space.label, "words": len(self.space.answers), "exact": exact,
                 "total": best if exact else None, "lower": lower, "upper": top, "openers": rows,
-                "levels": self.levels, "kernel_calls": self.calls, "timeouts": self.timeouts,
+                "levels": self.levels, "kernel_calls": self.calls, "timeouts": self.timeouts, "iso_hits": self.iso_hits,
                 "nodes": self.search.nodes, "kernel": self.search.kernel,
                 "cpu_seconds": round(time.process_time() - cpu, 2)}
 
 
-__all__ = ["SymmetricSearch", "canonical", "orbit_reps"]
+__all__ = ["SymmetricSearch", "canonical", "isomorphic", "orbit_reps", "position_counts", "table_maps",
+           "table_symmetries"]

@@ -21,6 +21,10 @@ from .codes import FAMILIES, PUBLISHED, table_cells
 
 DATA = Path(__file__).parent / "data"
 BLOCK = re.compile(r"(<!-- table:codebreaking -->\n)(.*?)(<!-- /table:codebreaking -->)", re.S)
+# the cells of the runs with isomorphic classes shared (no node limit), and those they left with bounds
+ISO_CELLS = "black:2x9,black:2x10,black:3x7,mastermind:3x10,mastermind:10x2,bullscows:4x8"
+ISO2_CELLS = "mastermind:9x2,mastermind:7x3"
+PARTIAL_CELLS = "black:9x2,black:4x5,black:6x3"
 # (results file in data/, its key in the table, the command that made it)
 RUNS = (
     ("mastermind-table.resume", "P",
@@ -34,10 +38,21 @@ RUNS = (
     ("mastermind-table-checkpoints.resume", "C",
      "sleuth experiment wordle --mastermind-table --cells bullscows:4x10 --symmetry 4 --checkpoint "
      "models/motus/data/checkpoints --from-checkpoint --resume FILE"),
+    ("mastermind-table-iso.resume", "I",
+     f"sleuth experiment wordle --mastermind-table --cells {ISO_CELLS} --symmetry 3 --resume FILE"),
+    ("mastermind-table-iso2.resume", "J",
+     f"sleuth experiment wordle --mastermind-table --cells {ISO2_CELLS} --symmetry 2 --resume FILE"),
+    ("mastermind-table-partial.resume", "K",
+     f"sleuth experiment wordle --mastermind-table --cells {PARTIAL_CELLS} --symmetry 3 --checkpoint "
+     "models/motus/data/table-checkpoints --from-checkpoint --resume FILE"),
 )
 NOTES = {"L": " (no node limit: the cells the node limit left with bounds)",
          "C": " (the bounds its checkpoint proves, read again after FILE is deleted; the same command without "
-              "--from-checkpoint and --resume continues the search itself)"}
+              "--from-checkpoint and --resume continues the search itself)",
+         "I": " (no node limit, a class isomorphic to one solved takes its value: the cells left with bounds above)",
+         "J": " (the same at two levels, for many pegs)",
+         "K": " (the bounds the checkpoints of the cells that I and J stopped after 5 to 10 minutes of CPU prove; "
+              "the same command without --from-checkpoint and --resume continues their search)"}
 FEEDBACK = {"mastermind": "black and white", "black": "black pegs only", "bullscows": "Bulls and Cows"}
 
 

@@ -1,14 +1,16 @@
 """Benchmark of the code-breaking table's symmetric search (prints figures; not a test).
 
     python tests/bench/bench_symmetry.py [--repeat 3] [--cells mastermind:4x6,bullscows:4x7,bullscows:5x6]
-        [--levels 2] [--bulls-class]
+        [--levels 2] [--bulls-class] [--iso]
 
 Per cell: the CPU seconds (median over ``--repeat`` fresh searches, after one untimed call that loads the
 compiled kernel) of the exact optimum with one guess per orbit of the symmetries fixing the guesses made
 (``by_class`` off: the search before the class symmetries) and with the orbits joined by the symmetries that
 keep each class (on), the ratio, kernel calls and nodes.  ``--bulls-class``: the same for one class of Bulls
 and Cows with 4 of 10 digits (408 codes, after 0123 then 1045 with the largest feedback classes) at
-``--symmetry`` 3 and 4, the case that makes the 4-of-10 cell slow.
+``--symmetry`` 3 and 4, the case that makes the 4-of-10 cell slow.  ``--iso``: per cell, the search without and
+with the values of isomorphic classes shared (class symmetries on), e.g. ``--cells black:3x6,mastermind:3x8
+--levels 3 --iso``.
 """
 
 from __future__ import annotations
@@ -27,8 +29,8 @@ from sleuth.models.motus.codes import PegSpace, chosen_cells  # noqa: E402
 from sleuth.models.motus.symmetry import SymmetricSearch  # noqa: E402
 
 
-def cell_run(space: PegSpace, levels: int, by_class: bool) -> tuple[float, int, int, int | None]:
-    s = SymmetricSearch(space, levels=levels, by_class=by_class)
+def cell_run(space: PegSpace, levels: int, by_class: bool, iso: bool = True) -> tuple[float, int, int, int | None]:
+    s = SymmetricSearch(space, levels=levels, by_class=by_class, iso=iso)
     s.search.value(s.search.pool[:3])  # loads the compiled kernel (untimed)
     cpu = time.process_time()
     r = s.result()
@@ -57,13 +59,15 @@ def main() -> int:
     ap.add_argument("--cells", default="mastermind:4x6,bullscows:4x7,bullscows:5x6")
     ap.add_argument("--levels", type=int, default=2)
     ap.add_argument("--bulls-class", action="store_true")
+    ap.add_argument("--iso", action="store_true", help="compare without and with isomorphic classes shared")
     args = ap.parse_args()
-    jobs = [(f"{f}:{p}x{c}", lambda by, f=f, p=p, c=c: cell_run(PegSpace(pegs=p, colours=c, family=f),
-                                                                  args.levels, by))
+    jobs = [(f"{f}:{p}x{c}", lambda on, f=f, p=p, c=c: cell_run(PegSpace(pegs=p, colours=c, family=f),
+                                                                  args.levels, on or args.iso, not args.iso or on))
             for f, p, c in chosen_cells(args.cells, ("mastermind", "black", "bullscows"))]
-    if args.bulls_class:
+    if args.bulls_class and not args.iso:
         jobs += [(f"bulls 4x10 class of 408, levels {lv}", lambda by, lv=lv: bulls_class(lv, by)) for lv in (3, 4)]
-    print(f"{'case':<36} {'by_class':>8} {'CPU s':>8} {'calls':>8} {'nodes':>10} {'value':>7}")
+    what = "iso" if args.iso else "by_class"
+    print(f"{'case':<36} {what:>8} {'CPU s':>8} {'calls':>8} {'nodes':>10} {'value':>7}")
     for name, run in jobs:
         medians = {}
         for by in (False, True):

@@ -16,7 +16,8 @@ from .game import ADVICE_KERNEL, SPLIT_KERNEL
 def compile_kernels() -> None:
     """``sleuth cache compile``: Clue's kernels (the split passes and the advice's inner loop), loaded, and compiled
     where the cache lacks them, by the bundled example whose answers need them all: what the others know, the
-    advice, and which card to show."""
+    advice, and which card to show (where a player between passed: its shared pass resolves the showings late;
+    where nobody passed: one pass per card)."""
     SPLIT_KERNEL.load()  # loaded first: the passes below then run compiled from KERNEL_FROM entries
     ADVICE_KERNEL.load()
     example = find_example("clue/master-detective")
@@ -24,3 +25,4 @@ def compile_kernels() -> None:
     puzzle.solve(options={"others": True})
     puzzle.suggest(method="information", options={})
     puzzle.suggest(method="information", options={"show": "Dan: White, Wrench, Trophy Room"})
+    puzzle.suggest(method="information", options={"show": "Bob: Scarlet, Knife, Trophy Room"})

@@ -215,12 +215,7 @@ class DealCounter:
         state, ways, cards placed) as arrays, move after move, and where each move's transitions end.
         ``whole``: the step is one of :meth:`group_steps` (a one-card group's card not yet placed)."""
         if whole and len(self.groups[moves[0][0]].cards) == 1:
-            pairs = [self._place_one(mv, keys) for mv in moves]
-            if len(pairs) == 1:   # one place (no copy)
-                src, nxt = pairs[0]
-            else:
-                src, nxt = (np.concatenate(x) for x in zip(*pairs, strict=True))
-            ends = list(itertools.accumulate(p[0].size for p in pairs))
+            src, nxt, ends = self.placements(moves, keys)
             return src, nxt, np.ones(src.size, dtype=self.dtype), np.ones(src.size, dtype=np.int64), ends
         parts = [self.step(mv, keys) for mv in moves]
         ends = list(itertools.accumulate(p[0].size for p in parts))
@@ -229,6 +224,18 @@ class DealCounter:
         else:
             src, nxt, ways, placed = (np.concatenate(x) for x in zip(*parts, strict=True))
         return src, nxt, ways, placed, ends
+
+    def placements(self, moves: list[tuple[int, int, bool, int, int]], keys: np.ndarray
+                   ) -> tuple[np.ndarray, np.ndarray, list[int]]:
+        """:meth:`transitions` of a one-card group's step (of :meth:`group_steps`), where every transition is one
+        way and places one card: (source index, next state) as arrays, move after move, and where each move's
+        transitions end."""
+        pairs = [self._place_one(mv, keys) for mv in moves]
+        if len(pairs) == 1:   # one place (no copy)
+            src, nxt = pairs[0]
+        else:
+            src, nxt = (np.concatenate(x) for x in zip(*pairs, strict=True))
+        return src, nxt, list(itertools.accumulate(p[0].size for p in pairs))
 
     def _room_left(self, gi: int, q: int, room: np.ndarray, keys: np.ndarray) -> np.ndarray | bool:
         """Whether player ``q``'s hand, with ``room`` places left after group ``gi``'s move, may still meet

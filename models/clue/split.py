@@ -26,6 +26,7 @@ from .problem import Problem, deal_bound
 
 STEP_SEARCH_FROM = 20_000   # transitions of a step from which its increments are searched for, not sorted
 COMPILED_ENTRY_BYTES = 48  # a (state, record) entry of a compiled split layer: 3 int64 columns, this layer and next
+KEEP_TRANSITIONS = 8_000_000   # transitions split_cost keeps for the pass at most (int32 source and next state: 64 MB)
 
 @dataclass
 class SplitForm:
@@ -80,6 +81,10 @@ class _Resolve:
 
 class SplitCounter(DealCounter):
     """A :class:`.counter.DealCounter` whose pass keeps the deals apart by record (:meth:`split`)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._costed: dict[tuple[int, int], _Costed] = {}   # per step (its first move): :meth:`split_cost`'s
 
     def split(self, player: int | None, watched: Sequence[tuple[int, int]], *, counts: bool = True,
               by_envelope: bool = False, ors: bool = True, options: Mapping[str, Any] | None = None,
@@ -153,13 +158,18 @@ class SplitCounter(DealCounter):
                 resolve = _Resolve(showings, weigh, unweighed) if showings and not rows else None
                 self.form = self._split_compiled(kernel, steps[i:], keys, recs, num, env_groups, player, shifts,
                                                  bits, ors, options, resolve, copies)
+                self._costed.clear()
                 if not rows:
                     return np.zeros(0, dtype=np.int64), [], []
                 keys, recs, num, env_groups = self.form.entries()
                 break
             one = len(self.groups[gi].cards) == 1   # every move places the card: one way, one card
             work += keys.size
-            src, nxt, ways, placed, ends = self.transitions(moves, keys, whole=True)
+            if one:   # ways and cards placed all 1: not made
+                src, nxt, ends = self.placements(moves, keys)
+                ways = placed = _EMPTY
+            else:
+                src, nxt, ways, placed, ends = self.transitions(moves, keys, whole=True)
             per_move = np.diff([0, *ends])
             nrec = recs[src]
             if any(rec_steps):
@@ -184,6 +194,7 @@ class SplitCounter(DealCounter):
             if counts:
                 moved = num[from_] if one else num[from_] * ways[order]
                 num = np.add.reduceat(moved, starts) if starts.size else num[:0]
+        self._costed.clear()
         ok = np.flatnonzero(self.accept(keys))
         recs = recs[ok]
         if by_envelope:
@@ -203,16 +214,31 @@ class SplitCounter(DealCounter):
         """An estimate of the (state, record) entries :meth:`split` keeps: per step, the states of the plain
         count times 1.3 per group so far that the record follows (the player may take it, or it is watched).
         Only to compare card orders (:class:`.counter.DealCounter` ``reverse``); a forward pass over the states
-        alone, stopped once the sum reaches ``below`` (what it has then: the order is not cheaper than that)."""
+        alone, stopped once the sum reaches ``below`` (what it has then: the order is not cheaper than that).
+        Each step's transitions are kept (up to :data:`KEEP_TRANSITIONS` in all) for the compiled part of the
+        pass that follows in this order: it reads them again from the same states (:meth:`_step_table`)."""
         keys: np.ndarray = np.array([self.initial()], dtype=self.key_dtype)
         followed = {c for c, _ in watched}
         pbit = 0 if player is None else 1 << player
         cost, grow = 0.0, 1.0
+        room = KEEP_TRANSITIONS if self.key_dtype is not object and self.dtype is not object else 0
+        self._costed.clear()
         for moves in self.group_steps():
             group = self.groups[moves[0][0]]
             if group.mask & pbit or group.cards[0] in followed:
                 grow *= 1.3
-            keys = unique(self.transitions(moves, keys, whole=True)[1])[0]   # sorted runs, one per move: stable
+            one = len(group.cards) == 1   # every transition one way, one card (not kept)
+            if one:
+                src, nxt, ends = self.placements(moves, keys)
+                ways = placed = _EMPTY
+            else:
+                src, nxt, ways, placed, ends = self.transitions(moves, keys, whole=True)
+            states, dst = unique(nxt)   # sorted runs, one per move: stable
+            if src.size <= room and keys.size < 1 << 31:   # indices kept in int32: half the memory
+                room -= src.size
+                self._costed[moves[0][:2]] = _Costed(keys, src.astype(np.int32), dst.astype(np.int32), ways, placed,
+                                                     ends, states)
+            keys = states
             cost += keys.size * grow
             if cost >= below:
                 break
@@ -363,30 +389,64 @@ class SplitCounter(DealCounter):
     def _step_table(self, moves: list[tuple[int, int, bool, int, int]], states: np.ndarray, player: int | None,
                     shifts: dict[int, int], bits: dict[tuple[int, int], int]) -> _StepTable:
         """One step of :meth:`_split_compiled` from the distinct ``states`` of a layer, as the compiled kernel
-        reads it."""
+        reads it; its transitions those :meth:`split_cost` found from the same states where it kept them."""
         gi = moves[0][0]
         card = self.groups[gi].cards[0]
-        src, nxt, ways, placed, ends = self.transitions(moves, states, whole=True)
+        one = len(self.groups[gi].cards) == 1   # every transition places the card, one way
+        kept = self._costed.pop(moves[0][:2], None)
+        if kept is not None and (kept.keys is states or np.array_equal(kept.keys, states)):
+            src, dst, ways, placed, ends, nxt_states = kept.src, kept.dst, kept.ways, kept.placed, kept.ends, \
+                kept.states
+        elif one:
+            src, nxt, ends = self.placements(moves, states)
+            nxt_states, dst = unique(nxt)   # sorted runs, one per move: a stable sort merges them (3x faster here)
+        else:
+            src, nxt, ways, placed, ends = self.transitions(moves, states, whole=True)
+            nxt_states, dst = unique(nxt)
         per_move = np.diff([0, *ends])
         rec_steps = [(1 << shifts[gi] if q == player else 0) + (1 << bits[(card, q)] if (card, q) in bits else 0)
                      for _, q, *_ in moves]
-        inc = np.repeat(np.array(rec_steps, dtype=np.int64), per_move) * placed
-        env_or = np.repeat(np.array([1 << gi if q == self.prob.n else 0 for _, q, *_ in moves], dtype=np.int64),
-                           per_move) * (placed > 0)
-        if inc.size < STEP_SEARCH_FROM:
-            cls_inc, cls = unique(inc, "quicksort")
-        else:   # the distinct increments (a move's times the cards it places): found among the few possible ones
-            possible = np.unique(np.array([r * k for r in set(rec_steps)
-                                           for k in range(len(self.groups[gi].cards) + 1)], dtype=np.int64))
-            at = np.searchsorted(possible, inc)
-            used = np.bincount(at, minlength=possible.size) > 0
-            cls_inc, cls = possible[used], (np.cumsum(used) - 1)[at]
+        env_bit = [1 << gi if q == self.prob.n else 0 for _, q, *_ in moves]
         order = np.argsort(src, kind="stable")
-        tr_start = np.searchsorted(src[order], np.arange(states.size + 1)).astype(np.int64)
-        nxt_states, dst = unique(nxt)   # sorted runs, one per move: a stable sort merges them (3x faster here)
-        return _StepTable(tr_start, dst[order].astype(np.int64), ways[order].astype(np.int64),
-                          cls[order].astype(np.int64), env_or[order], cls_inc, nxt_states,
-                          int(np.diff(tr_start).max(initial=0)))
+        if one:   # the increments are the moves' own: classes per move (those with a transition), no search
+            used = sorted({r for r, k in zip(rec_steps, per_move.tolist(), strict=True) if k})
+            cls_inc = np.array(used, dtype=np.int64)
+            move_cls = [used.index(r) if k else 0 for r, k in zip(rec_steps, per_move.tolist(), strict=True)]
+            cls = np.repeat(np.array(move_cls, dtype=np.int64), per_move)[order]
+            env_or = np.repeat(np.array(env_bit, dtype=np.int64), per_move)[order]
+            ways = np.ones(src.size, dtype=np.int64)
+        else:
+            inc = np.repeat(np.array(rec_steps, dtype=np.int64), per_move) * placed
+            env_or = (np.repeat(np.array(env_bit, dtype=np.int64), per_move) * (placed > 0))[order]
+            if inc.size < STEP_SEARCH_FROM:
+                cls_inc, cls = unique(inc, "quicksort")
+            else:   # the distinct increments (a move's times the cards it places): found among the few possible ones
+                possible = np.unique(np.array([r * k for r in set(rec_steps)
+                                               for k in range(len(self.groups[gi].cards) + 1)], dtype=np.int64))
+                at = np.searchsorted(possible, inc)
+                used_at = np.bincount(at, minlength=possible.size) > 0
+                cls_inc, cls = possible[used_at], (np.cumsum(used_at) - 1)[at]
+            cls, ways = cls[order].astype(np.int64), ways[order].astype(np.int64)
+        per_state = np.bincount(src, minlength=states.size)
+        tr_start = np.zeros(states.size + 1, dtype=np.int64)
+        np.cumsum(per_state, out=tr_start[1:])
+        return _StepTable(tr_start, dst[order].astype(np.int64), ways, cls, env_or, cls_inc, nxt_states,
+                          int(per_state.max(initial=0)))
+
+
+@dataclass
+class _Costed:
+    """A step's transitions as :meth:`SplitCounter.split_cost` found them from the distinct states ``keys``
+    (source, next state as an index in ``states``, the next layer's; ``ways`` and ``placed`` empty for a
+    one-card group: every transition one way, one card), for :meth:`SplitCounter._step_table`."""
+
+    keys: np.ndarray
+    src: np.ndarray
+    dst: np.ndarray
+    ways: np.ndarray
+    placed: np.ndarray
+    ends: list[int]
+    states: np.ndarray
 
 
 @dataclass

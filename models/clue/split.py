@@ -470,8 +470,9 @@ class _StepTable:
 
     def paths(self, then: _StepTable) -> int:
         """The most transitions of this step followed by one of ``then`` from one state."""
-        src = np.repeat(np.arange(self.start.size - 1), np.diff(self.start))
-        return int(np.bincount(src, np.diff(then.start)[self.dst], self.start.size - 1).max(initial=0))
+        through = np.zeros(self.dst.size + 1, dtype=np.int64)   # running sum of the next step's transitions
+        np.cumsum(np.diff(then.start)[self.dst], out=through[1:])
+        return int((through[self.start[1:]] - through[self.start[:-1]]).max(initial=0))
 
 
 _EMPTY = np.zeros(0, dtype=np.int64)

@@ -1,5 +1,5 @@
 """The array steps of Clue's counting passes: distinct values and where each entry went (:func:`unique`,
-:func:`unique_pairs`, :func:`runs`), exact sums and ORs per distinct value (:func:`segment_sum`,
+:func:`unique_pairs`, :func:`runs`, :func:`distinct`), exact sums and ORs per distinct value (:func:`segment_sum`,
 :func:`segment_or`), fields read off packed state keys (:func:`small`), and the binomials of a block's ways
 (:data:`BINOM`).  Exact throughout: int64, or Python integers in object arrays where the values pass 62 bits.
 """
@@ -28,6 +28,16 @@ def unique(values: np.ndarray, kind: Literal["stable", "quicksort"] = "stable") 
     inverse = np.empty(values.size, dtype=np.int64)
     inverse[order] = np.cumsum(first) - 1
     return ordered[first], inverse
+
+
+def distinct(values: np.ndarray) -> np.ndarray:
+    """The sorted distinct values (:func:`unique` without where each value went: one sort, no scatter)."""
+    if values.size <= 1:
+        return values.copy()
+    ordered = np.sort(values, kind="stable")   # a few sorted runs: merged in about linear time
+    first = np.ones(values.size, dtype=bool)
+    first[1:] = ordered[1:] != ordered[:-1]
+    return ordered[first]
 
 
 def runs(values: np.ndarray, second: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:

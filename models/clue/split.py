@@ -19,7 +19,7 @@ from sleuth.errors import InternalError
 from sleuth.limits import check_size, max_items
 
 from . import compiled
-from .arrays import runs, segment_or, segment_sum, small, unique
+from .arrays import distinct, runs, segment_or, segment_sum, small, unique
 from .counter import ENTRY_BYTES, OBJECT_FACTOR, DealCounter, LayerTooLarge
 from .game import SPLIT_KERNEL
 from .problem import Problem, deal_bound
@@ -215,13 +215,15 @@ class SplitCounter(DealCounter):
         count times 1.3 per group so far that the record follows (the player may take it, or it is watched).
         Only to compare card orders (:class:`.counter.DealCounter` ``reverse``); a forward pass over the states
         alone, stopped once the sum reaches ``below`` (what it has then: the order is not cheaper than that).
-        Each step's transitions are kept (up to :data:`KEEP_TRANSITIONS` in all) for the compiled part of the
-        pass that follows in this order: it reads them again from the same states (:meth:`_step_table`)."""
+        Without ``below`` (the estimate of the order a pass takes unless another is found cheaper), each step's
+        transitions are kept (up to :data:`KEEP_TRANSITIONS` in all) for the compiled part of the pass that
+        follows in this order: it reads them again from the same states (:meth:`_step_table`)."""
         keys: np.ndarray = np.array([self.initial()], dtype=self.key_dtype)
         followed = {c for c, _ in watched}
         pbit = 0 if player is None else 1 << player
         cost, grow = 0.0, 1.0
-        room = KEEP_TRANSITIONS if self.key_dtype is not object and self.dtype is not object else 0
+        room = KEEP_TRANSITIONS if below == math.inf and self.key_dtype is not object and self.dtype is not object \
+            else 0
         self._costed.clear()
         for moves in self.group_steps():
             group = self.groups[moves[0][0]]
@@ -233,9 +235,11 @@ class SplitCounter(DealCounter):
                 ways = placed = _EMPTY
             else:
                 src, nxt, ways, placed, ends = self.transitions(moves, keys, whole=True)
-            states, dst = unique(nxt)   # sorted runs, one per move: stable
-            if src.size <= room and keys.size < 1 << 31:   # indices kept in int32: half the memory
-                room -= src.size
+            if src.size > room or keys.size >= 1 << 31:   # not kept (past the room, or past int32): the states alone
+                states = distinct(nxt)
+            else:
+                states, dst = unique(nxt)   # sorted runs, one per move: stable
+                room -= src.size   # the indices kept in int32: half the memory
                 self._costed[moves[0][:2]] = _Costed(keys, src.astype(np.int32), dst.astype(np.int32), ways, placed,
                                                      ends, states)
             keys = states

@@ -426,6 +426,7 @@ def test_sheet_falls_back_to_the_backbone_past_the_state_budget(monkeypatch) -> 
 def test_counting_layers_of_any_size_merge_and_sum_exactly(dtype, size):
     """The counting's merge of equal states and its per-state sums, on layers of every size (one state and none
     take shortcuts), against plain Python; object layers hold numbers past 64 bits."""
+    from sleuth.models.clue.arrays import distinct as states_alone
     from sleuth.models.clue.arrays import segment_sum, unique
 
     rng = random.Random(size)
@@ -433,6 +434,8 @@ def test_counting_layers_of_any_size_merge_and_sum_exactly(dtype, size):
     values = [rng.choice([3, 7, big]) for _ in range(size)]
     distinct, index = unique(np.array(values, dtype=dtype))
     assert distinct.tolist() == sorted(set(values)) and distinct.dtype == np.dtype(dtype)
+    alone = states_alone(np.array(values, dtype=dtype))   # the same without the index
+    assert alone.tolist() == distinct.tolist() and alone.dtype == np.dtype(dtype)
     assert [distinct[i] for i in index.tolist()] == values
     weights = [rng.choice([1, big, 5]) for _ in range(size)]
     sums = segment_sum(index, np.array(weights, dtype=dtype), distinct.size, dtype)

@@ -7,8 +7,11 @@ from __future__ import annotations
 import math
 import random
 from collections import defaultdict
+from collections.abc import Callable
 from fractions import Fraction
+from typing import Any
 
+import numpy as np
 import pytest
 
 from sleuth import knowledge as kn
@@ -164,3 +167,55 @@ def test_split_cost_stopped_at_a_bound_decides_as_the_whole_estimate() -> None:
                 assert (counter.split_cost(player, watched, bound) < bound) == (whole < bound)
             checked += 1
     assert checked > 40
+
+
+def test_step_tables_read_from_the_estimate_are_those_computed_afresh() -> None:
+    """The order estimate keeps each step's transitions (:meth:`.split.SplitCounter.split_cost` without a bound),
+    and the compiled steps' tables read them again where the layer's states are the estimate's: every array of
+    every table is the one a counter without the estimate computes, each kept step is read once (none left),
+    layers of other states are computed afresh, and a bounded estimate (an order compared) keeps nothing."""
+    rng = random.Random(72)
+    checked = fresh_steps = 0
+    problems = [random_problem(rng).propagate() for _ in range(40)]
+    for prob in (p for p in problems if p is not None):
+        for reverse in (False, True):
+            counter, fresh = (SplitCounter(prob, True, reverse=reverse) for _ in range(2))
+            player = rng.randrange(prob.n)
+            watched = [(c, q) for c in range(len(prob.allowed)) for q in range(prob.n)
+                       if len(counter.groups[counter.card_group[c]].cards) == 1 and rng.random() < 0.3][:20]
+            whole = counter.split_cost(player, watched)
+            counter.split_cost(player, watched, whole / 2)
+            assert not counter._costed   # a bounded estimate keeps nothing (and drops what an earlier one kept)
+            counter.split_cost(player, watched)
+            steps = counter.group_steps()
+            assert len(counter._costed) == len(steps)
+            mine = [gi for gi, g in enumerate(counter.groups) if g.mask >> player & 1]
+            shifts = {gi: 3 * k for k, gi in enumerate(mine)}
+            bits = {pair: 40 + k for k, pair in enumerate(watched)}
+            afresh: list[object] = []   # the steps whose transitions the counter computed again
+            for name in ("placements", "transitions"):
+                setattr(counter, name, _noting(getattr(counter, name), afresh))
+            keys = np.array([counter.initial()], dtype=np.int64)
+            for i, moves in enumerate(steps):
+                if i == len(steps) // 2 and keys.size > 1:   # another layer (one state fewer): not the estimate's
+                    keys = keys[1:]
+                other = not np.array_equal(keys, counter._costed[moves[0][:2]].keys)
+                got = counter._step_table(moves, keys, player, shifts, bits)
+                assert (afresh[-1:] == [moves]) == other   # read from the estimate where the states are its own
+                fresh_steps += other
+                want = fresh._step_table(moves, keys, player, shifts, bits)
+                for a, b in zip(got.arrays(), want.arrays(), strict=True):
+                    assert np.array_equal(a, b) and np.asarray(a).dtype == np.asarray(b).dtype
+                assert np.array_equal(got.states, want.states) and got.fan_out == want.fan_out
+                keys = got.states
+                checked += 1
+            assert not counter._costed
+    assert checked > 500 and 0 < fresh_steps < checked / 2
+
+
+def _noting(method: Callable[..., Any], calls: list[object]) -> Callable[..., Any]:
+    """``method``, noting the first argument of each call in ``calls``."""
+    def noted(*args: Any, **kwargs: Any) -> Any:
+        calls.append(args[0])
+        return method(*args, **kwargs)
+    return noted

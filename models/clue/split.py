@@ -26,7 +26,7 @@ from .problem import Problem, deal_bound
 
 STEP_SEARCH_FROM = 20_000   # transitions of a step from which its increments are searched for, not sorted
 COMPILED_ENTRY_BYTES = 48  # a (state, record) entry of a compiled split layer: 3 int64 columns, this layer and next
-KEEP_TRANSITIONS = 8_000_000   # transitions split_cost keeps for the pass at most (int32 source and next state: 64 MB)
+KEEP_BYTES = 1 << 26   # what split_cost keeps for the pass at most (64 MiB: about 8 million transitions' int32 indices)
 
 @dataclass
 class SplitForm:
@@ -216,13 +216,13 @@ class SplitCounter(DealCounter):
         Only to compare card orders (:class:`.counter.DealCounter` ``reverse``); a forward pass over the states
         alone, stopped once the sum reaches ``below`` (what it has then: the order is not cheaper than that).
         Without ``below`` (the estimate of the order a pass takes unless another is found cheaper), each step's
-        transitions are kept (up to :data:`KEEP_TRANSITIONS` in all) for the compiled part of the pass that
+        transitions are kept (up to :data:`KEEP_BYTES` in all) for the compiled part of the pass that
         follows in this order: it reads them again from the same states (:meth:`_step_table`)."""
         keys: np.ndarray = np.array([self.initial()], dtype=self.key_dtype)
         followed = {c for c, _ in watched}
         pbit = 0 if player is None else 1 << player
         cost, grow = 0.0, 1.0
-        room = KEEP_TRANSITIONS if below == math.inf and self.key_dtype is not object and self.dtype is not object \
+        room = KEEP_BYTES if below == math.inf and self.key_dtype is not object and self.dtype is not object \
             else 0
         self._costed.clear()
         for moves in self.group_steps():
@@ -235,11 +235,14 @@ class SplitCounter(DealCounter):
                 ways = placed = _EMPTY
             else:
                 src, nxt, ways, placed, ends = self.transitions(moves, keys, whole=True)
-            if src.size > room or keys.size >= 1 << 31:   # not kept (past the room, or past int32): the states alone
+            # what keeping the step costs: its source and next state in int32 (half the memory; the room keeps them
+            # far under 2**31), its states (at most one per transition), its ways and cards placed
+            kept = 8 * (src.size + nxt.size) + ways.nbytes + placed.nbytes
+            if kept > room:   # not kept: the states alone
                 states = distinct(nxt)
             else:
                 states, dst = unique(nxt)   # sorted runs, one per move: stable
-                room -= src.size   # the indices kept in int32: half the memory
+                room -= kept
                 self._costed[moves[0][:2]] = _Costed(keys, src.astype(np.int32), dst.astype(np.int32), ways, placed,
                                                      ends, states)
             keys = states

@@ -3,7 +3,8 @@
     python tests/bench/bench_examples.py [--repeats 3] [--cold] [--only TEXT] [--top 10]
 
 Each bundled example (``sleuth examples``) with each command that applies to its game (``solve``; ``verify``;
-``suggest`` where the game has it), and on every bundled Clue example ``suggest --set show=...`` (the player
+``suggest`` where the game has it; a Clue example without a viewer with ``--viewer`` its first player, as its
+refusal asks), and on every bundled Clue example ``suggest --set show=...`` (the player
 after the viewer suggests a suspect, a weapon and a room, the viewer's own cards first, one the viewer can be
 the one to answer: :func:`show_option`), each run
 as a whole process.  Figures: median CPU seconds (user + system, the child's rusage) and median wall seconds
@@ -73,6 +74,10 @@ def cases(only: str) -> list[tuple[str, list[str]]]:
         for cmd in COMMANDS:
             if cmd != "suggest" or has_suggest:
                 out.append((f"{cmd} {ex.ref}", [cmd, "example:" + ex.ref]))
+        if puzzle.game == "clue" and puzzle.state.viewer is None and has_suggest:
+            # an example without a viewer refuses a plain suggest (no suggester): the first player suggests
+            viewer = ["--viewer", puzzle.state.players[0]]
+            out[-1] = (f"{out[-1][0]} {' '.join(viewer)}", [*out[-1][1], *viewer])
         if puzzle.game == "clue":
             show = show_option(ex.ref)
             if show is not None:

@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from sleuth.allocator import MMAP_THRESHOLD
 from sleuth.errors import InternalError
 from sleuth.limits import check_size, max_items
 
@@ -26,6 +27,9 @@ from .problem import Problem, deal_bound
 
 STEP_SEARCH_FROM = 20_000   # transitions of a step from which its increments are searched for, not sorted
 COMPILED_ENTRY_BYTES = 48  # a (state, record) entry of a compiled split layer: 3 int64 columns, this layer and next
+# (the state column int32 where a layer's states fit, :func:`state_index`: 40 then; the bound is the int64 one)
+TIGHT_FROM = MMAP_THRESHOLD // 8   # entries of a layer's loose bound from which its buffers are mapped on their own
+# (:mod:`sleuth.allocator`: fresh pages, a fault each) and the tighter bound may let it reuse the layer before's
 STATE32 = (1 << 31) - 1   # the most states a compiled split layer numbers in int32 (:func:`state_index`)
 KEEP_BYTES = 1 << 26   # what split_cost keeps for the pass at most (64 MiB: about 8 million transitions' int32 indices)
 
@@ -363,14 +367,15 @@ class SplitCounter(DealCounter):
             # enough (written over: fresh memory costs a page fault per page written), else from numpy, as large
             # as the bound above (only the pages written are memory: a later layer may then write over them); the
             # kernel writes what it needs.  Where the layer before's are smaller than that bound but not than the
-            # entries read, the tighter bound (the sum of each entry's transitions) decides
+            # entries read, the tighter bound (the sum of each entry's transitions) decides, for large layers
+            # (smaller buffers come from the heap, which the allocator reuses without faults)
             n_cls = first.cls_inc.size * (1 if second is None else second.cls_inc.size)
             sizes = [vals.size * n_cls + 1, vals.size * n_cls, most_out, most_out, most_out if use2 else 0,
                      most_out if ors else 0, *[vals.size * n_cls] * 3]
             types: list[type] = [np.int64] * len(sizes)
             types[2] = state_index(states.size)   # the next layer's state column
             fits = sizes.copy()
-            if n_read <= spare[3].size < most_out:
+            if n_read <= spare[3].size < most_out and most_out >= TIGHT_FROM:
                 tight = kernel.entries_bound(rec_start, group_start, src, grp_ref, ent_state, first.reach(second))
                 fits[2:6] = [min(size, tight) for size in sizes[2:6]]
             out = [old if old.size >= fit and old.dtype == dtype else np.empty(size, dtype=dtype)

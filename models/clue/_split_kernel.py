@@ -156,9 +156,9 @@ def split_layer(rec_start: np.ndarray, rec_val: np.ndarray, group_start: np.ndar
                 n_touched += out_count[c]
             if n_out + n_touched > cap:
                 cap = max(2 * cap, n_out + n_touched, 1024)
-                grown = np.empty(cap, np.int64)
-                grown[:n_out] = out_state[:n_out]
-                out_state = grown
+                grown_state = np.empty(cap, out_state.dtype)   # int32 (the split passes') or int64
+                grown_state[:n_out] = out_state[:n_out]
+                out_state = grown_state
                 grown = np.empty(cap, np.int64)
                 grown[:n_out] = out_num[:n_out]
                 out_num = grown
@@ -224,6 +224,26 @@ def split_layer(rec_start: np.ndarray, rec_val: np.ndarray, group_start: np.ndar
     first_child[n_rec] = n_out_rec
     out_rec_start[n_out_rec] = n_out
     return out_rec_start, out_rec_val, out_state, out_num, out_num2, out_or, out_ref, out_k, out_k2, n_out_rec, n_out
+
+
+def entries_bound(rec_start: np.ndarray, group_start: np.ndarray, src_rec: np.ndarray, grp_ref: np.ndarray,
+                  ent_state: np.ndarray, fan: np.ndarray) -> int:
+    """The most entries :func:`split_layer` writes from the same records (its arguments of those names): per
+    entry read, the transitions of its state (``fan``, per state; of both steps where it runs two), a record
+    computed as a copy reading none.  Tighter than the entries read times the most of one state, and one pass
+    over the state column."""
+    merged = group_start.shape[0] > 0
+    copies = grp_ref.shape[0] > 0
+    n = group_start.shape[0] - 1 if merged else rec_start.shape[0] - 1
+    total = 0
+    for g in range(n):
+        if copies and grp_ref[g] >= 0:
+            continue
+        for j in range(group_start[g] if merged else g, group_start[g + 1] if merged else g + 1):
+            r = src_rec[j] if merged else j
+            for e in range(np.uint64(rec_start[r]), np.uint64(rec_start[r + 1])):
+                total += fan[ent_state[e]]
+    return total
 
 
 def _proportions(h: int, num: np.ndarray, lo: int, hi: int) -> int:

@@ -9,7 +9,7 @@ SPLIT_KERNEL = Kernel(
     "sleuth.models.clue._split_kernel",
     ("_reach", "_mix", "_mix_ratio", "_proportions", "_multiple", "split_layer", "merge_records", "record_copies",
      "resolve_records", "finish", "_codes", "_record_codes", "_remaining", "knowledge_sums", "belief_sums",
-     "read_records"),
+     "read_records", "entries_bound"),
     "SLEUTH_CLUE_KERNEL", "the counting passes split by a player's view (what the others know, beliefs)",
     # called only by the other kernels; _reach inlined into its caller (a call per entry: up to twice as slow)
     internal=("_reach", "_mix", "_mix_ratio", "_proportions", "_multiple", "_codes", "_record_codes", "_remaining"),

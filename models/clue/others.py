@@ -166,7 +166,7 @@ def _compiled_rows(parts: Sequence[tuple[ViewSplit, int]], triples: bool) -> dic
             out["rec_w"].append(rec_w)
             if role & 2:   # the entries (the player's deals by final state): only this pass's, no copy
                 out["rec_start"].append(form.rec_start[:-1] + base)
-                out["ent_state"].append(form.ent_state + n_states if n_states else form.ent_state)
+                out["ent_state"].append(form.ent_state.astype(np.int64) + n_states if n_states else form.ent_state)
                 out["ent_num"].append(deals)
                 out["state_triple"].append(value)
                 base += form.ent_state.size

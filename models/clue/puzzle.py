@@ -9,8 +9,6 @@ from typing import Any, NamedTuple
 
 from dataclasses import dataclass, replace
 
-from sleuth.claims import Atom, normalise_holding, to_lit, verdict_of
-from sleuth.claims import read as read_claim
 from sleuth.derive import Choice, NotServed, find_derivation, handlers
 from sleuth.errors import InternalError, PuzzleError
 from sleuth.limits import TooLarge, max_items
@@ -217,24 +215,27 @@ class CluePuzzle(Puzzle):
 
     def read_claim(self, spec: ClaimSpec) -> Holding | Knowing | Lit:
         """One claim (sleuth.claims): a single atom as its parsed tuple, a combined claim as a model literal."""
+        from sleuth import claims   # the claim language: imported by verify alone (15-20 ms of a command's start)
+
         def atom(text: str) -> Holding | Knowing:
             one = replace(spec, text=text)
             return self.parse_knows(one) or self.parse_claim(one)
 
-        claim, payload = read_claim(spec.text, atom, normalise_holding, file=self.doc.file, place=spec.place)
-        if isinstance(claim, Atom):
+        claim, payload = claims.read(spec.text, atom, claims.normalise_holding, file=self.doc.file,
+                                     place=spec.place)
+        if isinstance(claim, claims.Atom):
             return payload[claim]
         if any(isinstance(p, Knowing) for p in payload.values()):
             raise PuzzleError("'knows' claims are judged one at a time; 'and', 'or' combine holds/lacks claims",
                               file=self.doc.file, place=spec.place)
 
-        def lit(a: Atom) -> Lit:
+        def lit(a: claims.Atom) -> Lit:
             held = payload[a]
             if not isinstance(held, Holding):
                 raise InternalError(f"claim atom {a.text!r} is not a holds/lacks claim")
             return self._holding_lit(held)
 
-        return to_lit(self._claim_model.model, claim, lit)
+        return claims.to_lit(self._claim_model.model, claim, lit)
 
     def parse_knows(self, spec: ClaimSpec) -> Knowing | None:
         """``[not ]<player> knows|may know the envelope|suspect|weapon|room`` as (player, part, may,
@@ -259,6 +260,8 @@ class CluePuzzle(Puzzle):
         if self.counts().total == 0:
             return ClaimResult(spec.text, Verdict.CONTRADICTION, expect=spec.expect)
         # "may know" holds in every world of the viewer as soon as the player knows in some world
+        from sleuth.claims import verdict_of
+
         verdict = verdict_of(Fraction(p > 0) if may else p, negated=negated)
         name = self.state.players[player]
         return ClaimResult(spec.text, verdict, expect=spec.expect,

@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from sleuth.allocator import MMAP_THRESHOLD
 from sleuth.errors import InternalError
 from sleuth.limits import check_size, max_items
 
@@ -26,17 +27,21 @@ from .problem import Problem, deal_bound
 
 STEP_SEARCH_FROM = 20_000   # transitions of a step from which its increments are searched for, not sorted
 COMPILED_ENTRY_BYTES = 48  # a (state, record) entry of a compiled split layer: 3 int64 columns, this layer and next
+# (the state column int32 where a layer's states fit, :func:`state_index`: 40 then; the bound is the int64 one)
+TIGHT_FROM = MMAP_THRESHOLD // 8   # entries of a layer's loose bound from which its buffers are mapped on their own
+# (:mod:`sleuth.allocator`: fresh pages, a fault each) and the tighter bound may let it reuse the layer before's
+STATE32 = (1 << 31) - 1   # the most states a compiled split layer numbers in int32 (:func:`state_index`)
 KEEP_BYTES = 1 << 26   # what split_cost keeps for the pass at most (64 MiB: about 8 million transitions' int32 indices)
 
 @dataclass
 class SplitForm:
     """The last layer of a compiled split pass by record (:mod:`._split_kernel`): record ``r`` has the value
     ``rec_val[r]`` and the entries ``rec_start[r]:rec_start[r + 1]``, each a final state (an index in
-    ``states``), its deals and the OR of its envelope groups.  A pass that resolved its showings
-    (:meth:`SplitCounter.split` ``showings``): ``digit_shift`` gives per showing the bit of its 2-bit field, the
-    position in the showing of the card shown (the watched pairs' bits are then all 0); with ``weighted`` the
-    deals are weighed (times 6 / |cards the shower holds| per showing) and ``num2`` (when not empty) has
-    them unweighed."""
+    ``states``; int32 where they fit, :func:`state_index`), its deals and the OR of its envelope groups.  A pass
+    that resolved its showings (:meth:`SplitCounter.split` ``showings``): ``digit_shift`` gives per showing the bit
+    of its 2-bit field, the position in the showing of the card shown (the watched pairs' bits are then all 0);
+    with ``weighted`` the deals are weighed (times 6 / |cards the shower holds| per showing) and ``num2`` (when
+    not empty) has them unweighed."""
 
     states: np.ndarray
     rec_start: np.ndarray
@@ -56,6 +61,12 @@ class SplitForm:
         """One entry per (state, record): states, records, deals, envelope groups."""
         return (self.states[self.ent_state], np.repeat(self.rec_val, np.diff(self.rec_start)), self.num,
                 self.env_groups)
+
+
+def state_index(n_states: int) -> type:
+    """The dtype of a compiled split layer's state column over ``n_states`` distinct states: int32 where every
+    index fits (:data:`STATE32`; a quarter less memory per entry for the layers to write and read), else int64."""
+    return np.int32 if n_states <= STATE32 else np.int64
 
 
 def resolution_fits(problem: Problem, width: int, showings: int, weigh: bool = True) -> bool:
@@ -274,6 +285,7 @@ class SplitCounter(DealCounter):
         rec_start = np.append(starts, recs.size).astype(np.int64)
         rec_val = recs[starts].astype(np.int64)
         states, ent_state = unique(keys)
+        ent_state = ent_state.astype(state_index(states.size))
         num, env_groups = num.astype(np.int64), env_groups.astype(np.int64)
         width = max([*(b + 1 for b in bits.values()), *(sh + len(self.groups[gi].cards).bit_length()
                                                         for gi, sh in shifts.items()), 0])
@@ -352,13 +364,22 @@ class SplitCounter(DealCounter):
             last = i if second is None else i + 1
             states = first.states if second is None else second.states
             # the next layer's buffers, as large as it may be: the layer before this one's where they are large
-            # enough (written over: fresh memory costs a page fault per page written), else from numpy; the kernel
-            # writes what it needs
+            # enough (written over: fresh memory costs a page fault per page written), else from numpy, as large
+            # as the bound above (only the pages written are memory: a later layer may then write over them); the
+            # kernel writes what it needs.  Where the layer before's are smaller than that bound but not than the
+            # entries read, the tighter bound (the sum of each entry's transitions) decides, for large layers
+            # (smaller buffers come from the heap, which the allocator reuses without faults)
             n_cls = first.cls_inc.size * (1 if second is None else second.cls_inc.size)
             sizes = [vals.size * n_cls + 1, vals.size * n_cls, most_out, most_out, most_out if use2 else 0,
                      most_out if ors else 0, *[vals.size * n_cls] * 3]
-            out = [old if old.size >= size else np.empty(size, dtype=np.int64)
-                   for old, size in zip(spare, sizes, strict=True)]
+            types: list[type] = [np.int64] * len(sizes)
+            types[2] = state_index(states.size)   # the next layer's state column
+            fits = sizes.copy()
+            if n_read <= spare[3].size < most_out and most_out >= TIGHT_FROM:
+                tight = kernel.entries_bound(rec_start, group_start, src, grp_ref, ent_state, first.reach(second))
+                fits[2:6] = [min(size, tight) for size in sizes[2:6]]
+            out = [old if old.size >= fit and old.dtype == dtype else np.empty(size, dtype=dtype)
+                   for old, size, fit, dtype in zip(spare, sizes, fits, types, strict=True)]
             *out, n_rec, n_ent = kernel.split_layer(
                 rec_start, vals, group_start, src, factor, factor2, grp_ref, grp_k, grp_k2, ent_state, num, num2,
                 env_groups, *first.arrays(), *(second or _NO_STEP).arrays(), use2, ors,
@@ -383,7 +404,8 @@ class SplitCounter(DealCounter):
             n_read = int(np.diff(rec_start)[src].sum())
             check_size("Clue states kept apart by hand and shown cards (the showings resolved, no step left)", n_read,
                        options, COMPILED_ENTRY_BYTES, error=LayerTooLarge)
-            out = [np.empty(vals.size + 1, dtype=np.int64), *(np.empty(n_read, dtype=np.int64) for _ in range(2)),
+            out = [np.empty(vals.size + 1, dtype=np.int64), np.empty(n_read, dtype=state_index(states.size)),
+                   np.empty(n_read, dtype=np.int64),
                    np.empty(n_read if use2 else 0, dtype=np.int64), np.empty(n_read if ors else 0, dtype=np.int64)]
             n_ent = kernel.merge_records(group_start, src, factor, factor2, rec_start, ent_state, num, num2,
                                          env_groups, int(states.size), use2, ors, *out)
@@ -477,9 +499,15 @@ class _StepTable:
 
     def paths(self, then: _StepTable) -> int:
         """The most transitions of this step followed by one of ``then`` from one state."""
+        return int(self.reach(then).max(initial=0))
+
+    def reach(self, then: _StepTable | None = None) -> np.ndarray:
+        """Per state, its transitions (with ``then``: of this step followed by one of ``then``)."""
+        if then is None:
+            return np.diff(self.start)
         through = np.zeros(self.dst.size + 1, dtype=np.int64)   # running sum of the next step's transitions
         np.cumsum(np.diff(then.start)[self.dst], out=through[1:])
-        return int((through[self.start[1:]] - through[self.start[:-1]]).max(initial=0))
+        return through[self.start[1:]] - through[self.start[:-1]]
 
 
 _EMPTY = np.zeros(0, dtype=np.int64)

@@ -235,7 +235,9 @@ def test_a_merged_record_steps_as_its_records_added_up(seed: int, kernel: str, m
     drawn at random (merged records that share states, records that are multiples of others, steps that
     reach a class or not), every flag; the children it finds to be copies of others (written without their
     entries) expanded, they are the same, and it finds some.  ``one hash``: every child hashed alike, so that
-    only the exact check tells copies apart."""
+    only the exact check tells copies apart.  The state column int64 or int32 (the passes'), its type kept where
+    the kernel grows the buffers; :func:`._split_kernel.entries_bound` (what the passes size the buffers by) the
+    sum of the transitions of the entries read, and never less than the entries written."""
     module = SPLIT_KERNEL.load() if kernel == "compiled" else SPLIT_KERNEL.plain()
     if kernel == "plain, one hash":
         monkeypatch.setattr(module, "_mix", lambda h, x: 0)
@@ -280,13 +282,25 @@ def test_a_merged_record_steps_as_its_records_added_up(seed: int, kernel: str, m
         entries_in = [(s, *x) for rec in layer for s, x in rec.items()]
         copies = [_ints(-1 if d is None else d[i] for d in declared) for i in range(3)] \
             if any(declared) else [_ints([])] * 3
-        for use_num2, use_or, copy_from in itertools.product((False, True), (False, True), (0, 1)):
+        rec_start_in, group_start = _ints(np.cumsum([0, *map(len, layer)])), _ints(np.cumsum([0, *map(len, groups)]))
+        sources = [_ints(m[i] for g in groups for m in g) for i in range(3)]
+        # the most entries written: per entry read (not in a record declared a copy), its state's transitions
+        fan = [len(row) if second is None else sum(len(second["rows"][d]) for d, *_ in row) for row in first["rows"]]
+        bound = sum(fan[s] for g, members in enumerate(groups) if declared[g] is None for r, *_ in members
+                    for s in layer[r])
+        for use_num2, use_or, copy_from, state_type in itertools.product((False, True), (False, True), (0, 1),
+                                                                        (np.int64, np.int32)):
+            ent_state = _ints(e[0] for e in entries_in).astype(state_type)
+            assert module.entries_bound(rec_start_in, group_start, sources[0], copies[0], ent_state, _ints(fan)) \
+                == bound
+            # the output buffers empty: grown by the kernel, the state column in its own type (int32 in the passes)
             out = module.split_layer(
-                _ints(np.cumsum([0, *map(len, layer)])), _ints(rec_val), _ints(np.cumsum([0, *map(len, groups)])),
-                *(_ints(m[i] for g in groups for m in g) for i in range(3)), *copies,
-                *(_ints(e[k] for e in entries_in) for k in range(4)), *first["args"],
-                *(second["args"] if second else no_step), use_num2, use_or, copy_from, *[_ints([])] * 9)
-            rec_start, vals, state, num, num2, env, ref, k, k2, n_rec, _ = out
+                rec_start_in, _ints(rec_val), group_start, *sources, *copies, ent_state,
+                *(_ints(e[k] for e in entries_in) for k in range(1, 4)), *first["args"],
+                *(second["args"] if second else no_step), use_num2, use_or, copy_from,
+                *[_ints([])] * 2, np.zeros(0, dtype=state_type), *[_ints([])] * 6)
+            rec_start, vals, state, num, num2, env, ref, k, k2, n_rec, n_ent = out
+            assert state.dtype == state_type and n_ent <= bound
             own = [(k_, k2_, range(rec_start[j], rec_start[j + 1])) for j, k_, k2_ in
                    ((i if ref[i] < 0 else ref[i], 1 if ref[i] < 0 else k[i], 1 if ref[i] < 0 else k2[i])
                     for i in range(n_rec))]
@@ -300,6 +314,40 @@ def test_a_merged_record_steps_as_its_records_added_up(seed: int, kernel: str, m
             found += int(copy_from and (ref[:n_rec] >= 0).sum())
             checked += sum(len(e) for _, e in want)
     assert checked > 100 and found > 10
+
+
+@pytest.mark.parametrize("int32", [True, pytest.param(False, marks=pytest.mark.slow)])   # int64: compiled afresh
+def test_compiled_layers_number_their_states_in_int32_within_their_buffers(monkeypatch: pytest.MonkeyPatch,
+                                                                          int32: bool) -> None:
+    """The compiled passes' state columns are int32 (:func:`.split.state_index`), or int64 where a layer's states
+    would not fit (here: :data:`.split.STATE32` set below every layer's), with brute force's answers both ways;
+    every kernel call writes into the buffers it is given (sized by a bound, the tight one where the layer
+    before's buffers may do: :func:`._split_kernel.entries_bound`), never growing them."""
+    kernel = SPLIT_KERNEL.load()
+    assert kernel is not None
+    if not int32:
+        monkeypatch.setattr(split, "STATE32", -1)
+    monkeypatch.setattr(split, "TIGHT_FROM", 0)   # the tight bound for small layers too
+    at = list(inspect.signature(split_layer_source).parameters).index("out_state")
+    layer, bound = kernel.split_layer, kernel.entries_bound
+    seen: list[tuple[bool, Any]] = []
+    tight: list[int] = []
+
+    def watched_layer(*args: Any) -> Any:
+        out = layer(*args)
+        seen.append((out[2] is args[at], out[2].dtype))
+        return out
+
+    def watched_bound(*args: Any) -> int:
+        tight.append(bound(*args))
+        return tight[-1]
+
+    monkeypatch.setattr(kernel, "split_layer", watched_layer)
+    monkeypatch.setattr(kernel, "entries_bound", watched_bound)
+    assert sum(check_against_brute_force(game) for game in small_states(58, 3, 4, 1))
+    assert seen and all(same for same, _ in seen)
+    assert {dtype for _, dtype in seen} == {np.dtype(np.int32 if int32 else np.int64)}
+    assert tight
 
 
 @pytest.mark.parametrize("seed", range(4))

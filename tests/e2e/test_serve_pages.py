@@ -364,6 +364,9 @@ def test_mascarade_played_in_the_browser_agrees_with_solve(tmp_path: Path, phone
              "the beliefs before any event")
         percentages = 0  # open cells compared (an exact probability strictly between 0 and 1)
         for k, (form, event) in enumerate(MASCARADE_EVENTS):
+            # the second-order panel above the form redraws when its job ends: tap on a still page
+            wait(phone, lambda d: not any(b.is_displayed() for b in d.find_elements(By.TAG_NAME, "progress")),
+                 f"the second-order beliefs before event {k + 1}")
             Select(phone.find_element(By.ID, "e-kind")).select_by_value(form["kind"])
             for key, field in [("who", "e-who"), ("other", "e-other"), ("third", "e-third"), ("swapped", "e-swapped"),
                                ("card", "e-card"), ("own", "e-spy-own"), ("seen", "e-spy-other")]:

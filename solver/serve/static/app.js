@@ -117,6 +117,8 @@ const App = (() => {
       if (current) await stop();
       const job = await guarded(() => api("POST", `/api/games/${state.table.name}/jobs`, body));
       if (!job) return;
+      /* the old answer's room is kept until the new one is drawn: what lies below does not jump under a tap */
+      out.style.minHeight = `${out.offsetHeight}px`;
       current = job.id; cancel.hidden = false; bar.hidden = false; out.textContent = "";
       poll(job.id);
     }
@@ -132,10 +134,11 @@ const App = (() => {
       out.textContent = "";
       if (job.state === "done") out.append(render(job.result));
       else if (job.error) out.append(el("p.error", {}, job.error));
+      out.style.minHeight = "";
     }
     async function stop() {
       const id = current; current = null;
-      cancel.hidden = true; bar.hidden = true; status.textContent = "cancelled";
+      cancel.hidden = true; bar.hidden = true; status.textContent = "cancelled"; out.style.minHeight = "";
       if (id) await api("DELETE", `/api/jobs/${id}`).catch(() => null);
     }
     cancel.addEventListener("click", stop);

@@ -61,18 +61,21 @@ def _is_puzzle(node: Traversable) -> bool:
         return False
 
 
-def examples(folder: str | None = None) -> list[Example]:
-    """The bundled puzzles (data files such as the Egghead question catalogue are not puzzles)."""
-    found: list[Example] = []
+def _in_folder(folder: str | None, name: str | None = None) -> Iterator[Example]:
+    """The bundled puzzles of ``folder`` (None: every folder) in name order; with ``name``, only those of that
+    name (any case), the others' files not read."""
     for sub in sorted(data_root().iterdir(), key=lambda n: n.name):
-        if not sub.is_dir() or sub.name.startswith(("_", ".")):
-            continue
-        if folder is not None and sub.name != folder:
+        if not sub.is_dir() or sub.name.startswith(("_", ".")) or folder is not None and sub.name != folder:
             continue
         for node in sorted(sub.iterdir(), key=lambda n: n.name):
-            if _is_puzzle(node):
-                found.append(Example(sub.name, node.name.rsplit(".", 1)[0], node))
-    return found
+            stem = node.name.rsplit(".", 1)[0]
+            if (name is None or stem.casefold() == name.casefold()) and _is_puzzle(node):
+                yield Example(sub.name, stem, node)
+
+
+def examples(folder: str | None = None) -> list[Example]:
+    """The bundled puzzles (data files such as the Egghead question catalogue are not puzzles)."""
+    return list(_in_folder(folder))
 
 
 def example_folders() -> list[str]:
@@ -85,13 +88,10 @@ def find_example(ref: str) -> Example:
     for suffix in _PUZZLE_SUFFIXES:
         key = key.removesuffix(suffix)
     folder, _, name = key.partition("/")
-    # the one file named, as examples(folder) would list it: not every bundled puzzle read (40-50 ms)
-    if not folder.startswith(("_", ".")) and folder in {n.name for n in data_root().iterdir() if n.is_dir()}:
-        sub = data_root().joinpath(folder)
-        for node in sorted(sub.iterdir(), key=lambda n: n.name):
-            stem = node.name.rsplit(".", 1)[0]
-            if stem.casefold() == name.casefold() and _is_puzzle(node):
-                return Example(folder, stem, node)
+    # the one file named: not every bundled puzzle read (40-50 ms)
+    found = next(_in_folder(folder, name), None)
+    if found is not None:
+        return found
     pool = examples(folder) if folder in example_folders() else []
     known = [e.ref for e in (pool or examples())]
     raise PuzzleError(f"no bundled example {key!r}", file=EXAMPLE_PREFIX + key,

@@ -176,11 +176,7 @@ class SplitCounter(DealCounter):
                 break
             one = len(self.groups[gi].cards) == 1   # every move places the card: one way, one card
             work += keys.size
-            if one:   # ways and cards placed all 1: not made
-                src, nxt, ends = self.placements(moves, keys)
-                ways = placed = _EMPTY
-            else:
-                src, nxt, ways, placed, ends = self.transitions(moves, keys, whole=True)
+            src, nxt, ways, placed, ends = self._moves(moves, keys)
             per_move = np.diff([0, *ends])
             nrec = recs[src]
             if any(rec_steps):
@@ -240,12 +236,7 @@ class SplitCounter(DealCounter):
             group = self.groups[moves[0][0]]
             if group.mask & pbit or group.cards[0] in followed:
                 grow *= 1.3
-            one = len(group.cards) == 1   # every transition one way, one card (not kept)
-            if one:
-                src, nxt, ends = self.placements(moves, keys)
-                ways = placed = _EMPTY
-            else:
-                src, nxt, ways, placed, ends = self.transitions(moves, keys, whole=True)
+            src, nxt, ways, placed, ends = self._moves(moves, keys)
             # what keeping the step costs: its source and next state in int32 (half the memory; the room keeps them
             # far under 2**31), its states (at most one per transition), its ways and cards placed
             kept = 8 * (src.size + nxt.size) + ways.nbytes + placed.nbytes
@@ -415,6 +406,15 @@ class SplitCounter(DealCounter):
                          env_groups if ors else np.zeros(ent_state.size, dtype=np.int64), digit_shift,
                          resolve is not None and resolve.weigh, num2)
 
+    def _moves(self, moves: list[tuple[int, int, bool, int, int]], keys: np.ndarray
+               ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, list[int]]:
+        """:meth:`.counter.DealCounter.transitions` of a step of :meth:`group_steps`; for a one-card group (every
+        transition one way, one card) its ways and cards placed are not made (empty)."""
+        if len(self.groups[moves[0][0]].cards) == 1:
+            src, nxt, ends = self.placements(moves, keys)
+            return src, nxt, _EMPTY, _EMPTY, ends
+        return self.transitions(moves, keys, whole=True)
+
     def _step_table(self, moves: list[tuple[int, int, bool, int, int]], states: np.ndarray, player: int | None,
                     shifts: dict[int, int], bits: dict[tuple[int, int], int]) -> _StepTable:
         """One step of :meth:`_split_compiled` from the distinct ``states`` of a layer, as the compiled kernel
@@ -426,12 +426,9 @@ class SplitCounter(DealCounter):
         if kept is not None and (kept.keys is states or np.array_equal(kept.keys, states)):
             src, dst, ways, placed, ends, nxt_states = kept.src, kept.dst, kept.ways, kept.placed, kept.ends, \
                 kept.states
-        elif one:
-            src, nxt, ends = self.placements(moves, states)
-            nxt_states, dst = unique(nxt)   # sorted runs, one per move: a stable sort merges them (3x faster here)
         else:
-            src, nxt, ways, placed, ends = self.transitions(moves, states, whole=True)
-            nxt_states, dst = unique(nxt)
+            src, nxt, ways, placed, ends = self._moves(moves, states)
+            nxt_states, dst = unique(nxt)   # sorted runs, one per move: a stable sort merges them (3x faster here)
         per_move = np.diff([0, *ends])
         rec_steps = [(1 << shifts[gi] if q == player else 0) + (1 << bits[(card, q)] if (card, q) in bits else 0)
                      for _, q, *_ in moves]
